@@ -1,0 +1,7 @@
+package main
+
+// The solver backends mrbound ships; each registers itself with package solve.
+import (
+	_ "github.com/mrbound/mrbound/solve/highs"
+	_ "github.com/mrbound/mrbound/solve/native"
+)

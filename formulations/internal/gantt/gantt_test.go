@@ -1,0 +1,122 @@
+package gantt
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
+	}
+}
+
+// sample is a two-resource MapReduce schedule: three maps then a reduce.
+var sample = []Bar{
+	{Lane: "r0.map", Start: 0, End: 12, Label: "j0.m0"},
+	{Lane: "r1.map", Start: 0, End: 10, Label: "j0.m1"},
+	{Lane: "r0.map", Start: 12, End: 20, Label: "j0.m2"},
+	{Lane: "r0.reduce", Start: 20, End: 35, Label: "j0.r0"},
+	{Lane: "r1.map", Start: 10, End: 11, Label: "j1.m0"},
+}
+
+func TestTextGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, sample, 70); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sample.txt", buf.Bytes())
+}
+
+func TestTextLayout(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, sample, 35); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	// Lanes in first-appearance order, one line each.
+	for i, want := range []string{"r0.map", "r1.map", "r0.reduce"} {
+		if !strings.HasPrefix(lines[i], want+" ") {
+			t.Errorf("line %d = %q, want lane %s", i, lines[i], want)
+		}
+	}
+	// 35 columns for 35 time units: j0.r0 occupies columns 20..34 with its label.
+	row := lines[2][strings.Index(lines[2], "|")+1:]
+	if got := row[20:35]; got != "[j0.r0--------]" {
+		t.Errorf("reduce bar drawn as %q", got)
+	}
+	// The one-unit bar j1.m0 is a single mark at column 10.
+	row = lines[1][strings.Index(lines[1], "|")+1:]
+	if row[10] != '|' {
+		t.Errorf("short bar not drawn as '|': %q", row)
+	}
+	// Every bar is in the legend with its exact interval.
+	if !strings.Contains(buf.String(), "j1.m0  r1.map     [10, 11)") {
+		t.Errorf("legend misses j1.m0:\n%s", buf.String())
+	}
+}
+
+func TestTextErrors(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, sample, 3); err == nil {
+		t.Error("width 3 accepted")
+	}
+	bad := []Bar{{Lane: "a", Start: 5, End: 2, Label: "x"}}
+	if err := Text(&buf, bad, 40); !errors.Is(err, ErrBadBar) {
+		t.Errorf("reversed bar: err = %v", err)
+	}
+	if err := SVG(&buf, []Bar{{Lane: "a", Start: math.NaN(), End: 2}}, "t"); !errors.Is(err, ErrBadBar) {
+		t.Errorf("NaN bar: err = %v", err)
+	}
+	buf.Reset()
+	if err := Text(&buf, nil, 40); err != nil || buf.String() != "(empty schedule)\n" {
+		t.Errorf("empty: %q, %v", buf.String(), err)
+	}
+}
+
+func TestSVGGolden(t *testing.T) {
+	var a, b bytes.Buffer
+	if err := SVG(&a, sample, "sample schedule"); err != nil {
+		t.Fatal(err)
+	}
+	if err := SVG(&b, sample, "sample schedule"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("SVG output is not deterministic")
+	}
+	if !bytes.Contains(a.Bytes(), []byte("j0.r0")) {
+		t.Error("label j0.r0 missing from SVG")
+	}
+	golden(t, "sample.svg", a.Bytes())
+}
+
+func TestSVGEmpty(t *testing.T) {
+	var buf bytes.Buffer
+	if err := SVG(&buf, nil, "nothing"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,253 @@
+package coshh
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	ic "github.com/mrbound/mrbound/instances/coshh"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// Result is the answer for one scenario: one allocation per classification.
+type Result struct {
+	Scenario *ic.Scenario
+	// Allocations: the primary classification first, then the secondary when
+	// there is one. A classification without classes is absent.
+	Allocations []*Allocation
+	// Members[k] lists the jobs of each class of Allocations[k] (nil for
+	// scenarios that state classes directly).
+	Members [][][]int
+}
+
+// Problems returns the capacity LPs of a scenario: stated classes directly,
+// or the k-means classifications of its job stream.
+func Problems(s *ic.Scenario) ([]Problem, [][][]int, error) {
+	res := make([]string, len(s.Resources))
+	for j, r := range s.Resources {
+		res[j] = r.Name
+	}
+	if len(s.Classes) > 0 {
+		var ps []Problem
+		for k, cs := range [][]ic.Class{s.Classes, s.SecondaryClasses} {
+			if len(cs) == 0 {
+				continue
+			}
+			p := Problem{Name: []string{"primary", "secondary"}[k], Resources: res}
+			for _, c := range cs {
+				p.Classes = append(p.Classes, c.Name)
+				p.Alpha = append(p.Alpha, c.Alpha)
+				p.Mu = append(p.Mu, append([]float64(nil), c.Mu...))
+			}
+			ps = append(ps, p)
+		}
+		return ps, make([][][]int, len(ps)), nil
+	}
+	prim, sec, err := Classify(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ps []Problem
+	var mem [][][]int
+	for _, c := range []Classes{prim, sec} {
+		if len(c.Problem.Classes) > 0 {
+			ps = append(ps, c.Problem)
+			mem = append(mem, c.Members)
+		}
+	}
+	return ps, mem, nil
+}
+
+// Run loads a scenario from data, classifies it when needed, solves every
+// capacity LP with the backend named in opts, decodes and checks. Bad input
+// is an error naming its JSON path.
+func Run(ctx context.Context, data []byte, opts solve.Options) (*Result, error) {
+	s, err := ic.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return RunScenario(ctx, s, opts)
+}
+
+// RunScenario is Run on a parsed scenario.
+func RunScenario(ctx context.Context, s *ic.Scenario, opts solve.Options) (*Result, error) {
+	ps, mem, err := Problems(s)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Scenario: s, Members: mem}
+	for _, p := range ps {
+		a, err := Solve(ctx, p, opts)
+		if err != nil {
+			return nil, err
+		}
+		r.Allocations = append(r.Allocations, a)
+	}
+	return r, nil
+}
+
+// Status is optimal when every LP is, else the first other status.
+func (r *Result) Status() solve.Status {
+	if len(r.Allocations) == 0 {
+		return solve.StatusUnknown
+	}
+	for _, a := range r.Allocations {
+		if a.Status != solve.Optimal {
+			return a.Status
+		}
+	}
+	return solve.Optimal
+}
+
+// Verified reports whether every allocation passed the checker.
+func (r *Result) Verified() bool {
+	for _, a := range r.Allocations {
+		if a.Status != solve.Optimal || !a.Check.Verified {
+			return false
+		}
+	}
+	return len(r.Allocations) > 0
+}
+
+// ClassReport is the JSON form of one allocation.
+type ClassReport struct {
+	Name      string      `json:"name"`
+	Status    string      `json:"status"`
+	Classes   []string    `json:"classes"`
+	Resources []string    `json:"resources"`
+	Alpha     []float64   `json:"alpha"`
+	Mu        [][]float64 `json:"mu"`
+	Members   [][]string  `json:"members,omitempty"`
+	Lambda    *float64    `json:"lambda"`
+	Delta     [][]float64 `json:"delta"`
+	// Suggested[j] names the classes suggested for resource j (SC_j).
+	Suggested [][]string    `json:"suggested"`
+	Check     *Check        `json:"check,omitempty"`
+	Stage1    solve.Summary `json:"stage1"`
+	Stage2    solve.Summary `json:"stage2"`
+}
+
+// Report is the JSON printed by `mrbound solve coshh.json --json`. Lambda,
+// Delta and Suggested repeat the first (primary) classification's.
+type Report struct {
+	Kind      string        `json:"kind"`
+	Name      string        `json:"name,omitempty"`
+	Status    string        `json:"status"`
+	Solver    string        `json:"solver"`
+	Verified  bool          `json:"verified"`
+	Lambda    *float64      `json:"lambda"`
+	Delta     [][]float64   `json:"delta"`
+	Suggested [][]string    `json:"suggested"`
+	Resources []string      `json:"resources"`
+	LPs       []ClassReport `json:"classifications"`
+}
+
+// Report assembles the machine-readable report.
+func (r *Result) Report() Report {
+	rep := Report{Kind: ic.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified()}
+	for _, res := range r.Scenario.Resources {
+		rep.Resources = append(rep.Resources, res.Name)
+	}
+	for k, a := range r.Allocations {
+		cr := ClassReport{
+			Name: a.Problem.Name, Status: a.Status.String(), Classes: a.Problem.Classes,
+			Resources: a.Problem.Resources, Alpha: a.Problem.Alpha, Mu: a.Problem.Mu,
+			Delta: a.Delta, Stage1: a.Stage1.Summarize(), Stage2: a.Stage2.Summarize(),
+		}
+		if k < len(r.Members) && r.Members[k] != nil {
+			for _, g := range r.Members[k] {
+				ids := make([]string, len(g))
+				for n, j := range g {
+					ids[n] = r.Scenario.Jobs[j].ID
+				}
+				cr.Members = append(cr.Members, ids)
+			}
+		}
+		if a.Status == solve.Optimal {
+			l := a.Lambda
+			cr.Lambda = &l
+			chk := a.Check
+			cr.Check = &chk
+			for _, sc := range a.Suggested {
+				names := []string{}
+				for _, i := range sc {
+					names = append(names, a.Problem.Classes[i])
+				}
+				cr.Suggested = append(cr.Suggested, names)
+			}
+		}
+		if rep.Solver == "" {
+			rep.Solver = a.Stage1.Solver
+		}
+		rep.LPs = append(rep.LPs, cr)
+	}
+	if len(rep.LPs) > 0 {
+		rep.Lambda, rep.Delta, rep.Suggested = rep.LPs[0].Lambda, rep.LPs[0].Delta, rep.LPs[0].Suggested
+	}
+	return rep
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r.Report())
+}
+
+// WriteText writes a human report: per classification λ, δ and SC_j.
+func (r *Result) WriteText(w io.Writer) error {
+	var sb strings.Builder
+	name := r.Scenario.Name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	fmt.Fprintf(&sb, "COSHH capacity LPs: %s, %d resources", name, len(r.Scenario.Resources))
+	if n := len(r.Scenario.Jobs); n > 0 {
+		fmt.Fprintf(&sb, ", %d jobs, %d users", n, len(r.Scenario.Users))
+	}
+	sb.WriteString("\n")
+	for _, a := range r.Allocations {
+		p := a.Problem
+		fmt.Fprintf(&sb, "\n%s classification: %d classes, solver %s, status %s\n", p.Name, len(p.Classes), a.Stage1.Solver, a.Status)
+		if a.Status != solve.Optimal {
+			continue
+		}
+		fmt.Fprintf(&sb, "  lambda = %.6g\n", a.Lambda)
+		fmt.Fprintf(&sb, "  %-8s %10s", "class", "alpha")
+		for _, res := range p.Resources {
+			fmt.Fprintf(&sb, " %10s", "δ "+res)
+		}
+		sb.WriteString("\n")
+		for i, c := range p.Classes {
+			fmt.Fprintf(&sb, "  %-8s %10.4g", c, p.Alpha[i])
+			for j := range p.Resources {
+				fmt.Fprintf(&sb, " %10.4g", a.Delta[i][j])
+			}
+			sb.WriteString("\n")
+		}
+		for j, res := range p.Resources {
+			names := make([]string, len(a.Suggested[j]))
+			for n, i := range a.Suggested[j] {
+				names[n] = p.Classes[i]
+			}
+			fmt.Fprintf(&sb, "  SC(%s) = {%s}\n", res, strings.Join(names, ", "))
+		}
+		verdict := "verified"
+		if !a.Check.Verified {
+			verdict = "NOT verified: " + a.Check.Problem
+		}
+		fmt.Fprintf(&sb, "  check: recomputed lambda %.6g, max load %.6g: %s\n", a.Check.Lambda, maxOf(a.Check.Load), verdict)
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func maxOf(xs []float64) float64 {
+	m := 0.0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}

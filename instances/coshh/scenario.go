@@ -1,0 +1,286 @@
+package coshh
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Kind is the value of "kind" in a COSHH scenario file.
+const Kind = "coshh"
+
+// SchemaVersion is the only schema version this package reads and writes.
+const SchemaVersion = 1
+
+// Scenario is a COSHH scenario: resources, and either job classes stated
+// directly or users with a job stream to classify.
+type Scenario struct {
+	Kind          string `json:"kind"`
+	SchemaVersion int    `json:"schema_version"`
+	// Name is free text.
+	Name string `json:"name,omitempty"`
+	// Seed seeds the k-means classification of Jobs.
+	Seed int64 `json:"seed,omitempty"`
+	// Source says where the scenario came from (generator parameters).
+	Source string `json:"source,omitempty"`
+	// Resources: at least one, distinct names.
+	Resources []Resource `json:"resources"`
+	// Classes, when set, are the primary classification stated directly; Jobs
+	// and Users must then be empty.
+	Classes []Class `json:"classes,omitempty"`
+	// SecondaryClasses, optional with Classes, are the secondary
+	// classification stated directly.
+	SecondaryClasses []Class `json:"secondary_classes,omitempty"`
+	// Users and Jobs: a job stream to classify. Every job names a user.
+	Users []User `json:"users,omitempty"`
+	Jobs  []Job  `json:"jobs,omitempty"`
+}
+
+// Resource is one machine of the cluster (Tables 3, 10, 11).
+type Resource struct {
+	Name string `json:"name"`
+	// Slots is the number of task slots (0 when not stated).
+	Slots int `json:"slots,omitempty"`
+	// ExecRateMHz is the execution rate of one slot (0 when not stated).
+	ExecRateMHz float64 `json:"exec_rate_mhz,omitempty"`
+	// MemCapacity and RetrieveRate are carried as published text; the rate
+	// model does not use them.
+	MemCapacity  string `json:"mem_capacity,omitempty"`
+	RetrieveRate string `json:"retrieve_rate,omitempty"`
+}
+
+// Class is a job class: its arrival rate α and its execution rate μ on each
+// resource (jobs per second, one entry per resource).
+type Class struct {
+	Name     string    `json:"name"`
+	Priority float64   `json:"priority,omitempty"`
+	Alpha    float64   `json:"alpha"`
+	Mu       []float64 `json:"mu"`
+}
+
+// User submits jobs; MinShare is in slots, Priority is the weight.
+type User struct {
+	Name     string  `json:"name"`
+	MinShare float64 `json:"min_share"`
+	Priority float64 `json:"priority"`
+}
+
+// Job is one job of a stream. ExecTime is the true mean execution time L on
+// each resource (seconds); EstTime the estimate L̂ the scheduler sees (equal
+// to ExecTime when omitted).
+type Job struct {
+	ID       string    `json:"id"`
+	User     string    `json:"user"`
+	Category string    `json:"category,omitempty"`
+	Arrival  float64   `json:"arrival"`
+	ExecTime []float64 `json:"exec_time"`
+	EstTime  []float64 `json:"est_time,omitempty"`
+}
+
+// Estimate is the estimated execution time of j on resource r.
+func (j Job) Estimate(r int) float64 {
+	if len(j.EstTime) > 0 {
+		return j.EstTime[r]
+	}
+	return j.ExecTime[r]
+}
+
+// ErrEmptyStream is returned for a scenario with neither classes nor jobs.
+var ErrEmptyStream = errors.New("coshh: empty job stream")
+
+// Parse decodes and validates a scenario. Errors name the JSON path of the
+// problem, or the line and column of a syntax error.
+func Parse(data []byte) (*Scenario, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s Scenario
+	if err := dec.Decode(&s); err != nil {
+		return nil, jsonError(data, err)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// jsonError turns a decoding error into one line naming the place.
+func jsonError(data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := lineCol(data, syn.Offset)
+		return fmt.Errorf("coshh: line %d, column %d: %v", line, col, syn)
+	case errors.As(err, &typ):
+		return fmt.Errorf("coshh: $.%s: expected %v, found %s", typ.Field, typ.Type, typ.Value)
+	}
+	return fmt.Errorf("coshh: %v", err)
+}
+
+func lineCol(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	pre := data[:off]
+	line = bytes.Count(pre, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(pre, '\n')
+	return line, col
+}
+
+// PathError is a validation error at a JSON path.
+type PathError struct {
+	Path    string
+	Problem string
+}
+
+func (e *PathError) Error() string { return "coshh: " + e.Path + ": " + e.Problem }
+
+func perr(path, format string, a ...any) error {
+	return &PathError{Path: path, Problem: fmt.Sprintf(format, a...)}
+}
+
+func bad(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
+
+// Validate checks the scenario and returns the first problem, naming its
+// JSON path.
+func (s *Scenario) Validate() error {
+	if s.Kind != Kind {
+		return perr("$.kind", "must be %q, found %q", Kind, s.Kind)
+	}
+	if s.SchemaVersion != SchemaVersion {
+		return perr("$.schema_version", "must be %d, found %d", SchemaVersion, s.SchemaVersion)
+	}
+	if len(s.Resources) == 0 {
+		return perr("$.resources", "no resources")
+	}
+	seen := map[string]bool{}
+	for j, r := range s.Resources {
+		p := fmt.Sprintf("$.resources[%d]", j)
+		if err := checkName(p+".name", r.Name, seen); err != nil {
+			return err
+		}
+		if r.Slots < 0 {
+			return perr(p+".slots", "negative slot count %d", r.Slots)
+		}
+		if r.ExecRateMHz < 0 || bad(r.ExecRateMHz) {
+			return perr(p+".exec_rate_mhz", "execution rate %v is not a non-negative number", r.ExecRateMHz)
+		}
+	}
+	M := len(s.Resources)
+	hasClasses := len(s.Classes) > 0 || len(s.SecondaryClasses) > 0
+	hasJobs := len(s.Jobs) > 0 || len(s.Users) > 0
+	switch {
+	case hasClasses && hasJobs:
+		return perr("$", "give either classes or users and jobs, not both")
+	case !hasClasses && !hasJobs:
+		return fmt.Errorf("%w: $: neither classes nor jobs", ErrEmptyStream)
+	case hasClasses:
+		if len(s.Classes) == 0 {
+			return perr("$.classes", "secondary_classes given without classes")
+		}
+		if err := checkClasses("$.classes", s.Classes, M); err != nil {
+			return err
+		}
+		return checkClasses("$.secondary_classes", s.SecondaryClasses, M)
+	}
+	users := map[string]bool{}
+	for u, us := range s.Users {
+		p := fmt.Sprintf("$.users[%d]", u)
+		if err := checkName(p+".name", us.Name, users); err != nil {
+			return err
+		}
+		if us.MinShare < 0 || bad(us.MinShare) {
+			return perr(p+".min_share", "min share %v is not a non-negative number", us.MinShare)
+		}
+		if us.Priority <= 0 || bad(us.Priority) {
+			return perr(p+".priority", "priority %v is not a positive number", us.Priority)
+		}
+	}
+	if len(s.Users) == 0 {
+		return perr("$.users", "jobs given without users")
+	}
+	if len(s.Jobs) == 0 {
+		return fmt.Errorf("%w: $.jobs: no jobs", ErrEmptyStream)
+	}
+	ids := map[string]bool{}
+	for i, job := range s.Jobs {
+		p := fmt.Sprintf("$.jobs[%d]", i)
+		if err := checkName(p+".id", job.ID, ids); err != nil {
+			return err
+		}
+		if !users[job.User] {
+			return perr(p+".user", "unknown user %q", job.User)
+		}
+		if job.Arrival < 0 || bad(job.Arrival) {
+			return perr(p+".arrival", "arrival %v is not a non-negative number", job.Arrival)
+		}
+		if err := checkTimes(p+".exec_time", job.ExecTime, M, true); err != nil {
+			return err
+		}
+		if len(job.EstTime) > 0 {
+			if err := checkTimes(p+".est_time", job.EstTime, M, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func checkName(path, name string, seen map[string]bool) error {
+	switch {
+	case name == "":
+		return perr(path, "empty")
+	case strings.ContainsAny(name, " \t\r\n"):
+		return perr(path, "%q contains white space", name)
+	case seen[name]:
+		return perr(path, "duplicate %q", name)
+	}
+	seen[name] = true
+	return nil
+}
+
+func checkClasses(path string, cs []Class, m int) error {
+	seen := map[string]bool{}
+	for i, c := range cs {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if err := checkName(p+".name", c.Name, seen); err != nil {
+			return err
+		}
+		if c.Alpha < 0 || bad(c.Alpha) {
+			return perr(p+".alpha", "arrival rate %v is not a non-negative number", c.Alpha)
+		}
+		if len(c.Mu) != m {
+			return perr(p+".mu", "has %d rates, want one per resource (%d)", len(c.Mu), m)
+		}
+		for j, x := range c.Mu {
+			if x < 0 || bad(x) {
+				return perr(fmt.Sprintf("%s.mu[%d]", p, j), "execution rate %v is not a non-negative number", x)
+			}
+		}
+	}
+	return nil
+}
+
+func checkTimes(path string, ts []float64, m int, positive bool) error {
+	if len(ts) != m {
+		return perr(path, "has %d times, want one per resource (%d)", len(ts), m)
+	}
+	for j, x := range ts {
+		if bad(x) || x < 0 || (positive && x == 0) {
+			return perr(fmt.Sprintf("%s[%d]", path, j), "execution time %v is not a positive number", x)
+		}
+	}
+	return nil
+}
+
+// Marshal encodes s as indented JSON with a trailing newline.
+func (s *Scenario) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}

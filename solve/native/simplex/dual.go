@@ -1,0 +1,374 @@
+package simplex
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/mrbound/mrbound/solve"
+)
+
+// phaseResult is the outcome of one simplex phase.
+type phaseResult int8
+
+const (
+	phaseOptimal phaseResult = iota
+	phaseInfeasible
+	phaseUnbounded
+	phaseLimit
+	phaseRestart // numerical trouble or lost feasibility: restart the loop
+)
+
+// limit reports a reached limit as a status, or StatusUnknown.
+func (e *engine) limit(ctx context.Context) solve.Status {
+	if e.iterLimit > 0 && e.lastIters >= e.iterLimit {
+		return solve.IterationLimit
+	}
+	if e.lastIters%16 == 0 {
+		if err := ctx.Err(); err != nil {
+			if err == context.DeadlineExceeded {
+				return solve.TimeLimit
+			}
+			return solve.Interrupted
+		}
+		if !e.opts.Deadline.IsZero() && time.Now().After(e.opts.Deadline) {
+			return solve.TimeLimit
+		}
+	}
+	return solve.StatusUnknown
+}
+
+// makeDualFeasible flips boxed nonbasic variables with a wrong-signed
+// reduced cost and shifts the working cost of the others; with perturb it
+// also perturbs the working costs away from zero reduced costs. It reports
+// whether any variable was flipped (x_B must then be recomputed).
+func (e *engine) makeDualFeasible(perturb bool) bool {
+	tol := e.opts.DualTol
+	flipped := false
+	for k := 0; k < e.n+e.m; k++ {
+		if e.stat[k] == stBasic {
+			continue
+		}
+		lo, up := e.lo[k], e.up[k]
+		boxed := !math.IsInf(lo, -1) && !math.IsInf(up, 1)
+		if lo == up {
+			continue
+		}
+		dk := e.d[k]
+		switch e.stat[k] {
+		case stLower:
+			if dk < -tol {
+				if boxed {
+					e.stat[k], e.x[k] = stUpper, up
+					flipped = true
+				} else {
+					e.wcost[k] -= dk
+					e.d[k] = 0
+					e.shifted = true
+				}
+			}
+		case stUpper:
+			if dk > tol {
+				if boxed {
+					e.stat[k], e.x[k] = stLower, lo
+					flipped = true
+				} else {
+					e.wcost[k] -= dk
+					e.d[k] = 0
+					e.shifted = true
+				}
+			}
+		case stFree:
+			if dk != 0 {
+				e.wcost[k] -= dk
+				e.d[k] = 0
+				e.shifted = true
+			}
+		}
+		if perturb && k < e.n {
+			xi := perturbBase * (1 + math.Abs(e.cost[k])) * (1 + e.rng.Float64())
+			switch e.stat[k] {
+			case stLower:
+				e.wcost[k] += xi
+				e.d[k] += xi
+				e.shifted = true
+			case stUpper:
+				e.wcost[k] -= xi
+				e.d[k] -= xi
+				e.shifted = true
+			}
+		}
+	}
+	return flipped
+}
+
+// dualSimplex runs the bounded dual simplex on the working costs from a
+// dual feasible basis until primal feasibility (phaseOptimal), a proof of
+// primal infeasibility, a limit or numerical trouble.
+func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
+	ptol, dtol := e.opts.PrimalTol, e.opts.DualTol
+	m := e.m
+	alpha := make([]float64, m)
+	tau := make([]float64, m)
+	flipv := make([]float64, m)
+	var cands []int
+	var flips []int
+	freshInfeasRow := -1
+	for {
+		if st := e.limit(ctx); st != solve.StatusUnknown {
+			return phaseLimit, st
+		}
+		if e.fac.numUpdates() >= refactorEvery {
+			e.refactor()
+			e.computePrimal()
+			e.computeDual()
+			if e.makeDualFeasible(false) {
+				e.computePrimal()
+			}
+		}
+		// Pricing: dual steepest edge.
+		r, best := -1, 0.0
+		for p, k := range e.head {
+			inf := e.primalInfeas(k)
+			if math.Abs(inf) <= ptol {
+				continue
+			}
+			if sc := inf * inf / e.dse[p]; sc > best {
+				best, r = sc, p
+			}
+		}
+		if r < 0 {
+			return phaseOptimal, solve.Optimal
+		}
+		leave := e.head[r]
+		delta := e.primalInfeas(leave) // >0: below lower, <0: above upper
+		s := 1.0
+		if delta < 0 {
+			s = -1
+		}
+		// rho = B⁻ᵀe_r and the pivot row.
+		rho := e.rowRho
+		clear(rho)
+		rho[r] = 1
+		e.fac.btran(rho)
+		e.pivotRow(rho)
+		// Candidates for the ratio test.
+		cands = cands[:0]
+		for _, k := range e.plist {
+			a := -s * e.prow[k]
+			if math.Abs(a) <= pivotTol || e.lo[k] == e.up[k] {
+				continue
+			}
+			switch e.stat[k] {
+			case stLower:
+				if a > 0 {
+					cands = append(cands, k)
+				}
+			case stUpper:
+				if a < 0 {
+					cands = append(cands, k)
+				}
+			case stFree:
+				cands = append(cands, k)
+			}
+		}
+		if len(cands) == 0 {
+			if e.fac.numUpdates() > 0 && freshInfeasRow != leave {
+				// Confirm with a fresh factorisation.
+				freshInfeasRow = leave
+				e.refactor()
+				e.computePrimal()
+				e.computeDual()
+				if e.makeDualFeasible(false) {
+					e.computePrimal()
+				}
+				continue
+			}
+			e.setDualRay(rho, s)
+			return phaseInfeasible, solve.Infeasible
+		}
+		freshInfeasRow = -1
+		// Bound-flipping Harris ratio test.
+		slope := math.Abs(delta)
+		flips = flips[:0]
+		var q int
+		var t float64
+		for {
+			thMax := math.Inf(1)
+			for _, k := range cands {
+				a := -s * e.prow[k]
+				var th float64
+				if a > 0 && e.stat[k] != stUpper {
+					th = (e.d[k] + dtol) / a
+				} else if a < 0 && e.stat[k] != stLower {
+					th = (e.d[k] - dtol) / a
+				} else if e.stat[k] == stFree {
+					th = dtol / math.Abs(a)
+				} else {
+					continue
+				}
+				thMax = math.Min(thMax, th)
+			}
+			// Group within thMax.
+			grpSlope := 0.0
+			q, t = -1, 0
+			bestA := 0.0
+			nrest := 0
+			for _, k := range cands {
+				a := -s * e.prow[k]
+				ratio := e.d[k] / a
+				if e.stat[k] == stFree {
+					ratio = 0
+				}
+				if ratio <= thMax {
+					if math.Abs(a) > bestA {
+						bestA, q, t = math.Abs(a), k, ratio
+					}
+					grpSlope += math.Abs(a) * (e.up[k] - e.lo[k])
+				} else {
+					nrest++
+				}
+			}
+			if q < 0 {
+				// thMax can fall below every exact ratio only through
+				// rounding; take the smallest ratio.
+				for _, k := range cands {
+					a := -s * e.prow[k]
+					ratio := e.d[k] / a
+					if q < 0 || ratio < t {
+						q, t = k, ratio
+					}
+				}
+				break
+			}
+			if nrest > 0 && slope-grpSlope > 0 && !math.IsInf(grpSlope, 1) {
+				// Flip the whole group and continue.
+				slope -= grpSlope
+				rest := cands[:0]
+				for _, k := range cands {
+					a := -s * e.prow[k]
+					ratio := e.d[k] / a
+					if e.stat[k] == stFree {
+						ratio = 0
+					}
+					if ratio <= thMax {
+						flips = append(flips, k)
+					} else {
+						rest = append(rest, k)
+					}
+				}
+				cands = rest
+				continue
+			}
+			break
+		}
+		if t < 0 {
+			// Harris let a slightly infeasible d through: shift its cost.
+			e.wcost[q] -= e.d[q]
+			e.d[q] = 0
+			e.shifted = true
+			t = 0
+		}
+		if e.stat[q] == stFree {
+			t = e.d[q] / (-s * e.prow[q])
+		}
+		// FTRAN the entering column and check the pivot.
+		clear(alpha)
+		e.addColumn(alpha, q, 1)
+		e.fac.ftran(alpha)
+		arow := e.prow[q]
+		if math.Abs(alpha[r]-arow) > alphaRelErr*(1+math.Abs(arow)) || math.Abs(alpha[r]) < pivotTol {
+			if e.fac.numUpdates() > 0 {
+				e.refactor()
+				e.computePrimal()
+				e.computeDual()
+				if e.makeDualFeasible(false) {
+					e.computePrimal()
+				}
+				continue
+			}
+			if math.Abs(alpha[r]) < pivotTol {
+				return phaseRestart, solve.NumericalTrouble
+			}
+		}
+		// Bound flips: x_B −= B⁻¹·Σ a_j Δx_j.
+		if len(flips) > 0 {
+			clear(flipv)
+			for _, k := range flips {
+				var dx float64
+				if e.stat[k] == stLower {
+					dx = e.up[k] - e.lo[k]
+					e.stat[k], e.x[k] = stUpper, e.up[k]
+				} else {
+					dx = e.lo[k] - e.up[k]
+					e.stat[k], e.x[k] = stLower, e.lo[k]
+				}
+				e.addColumn(flipv, k, dx)
+			}
+			e.fac.ftran(flipv)
+			for p, k := range e.head {
+				e.x[k] -= flipv[p]
+			}
+		}
+		// Dual update: d_j −= θ_d·α_rj with θ_d = −s·t.
+		thd := -s * t
+		if thd != 0 {
+			for _, k := range e.plist {
+				e.d[k] -= thd * e.prow[k]
+			}
+		}
+		e.d[q] = 0
+		// Primal update.
+		var bound float64
+		if s > 0 {
+			bound = e.lo[leave]
+		} else {
+			bound = e.up[leave]
+		}
+		thp := (e.x[leave] - bound) / alpha[r]
+		e.x[q] += thp
+		for p, k := range e.head {
+			e.x[k] -= thp * alpha[p]
+		}
+		// DSE weights: τ = B⁻¹ρ.
+		wr := 0.0
+		for _, v := range rho {
+			wr += v * v
+		}
+		copy(tau, rho)
+		e.fac.ftran(tau)
+		ar := alpha[r]
+		for p := range e.dse {
+			if p == r || alpha[p] == 0 {
+				continue
+			}
+			ratio := alpha[p] / ar
+			w := e.dse[p] - 2*ratio*tau[p] + ratio*ratio*wr
+			e.dse[p] = math.Max(w, math.Max(dseMin, ratio*ratio))
+		}
+		e.dse[r] = math.Max(wr/(ar*ar), dseMin)
+		// Basis change.
+		e.x[leave] = bound
+		if s > 0 {
+			e.stat[leave] = stLower
+		} else {
+			e.stat[leave] = stUpper
+		}
+		e.d[leave] = -thd
+		e.pos[leave] = -1
+		e.head[r] = q
+		e.pos[q] = r
+		e.stat[q] = stBasic
+		e.fac.update(r, alpha)
+		e.lastIters++
+		e.totalIters++
+	}
+}
+
+// setDualRay stores the unscaled dual ray −s·ρ (model sense) over the rows.
+func (e *engine) setDualRay(rho []float64, s float64) {
+	e.ray = make([]float64, e.m)
+	for i := range e.ray {
+		e.ray[i] = -s * rho[i] * e.rowScale[i] * e.sense
+	}
+}

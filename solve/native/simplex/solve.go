@@ -1,0 +1,164 @@
+package simplex
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/mrbound/mrbound/solve"
+)
+
+// maxAttempts bounds the dual/primal rounds of one Solve before
+// NumericalTrouble is reported.
+const maxAttempts = 6
+
+// solve runs dual simplex (on shifted/perturbed costs) then primal cleanup
+// until the unscaled final check passes.
+func (e *engine) solve(ctx context.Context) solve.Status {
+	start := time.Now()
+	e.lastIters = 0
+	e.ray = nil
+	e.iterLimit = e.opts.IterationLimit
+	perturb := !e.opts.NoPerturbation
+	st := solve.NumericalTrouble
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		st = e.round(ctx, perturb, attempt > 0)
+		if st != solve.StatusUnknown {
+			break
+		}
+		perturb = false
+		st = solve.NumericalTrouble
+	}
+	e.status = st
+	if e.opts.Log != nil && e.opts.Verbosity > 0 {
+		fmt.Fprintf(e.opts.Log, "simplex: %v after %d iterations (%d rows, %d columns) in %v, objective %.10g\n",
+			st, e.lastIters, e.m, e.n, time.Since(start).Round(time.Microsecond), e.objective())
+	}
+	return st
+}
+
+// round is one dual-then-primal pass; StatusUnknown asks for another round.
+func (e *engine) round(ctx context.Context, perturb, fresh bool) solve.Status {
+	if e.needFactor || fresh || e.fac.numUpdates() > refactorEvery/2 {
+		e.refactor()
+	}
+	e.wcost = append(e.wcost[:0], e.cost...)
+	e.shifted = false
+	e.computePrimal()
+	e.computeDual()
+	dualInf := false
+	for k := range e.d {
+		if e.stat[k] != stBasic && e.dualInfeas(k) > e.opts.DualTol {
+			dualInf = true
+			break
+		}
+	}
+	primalInf := e.maxPrimalInfeas() > e.opts.PrimalTol
+	if primalInf || dualInf {
+		// Perturb only when the dual simplex has work to do.
+		if e.makeDualFeasible(perturb && primalInf) {
+			e.computePrimal()
+		}
+		res, st := e.dualSimplex(ctx)
+		switch res {
+		case phaseInfeasible:
+			return solve.Infeasible
+		case phaseLimit:
+			e.restoreCosts()
+			return st
+		case phaseRestart:
+			e.restoreCosts()
+			return solve.StatusUnknown
+		}
+		e.restoreCosts()
+	}
+	res, st := e.primalSimplex(ctx)
+	switch res {
+	case phaseUnbounded:
+		return solve.Unbounded
+	case phaseLimit:
+		return st
+	case phaseRestart:
+		return solve.StatusUnknown
+	}
+	if !e.finalCheck() {
+		if e.opts.Log != nil && e.opts.Verbosity > 1 {
+			fmt.Fprintf(e.opts.Log, "simplex: final check failed, re-solving\n")
+		}
+		return solve.StatusUnknown
+	}
+	return solve.Optimal
+}
+
+// restoreCosts drops shifts and perturbations and recomputes the duals.
+func (e *engine) restoreCosts() {
+	if e.shifted {
+		copy(e.wcost, e.cost)
+		e.shifted = false
+	}
+	e.computeDual()
+}
+
+// finalCheck refactorises, recomputes x_B and checks the unscaled primal
+// and dual feasibility of the basic solution.
+func (e *engine) finalCheck() bool {
+	e.refactor()
+	e.computePrimal()
+	copy(e.wcost, e.cost)
+	e.computeDual()
+	for k := 0; k < e.n+e.m; k++ {
+		v := e.unscale(k, e.x[k])
+		lo, up := e.varBounds(k)
+		if v < lo-finalTol*(1+math.Abs(lo)) || v > up+finalTol*(1+math.Abs(up)) {
+			return false
+		}
+	}
+	// Row activities from the columns must agree with the logicals.
+	act := make([]float64, e.m)
+	scale := make([]float64, e.m)
+	for j := 0; j < e.n; j++ {
+		xj := e.unscale(j, e.x[j])
+		for t := e.colStart[j]; t < e.colStart[j+1]; t++ {
+			i := e.rowIdx[t]
+			a := e.val[t] / (e.rowScale[i] * e.colScale[j])
+			act[i] += a * xj
+			scale[i] = math.Max(scale[i], math.Abs(a*xj))
+		}
+	}
+	for i := 0; i < e.m; i++ {
+		r := e.unscale(e.n+i, e.x[e.n+i])
+		if math.Abs(act[i]-r) > finalTol*(1+scale[i]) {
+			return false
+		}
+	}
+	// Dual feasibility of the unscaled reduced costs.
+	for k := 0; k < e.n+e.m; k++ {
+		if e.stat[k] == stBasic || e.lo[k] == e.up[k] {
+			continue
+		}
+		var dk, c float64
+		if k < e.n {
+			dk = e.d[k] / e.colScale[k]
+			c = e.cost[k] / e.colScale[k]
+		} else {
+			dk = e.d[k] * e.rowScale[k-e.n]
+		}
+		tol := finalTol * (1 + math.Abs(c))
+		switch e.stat[k] {
+		case stLower:
+			if dk < -tol {
+				return false
+			}
+		case stUpper:
+			if dk > tol {
+				return false
+			}
+		case stFree:
+			if math.Abs(dk) > tol {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,31 @@
+// Package mip is the native branch-and-cut solver for mixed-integer linear
+// programs, built on the native simplex (solve/native/simplex).
+//
+// # Algorithm
+//
+// Solve presolves the model (package presolve), solves the LP relaxation at
+// the root, adds cutting planes in rounds (clique, knapsack cover and Gomory
+// mixed-integer cuts from package cuts, filtered by a pool on efficacy and
+// parallelism, slack cuts aged out), fixes columns by reduced costs, runs
+// primal heuristics, and then searches a branch-and-bound tree:
+//
+//   - node selection: best bound, with depth-first plunging into a child while
+//     its bound stays close to the best open bound;
+//   - branching: reliability branching — pseudo-costs, initialised for each
+//     column by strong branching (iteration-limited dual simplex on a clone of
+//     the LP) until both directions have been observed reliabilityCount times;
+//   - node LPs are warm-started from the parent's final basis (dual simplex
+//     after the bound change);
+//   - heuristics: simple rounding by locks at every node, fractional diving at
+//     the root and periodically, RINS (a sub-MIP on the columns where the LP
+//     and the incumbent agree) periodically.
+//
+// # Results
+//
+// The result follows solve.Result: the incumbent postsolved and checked
+// against the original model with Model.Evaluate (a point that fails the check
+// is dropped, never reported), the dual bound from the open nodes, node and
+// simplex iteration counts. Limits (time, nodes, gap, context cancellation)
+// stop the search with the incumbent and an honest bound. The search runs on
+// one thread and is deterministic for a given Options.Seed.
+package mip

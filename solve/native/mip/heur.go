@@ -1,0 +1,166 @@
+package mip
+
+import (
+	"math"
+	"time"
+
+	"github.com/mrbound/mrbound/solve"
+)
+
+const (
+	// diveFreq: a dive is started every diveFreq nodes.
+	diveFreq = 100
+	// maxDiveDepth bounds the LPs solved by one dive.
+	maxDiveDepth = 200
+	// diveIterLimit bounds the simplex iterations of one dive LP.
+	diveIterLimit = 500
+	// rinsFreq: RINS runs every rinsFreq nodes once an incumbent exists.
+	rinsFreq = 250
+	// rinsMinFixed is the smallest fraction of integer columns RINS must fix.
+	rinsMinFixed = 0.3
+	// rinsNodes is the node limit of a RINS sub-MIP.
+	rinsNodes = 300
+)
+
+// roundingHeuristic rounds every fractional integer column in a direction in
+// which it locks no row (simple rounding); if some column locks both ways it
+// tries nearest rounding (ZI-style shifting is not attempted).
+func (s *search) roundingHeuristic(x []float64) {
+	y := append([]float64(nil), x...)
+	simple := true
+	for _, j := range s.intCols {
+		v := y[j]
+		if math.Abs(v-math.Round(v)) <= intTol {
+			y[j] = math.Round(v)
+			continue
+		}
+		switch {
+		case s.downLocks[j] == 0:
+			y[j] = math.Floor(v)
+		case s.upLocks[j] == 0:
+			y[j] = math.Ceil(v)
+		default:
+			simple = false
+			y[j] = math.Round(v)
+		}
+		y[j] = math.Max(s.curLo[j], math.Min(s.curUp[j], y[j]))
+	}
+	tag := "R"
+	if !simple {
+		tag = "N"
+	}
+	obj := s.sigma * s.m.Evaluate(y).Objective
+	if obj < s.incObj-1e-9 {
+		s.setIncumbent(y, tag)
+	}
+}
+
+// dive runs a fractional dive from the current LP point on a clone of the LP:
+// repeatedly bound the least fractional column to its nearest integer (the
+// other side when that LP is infeasible) until the LP is integral, infeasible
+// or worse than the incumbent.
+func (s *search) dive(x []float64, depth int) {
+	if len(s.intCols) == 0 {
+		return
+	}
+	lp := s.lp.Clone()
+	o := s.lpOpts
+	o.IterationLimit = diveIterLimit
+	lp.SetOptions(o)
+	it0 := lp.Iterations()
+	defer func() { s.extraIters += lp.Iterations() - it0 }()
+	lo := append([]float64(nil), s.curLo...)
+	up := append([]float64(nil), s.curUp...)
+	start := time.Now()
+	for step := 0; step < maxDiveDepth; step++ {
+		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
+			return
+		}
+		if step > 10 && time.Since(start) > time.Second {
+			return
+		}
+		best, bestF := -1, 2.0
+		for _, j := range s.intCols {
+			f := x[j] - math.Floor(x[j])
+			if f <= intTol || f >= 1-intTol {
+				continue
+			}
+			d := math.Min(f, 1-f)
+			// Prefer directions free of locks.
+			if (f < 0.5 && s.downLocks[j] == 0) || (f >= 0.5 && s.upLocks[j] == 0) {
+				d -= 1
+			}
+			if d < bestF {
+				best, bestF = j, d
+			}
+		}
+		if best < 0 {
+			s.setIncumbent(x, "D")
+			return
+		}
+		j := best
+		v := x[j]
+		down := v-math.Floor(v) < 0.5
+		ok := false
+		for attempt := 0; attempt < 2 && !ok; attempt++ {
+			if down {
+				_ = lp.SetColBounds(j, lo[j], math.Floor(v))
+			} else {
+				_ = lp.SetColBounds(j, math.Ceil(v), up[j])
+			}
+			st := lp.Solve(s.ctx)
+			if st == solve.Optimal && s.roundBound(s.sigma*lp.Objective()) < s.cutoff() {
+				ok = true
+				if down {
+					up[j] = math.Floor(v)
+				} else {
+					lo[j] = math.Ceil(v)
+				}
+				break
+			}
+			if st != solve.Optimal && st != solve.Infeasible {
+				return
+			}
+			_ = lp.SetColBounds(j, lo[j], up[j])
+			down = !down
+		}
+		if !ok {
+			return
+		}
+		x = lp.X()
+		s.roundingHeuristic(x)
+	}
+}
+
+// rins solves a sub-MIP in which the integer columns whose LP value equals
+// the incumbent's are fixed.
+func (s *search) rins(x []float64) {
+	sub := s.m.Clone()
+	fixed := 0
+	for _, j := range s.intCols {
+		v := s.incumbent[j]
+		if math.Abs(x[j]-v) <= intTol {
+			sub.ColLower[j], sub.ColUpper[j] = v, v
+			fixed++
+		} else {
+			sub.ColLower[j], sub.ColUpper[j] = s.glo[j], s.gup[j]
+		}
+	}
+	if float64(fixed) < rinsMinFixed*float64(len(s.intCols)) || fixed == len(s.intCols) {
+		return
+	}
+	opts := s.opts
+	opts.Log = nil
+	opts.NodeLimit = rinsNodes
+	if !s.deadline.IsZero() {
+		opts.TimeLimit = time.Until(s.deadline)
+		if opts.TimeLimit <= 0 {
+			return
+		}
+	}
+	res := solveWith(s.ctx, sub, opts, config{sub: true})
+	s.extraIters += res.Iterations
+	if res.HasSolution {
+		s.setIncumbent(res.X, "I")
+	}
+}

@@ -120,16 +120,16 @@ type search struct {
 	incumbent []float64
 	incObj    float64
 
-	open     nodeHeap
-	nextID   int64
-	nodes    int64
-	trouble  float64 // smallest bound of a subtree abandoned for numerical trouble
-	status   solve.Status
-	message  string
-	log      io.Writer
-	lastLog  time.Time
-	stopped  bool
-	curNode  *node // the node in process, nil between nodes
+	open    nodeHeap
+	nextID  int64
+	nodes   int64
+	trouble float64 // smallest bound of a subtree abandoned for numerical trouble
+	status  solve.Status
+	message string
+	log     io.Writer
+	lastLog time.Time
+	stopped bool
+	curNode *node // the node in process, nil between nodes
 }
 
 func newSearch(ctx context.Context, m *model.Model, opts solve.Options, cfg config, start time.Time) (*search, error) {

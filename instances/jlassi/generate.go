@@ -95,13 +95,38 @@ func Generate(scenario int, seed int64) (*Scenario, error) {
 	if scenario < 1 || scenario > 7 {
 		return nil, fmt.Errorf("jlassi: scenario must be 1..7 (Table 5), got %d", scenario)
 	}
-	spec := Scenarios[scenario]
+	return generate(Scenarios[scenario], scenario, seed), nil
+}
+
+// GenerateSpec draws an instance of a scenario of one's own (jobs per type,
+// machines per category, blocks, T) with the same rules as Generate; its
+// "scenario" field is 0. N and M of spec are ignored.
+func GenerateSpec(spec ScenarioSpec, seed int64) (*Scenario, error) {
+	if spec.Blocks < 1 {
+		return nil, fmt.Errorf("jlassi: a scenario needs at least one block, got %d", spec.Blocks)
+	}
+	if spec.Jobs[0]+spec.Jobs[1]+spec.Jobs[2] < 1 || spec.Machines[0]+spec.Machines[1]+spec.Machines[2] < 1 {
+		return nil, fmt.Errorf("jlassi: a scenario needs at least one job and one machine")
+	}
+	for _, n := range append(spec.Jobs[:], spec.Machines[:]...) {
+		if n < 0 {
+			return nil, fmt.Errorf("jlassi: negative count in %+v", spec)
+		}
+	}
+	return generate(spec, 0, seed), nil
+}
+
+func generate(spec ScenarioSpec, scenario int, seed int64) *Scenario {
 	rng := rand.New(rand.NewPCG(uint64(scenario), uint64(seed)))
 	uni := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
 	round2 := func(v float64) float64 { return math.Round(v*100) / 100 }
+	name := fmt.Sprintf("scenario%d-seed%d", scenario, seed)
+	if scenario == 0 {
+		name = fmt.Sprintf("custom-seed%d", seed)
+	}
 	sc := &Scenario{
 		Kind: Kind, SchemaVersion: SchemaVersion,
-		Name:     fmt.Sprintf("scenario%d-seed%d", scenario, seed),
+		Name:     name,
 		Scenario: scenario, Seed: seed,
 		Horizon:            spec.T,
 		MigrationBandwidth: MigrationBandwidth(),
@@ -192,5 +217,5 @@ func Generate(scenario int, seed int64) (*Scenario, error) {
 			sc.Network.Links = append(sc.Network.Links, Link{A: sid, B: sc.Machines[perm[M-1]].ID, Capacity: LinkCapacity})
 		}
 	}
-	return sc, nil
+	return sc
 }

@@ -80,7 +80,7 @@ func Decode(file string, data []byte) (*Scenario, error) {
 
 func lineCol(data []byte, off int64) (line, col int) {
 	line, col = 1, 1
-	for i := 0; i < int(off) && i < len(data); i++ {
+	for i := 0; i < int(off)-1 && i < len(data); i++ {
 		if data[i] == '\n' {
 			line++
 			col = 1

@@ -1,0 +1,309 @@
+package jlassi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/mrbound/mrbound/formulations/internal/gantt"
+	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// RunOptions choose the model and the solve.
+type RunOptions struct {
+	// Objective; zero means the scenario's "objective", else RealTime.
+	Objective Objective
+	// Form; zero means Strong.
+	Form Form
+	// Horizon; zero means the scenario's "horizon", else eq 17.
+	Horizon Horizon
+	// Solve is passed to solve.Solve; its TimeLimit bounds the whole run.
+	Solve solve.Options
+	// LPBound also solves the LP relaxation and reports its optimum.
+	LPBound bool
+}
+
+// ErrHorizon is wrapped by errors about choosing the horizon.
+var ErrHorizon = errors.New("jlassi: horizon")
+
+// Report is what Run learned: the solve, the decoded schedule and the
+// checker's verdict. A schedule is never reported without its verdict.
+type Report struct {
+	Instance  string
+	Scenario  int
+	Seed      int64
+	Objective Objective
+	Form      Form
+	Horizon   Horizon
+	// T is the horizon used; Tried lists every T solved (search).
+	T     int
+	Tried []int
+	Stats model.Statistics
+	// BuildSeconds is the time spent building the last model.
+	BuildSeconds float64
+	Result       solve.Result
+	// LPBound is the LP relaxation's optimum (NaN when not computed or not
+	// solved to optimality).
+	LPBound  float64
+	Schedule *Schedule
+	Verdict  *Verdict
+}
+
+// Verified reports whether a schedule exists and the checker accepted it.
+func (r *Report) Verified() bool { return r.Schedule != nil && r.Verdict != nil && r.Verdict.OK }
+
+// ResolveHorizon returns the T that h selects for the instance.
+func ResolveHorizon(in *inst.Instance, h Horizon) (int, error) {
+	switch h.Mode {
+	case HorizonUnknown, HorizonFile:
+		if in.Source != nil && in.Source.Horizon > 0 {
+			return in.Source.Horizon, nil
+		}
+		return in.Eq17(), nil
+	case HorizonFixed:
+		if h.T <= 0 {
+			return 0, fmt.Errorf("%w: T must be positive, got %d", ErrHorizon, h.T)
+		}
+		return h.T, nil
+	case HorizonEq17:
+		return in.Eq17(), nil
+	case HorizonTable5:
+		if in.Source == nil || in.Source.Scenario < 1 || in.Source.Scenario > 7 {
+			return 0, fmt.Errorf("%w: table5: the instance names no Table 5 scenario (its \"scenario\" field)", ErrHorizon)
+		}
+		return inst.Table5Horizon[in.Source.Scenario], nil
+	case HorizonSearch:
+		return in.MinHorizon(), nil
+	}
+	return 0, fmt.Errorf("%w: unknown mode %v", ErrHorizon, h.Mode)
+}
+
+// searchSlack bounds the horizon search: no instance needs more than one
+// interval per task plus one for migrations, so the search stops there.
+func searchLimit(in *inst.Instance) int { return in.MinHorizon() + len(in.Tasks) + 1 }
+
+// Run builds the model, solves it, decodes the solution and checks the
+// schedule against the instance. It returns an error only when the call
+// failed (bad options, a solver failure); infeasibility and limits are in
+// Report.Result.Status.
+func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, error) {
+	if opts.Objective == ObjectiveUnknown {
+		o, err := ParseObjective(in.Source.Objective)
+		if err != nil {
+			return nil, err
+		}
+		opts.Objective = o
+	}
+	if opts.Form == FormUnknown {
+		opts.Form = Strong
+	}
+	if opts.Horizon.Mode == HorizonUnknown {
+		opts.Horizon.Mode = HorizonFile
+	}
+	T, err := ResolveHorizon(in, opts.Horizon)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Instance: in.Name, Scenario: in.Source.Scenario, Seed: in.Source.Seed,
+		Objective: opts.Objective, Form: opts.Form, Horizon: opts.Horizon, LPBound: math.NaN()}
+	start := time.Now()
+	deadline := func() (solve.Options, bool) {
+		o := opts.Solve
+		if o.TimeLimit > 0 {
+			left := o.TimeLimit - time.Since(start)
+			if left <= 0 {
+				return o, false
+			}
+			o.TimeLimit = left
+		}
+		return o, true
+	}
+	for {
+		so, ok := deadline()
+		if !ok {
+			rep.Result.Status = solve.TimeLimit
+			break
+		}
+		bs := time.Now()
+		m, err := Build(in, BuildOptions{Objective: opts.Objective, Form: opts.Form, T: T})
+		if err != nil {
+			return nil, err
+		}
+		rep.BuildSeconds = time.Since(bs).Seconds()
+		rep.T, rep.Stats = T, m.Model.Stats()
+		rep.Tried = append(rep.Tried, T)
+		ss := time.Now()
+		res, err := solve.Solve(ctx, m.Model, so)
+		if err != nil {
+			return nil, err
+		}
+		if res.Wall == 0 {
+			res.Wall = time.Since(ss)
+		}
+		rep.Result = res
+		if opts.Horizon.Mode == HorizonSearch && res.Status == solve.Infeasible && T < searchLimit(in) {
+			T++
+			continue
+		}
+		if res.HasSolution {
+			s, err := m.Decode(res.X)
+			if err != nil {
+				return nil, err
+			}
+			v := Check(in, s, opts.Objective, res.Objective)
+			rep.Schedule, rep.Verdict = s, &v
+		}
+		if opts.LPBound {
+			if so, ok := deadline(); ok {
+				lp := m.Model.Clone()
+				for j := range lp.ColType {
+					lp.ColType[j] = model.Continuous
+				}
+				lr, err := solve.Solve(ctx, lp, so)
+				if err != nil {
+					return nil, err
+				}
+				if lr.Status == solve.Optimal {
+					rep.LPBound = lr.Objective
+				}
+			}
+		}
+		break
+	}
+	return rep, nil
+}
+
+// JSONReport is the machine-readable report; its field names are stable.
+type JSONReport struct {
+	Instance string `json:"instance"`
+	solve.Summary
+	Verified     bool         `json:"verified"`
+	Verdict      *Verdict     `json:"verdict,omitempty"`
+	RealTime     solve.Number `json:"realtime"`
+	UnitOfT      solve.Number `json:"unit_of_t"`
+	LPBound      solve.Number `json:"lp_bound"`
+	Objective    Objective    `json:"objective_kind"`
+	Form         Form         `json:"formulation"`
+	Horizon      string       `json:"horizon_mode"`
+	T            int          `json:"horizon"`
+	Tried        []int        `json:"horizons_tried,omitempty"`
+	Rows         int          `json:"rows"`
+	Cols         int          `json:"columns"`
+	Nonzeros     int          `json:"nonzeros"`
+	BuildSeconds solve.Number `json:"build_seconds"`
+	Schedule     *Schedule    `json:"schedule,omitempty"`
+}
+
+// JSON returns the machine-readable report.
+func (r *Report) JSON() JSONReport {
+	j := JSONReport{Instance: r.Instance, Summary: r.Result.Summarize(), Verified: r.Verified(), Verdict: r.Verdict,
+		RealTime: solve.Number(math.NaN()), UnitOfT: solve.Number(math.NaN()), LPBound: solve.Number(r.LPBound),
+		Objective: r.Objective, Form: r.Form, Horizon: r.Horizon.String(), T: r.T, Rows: r.Stats.Rows,
+		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros, BuildSeconds: solve.Number(math.Round(r.BuildSeconds*1e3) / 1e3),
+		Schedule: r.Schedule}
+	if len(r.Tried) > 1 {
+		j.Tried = r.Tried
+	}
+	if r.Schedule != nil {
+		j.RealTime, j.UnitOfT = solve.Number(r.Schedule.RealTime), solve.Number(r.Schedule.UnitOfT)
+	}
+	return j
+}
+
+// WriteJSON writes the machine-readable report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r.JSON())
+}
+
+// ganttWidth is the width of the text Gantt chart's time axis.
+const ganttWidth = 72
+
+// WriteText writes the human report: the solve, RealTime, the unit of T, the
+// checker's verdict and a text Gantt chart per machine and slot.
+func (r *Report) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	ew.printf("instance     %s", r.Instance)
+	if r.Scenario > 0 {
+		ew.printf(" (Table 5 scenario %d, seed %d)", r.Scenario, r.Seed)
+	}
+	ew.printf("\nmodel        %s form, objective %s, T = %d (%s): %d rows, %d columns (%d binary), %d nonzeros\n",
+		r.Form, r.Objective, r.T, r.Horizon, r.Stats.Rows, r.Stats.Cols, r.Stats.Binary, r.Stats.Nonzeros)
+	if len(r.Tried) > 1 {
+		ew.printf("horizons     tried %v\n", r.Tried)
+	}
+	if ew.err != nil {
+		return ew.err
+	}
+	if err := r.Result.Summarize().WriteText(w); err != nil {
+		return err
+	}
+	if !math.IsNaN(r.LPBound) {
+		ew.printf("lp bound     %s\n", solve.FormatValue(r.LPBound))
+	}
+	if r.Schedule == nil {
+		ew.printf("check        no schedule to check\n")
+		return ew.err
+	}
+	ew.printf("realtime     %s s\nunit of T    %s s (RealTime / T)\ncheck        %s\n",
+		solve.FormatValue(r.Schedule.RealTime), solve.FormatValue(r.Schedule.UnitOfT), r.Verdict)
+	if ew.err != nil {
+		return ew.err
+	}
+	ew.printf("\n")
+	if err := gantt.Text(w, r.Schedule.Bars(), ganttWidth); err != nil {
+		return err
+	}
+	for _, mg := range r.Schedule.Migrations {
+		ew.printf("migration    block %s %s -> %s during interval %d\n", mg.Block, mg.From, mg.To, mg.Interval)
+	}
+	if n := len(r.Schedule.Reservations); n > 0 {
+		ew.printf("shuffle      %d interval reservations of bandwidth between reduces and remote maps\n", n)
+	}
+	return ew.err
+}
+
+// WriteSVG draws the schedule as an SVG Gantt chart.
+func (r *Report) WriteSVG(w io.Writer) error {
+	if r.Schedule == nil {
+		return fmt.Errorf("jlassi: no schedule to draw (status %v)", r.Result.Status)
+	}
+	title := fmt.Sprintf("%s: RealTime %s s, T = %d", r.Instance, solve.FormatValue(r.Schedule.RealTime), r.T)
+	return gantt.SVG(w, r.Schedule.Bars(), title)
+}
+
+// Bars returns one Gantt bar per task, on lane "machine map|reduce slot",
+// in machine, kind, slot order.
+func (s *Schedule) Bars() []gantt.Bar {
+	bars := make([]gantt.Bar, 0, len(s.Tasks))
+	for _, p := range s.Tasks {
+		bars = append(bars, gantt.Bar{Lane: fmt.Sprintf("%s %s%d", p.Machine, p.Kind, p.Slot),
+			Start: p.Start, End: p.End, Label: p.Task})
+	}
+	return bars
+}
+
+// WriteJSON writes the schedule as indented JSON.
+func (s *Schedule) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, a ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, a...)
+	}
+}

@@ -205,8 +205,7 @@ func (r *Report) JSON() JSONReport {
 	j := JSONReport{Instance: r.Instance, Summary: r.Result.Summarize(), Verified: r.Verified(), Verdict: r.Verdict,
 		RealTime: solve.Number(math.NaN()), UnitOfT: solve.Number(math.NaN()), LPBound: solve.Number(r.LPBound),
 		Objective: r.Objective, Form: r.Form, Horizon: r.Horizon.String(), T: r.T, Rows: r.Stats.Rows,
-		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros, BuildSeconds: solve.Number(math.Round(r.BuildSeconds*1e3) / 1e3),
-		Schedule: r.Schedule}
+		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros, BuildSeconds: solve.Number(math.Round(r.BuildSeconds*1e3) / 1e3)}
 	if len(r.Tried) > 1 {
 		j.Tried = r.Tried
 	}

@@ -2,7 +2,10 @@ package jlassi
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,20 +17,19 @@ import (
 )
 
 func TestSmoke(t *testing.T) {
-	if os.Getenv("JL_SMOKE") == "" {
+	env := os.Getenv("JL_SMOKE")
+	if env == "" {
 		t.Skip()
 	}
-	for _, f := range []string{"migration", "bandwidth", "ram"} {
-		in, err := inst.Load("testdata/" + f + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, sv := range []string{"highs", "native"} {
-		rep, err := Run(context.Background(), in, RunOptions{Solve: solve.Options{Solver: sv, TimeLimit: 60 * time.Second}, LPBound: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep.WriteText(os.Stdout)
-		}
+	f := strings.Split(env, ",") // scenario,seed,solver,form
+	sc, _ := strconv.Atoi(f[0])
+	seed, _ := strconv.Atoi(f[1])
+	form, _ := ParseForm(f[3])
+	s, _ := inst.Generate(sc, int64(seed))
+	in, _ := inst.Compile("x", s)
+	rep, err := Run(context.Background(), in, RunOptions{Form: form, Solve: solve.Options{Solver: f[2], TimeLimit: 120 * time.Second}, LPBound: true})
+	if err != nil {
+		t.Fatal(err)
 	}
+	fmt.Println(rep.Result.Status, rep.Result.Objective, rep.Result.Bound, rep.LPBound, rep.Result.Wall, rep.Result.Nodes, rep.Stats.Rows, rep.Stats.Cols, rep.Verdict)
 }

@@ -1,0 +1,367 @@
+package jlassi
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/jedib0t/go-pretty/v6/table"
+
+	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// Record is the outcome of one instance of the scenario table.
+type Record struct {
+	Scenario int
+	Seed     int64
+	Solver   string
+	Status   solve.Status
+	T        int
+	Nodes    int64
+	Seconds  float64
+	// RealTime is the best schedule's makespan (NaN without one); Bound the
+	// solver's dual bound; LPBound the LP relaxation's optimum (NaN when not
+	// solved); Gap the solver's relative gap.
+	RealTime, Bound, LPBound, Gap float64
+	Verified                      bool
+}
+
+var recordHeader = []string{"scenario", "seed", "solver", "status", "T", "nodes", "seconds", "realtime", "bound", "lp_bound", "gap", "verified"}
+
+func ff(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+
+func (r Record) fields() []string {
+	return []string{strconv.Itoa(r.Scenario), strconv.FormatInt(r.Seed, 10), r.Solver, r.Status.String(),
+		strconv.Itoa(r.T), strconv.FormatInt(r.Nodes, 10), ff(r.Seconds), ff(r.RealTime), ff(r.Bound),
+		ff(r.LPBound), ff(r.Gap), strconv.FormatBool(r.Verified)}
+}
+
+// WriteRecordHeader writes the CSV header of a records file.
+func WriteRecordHeader(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(recordHeader)
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteRecord appends one record as a CSV line.
+func WriteRecord(w io.Writer, r Record) error {
+	cw := csv.NewWriter(w)
+	cw.Write(r.fields())
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadRecords reads a records CSV (as written by WriteRecordHeader and
+// WriteRecord); name labels errors. A truncated last line (an interrupted
+// run) is ignored.
+func ReadRecords(name string, rd io.Reader) ([]Record, error) {
+	cr := csv.NewReader(rd)
+	cr.FieldsPerRecord = -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	if strings.Join(rows[0], ",") != strings.Join(recordHeader, ",") {
+		return nil, fmt.Errorf("%s:1: not a jlassi records file (header %q)", name, strings.Join(rows[0], ","))
+	}
+	var out []Record
+	for i, row := range rows[1:] {
+		if len(row) != len(recordHeader) {
+			if i == len(rows)-2 {
+				break
+			}
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d", name, i+2, len(row), len(recordHeader))
+		}
+		var r Record
+		var errs []error
+		atoi := func(s string) int { v, err := strconv.Atoi(s); errs = append(errs, err); return v }
+		atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
+		r.Scenario = atoi(row[0])
+		r.Seed = int64(atoi(row[1]))
+		r.Solver = row[2]
+		errs = append(errs, r.Status.UnmarshalText([]byte(row[3])))
+		r.T = atoi(row[4])
+		r.Nodes = int64(atoi(row[5]))
+		r.Seconds, r.RealTime, r.Bound, r.LPBound, r.Gap = atof(row[6]), atof(row[7]), atof(row[8]), atof(row[9]), atof(row[10])
+		r.Verified = row[11] == "true"
+		if err := errors.Join(errs...); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, i+2, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// TableOptions choose the table's instances and solve.
+type TableOptions struct {
+	// Scenarios (1..7) and Instances per scenario (seeds 1..Instances).
+	Scenarios []int
+	Instances int
+	// Solve's TimeLimit bounds each instance.
+	Solve solve.Options
+	Form  Form
+	// Horizon; zero means Table 5's T, as in the paper.
+	Horizon Horizon
+	// Done lists records already computed (resuming); their instances are
+	// skipped and they are part of the result.
+	Done []Record
+	// Emit, when set, receives each new record as soon as it is known.
+	Emit func(Record) error
+	// Progress, when set, is called with (instances settled, total).
+	Progress func(done, total int)
+}
+
+// RunTable solves every (scenario, seed) not already in opts.Done and returns
+// all the records.
+func RunTable(ctx context.Context, opts TableOptions) ([]Record, error) {
+	if opts.Horizon.Mode == HorizonUnknown {
+		opts.Horizon = Horizon{Mode: HorizonTable5}
+	}
+	solver := opts.Solve.Solver
+	if solver == "" {
+		solver = solve.DefaultSolver
+	}
+	have := map[[2]int64]bool{}
+	recs := append([]Record(nil), opts.Done...)
+	for _, r := range opts.Done {
+		if r.Solver == solver {
+			have[[2]int64{int64(r.Scenario), r.Seed}] = true
+		}
+	}
+	total := len(opts.Scenarios) * opts.Instances
+	done := 0
+	for _, sc := range opts.Scenarios {
+		for seed := int64(1); seed <= int64(opts.Instances); seed++ {
+			if have[[2]int64{int64(sc), seed}] {
+				done++
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return recs, err
+			}
+			if opts.Progress != nil {
+				opts.Progress(done, total)
+			}
+			s, err := inst.Generate(sc, seed)
+			if err != nil {
+				return recs, err
+			}
+			in, err := inst.Compile(s.Name, s)
+			if err != nil {
+				return recs, err
+			}
+			rep, err := Run(ctx, in, RunOptions{Objective: RealTime, Form: opts.Form, Horizon: opts.Horizon, Solve: opts.Solve, LPBound: true})
+			if err != nil {
+				return recs, fmt.Errorf("scenario %d seed %d: %w", sc, seed, err)
+			}
+			r := Record{Scenario: sc, Seed: seed, Solver: solver, Status: rep.Result.Status, T: rep.T,
+				Nodes: rep.Result.Nodes, Seconds: rep.Result.Wall.Seconds(), RealTime: math.NaN(),
+				Bound: rep.Result.Bound, LPBound: rep.LPBound, Gap: rep.Result.Gap(), Verified: rep.Verified()}
+			if rep.Schedule != nil {
+				r.RealTime = rep.Schedule.RealTime
+			}
+			if rep.Result.Status == solve.Interrupted {
+				return recs, ctx.Err()
+			}
+			recs = append(recs, r)
+			if opts.Emit != nil {
+				if err := opts.Emit(r); err != nil {
+					return recs, err
+				}
+			}
+			done++
+		}
+	}
+	if opts.Progress != nil {
+		opts.Progress(done, total)
+	}
+	return recs, nil
+}
+
+// Row is one line of the Table 6 analogue.
+type Row struct {
+	Scenario  int
+	Source    string // solver name, or "paper (CPLEX 12.2)"
+	Instances int
+	// The paper's columns.
+	InFeas, Solved, MemLimit, TimLimit int
+	NodesMin, NodesAvg, NodesMax       float64
+	TimeMin, TimeAvg, TimeMax          float64
+	UnitOfT                            float64
+	// Ours: averages over instances solved to optimality, and the largest
+	// remaining gap of the others.
+	LPBound, RealTime, LPGap, MaxGap float64
+	Unverified                       int
+}
+
+// Table6 is Table 6 of the paper (index = scenario).
+var Table6 = [8]Row{{},
+	{1, "paper", 20, 0, 20, 0, 0, 0, 7.95, 132, 0, 0.45, 1, 85.66, nan, nan, nan, nan, 0},
+	{2, "paper", 20, 0, 20, 0, 0, 27, 42.5, 164, 0, 19.04, 174, 95.66, nan, nan, nan, nan, 0},
+	{3, "paper", 20, 1, 18, 0, 1, 4, 5357.6, 62168, 6, 97.75, 1044, 122.4, nan, nan, nan, nan, 0},
+	{4, "paper", 20, 3, 16, 1, 0, 0, 6675.15, 28365, 16, 292.36, 1313, 54.8, nan, nan, nan, nan, 0},
+	{5, "paper", 20, 2, 18, 0, 0, 40, 132.8, 1791, 10, 66.9, 757, 94.62, nan, nan, nan, nan, 0},
+	{6, "paper", 20, 4, 15, 0, 1, 115, 142, 389, 28, 185, 1641, 126.23, nan, nan, nan, nan, 0},
+	{7, "paper", 20, 0, 20, 0, 0, 3, 61.25, 193, 5, 10.1, 22, 70.53, nan, nan, nan, nan, 0},
+}
+
+var nan = math.NaN()
+
+// Summarize aggregates records into one row per (scenario, solver), in
+// scenario order. As in the paper, node and time statistics cover the
+// instances that ended infeasible or optimal, and the unit of T is the
+// largest optimal RealTime divided by T.
+func Summarize(recs []Record) []Row {
+	type key struct {
+		sc     int
+		solver string
+	}
+	var order []key
+	groups := map[key][]Record{}
+	for _, r := range recs {
+		k := key{r.Scenario, r.Solver}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	// Stable order: by scenario, then first appearance.
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && order[j].sc < order[j-1].sc; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	var rows []Row
+	for _, k := range order {
+		g := groups[k]
+		row := Row{Scenario: k.sc, Source: k.solver, Instances: len(g), NodesMin: nan, NodesMax: nan, TimeMin: nan, TimeMax: nan,
+			NodesAvg: nan, TimeAvg: nan, UnitOfT: nan, LPBound: nan, RealTime: nan, LPGap: nan, MaxGap: nan}
+		var nSettled, nOpt, nLP int
+		var sumN, sumT, sumLP, sumRT, sumGap float64
+		maxRT := math.Inf(-1)
+		for _, r := range g {
+			if !r.Verified && !math.IsNaN(r.RealTime) {
+				row.Unverified++
+			}
+			switch {
+			case r.Status == solve.Infeasible:
+				row.InFeas++
+			case r.Status == solve.Optimal && r.Verified:
+				row.Solved++
+				nOpt++
+				sumRT += r.RealTime
+				if r.T > 0 {
+					maxRT = math.Max(maxRT, r.RealTime/float64(r.T))
+				}
+				if !math.IsNaN(r.LPBound) {
+					nLP++
+					sumLP += r.LPBound
+					sumGap += (r.RealTime - r.LPBound) / math.Max(r.RealTime, 1e-9)
+				}
+			case r.Status == solve.TimeLimit:
+				row.TimLimit++
+			}
+			if r.Status == solve.TimeLimit && !math.IsInf(r.Gap, 0) {
+				row.MaxGap = nanMax(row.MaxGap, r.Gap)
+			}
+			if r.Status == solve.Infeasible || r.Status == solve.Optimal {
+				nSettled++
+				row.NodesMin, row.NodesMax = nanMin(row.NodesMin, float64(r.Nodes)), nanMax(row.NodesMax, float64(r.Nodes))
+				row.TimeMin, row.TimeMax = nanMin(row.TimeMin, r.Seconds), nanMax(row.TimeMax, r.Seconds)
+				sumN += float64(r.Nodes)
+				sumT += r.Seconds
+			}
+		}
+		if nSettled > 0 {
+			row.NodesAvg, row.TimeAvg = sumN/float64(nSettled), sumT/float64(nSettled)
+		}
+		if nOpt > 0 {
+			row.RealTime, row.UnitOfT = sumRT/float64(nOpt), maxRT
+		}
+		if nLP > 0 {
+			row.LPBound, row.LPGap = sumLP/float64(nLP), sumGap/float64(nLP)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func nanMin(a, b float64) float64 {
+	if math.IsNaN(a) || b < a {
+		return b
+	}
+	return a
+}
+
+func nanMax(a, b float64) float64 {
+	if math.IsNaN(a) || b > a {
+		return b
+	}
+	return a
+}
+
+// TableFormat is how WriteTable renders. Zero is unknown.
+type TableFormat int8
+
+const (
+	FormatUnknown TableFormat = iota
+	FormatText
+	FormatCSV
+	FormatMarkdown
+)
+
+// WriteTable renders rows with the paper's published row after each
+// scenario's rows.
+func WriteTable(w io.Writer, rows []Row, format TableFormat) error {
+	tw := table.NewWriter()
+	tw.AppendHeader(table.Row{"Sc", "source", "n", "#InFeas", "#Solved", "MemLimit", "TimLimit", "N_min", "N_avg", "N_max",
+		"T_min (s)", "T_avg (s)", "T_max (s)", "unit of T (s)", "LP bound", "RealTime", "LP gap", "max gap (limit)", "unverified"})
+	num := func(v float64, prec int) any {
+		if math.IsNaN(v) {
+			return "-"
+		}
+		return strconv.FormatFloat(v, 'f', prec, 64)
+	}
+	pct := func(v float64) any {
+		if math.IsNaN(v) {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", 100*v)
+	}
+	add := func(r Row) {
+		tw.AppendRow(table.Row{fmt.Sprintf("Sc%d", r.Scenario), r.Source, r.Instances, r.InFeas, r.Solved, r.MemLimit, r.TimLimit,
+			num(r.NodesMin, 0), num(r.NodesAvg, 2), num(r.NodesMax, 0), num(r.TimeMin, 2), num(r.TimeAvg, 2), num(r.TimeMax, 2),
+			num(r.UnitOfT, 2), num(r.LPBound, 1), num(r.RealTime, 1), pct(r.LPGap), pct(r.MaxGap), r.Unverified})
+	}
+	for i, r := range rows {
+		add(r)
+		if i+1 == len(rows) || rows[i+1].Scenario != r.Scenario {
+			if r.Scenario >= 1 && r.Scenario <= 7 {
+				p := Table6[r.Scenario]
+				p.Source = "paper (CPLEX 12.2)"
+				add(p)
+			}
+		}
+	}
+	var s string
+	switch format {
+	case FormatCSV:
+		s = tw.RenderCSV()
+	case FormatMarkdown:
+		s = tw.RenderMarkdown()
+	default:
+		s = tw.Render()
+	}
+	_, err := io.WriteString(w, s+"\n")
+	return err
+}

@@ -1,0 +1,232 @@
+package tumm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	it "github.com/mrbound/mrbound/instances/tumm"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// StaticCheckTol is the relative tolerance between Algorithm 1's makespan
+// and its independent recomputation.
+const StaticCheckTol = 1e-9
+
+// Result is the answer for one scenario.
+type Result struct {
+	Scenario *it.Scenario
+	// Static is Algorithm 1's answer (nil without a static part);
+	// StaticSimulated the task-level simulation at its split.
+	Static          *StaticResult
+	StaticSimulated float64
+	StaticVerified  bool
+	// Het is the per-node program's answer (nil without a heterogeneous part).
+	Het *HetResult
+}
+
+// Run parses a scenario, runs Algorithm 1 and/or solves the per-node program
+// with the backend named in opts (objective overrides the file's when not
+// empty), and checks both.
+func Run(ctx context.Context, data []byte, opts solve.Options, objective string) (*Result, error) {
+	s, err := it.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return RunScenario(ctx, s, opts, objective)
+}
+
+// RunScenario is Run on a parsed scenario.
+func RunScenario(ctx context.Context, s *it.Scenario, opts solve.Options, objective string) (*Result, error) {
+	r := &Result{Scenario: s}
+	if st := s.Static; st != nil {
+		sr, err := StaticConfig(st.Jobs, st.Slots)
+		if err != nil {
+			return nil, err
+		}
+		r.Static = &sr
+		r.StaticSimulated = Simulate(st.Jobs, sr.MapSlots, sr.ReduceSlots).Makespan
+		// Independent check: a fluid event simulation of the same pipeline.
+		fl := fluidMakespan(st.Jobs, sr.MapSlots, sr.ReduceSlots)
+		r.StaticVerified = math.Abs(fl-sr.Makespan) <= StaticCheckTol*math.Max(1, sr.Makespan) &&
+			r.StaticSimulated >= sr.Makespan*(1-StaticCheckTol)
+	}
+	if h := s.Heterogeneous; h != nil {
+		if objective == "" {
+			objective = h.Objective
+		}
+		obj, err := ParseObjective(objective)
+		if err != nil {
+			return nil, err
+		}
+		p := HetProblem{Nodes: h.Nodes, MapTasks: h.MapTasks, ReduceTasks: h.ReduceTasks, Objective: obj, Align: h.AlignOn()}
+		hr, err := SolveHet(ctx, p, opts)
+		if err != nil {
+			return nil, err
+		}
+		r.Het = hr
+	}
+	return r, nil
+}
+
+// fluidMakespan runs the FIFO pipeline as events: the map stage serves jobs'
+// map work in order at rate sm; the reduce stage serves job i's reduce work
+// at rate sr once its map work is done and job i−1's reduce work is done.
+// It shares no code with Pipeline.
+func fluidMakespan(jobs []Job, sm, sr int) float64 {
+	mapClock, redClock := 0.0, 0.0
+	for _, j := range jobs {
+		if w := float64(j.MapTasks) * j.MapTime; w > 0 {
+			mapClock += w / float64(sm)
+		}
+		redClock = math.Max(redClock, mapClock)
+		if w := float64(j.ReduceTasks) * j.ReduceTime; w > 0 {
+			if sr == 0 {
+				return math.Inf(1)
+			}
+			redClock += w / float64(sr)
+		}
+	}
+	return redClock
+}
+
+// Status is the per-node program's status, or optimal for a static-only
+// scenario (Algorithm 1 is exact).
+func (r *Result) Status() solve.Status {
+	if r.Het != nil {
+		return r.Het.Status
+	}
+	return solve.Optimal
+}
+
+// Verified reports whether every part passed its check.
+func (r *Result) Verified() bool {
+	ok := true
+	if r.Static != nil {
+		ok = ok && r.StaticVerified
+	}
+	if r.Het != nil {
+		ok = ok && r.Het.Status == solve.Optimal && r.Het.Check.Verified
+	}
+	return ok
+}
+
+// NodeSlots is one node's decoded configuration.
+type NodeSlots struct {
+	Node        string `json:"node"`
+	MapSlots    int    `json:"map_slots"`
+	ReduceSlots int    `json:"reduce_slots"`
+	MapWaves    int    `json:"map_waves"`
+	ReduceWaves int    `json:"reduce_waves"`
+}
+
+// StaticReport is the JSON of Algorithm 1's answer.
+type StaticReport struct {
+	Slots             int       `json:"slots"`
+	MapSlots          int       `json:"map_slots"`
+	ReduceSlots       int       `json:"reduce_slots"`
+	PredictedMakespan float64   `json:"predicted_makespan"`
+	SimulatedMakespan float64   `json:"simulated_makespan"`
+	Finish            []float64 `json:"finish"`
+	Verified          bool      `json:"verified"`
+}
+
+// HetReport is the JSON of the per-node program's answer.
+type HetReport struct {
+	Status            string        `json:"status"`
+	Objective         string        `json:"objective"`
+	Align             bool          `json:"align"`
+	Slots             []NodeSlots   `json:"slots"`
+	ObjectiveValue    solve.Number  `json:"objective_value"`
+	MapFinish         solve.Number  `json:"map_finish"`
+	ReduceFinish      solve.Number  `json:"reduce_finish"`
+	PredictedMakespan solve.Number  `json:"predicted_makespan"`
+	Check             *HetCheck     `json:"check,omitempty"`
+	Solve             solve.Summary `json:"solve"`
+}
+
+// Report is the JSON printed by `mrbound solve tumm.json --json`.
+type Report struct {
+	Kind     string        `json:"kind"`
+	Name     string        `json:"name,omitempty"`
+	Status   string        `json:"status"`
+	Solver   string        `json:"solver"`
+	Verified bool          `json:"verified"`
+	Static   *StaticReport `json:"static,omitempty"`
+	Het      *HetReport    `json:"heterogeneous,omitempty"`
+}
+
+// Report assembles the machine-readable report.
+func (r *Result) Report() Report {
+	rep := Report{Kind: it.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Solver: "algorithm1"}
+	if s := r.Static; s != nil {
+		rep.Static = &StaticReport{Slots: r.Scenario.Static.Slots, MapSlots: s.MapSlots, ReduceSlots: s.ReduceSlots,
+			PredictedMakespan: s.Makespan, SimulatedMakespan: r.StaticSimulated, Finish: s.Finish, Verified: r.StaticVerified}
+	}
+	if h := r.Het; h != nil {
+		rep.Solver = h.Solve.Solver
+		hr := &HetReport{Status: h.Status.String(), Objective: h.Problem.Objective.String(), Align: h.Problem.Align,
+			Slots: []NodeSlots{}, Solve: h.Solve.Summarize(), ObjectiveValue: solve.Number(math.NaN()),
+			MapFinish: solve.Number(math.NaN()), ReduceFinish: solve.Number(math.NaN()), PredictedMakespan: solve.Number(math.NaN())}
+		if h.Solve.HasSolution {
+			for i, n := range h.Problem.Nodes {
+				hr.Slots = append(hr.Slots, NodeSlots{n.Name, h.MapSlots[i], h.ReduceSlots[i], h.MapWaves[i], h.ReduceWaves[i]})
+			}
+			hr.ObjectiveValue, hr.MapFinish, hr.ReduceFinish = solve.Number(h.Objective), solve.Number(h.MapFinish), solve.Number(h.ReduceFinish)
+			hr.PredictedMakespan = solve.Number(h.Makespan)
+			c := h.Check
+			hr.Check = &c
+		}
+		rep.Het = hr
+	}
+	return rep
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r.Report())
+}
+
+// WriteText writes a human report.
+func (r *Result) WriteText(w io.Writer) error {
+	var sb strings.Builder
+	name := r.Scenario.Name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	fmt.Fprintf(&sb, "TuMM slot configuration: %s\n", name)
+	verdict := func(ok bool) string {
+		if ok {
+			return "verified"
+		}
+		return "NOT verified"
+	}
+	if s := r.Static; s != nil {
+		st := r.Scenario.Static
+		fmt.Fprintf(&sb, "\nAlgorithm 1 (static, FIFO, %d jobs, S = %d): s_m = %d, s_r = %d\n", len(st.Jobs), st.Slots, s.MapSlots, s.ReduceSlots)
+		fmt.Fprintf(&sb, "  predicted makespan %.6g (task-level simulation %.6g): %s\n", s.Makespan, r.StaticSimulated, verdict(r.StaticVerified))
+	}
+	if h := r.Het; h != nil {
+		p := h.Problem
+		fmt.Fprintf(&sb, "\nPer-node program (eqs 8-17, %d nodes, n'_m = %d, n'_r = %d, objective %s, align %v): solver %s, status %s\n",
+			len(p.Nodes), p.MapTasks, p.ReduceTasks, p.Objective, p.Align, h.Solve.Solver, h.Status)
+		if h.Solve.HasSolution {
+			fmt.Fprintf(&sb, "  %-10s %6s %6s %6s %6s\n", "node", "s_m", "s_r", "v_m", "v_r")
+			for i, n := range p.Nodes {
+				fmt.Fprintf(&sb, "  %-10s %6d %6d %6d %6d\n", n.Name, h.MapSlots[i], h.ReduceSlots[i], h.MapWaves[i], h.ReduceWaves[i])
+			}
+			fmt.Fprintf(&sb, "  objective %.6g; map finish %.6g, reduce finish %.6g, predicted makespan %.6g: %s\n",
+				h.Objective, h.MapFinish, h.ReduceFinish, h.Makespan, verdict(h.Check.Verified))
+			if !h.Check.Verified {
+				fmt.Fprintf(&sb, "  check: %s\n", h.Check.Problem)
+			}
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

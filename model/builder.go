@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -98,24 +99,35 @@ type Builder struct {
 
 	rowLo, rowUp []float64
 	rowName      []nameRef
-	rowStart     []int // terms of row i are termCol/termVal[rowStart[i]:rowStart[i+1]]
-	termCol      []int32
-	termVal      []float64
+	rowStart     []int // terms of row i are terms rowStart[i] ≤ k < rowStart[i+1]
+	terms        termStore
 
+	lits     []string // literal names, indexed by nameRef.entry
 	families []namer
 	err      error
 }
 
-// nameRef names a column or row without formatting it: either a literal or an
-// entry of a family, formatted only by Build.
+// nameRef names a column or row without formatting it: entry of a family, or
+// when family is 0, index entry of Builder.lits (entry -1: no name).
 type nameRef struct {
-	lit    string
-	family int32 // index into families + 1; 0 means lit
+	family int32 // index into families + 1; 0 means a literal
 	entry  int32
 }
 
+// lit records a literal name.
+func (b *Builder) lit(name string) nameRef {
+	if name == "" {
+		return nameRef{entry: -1}
+	}
+	b.lits = append(b.lits, name)
+	return nameRef{entry: int32(len(b.lits) - 1)}
+}
+
 // namer formats the name of a family entry.
-type namer interface{ entryName(i int) string }
+type namer interface {
+	entryName(i int) string
+	appendEntryName(dst []byte, i int) []byte
+}
 
 // NewBuilder starts an empty minimisation model.
 func NewBuilder(name string) *Builder {
@@ -144,22 +156,22 @@ type Column struct {
 
 // AddVar adds a variable.
 func (b *Builder) AddVar(c Column) Var {
-	return b.addVar(c.Lower, c.Upper, c.Obj, c.Type, nameRef{lit: c.Name})
+	return b.addVar(c.Lower, c.Upper, c.Obj, c.Type, b.lit(c.Name))
 }
 
 // Continuous adds a continuous variable in [lo, up].
 func (b *Builder) Continuous(name string, lo, up float64) Var {
-	return b.addVar(lo, up, 0, Continuous, nameRef{lit: name})
+	return b.addVar(lo, up, 0, Continuous, b.lit(name))
 }
 
 // Integer adds an integer variable in [lo, up].
 func (b *Builder) Integer(name string, lo, up float64) Var {
-	return b.addVar(lo, up, 0, Integer, nameRef{lit: name})
+	return b.addVar(lo, up, 0, Integer, b.lit(name))
 }
 
 // Binary adds a 0/1 variable.
 func (b *Builder) Binary(name string) Var {
-	return b.addVar(0, 1, 0, Binary, nameRef{lit: name})
+	return b.addVar(0, 1, 0, Binary, b.lit(name))
 }
 
 func (b *Builder) addVar(lo, up, obj float64, t VarType, n nameRef) Var {
@@ -167,6 +179,10 @@ func (b *Builder) addVar(lo, up, obj float64, t VarType, n nameRef) Var {
 		t = Continuous
 	}
 	v := Var{owner: b.id, index: int32(len(b.obj))}
+	if len(b.obj) == cap(b.obj) {
+		b.obj, b.colLo, b.colUp = grow(b.obj, 1), grow(b.colLo, 1), grow(b.colUp, 1)
+		b.colType, b.colName = grow(b.colType, 1), grow(b.colName, 1)
+	}
 	b.obj = append(b.obj, obj)
 	b.colLo = append(b.colLo, lo)
 	b.colUp = append(b.colUp, up)
@@ -177,14 +193,14 @@ func (b *Builder) addVar(lo, up, obj float64, t VarType, n nameRef) Var {
 
 // SetObjCoef sets the objective coefficient of v.
 func (b *Builder) SetObjCoef(v Var, c float64) {
-	if b.check(v) {
+	if b.check(v, "SetObjCoef") {
 		b.obj[v.index] = c
 	}
 }
 
 // SetBounds changes the bounds of v.
 func (b *Builder) SetBounds(v Var, lo, up float64) {
-	if b.check(v) {
+	if b.check(v, "SetBounds") {
 		b.colLo[v.index], b.colUp[v.index] = lo, up
 	}
 }
@@ -193,13 +209,26 @@ func (b *Builder) SetBounds(v Var, lo, up float64) {
 func (b *Builder) Lower(v Var) float64 { return b.colLo[v.index] }
 func (b *Builder) Upper(v Var) float64 { return b.colUp[v.index] }
 
-func (b *Builder) check(v Var) bool {
-	if v.owner != b.id || int(v.index) >= len(b.obj) || v.index < 0 {
-		if v.owner == 0 {
-			b.fail(&ValidationError{Where: "expression", Problem: "term on the zero Var (never added)"})
-		} else {
-			b.fail(&ValidationError{Where: "expression", Problem: "term on a column from another builder"})
-		}
+func (b *Builder) owns(v Var) bool {
+	return v.owner == b.id && v.index >= 0 && int(v.index) < len(b.obj)
+}
+
+// badVar records the error for a variable this builder does not own, used
+// at where ("row NAME", "objective", ...).
+func (b *Builder) badVar(v Var, where string) {
+	switch {
+	case v.owner == 0:
+		b.fail(&ValidationError{Where: where, Problem: "term on the zero Var (never added)"})
+	case v.owner != b.id:
+		b.fail(&ValidationError{Where: where, Problem: fmt.Sprintf("term on a column from another builder (its column %d)", v.index)})
+	default:
+		b.fail(&ValidationError{Where: where, Problem: fmt.Sprintf("term on column %d, which does not exist", v.index)})
+	}
+}
+
+func (b *Builder) check(v Var, where string) bool {
+	if !b.owns(v) {
+		b.badVar(v, where)
 		return false
 	}
 	return true
@@ -210,7 +239,7 @@ func (b *Builder) SetObjective(sense Sense, e Expr) {
 	b.sense = sense
 	clear(b.obj)
 	for _, t := range e.Terms {
-		if b.check(t.Var) {
+		if b.check(t.Var, "objective") {
 			b.obj[t.Var.index] += t.Coef
 		}
 	}
@@ -226,7 +255,7 @@ func (b *Builder) Maximize(e Expr) { b.SetObjective(Maximize, e) }
 // AddConstr adds lo ≤ e ≤ up. The expression's constant is moved to the
 // bounds. Use ±Inf for a free side.
 func (b *Builder) AddConstr(name string, e Expr, lo, up float64) Constr {
-	return b.addRow(e, lo, up, nameRef{lit: name})
+	return b.addRow(e, lo, up, b.lit(name))
 }
 
 // LessEq adds e ≤ rhs.
@@ -247,22 +276,80 @@ func (b *Builder) Equal(name string, e Expr, rhs float64) Constr {
 func (b *Builder) addRow(e Expr, lo, up float64, n nameRef) Constr {
 	c := Constr{owner: b.id, index: int32(len(b.rowLo))}
 	for _, t := range e.Terms {
-		if !b.check(t.Var) {
+		if !b.owns(t.Var) {
+			b.badVar(t.Var, "row "+b.rowRefName(n, len(b.rowLo)))
 			continue
 		}
-		b.termCol = append(b.termCol, t.Var.index)
-		b.termVal = append(b.termVal, t.Coef)
+		b.terms.add(t.Var.index, t.Coef)
 	}
-	b.rowStart = append(b.rowStart, len(b.termCol))
+	if len(b.rowLo) == cap(b.rowLo) {
+		b.rowStart, b.rowLo, b.rowUp, b.rowName = grow(b.rowStart, 1), grow(b.rowLo, 1), grow(b.rowUp, 1), grow(b.rowName, 1)
+	}
+	b.rowStart = append(b.rowStart, b.terms.n)
 	b.rowLo = append(b.rowLo, lo-e.Constant)
 	b.rowUp = append(b.rowUp, up-e.Constant)
 	b.rowName = append(b.rowName, n)
 	return c
 }
 
+// rowRefName is the name row i will have, for error messages.
+func (b *Builder) rowRefName(n nameRef, i int) string {
+	if s := b.refName(n); s != "" {
+		return s
+	}
+	return "R" + strconv.Itoa(i)
+}
+
+// termChunk is the number of terms per chunk of a termStore.
+const termChunk = 1 << 16
+
+// termStore holds the builder's terms, row after row, in fixed-size chunks:
+// growing never copies, so a build allocates about 12 bytes per term here.
+type termStore struct {
+	col [][]int32
+	val [][]float64
+	n   int
+}
+
+func (s *termStore) add(c int32, v float64) {
+	if s.n%termChunk == 0 {
+		s.col = append(s.col, make([]int32, termChunk))
+		s.val = append(s.val, make([]float64, termChunk))
+	}
+	k, o := s.n/termChunk, s.n%termChunk
+	s.col[k][o], s.val[k][o] = c, v
+	s.n++
+}
+
+func (s *termStore) at(k int) (int32, float64) {
+	return s.col[k/termChunk][k%termChunk], s.val[k/termChunk][k%termChunk]
+}
+
+// grow returns s with room for extra more elements, at least doubling the
+// capacity when it must reallocate: append's gentler growth for large slices
+// would allocate several times the final size over a big build.
+func grow[T any](s []T, extra int) []T {
+	if cap(s)-len(s) >= extra {
+		return s
+	}
+	c := 2 * cap(s)
+	if c < len(s)+extra {
+		c = len(s) + extra
+	}
+	if c < 16 {
+		c = 16
+	}
+	t := make([]T, len(s), c)
+	copy(t, s)
+	return t
+}
+
 func (b *Builder) refName(r nameRef) string {
 	if r.family == 0 {
-		return r.lit
+		if r.entry < 0 {
+			return ""
+		}
+		return b.lits[r.entry]
 	}
 	return b.families[r.family-1].entryName(int(r.entry))
 }
@@ -296,34 +383,36 @@ func (b *Builder) Build() (*Model, error) {
 	// Non-finite coefficients are reported before the transpose, by row.
 	for i := 0; i < r; i++ {
 		for k := b.rowStart[i]; k < b.rowStart[i+1]; k++ {
-			if v := b.termVal[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, rowErr(m, i, "coefficient %v on column %s", v, m.ColName(int(b.termCol[k])))
+			if c, v := b.terms.at(k); math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, rowErr(m, i, "coefficient %v on column %s", v, m.ColName(int(c)))
 			}
 		}
 	}
 	// Counting sort of the row-major terms into CSC; rows arrive in increasing
 	// order, so a repeated (row, column) pair lands next to its twin.
 	start := make([]int, n+1)
-	for _, c := range b.termCol {
-		start[c+1]++
+	for ci, chunk := range b.terms.col {
+		for _, c := range chunk[:min(termChunk, b.terms.n-ci*termChunk)] {
+			start[c+1]++
+		}
 	}
 	for j := 0; j < n; j++ {
 		start[j+1] += start[j]
 	}
-	nnz := len(b.termCol)
+	nnz := b.terms.n
 	rows := make([]int, nnz)
 	vals := make([]float64, nnz)
 	next := make([]int, n)
 	copy(next, start[:n])
 	for i := 0; i < r; i++ {
 		for k := b.rowStart[i]; k < b.rowStart[i+1]; k++ {
-			c := b.termCol[k]
+			c, v := b.terms.at(k)
 			p := next[c]
 			if p > start[c] && rows[p-1] == i {
-				vals[p-1] += b.termVal[k]
+				vals[p-1] += v
 				continue
 			}
-			rows[p], vals[p] = i, b.termVal[k]
+			rows[p], vals[p] = i, v
 			next[c]++
 		}
 	}
@@ -350,7 +439,7 @@ func (b *Builder) Build() (*Model, error) {
 func (b *Builder) names(refs []nameRef) []string {
 	named := false
 	for _, r := range refs {
-		if r.lit != "" || r.family != 0 {
+		if r.entry >= 0 || r.family != 0 {
 			named = true
 			break
 		}
@@ -358,9 +447,27 @@ func (b *Builder) names(refs []nameRef) []string {
 	if !named {
 		return nil
 	}
-	out := make([]string, len(refs))
+	// Family names are formatted into one buffer that becomes one string;
+	// each name is a substring of it, so a name costs no allocation.
+	var buf []byte
+	ends := make([]int, len(refs))
 	for i, r := range refs {
-		out[i] = b.refName(r)
+		if r.family != 0 {
+			buf = grow(buf, 64) // doubling; append alone would grow by 1.25
+			buf = b.families[r.family-1].appendEntryName(buf, int(r.entry))
+		}
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	out := make([]string, len(refs))
+	start := 0
+	for i, r := range refs {
+		if r.family == 0 {
+			out[i] = b.refName(r)
+		} else {
+			out[i] = all[start:ends[i]]
+		}
+		start = ends[i]
 	}
 	return out
 }
@@ -392,7 +499,7 @@ func (f *Family[K]) Add(k K, lo, up, obj float64, t VarType) Var {
 	}
 	v := f.b.addVar(lo, up, obj, t, nameRef{family: f.id, entry: int32(len(f.keys))})
 	f.index[k] = v
-	f.keys = append(f.keys, k)
+	f.keys = append(grow(f.keys, 1), k)
 	return v
 }
 
@@ -410,26 +517,86 @@ func (f *Family[K]) Keys() []K { return f.keys }
 
 func (f *Family[K]) entryName(i int) string { return f.entryNameOf(f.keys[i]) }
 
+func (f *Family[K]) appendEntryName(dst []byte, i int) []byte {
+	return appendKey(dst, f.prefix, f.keys[i])
+}
+
 func (f *Family[K]) entryNameOf(k K) string { return FormatKey(f.prefix, k) }
 
 // FormatKey formats prefix(k1,k2,...) from a key: integers and strings
 // directly, structs and arrays field by field.
 func FormatKey(prefix string, k any) string {
-	var sb strings.Builder
-	sb.WriteString(prefix)
-	sb.WriteByte('(')
+	return string(appendKey(nil, prefix, k))
+}
+
+// appendKey appends FormatKey(prefix, k) to dst. Integers, and structs and
+// arrays of integers, are formatted without fmt.
+func appendKey(dst []byte, prefix string, k any) []byte {
+	dst = append(dst, prefix...)
+	dst = append(dst, '(')
 	switch x := k.(type) {
 	case int:
-		sb.WriteString(strconv.Itoa(x))
+		dst = strconv.AppendInt(dst, int64(x), 10)
 	case string:
-		sb.WriteString(x)
+		dst = append(dst, x...)
 	default:
-		s := fmt.Sprint(k)
-		s = strings.Trim(s, "{}[]")
-		sb.WriteString(strings.Join(strings.Fields(s), ","))
+		if d, ok := appendInts(dst, reflect.ValueOf(k)); ok {
+			dst = d
+		} else {
+			s := fmt.Sprint(k)
+			s = strings.Trim(s, "{}[]")
+			dst = append(dst, strings.Join(strings.Fields(s), ",")...)
+		}
 	}
-	sb.WriteByte(')')
-	return sb.String()
+	return append(dst, ')')
+}
+
+var (
+	stringerType = reflect.TypeFor[fmt.Stringer]()
+	errorType    = reflect.TypeFor[error]()
+)
+
+// appendInts appends the integer v, or the integer fields or elements of a
+// struct or array v, separated by commas; ok is false (and dst unchanged in
+// meaning) for anything else.
+func appendInts(dst []byte, v reflect.Value) ([]byte, bool) {
+	if v.Type().Implements(stringerType) || v.Type().Implements(errorType) {
+		return dst, false // fmt would call its method
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.AppendInt(dst, v.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.AppendUint(dst, v.Uint(), 10), true
+	case reflect.Struct, reflect.Array:
+		n := v.NumField
+		at := v.Field
+		if v.Kind() == reflect.Array {
+			n, at = v.Len, v.Index
+		}
+		if n() == 0 {
+			return dst, false
+		}
+		start := len(dst)
+		for i := 0; i < n(); i++ {
+			f := at(i)
+			if f.Type().Implements(stringerType) || f.Type().Implements(errorType) {
+				return dst[:start], false
+			}
+			switch f.Kind() {
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			default:
+				return dst[:start], false
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst, _ = appendInts(dst, f)
+		}
+		return dst, true
+	}
+	return dst, false
 }
 
 // RowFamily is a set of constraints indexed by a typed key; names are
@@ -456,9 +623,9 @@ func (f *RowFamily[K]) Add(k K, e Expr, lo, up float64) Constr {
 		f.b.fail(&ValidationError{Where: "row " + FormatKey(f.prefix, k), Problem: "duplicate key in family"})
 	}
 	f.seen[k] = struct{}{}
-	c := f.b.addRow(e, lo, up, nameRef{family: f.id, entry: int32(len(f.keys))})
-	f.keys = append(f.keys, k)
-	return c
+	entry := int32(len(f.keys))
+	f.keys = append(grow(f.keys, 1), k)
+	return f.b.addRow(e, lo, up, nameRef{family: f.id, entry: entry})
 }
 
 // LessEq adds e ≤ rhs under key k.
@@ -476,3 +643,7 @@ func (f *RowFamily[K]) Equal(k K, e Expr, rhs float64) Constr { return f.Add(k, 
 func (f *RowFamily[K]) Len() int { return len(f.keys) }
 
 func (f *RowFamily[K]) entryName(i int) string { return FormatKey(f.prefix, f.keys[i]) }
+
+func (f *RowFamily[K]) appendEntryName(dst []byte, i int) []byte {
+	return appendKey(dst, f.prefix, f.keys[i])
+}

@@ -138,7 +138,7 @@ func parse(data []byte, file string, fixed bool) (*model.Model, error) {
 		}
 		p.line++
 		line := strings.TrimRight(string(raw), " \t\r")
-		if line == "" || line[0] == '*' {
+		if strings.TrimSpace(line) == "" || line[0] == '*' {
 			continue
 		}
 		var err error

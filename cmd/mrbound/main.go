@@ -28,7 +28,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	app := newApp(stdout, stderr)
-	if err := app.Run(args); err != nil {
+	if err := app.Run(interspersed(app, args)); err != nil {
 		fmt.Fprintf(stderr, "mrbound: %s\n", oneLine(err.Error()))
 		return exitCode(err)
 	}
@@ -40,6 +40,7 @@ func oneLine(s string) string {
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
 	app := &cli.App{
 		Name:  "mrbound",
 		Usage: "offline optima and lower bounds for MapReduce/Hadoop scheduling",

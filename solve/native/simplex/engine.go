@@ -14,7 +14,7 @@ import (
 const (
 	// refactorEvery is the number of product-form updates after which the
 	// basis is factorised afresh.
-	refactorEvery = 100
+	refactorEvery = 50
 	// pivotTol: pivot-row or pivot-column entries below this (scaled) are
 	// not pivot candidates.
 	pivotTol = 1e-9

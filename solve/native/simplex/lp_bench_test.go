@@ -1,0 +1,73 @@
+package simplex
+
+import (
+	"context"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/mrbound/mrbound/model/mps"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// BenchmarkNetlib solves every NETLIB LP of the test sets with the native
+// simplex and with HiGHS (when it loads): compare the ns/op of
+// BenchmarkNetlib/<name>/native and /highs.
+func BenchmarkNetlib(b *testing.B) {
+	opt := netlibOptima(b)
+	names := make([]string, 0, len(opt))
+	for n := range opt {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h, herr := solve.Lookup("highs")
+	for _, name := range names {
+		m, err := mps.ReadFile(filepath.Join(testsetDir, "netlib", name+".mps"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/native", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s, err := New(m, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if st := s.Solve(context.Background()); st != solve.Optimal {
+					b.Fatalf("status %v", st)
+				}
+				b.ReportMetric(float64(s.Iterations()), "iters")
+			}
+		})
+		b.Run(name+"/highs", func(b *testing.B) {
+			if herr != nil {
+				b.Skip(herr)
+			}
+			for i := 0; i < b.N; i++ {
+				res, err := h.Solve(context.Background(), m, solve.Options{})
+				if err != nil {
+					b.Skip(err)
+				}
+				if res.Status != solve.Optimal {
+					b.Fatalf("HiGHS status %v", res.Status)
+				}
+				b.ReportMetric(float64(res.Iterations), "iters")
+			}
+		})
+	}
+}
+
+// BenchmarkHiGHSOverhead measures HiGHS on a one-column LP: the fixed cost of
+// a WebAssembly solve (module instance, model transfer), to be kept in mind
+// when reading BenchmarkNetlib ratios.
+func BenchmarkHiGHSOverhead(b *testing.B) {
+	h, err := solve.Lookup("highs")
+	if err != nil {
+		b.Skip(err)
+	}
+	m := lpSpec{obj: []float64{1}, colLo: []float64{0}, colUp: []float64{1}, a: [][]float64{}, rowLo: []float64{}, rowUp: []float64{}}.model()
+	for i := 0; i < b.N; i++ {
+		if _, err := h.Solve(context.Background(), m, solve.Options{}); err != nil {
+			b.Skip(err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
+	_ "github.com/mrbound/mrbound/solve/native"
 )
 
 // forEachBackend runs f once per registered backend that can solve a tiny LP

@@ -18,6 +18,14 @@ const (
 	// LambdaRelSlack: stage 2 keeps λ ≥ λ*·(1 − LambdaRelSlack), so that the
 	// round-off of stage 1 cannot make stage 2 infeasible.
 	LambdaRelSlack = 1e-9
+	// DeltaRound: reported δ are rounded to this step, which hides the
+	// solver's round-off and stage 2's slack (the check runs on the rounded
+	// values).
+	DeltaRound = 1e-8
+	// CapacityRepairTol: a resource whose decoded load exceeds 1 by at most
+	// this much is scaled back to 1 (solver round-off); larger excesses are
+	// left for the checker to reject.
+	CapacityRepairTol = 1e-4
 	// CheckTol: the checker accepts loads ≤ 1 + CheckTol and a recomputed λ
 	// within CheckTol·max(1, λ) of the solver's.
 	CheckTol = 1e-6
@@ -101,15 +109,22 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 	}
 	serve := model.NewRowFamily[int](b, "serve")
 	for i := 0; i < F; i++ {
+		// Row i is divided by its largest coefficient: the same LP, but rates
+		// that span orders of magnitude (the traces' do) stay within the
+		// solvers' tolerances.
+		scale := p.Alpha[i]
+		for _, mu := range p.Mu[i] {
+			scale = math.Max(scale, mu)
+		}
 		e := model.NewExpr(M + 1)
 		for j := 0; j < M; j++ {
 			if mu := p.Mu[i][j]; mu != 0 {
 				d, _ := delta.Get(ij{i + 1, j + 1})
-				e.Add(d, mu)
+				e.Add(d, mu/scale)
 			}
 		}
 		if p.Alpha[i] != 0 {
-			e.Add(lam, -p.Alpha[i])
+			e.Add(lam, -p.Alpha[i]/scale)
 		}
 		serve.GreaterEq(i+1, e, 0)
 	}
@@ -189,11 +204,25 @@ func Solve(ctx context.Context, p Problem, opts solve.Options) (*Allocation, err
 	for i := range a.Delta {
 		a.Delta[i] = make([]float64, len(p.Resources))
 		for j := range a.Delta[i] {
-			d := x[v.Delta[i][j]]
+			d := math.Round(x[v.Delta[i][j]]/DeltaRound) * DeltaRound
 			if math.Abs(d) <= SuggestTol {
 				d = 0 // report a clean zero for what the sets treat as zero
 			}
 			a.Delta[i][j] = d
+		}
+	}
+	// A resource loaded above 1 by solver round-off has its column scaled
+	// back to load 1 (at most CapacityRepairTol is repaired; beyond that the
+	// checker reports the violation).
+	for j := range p.Resources {
+		load := 0.0
+		for i := range a.Delta {
+			load += a.Delta[i][j]
+		}
+		if load > 1 && load <= 1+CapacityRepairTol {
+			for i := range a.Delta {
+				a.Delta[i][j] /= load
+			}
 		}
 	}
 	a.Suggested = Suggest(a.Delta)

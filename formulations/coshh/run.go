@@ -3,6 +3,7 @@ package coshh
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -60,13 +61,26 @@ func Problems(s *ic.Scenario) ([]Problem, [][][]int, error) {
 	return ps, mem, nil
 }
 
+// inputError marks an error as the input's fault (the CLI exits with 1).
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// IsBadInput reports whether err is about the scenario rather than a failed
+// solver call.
+func IsBadInput(err error) bool {
+	var ie inputError
+	return errors.As(err, &ie)
+}
+
 // Run loads a scenario from data, classifies it when needed, solves every
 // capacity LP with the backend named in opts, decodes and checks. Bad input
 // is an error naming its JSON path.
 func Run(ctx context.Context, data []byte, opts solve.Options) (*Result, error) {
 	s, err := ic.Parse(data)
 	if err != nil {
-		return nil, err
+		return nil, inputError{err}
 	}
 	return RunScenario(ctx, s, opts)
 }
@@ -75,7 +89,12 @@ func Run(ctx context.Context, data []byte, opts solve.Options) (*Result, error) 
 func RunScenario(ctx context.Context, s *ic.Scenario, opts solve.Options) (*Result, error) {
 	ps, mem, err := Problems(s)
 	if err != nil {
-		return nil, err
+		return nil, inputError{err}
+	}
+	for _, p := range ps {
+		if err := p.Validate(); err != nil {
+			return nil, inputError{err}
+		}
 	}
 	r := &Result{Scenario: s, Members: mem}
 	for _, p := range ps {

@@ -8,6 +8,8 @@ import (
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
+	_ "github.com/mrbound/mrbound/solve/native"
+	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
 
 // forEachBackend runs f once per registered backend that can solve a tiny

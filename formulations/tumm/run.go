@@ -3,6 +3,7 @@ package tumm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -28,24 +29,48 @@ type Result struct {
 	Het *HetResult
 }
 
+// inputError marks an error as the input's fault (the CLI exits with 1).
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// IsBadInput reports whether err is about the scenario rather than a failed
+// solver call.
+func IsBadInput(err error) bool {
+	var ie inputError
+	return errors.As(err, &ie)
+}
+
+// Options are the choices of Run beyond the solver's.
+type Options struct {
+	// Objective overrides the scenario's ("published" or "stage") when set.
+	Objective string
+	// Perspective adds the perspective rows to the per-node program.
+	Perspective bool
+}
+
 // Run parses a scenario, runs Algorithm 1 and/or solves the per-node program
 // with the backend named in opts (objective overrides the file's when not
 // empty), and checks both.
-func Run(ctx context.Context, data []byte, opts solve.Options, objective string) (*Result, error) {
+func Run(ctx context.Context, data []byte, opts solve.Options, o Options) (*Result, error) {
 	s, err := it.Parse(data)
 	if err != nil {
-		return nil, err
+		return nil, inputError{err}
 	}
-	return RunScenario(ctx, s, opts, objective)
+	return RunScenario(ctx, s, opts, o)
 }
 
 // RunScenario is Run on a parsed scenario.
-func RunScenario(ctx context.Context, s *it.Scenario, opts solve.Options, objective string) (*Result, error) {
+func RunScenario(ctx context.Context, s *it.Scenario, opts solve.Options, o Options) (*Result, error) {
+	if err := s.Validate(); err != nil {
+		return nil, inputError{err}
+	}
 	r := &Result{Scenario: s}
 	if st := s.Static; st != nil {
 		sr, err := StaticConfig(st.Jobs, st.Slots)
 		if err != nil {
-			return nil, err
+			return nil, inputError{err}
 		}
 		r.Static = &sr
 		r.StaticSimulated = Simulate(st.Jobs, sr.MapSlots, sr.ReduceSlots).Makespan
@@ -55,14 +80,18 @@ func RunScenario(ctx context.Context, s *it.Scenario, opts solve.Options, object
 			r.StaticSimulated >= sr.Makespan*(1-StaticCheckTol)
 	}
 	if h := s.Heterogeneous; h != nil {
+		objective := o.Objective
 		if objective == "" {
 			objective = h.Objective
 		}
 		obj, err := ParseObjective(objective)
 		if err != nil {
-			return nil, err
+			return nil, inputError{err}
 		}
-		p := HetProblem{Nodes: h.Nodes, MapTasks: h.MapTasks, ReduceTasks: h.ReduceTasks, Objective: obj, Align: h.AlignOn()}
+		p := HetProblem{Nodes: h.Nodes, MapTasks: h.MapTasks, ReduceTasks: h.ReduceTasks, Objective: obj, Align: h.AlignOn(), Perspective: o.Perspective}
+		if err := p.Validate(); err != nil {
+			return nil, inputError{err}
+		}
 		hr, err := SolveHet(ctx, p, opts)
 		if err != nil {
 			return nil, err

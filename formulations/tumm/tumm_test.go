@@ -226,7 +226,7 @@ func TestExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		forEachBackend(t, func(t *testing.T, opts solve.Options) {
-			r, err := Run(context.Background(), data, opts, "")
+			r, err := Run(context.Background(), data, opts, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -250,7 +250,7 @@ func TestBadInput(t *testing.T) {
 		{`{"kind":"tumm","schema_version":1,"static":{"slots":"x"}}`, "$.static.slots"},
 	}
 	for _, c := range cases {
-		_, err := Run(context.Background(), []byte(c.json), solve.Options{}, "")
+		_, err := Run(context.Background(), []byte(c.json), solve.Options{}, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s\n  error %v, want it to mention %q", c.json, err, c.want)
 		}
@@ -260,7 +260,7 @@ func TestBadInput(t *testing.T) {
 	var s = &it.Scenario{Kind: "tumm", SchemaVersion: 1, Heterogeneous: &it.Heterogeneous{MapTasks: 1, ReduceTasks: 1,
 		Nodes: []it.Node{{Name: "n", Slots: 1, MapTime: 1, ReduceTime: 1}}}}
 	forEachBackend(t, func(t *testing.T, opts solve.Options) {
-		r, err := RunScenario(context.Background(), s, opts, "")
+		r, err := RunScenario(context.Background(), s, opts, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

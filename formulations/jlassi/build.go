@@ -244,6 +244,10 @@ func (bd *builder) rows() {
 		}
 	}
 
+	if strong {
+		bd.lengthCuts()
+	}
+
 	// ram (3) and disk (6).
 	ram := model.NewRowFamily[[2]int](b, "ram")
 	disk := model.NewRowFamily[[2]int](b, "disk")
@@ -321,6 +325,67 @@ func (bd *builder) rows() {
 
 	// objective.
 	bd.objective()
+}
+
+// lengthCuts adds two families of valid inequalities on the interval
+// lengths (strong form):
+//
+//	L_t ≥ Σ_{j,s} p_{i,j,s} · w[i,j,s,t]          for every task i and interval t
+//	Σ_t L_t ≥ max_{l ∈ maps} p^min_l + max_{k ∈ reduces} p^min_k   for every job
+//
+// The first holds because a task occupies one slot of one interval; the
+// second because every map of a job ends before any of its reduces starts,
+// in an earlier interval. Neither cuts off an integer solution; both lift the
+// LP bound, which the per-slot rows leave low when tasks are spread
+// fractionally over slots.
+func (bd *builder) lengthCuts() {
+	in, T, m := bd.in, bd.T, bd.m
+	lt := model.NewRowFamily[[2]int](bd.b, "lentask")
+	for i := range in.Tasks {
+		task := &in.Tasks[i]
+		for t := 0; t < T; t++ {
+			var e model.Expr
+			for j := range in.Machines {
+				for s, v := range bd.wIJT[[3]int{i, j, t}] {
+					e.Add(v, task.P[j][s])
+				}
+			}
+			if len(e.Terms) == 0 {
+				continue
+			}
+			l, _ := m.l.Get(t)
+			e.Add(l, -1)
+			lt.LessEq([2]int{i, t}, e, 0)
+		}
+	}
+	minP := func(i int) float64 {
+		v := math.Inf(1)
+		for _, ps := range in.Tasks[i].P {
+			for _, p := range ps {
+				v = math.Min(v, p)
+			}
+		}
+		return v
+	}
+	best := 0.0
+	for _, jb := range in.Jobs {
+		a, b := 0.0, 0.0
+		for _, l := range jb.Maps {
+			a = math.Max(a, minP(l))
+		}
+		for _, k := range jb.Reduces {
+			b = math.Max(b, minP(k))
+		}
+		best = math.Max(best, a+b)
+	}
+	if best > 0 {
+		var e model.Expr
+		for t := 0; t < T; t++ {
+			l, _ := m.l.Get(t)
+			e.Add(l, 1)
+		}
+		bd.b.GreaterEq("critical_path", e, best)
+	}
 }
 
 // precedence emits (7). Strong: the cumulative form

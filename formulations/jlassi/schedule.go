@@ -90,17 +90,35 @@ func (m *Model) Decode(x []float64) (*Schedule, error) {
 				From: in.Machines[k.From].ID, To: in.Machines[k.To].ID, Interval: k.T})
 		}
 	}
-	for _, k := range m.z.Keys() {
-		v, _ := m.z.Get(k)
-		if on(v.Index()) {
-			s.Reservations = append(s.Reservations, Reservation{Reduce: in.Tasks[k.R].ID, Map: in.Tasks[k.M].ID,
-				ReduceMachine: in.Machines[k.JR].ID, MapMachine: in.Machines[k.JM].ID, Interval: k.T})
-		}
-	}
+	s.Reservations = Reservations(in, s.Tasks)
 	if err := s.Retime(in); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Reservations lists the shuffle bandwidth bookings that placements imply:
+// for every reduce l and map l' of its job with b_{l,l'} > 0 on different
+// machines, one per interval from the map's to the reduce's (§3 "Notice").
+// Decode derives them from the placements rather than from the model's z,
+// which the strong form omits where no link can saturate.
+func Reservations(in *inst.Instance, tasks []Placement) []Reservation {
+	at := map[string]Placement{}
+	for _, p := range tasks {
+		at[p.Task] = p
+	}
+	var out []Reservation
+	for _, sh := range in.Shuffles {
+		r, okR := at[in.Tasks[sh.Reduce].ID]
+		m, okM := at[in.Tasks[sh.Map].ID]
+		if !okR || !okM || r.Machine == m.Machine {
+			continue
+		}
+		for t := m.Interval; t <= r.Interval; t++ {
+			out = append(out, Reservation{Reduce: r.Task, Map: m.Task, ReduceMachine: r.Machine, MapMachine: m.Machine, Interval: t})
+		}
+	}
+	return out
 }
 
 // Retime sets the intervals, the start and end of every task, RealTime and

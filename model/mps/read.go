@@ -1,7 +1,6 @@
 package mps
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/mrbound/mrbound/model"
 )
@@ -112,6 +113,8 @@ type parser struct {
 	entVal   []float64
 	cur      int // column being read, -1 before the first
 
+	fbuf []string // reused by splitFields
+
 	inMarker   bool
 	markerLine int
 
@@ -122,22 +125,55 @@ func (p *parser) errf(format string, a ...any) error {
 	return &ParseError{File: p.file, Line: p.line, Msg: fmt.Sprintf(format, a...)}
 }
 
-func parse(data []byte, file string, fixed bool) (*model.Model, error) {
+// splitFields splits s around runs of white space (as strings.Fields does)
+// into buf, which it reuses: no allocation for the usual short lines.
+func splitFields(s string, buf []string) []string {
+	buf = buf[:0]
+	start := -1
+	for i := 0; i < len(s); {
+		c := s[i]
+		var space bool
+		size := 1
+		if c < utf8.RuneSelf {
+			space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+		}
+		if space {
+			if start >= 0 {
+				buf = append(buf, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += size
+	}
+	if start >= 0 {
+		buf = append(buf, s[start:])
+	}
+	return buf
+}
+
+func parse(raw []byte, file string, fixed bool) (*model.Model, error) {
+	data := string(raw) // one copy; lines and fields are substrings of it
 	p := &parser{
 		file: file, fixed: fixed, sense: model.Minimize,
 		dropped: map[string]bool{}, rowIdx: map[string]int{}, colIdx: map[string]int{},
-		colStart: []int{0}, cur: -1,
+		colStart: []int{0}, cur: -1, fbuf: make([]string, 0, 8),
 	}
 	ended := false
 	for len(data) > 0 && !ended {
-		var raw []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			raw, data = data[:i], data[i+1:]
+		var line string
+		if i := strings.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
 		} else {
-			raw, data = data, nil
+			line, data = data, ""
 		}
 		p.line++
-		line := strings.TrimRight(string(raw), " \t\r")
+		line = strings.TrimRight(line, " \t\r")
 		if strings.TrimSpace(line) == "" || line[0] == '*' {
 			continue
 		}
@@ -159,7 +195,7 @@ func parse(data []byte, file string, fixed bool) (*model.Model, error) {
 
 // header handles a section line.
 func (p *parser) header(line string) (ended bool, err error) {
-	f := strings.Fields(line)
+	f := splitFields(line, nil)
 	kw := strings.ToUpper(f[0])
 	if p.sec == secColumns && kw != "COLUMNS" {
 		if err := p.endColumns(); err != nil {
@@ -170,7 +206,7 @@ func (p *parser) header(line string) (ended bool, err error) {
 	case "NAME":
 		p.sec = secName
 		if len(f) > 1 {
-			p.name = f[1]
+			p.name = strings.Clone(f[1])
 		}
 	case "OBJSENSE", "OBJSENS":
 		p.sec = secObjSense
@@ -243,19 +279,19 @@ func (p *parser) data(line string) error {
 	case secName:
 		return p.errf("unexpected data line in NAME")
 	case secObjSense:
-		f := strings.Fields(line)
+		f := splitFields(line, p.fbuf[:0])
 		if len(f) != 1 {
 			return p.errf("OBJSENSE line must hold one word")
 		}
 		return p.setSense(f[0])
 	case secObjName:
-		f := strings.Fields(line)
+		f := splitFields(line, p.fbuf[:0])
 		if len(f) != 1 {
 			return p.errf("OBJNAME line must hold one word")
 		}
 		return p.setObjName(f[0])
 	case secRows:
-		f := strings.Fields(line)
+		f := splitFields(line, p.fbuf[:0])
 		if p.fixed {
 			f = []string{fld(line, 2, 3), fld(line, 5, 12)}
 		}
@@ -266,7 +302,7 @@ func (p *parser) data(line string) error {
 	case secColumns:
 		return p.columns(line)
 	case secRHS, secRanges:
-		f := strings.Fields(line)
+		f := splitFields(line, p.fbuf[:0])
 		if p.fixed {
 			f = trimPair([]string{fld(line, 5, 12), fld(line, 15, 22), fld(line, 25, 36), fld(line, 40, 47), fld(line, 50, 61)})
 		} else if len(f)%2 == 0 {
@@ -318,6 +354,7 @@ func (p *parser) row(typ, name string) error {
 	}
 	switch t {
 	case "N":
+		name = strings.Clone(name)
 		if p.objRow == "" && (p.objName == "" || p.objName == name) {
 			p.objRow = name
 		} else {
@@ -328,6 +365,7 @@ func (p *parser) row(typ, name string) error {
 	default:
 		return p.errf("row %s: unknown row type %q", name, typ)
 	}
+	name = strings.Clone(name) // do not pin the whole file
 	p.rowIdx[name] = len(p.rowNames)
 	p.rowNames = append(p.rowNames, name)
 	p.rowType = append(p.rowType, t[0])
@@ -353,7 +391,7 @@ func (p *parser) columns(line string) error {
 			f[0] = p.colNames[p.cur]
 		}
 	} else {
-		f = strings.Fields(line)
+		f = splitFields(line, p.fbuf[:0])
 	}
 	if len(f) == 3 && f[1] == "'MARKER'" {
 		_, isRow := p.rowIdx[f[1]]
@@ -399,6 +437,7 @@ func (p *parser) columns(line string) error {
 
 func (p *parser) newColumn(name string) {
 	p.cur = len(p.colNames)
+	name = strings.Clone(name)
 	p.colIdx[name] = p.cur
 	p.colNames = append(p.colNames, name)
 	p.obj = append(p.obj, 0)
@@ -424,19 +463,19 @@ func (p *parser) entry(row, val string) error {
 	if math.IsInf(v, 0) {
 		return p.errf("column %s, row %s: coefficient %s is not finite", p.colNames[p.cur], row, val)
 	}
-	if row == p.objRow {
-		if p.objSeen[p.cur] {
-			return p.errf("column %s: objective coefficient given twice", p.colNames[p.cur])
-		}
-		p.objSeen[p.cur] = true
-		p.obj[p.cur] = v
-		return nil
-	}
-	if p.dropped[row] {
-		return nil
-	}
 	i, ok := p.rowIdx[row]
 	if !ok {
+		switch {
+		case row == p.objRow:
+			if p.objSeen[p.cur] {
+				return p.errf("column %s: objective coefficient given twice", p.colNames[p.cur])
+			}
+			p.objSeen[p.cur] = true
+			p.obj[p.cur] = v
+			return nil
+		case p.dropped[row]:
+			return nil
+		}
 		return p.errf("column %s: row %q is not declared in ROWS", p.colNames[p.cur], row)
 	}
 	if p.rowMark[i] == int32(p.cur+1) {
@@ -456,7 +495,9 @@ func (p *parser) finishColumn() {
 		return
 	}
 	s := p.colStart[len(p.colStart)-1]
-	sort.Sort(byRow{p.entRow[s:], p.entVal[s:]})
+	if !sort.IntsAreSorted(p.entRow[s:]) {
+		sort.Sort(byRow{p.entRow[s:], p.entVal[s:]})
+	}
 	p.colStart = append(p.colStart, len(p.entRow))
 }
 
@@ -541,7 +582,7 @@ func (p *parser) bound(line string) error {
 	if p.fixed {
 		typ, set, col, val = fld(line, 2, 3), fld(line, 5, 12), fld(line, 15, 22), fld(line, 25, 36)
 	} else {
-		f := strings.Fields(line)
+		f := splitFields(line, p.fbuf[:0])
 		typ = f[0]
 		switch strings.ToUpper(typ) {
 		case "UP", "LO", "FX", "LI", "UI", "SC":

@@ -361,7 +361,8 @@ func (e *engine) refactor() bool {
 	panic("simplex: cannot repair a singular basis")
 }
 
-// computePrimal sets x_B = −B⁻¹·N·x_N.
+// computePrimal sets x_B = −B⁻¹·N·x_N, with one step of iterative
+// refinement.
 func (e *engine) computePrimal() {
 	rhs := e.wrk1
 	clear(rhs)
@@ -374,15 +375,35 @@ func (e *engine) computePrimal() {
 	for p, k := range e.head {
 		e.x[k] = rhs[p]
 	}
+	// Residual −[A −I]·z, solved for the correction of x_B.
+	clear(rhs)
+	for k := 0; k < e.n+e.m; k++ {
+		if e.x[k] != 0 {
+			e.addColumn(rhs, k, -e.x[k])
+		}
+	}
+	e.fac.ftran(rhs)
+	for p, k := range e.head {
+		e.x[k] += rhs[p]
+	}
 }
 
-// computeDual sets y = B⁻ᵀc_B (in rowRho) and d = c − Aᵀy from wcost.
+// computeDual sets y = B⁻ᵀc_B (in rowRho, with one step of iterative
+// refinement) and d = c − Aᵀy from wcost.
 func (e *engine) computeDual() {
 	y := e.rowRho
 	for p, k := range e.head {
 		y[p] = e.wcost[k]
 	}
 	e.fac.btran(y)
+	res := e.wrk2
+	for p, k := range e.head {
+		res[p] = e.wcost[k] - e.dotColumn(y, k)
+	}
+	e.fac.btran(res)
+	for i := range y {
+		y[i] += res[i]
+	}
 	for k := 0; k < e.n+e.m; k++ {
 		if e.stat[k] == stBasic {
 			e.d[k] = 0
@@ -551,6 +572,14 @@ func (e *engine) trueDuals() []float64 {
 		y[p] = e.cost[k]
 	}
 	e.fac.btran(y)
+	res := make([]float64, e.m)
+	for p, k := range e.head {
+		res[p] = e.cost[k] - e.dotColumn(y, k)
+	}
+	e.fac.btran(res)
+	for i := range y {
+		y[i] += res[i]
+	}
 	return y
 }
 

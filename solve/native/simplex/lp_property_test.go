@@ -162,15 +162,19 @@ func compareWithOracle(t *testing.T, h solve.Solver, m *model.Model, opts Option
 		t.Fatal(err)
 	}
 	st := lp.Solve(context.Background())
-	switch want.Status {
-	case solve.InfeasibleOrUnbounded:
-		if st != solve.Infeasible && st != solve.Unbounded {
-			t.Fatalf("status %v, HiGHS %v", st, want.Status)
+	agree := st == want.Status || (want.Status == solve.InfeasibleOrUnbounded && (st == solve.Infeasible || st == solve.Unbounded))
+	if !agree {
+		// HiGHS is not infallible: accept an Optimal answer that carries
+		// its own proof (a point feasible to an absolute 1e-7 with a dual
+		// certificate) when HiGHS gives up or calls the model infeasible.
+		if st == solve.Optimal && (want.Status == solve.Infeasible || want.Status == solve.NumericalTrouble) {
+			if ev := m.Evaluate(lp.X()); ev.MaxViolation() <= 1e-7 {
+				checkOptimality(t, m, lp)
+				t.Logf("HiGHS says %v; native's optimum %.12g is certified (max violation %.2g)", want.Status, lp.Objective(), ev.MaxViolation())
+				return
+			}
 		}
-	default:
-		if st != want.Status {
-			t.Fatalf("status %v, HiGHS %v (objective %v)", st, want.Status, want.Objective)
-		}
+		t.Fatalf("status %v, HiGHS %v (objective %v)", st, want.Status, want.Objective)
 	}
 	switch st {
 	case solve.Optimal:

@@ -98,6 +98,9 @@ func solveWith(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 	} else if !math.IsInf(bound, -1) {
 		res.Bound = sigma * bound
 	}
+	if res.Status == solve.Unbounded {
+		res.Objective, res.Bound = sigma*math.Inf(-1), sigma*math.Inf(-1)
+	}
 	if res.Status == solve.Infeasible {
 		// No point exists: both bounds are +Inf in minimisation terms.
 		res.Objective, res.Bound = sigma*math.Inf(1), sigma*math.Inf(1)

@@ -297,7 +297,7 @@ func (s *search) limitStatus() solve.Status {
 // setIncumbent records x (a reduced-model point) when it is feasible and
 // better than the incumbent; it reports whether it was taken.
 func (s *search) setIncumbent(x []float64, tag string) bool {
-	x = append([]float64(nil), x...)
+	x = append(make([]float64, 0, len(x)), x...)
 	if ok, _ := check(s.m, x); !ok {
 		return false
 	}

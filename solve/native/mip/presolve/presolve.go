@@ -274,6 +274,9 @@ func (w *work) fixCol(j int, v float64) {
 // then reports unboundedness if the rest is feasible).
 func (w *work) emptyCol(j int) {
 	c, lo, up := w.obj[j], w.lo[j], w.up[j]
+	if w.m.Sense == model.Maximize {
+		c = -c
+	}
 	var v float64
 	switch {
 	case c > 0:

@@ -15,12 +15,16 @@ func bruteForce(m *model.Model) (float64, bool) {
 	n := m.NumCols()
 	x := make([]float64, n)
 	best, found := math.Inf(1), false
+	sign := 1.0
+	if m.Sense == model.Maximize {
+		sign = -1
+	}
 	var rec func(j int)
 	rec = func(j int) {
 		if j == n {
 			ev := m.Evaluate(x)
-			if ev.Feasible(1e-9, true) && ev.Objective < best {
-				best, found = ev.Objective, true
+			if ev.Feasible(1e-9, true) && sign*ev.Objective < best {
+				best, found = sign*ev.Objective, true
 			}
 			return
 		}
@@ -47,7 +51,11 @@ func randomIntModel(rng *rand.Rand) *model.Model {
 		}
 		obj.Add(vars[j], float64(rng.Intn(11)-5))
 	}
-	b.Minimize(obj)
+	if rng.Intn(2) == 0 {
+		b.Maximize(obj)
+	} else {
+		b.Minimize(obj)
+	}
 	nr := 1 + rng.Intn(4)
 	for i := 0; i < nr; i++ {
 		e := model.NewExpr(n)
@@ -103,7 +111,11 @@ func TestRandomAgainstBruteForce(t *testing.T) {
 			xr := argBest(res.Model)
 			x := res.Post.Primal(xr)
 			ev := m.Evaluate(x)
-			if !ev.Feasible(1e-9, true) || math.Abs(ev.Objective-want) > 1e-9 {
+			sign := 1.0
+			if m.Sense == model.Maximize {
+				sign = -1
+			}
+			if !ev.Feasible(1e-9, true) || math.Abs(sign*ev.Objective-want) > 1e-9 {
 				t.Fatalf("case %d: postsolved point infeasible or wrong objective %v (want %v)", c, ev.Objective, want)
 			}
 		}
@@ -115,12 +127,16 @@ func argBest(m *model.Model) []float64 {
 	x := make([]float64, n)
 	var best []float64
 	bestObj := math.Inf(1)
+	sign := 1.0
+	if m.Sense == model.Maximize {
+		sign = -1
+	}
 	var rec func(j int)
 	rec = func(j int) {
 		if j == n {
 			ev := m.Evaluate(x)
-			if ev.Feasible(1e-9, true) && ev.Objective < bestObj {
-				bestObj, best = ev.Objective, append([]float64(nil), x...)
+			if ev.Feasible(1e-9, true) && sign*ev.Objective < bestObj {
+				bestObj, best = sign*ev.Objective, append([]float64(nil), x...)
 			}
 			return
 		}

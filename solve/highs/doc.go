@@ -1,0 +1,35 @@
+// Package highs is the "highs" solve.Solver: the real HiGHS, compiled to
+// WebAssembly by the highs npm package, run in-process with wazero (pure Go,
+// no cgo).
+//
+// # Set-up
+//
+// The WebAssembly build is not vendored: `npm ci` in the repository root
+// installs the pinned version (package.json, package-lock.json) into
+// node_modules/highs/build. At run time the backend loads highs.wasm and its
+// emscripten glue highs.js from $MRBOUND_HIGHS_DIR when it is set, else from
+// the first node_modules/highs/build found walking up from the working
+// directory, from the directory of the executable, and from this package's
+// source directory.
+//
+// # How the module is driven
+//
+// highs.js is read at load time, not hard-coded: its wasmImports object maps
+// the module's minified import names to emscripten host functions, which this
+// package implements in Go (console output to the log writer, clocks, memory
+// growth; an abort or a C++ throw becomes an error, never a crash), and its
+// `_Highs_xxx = Module["_Highs_xxx"] = wasmExports["F"]` lines map the C API
+// to minified export names. The module is compiled once per process (with a
+// wazero compilation cache under os.UserCacheDir()/mrbound/wazero) and each
+// solve gets its own module instance, so concurrent solves share nothing.
+//
+// # Limits
+//
+// Options.TimeLimit, RelGap, AbsGap, NodeLimit, IterationLimit and Seed map to
+// HiGHS's time_limit, mip_rel_gap, mip_abs_gap, mip_max_nodes,
+// simplex_iteration_limit and random_seed. The WebAssembly build is
+// single-threaded, so Options.Threads is ignored. Context cancellation is the
+// hard stop: the module instance is closed at once and the result is
+// Interrupted (TimeLimit when the stop came from Options.TimeLimit, which is
+// also enforced that way a grace period after HiGHS's own limit).
+package highs

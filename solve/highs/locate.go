@@ -1,0 +1,78 @@
+package highs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// EnvDir names the environment variable that points at a directory holding
+// highs.wasm and highs.js; it overrides the search for node_modules.
+const EnvDir = "MRBOUND_HIGHS_DIR"
+
+// installDir is where npm puts the build, relative to the repository root.
+var installDir = filepath.Join("node_modules", "highs", "build")
+
+// SetupHint is the command that installs the WebAssembly build.
+const SetupHint = "run `npm ci` (or `make test`) in the mrbound repository root, or set " + EnvDir + " to a directory holding highs.wasm and highs.js"
+
+// ErrNotInstalled is wrapped by the error Locate returns when no build is found.
+var ErrNotInstalled = errors.New("highs: HiGHS WebAssembly build not found")
+
+// Locate returns the directory holding highs.wasm and highs.js: $MRBOUND_HIGHS_DIR
+// when set, else the first node_modules/highs/build found walking up from the
+// working directory, from the executable's directory and from this package's
+// source directory.
+func Locate() (string, error) {
+	if d := os.Getenv(EnvDir); d != "" {
+		if err := hasFiles(d); err != nil {
+			return "", fmt.Errorf("%w: %s=%s: %v; %s", ErrNotInstalled, EnvDir, d, err, SetupHint)
+		}
+		return d, nil
+	}
+	var starts []string
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	if exe, err := os.Executable(); err == nil {
+		starts = append(starts, filepath.Dir(exe))
+	}
+	if _, file, _, ok := runtime.Caller(0); ok {
+		starts = append(starts, filepath.Dir(file))
+	}
+	for _, s := range starts {
+		for dir := s; ; {
+			cand := filepath.Join(dir, installDir)
+			if hasFiles(cand) == nil {
+				return cand, nil
+			}
+			up := filepath.Dir(dir)
+			if up == dir {
+				break
+			}
+			dir = up
+		}
+	}
+	return "", fmt.Errorf("%w (looked for %s above the working directory and the executable): %s",
+		ErrNotInstalled, installDir, SetupHint)
+}
+
+func hasFiles(dir string) error {
+	for _, f := range []string{wasmFile, glueFile} {
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil {
+			return fmt.Errorf("no %s", f)
+		}
+		if st.IsDir() {
+			return fmt.Errorf("%s is a directory", f)
+		}
+	}
+	return nil
+}
+
+const (
+	wasmFile = "highs.wasm"
+	glueFile = "highs.js"
+)

@@ -1,0 +1,43 @@
+// Package solvertest is the conformance suite that every solve.Solver backend
+// runs: small LPs and MIPs with known answers, and the public test problems of
+// ../shared/testsets with their published optima.
+//
+// # Use
+//
+// A backend's test file calls Run and lists its opt-outs, each with a reason:
+//
+//	func TestConformance(t *testing.T) {
+//		solvertest.Run(t, func() solve.Solver { return mybackend.New() }, solvertest.Caps{
+//			NoBasis: "the interior-point path returns no basis",
+//		})
+//	}
+//
+// A capability a backend opts out of is skipped with t.Skip(reason), never
+// passed silently; the zero Caps claims everything.
+//
+// # Subtests
+//
+// "lp/<case>" and "mip/<case>" solve the models of Cases, each built in its
+// own function whose doc comment states the model and its LP and IP optima;
+// "lp/relaxation_<mip>" solves the LP relaxation of each MIP;
+// "testsets/<name>" solves every problem listed in ../shared/testsets/optima.tsv
+// (found beside the module root; skipped when absent), skipping the "hard"
+// ones, and the "medium" ones under -short.
+//
+// # Checks
+//
+// Every result: the call returns no error, the status is the known one (a
+// solver may say InfeasibleOrUnbounded for either), Bound and Objective are in
+// the right order, and a claimed solution evaluates (model.Evaluate) to
+// within FeasTol of its bounds, rows and integrality, with the reported
+// objective. Optimal results: the objective matches the known optimum to
+// ObjTol relative, the dual bound is no better than the optimum, a MIP's gap
+// is within the default tolerance, an LP's bound equals its objective, and an
+// LP's duals satisfy d = c − Aᵀy, dual feasibility and complementary
+// slackness (CheckDuals), and its basis matches the point (CheckBasis).
+// Unbounded results carry an infinite bound; infeasible ones no solution.
+//
+// The suite is itself tested: an oracle fake that returns the stored answers
+// passes it, and fakes that are wrong in one way each (objective, point,
+// bound, status, integrality, duals) fail it.
+package solvertest

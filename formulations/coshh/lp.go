@@ -17,11 +17,7 @@ const (
 	SuggestTol = 1e-6
 	// LambdaRelSlack: stage 2 keeps λ ≥ λ*·(1 − LambdaRelSlack), so that the
 	// round-off of stage 1 cannot make stage 2 infeasible.
-	LambdaRelSlack = 1e-9
-	// DeltaRound: reported δ are rounded to this step, which hides the
-	// solver's round-off and stage 2's slack (the check runs on the rounded
-	// values).
-	DeltaRound = 1e-8
+	LambdaRelSlack = 1e-12
 	// CapacityRepairTol: a resource whose decoded load exceeds 1 by at most
 	// this much is scaled back to 1 (solver round-off); larger excesses are
 	// left for the checker to reject.
@@ -80,14 +76,38 @@ func (p Problem) Validate() error {
 
 // Vars locates the columns of a built model.
 type Vars struct {
-	Lambda int
-	Delta  [][]int // Delta[i][j] is the column of δ[i,j]
+	// Lambda is the column of Λ = λ / LambdaScale.
+	Lambda      int
+	LambdaScale float64
+	Delta       [][]int // Delta[i][j] is the column of δ[i,j]
+}
+
+// LambdaUpper is min over classes with α_i > 0 of Σ_j μ[i,j] / α_i, the λ a
+// class would reach with every resource to itself: an upper bound on λ. It is
+// 0 when such a class has zero rate everywhere.
+func LambdaUpper(p Problem) float64 {
+	ub := math.Inf(1)
+	for i, a := range p.Alpha {
+		if a > 0 {
+			s := 0.0
+			for _, mu := range p.Mu[i] {
+				s += mu
+			}
+			ub = math.Min(ub, s/a)
+		}
+	}
+	return ub
 }
 
 type ij struct{ I, J int }
 
 // Build emits the stage-1 LP (max λ) when lambdaMin is NaN, and otherwise the
 // stage-2 LP: λ ≥ lambdaMin, minimise Σ c[i,j]·δ[i,j] (see the package doc).
+//
+// The model is scaled, the same LP in better units: its λ column holds
+// Λ = λ / LambdaUpper(p) (1 when that bound is 0), so Λ ∈ [0, 1], and row i of
+// (1) is divided by its largest coefficient. Rates in the traces span ten
+// orders of magnitude; unscaled, the native simplex failed on them.
 // Columns are λ then δ(i,j) in row-major order; rows are serve(i) then cap(j).
 func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 	if err := p.Validate(); err != nil {
@@ -95,9 +115,13 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 	}
 	F, M := len(p.Alpha), len(p.Resources)
 	b := model.NewBuilder("coshh-" + p.Name)
-	lam := b.Continuous("lambda", 0, math.Inf(1))
+	ls := LambdaUpper(p)
+	if ls == 0 {
+		ls = 1
+	}
+	lam := b.Continuous("Lambda", 0, math.Inf(1))
 	delta := model.NewFamily[ij](b, "delta")
-	v := Vars{Lambda: lam.Index(), Delta: make([][]int, F)}
+	v := Vars{Lambda: lam.Index(), LambdaScale: ls, Delta: make([][]int, F)}
 	cost := model.NewExpr(F * M)
 	for i := 0; i < F; i++ {
 		v.Delta[i] = make([]int, M)
@@ -112,7 +136,7 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 		// Row i is divided by its largest coefficient: the same LP, but rates
 		// that span orders of magnitude (the traces' do) stay within the
 		// solvers' tolerances.
-		scale := p.Alpha[i]
+		scale := p.Alpha[i] * ls
 		for _, mu := range p.Mu[i] {
 			scale = math.Max(scale, mu)
 		}
@@ -124,7 +148,7 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 			}
 		}
 		if p.Alpha[i] != 0 {
-			e.Add(lam, -p.Alpha[i]/scale)
+			e.Add(lam, -p.Alpha[i]*ls/scale)
 		}
 		serve.GreaterEq(i+1, e, 0)
 	}
@@ -140,7 +164,7 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 	if math.IsNaN(lambdaMin) {
 		b.Maximize(model.Sum(lam))
 	} else {
-		b.SetBounds(lam, lambdaMin, math.Inf(1))
+		b.SetBounds(lam, lambdaMin/ls, math.Inf(1))
 		b.Minimize(cost)
 	}
 	m, err := b.Build()
@@ -182,7 +206,7 @@ func Solve(ctx context.Context, p Problem, opts solve.Options) (*Allocation, err
 	if a.Status != solve.Optimal || !a.Stage1.HasSolution {
 		return a, nil
 	}
-	lamStar := math.Max(0, a.Stage1.X[v.Lambda])
+	lamStar := math.Max(0, a.Stage1.X[v.Lambda]) * v.LambdaScale
 	m2, v2, err := Build(p, lamStar*(1-LambdaRelSlack))
 	if err != nil {
 		return nil, err
@@ -204,10 +228,7 @@ func Solve(ctx context.Context, p Problem, opts solve.Options) (*Allocation, err
 	for i := range a.Delta {
 		a.Delta[i] = make([]float64, len(p.Resources))
 		for j := range a.Delta[i] {
-			d := math.Round(x[v.Delta[i][j]]/DeltaRound) * DeltaRound
-			if math.Abs(d) <= SuggestTol {
-				d = 0 // report a clean zero for what the sets treat as zero
-			}
+			d := math.Max(0, x[v.Delta[i][j]]) // round-off below the bound 0
 			a.Delta[i][j] = d
 		}
 	}

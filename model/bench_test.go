@@ -63,6 +63,7 @@ func benchBuild(b *testing.B, fresh bool) {
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		m, err := buildBenchModel(fresh)
 		if err != nil {
@@ -72,8 +73,12 @@ func benchBuild(b *testing.B, fresh bool) {
 			b.Fatalf("%d nonzeros, want %d", m.NumNonzeros(), benchNonzeros)
 		}
 	}
+	cpu := cpuTime() - cpu0
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/benchNonzeros, "B/nnz")
+	// Process CPU time per build (GC workers included): unlike ns/op it
+	// hardly depends on what else the machine is running.
+	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkBuild1M builds a model with about one million nonzeros and

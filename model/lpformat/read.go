@@ -188,7 +188,13 @@ func (lx *lexer) lexLine(s string, line int) error {
 			i++
 		case c == '<' || c == '>' || c == '=':
 			j := i + 1
-			o := map[byte]op{'<': opLE, '>': opGE, '=': opEQ}[c]
+			o := opEQ
+			switch c {
+			case '<':
+				o = opLE
+			case '>':
+				o = opGE
+			}
 			if j < len(s) {
 				switch {
 				case c == '=' && s[j] == '<':

@@ -445,6 +445,17 @@ func TestReadFixed(t *testing.T) {
 	}
 }
 
+// TestReadFixedError: when both readings fail, the error comes from the one
+// that got further, here the fixed reading that reaches the bad bound type.
+func TestReadFixedError(t *testing.T) {
+	text := "NAME          FIXED\nROWS\n" + fixed("N", "COST") + fixed("L", "LIM 1") + "COLUMNS\n" +
+		fixed("", "X ONE", "LIM 1", "1.0") + "BOUNDS\n" + fixed("XX", "BND", "X ONE", "3.0") + "ENDATA\n"
+	_, err := Read(strings.NewReader(text), "f.mps")
+	if err == nil || err.Error() != `f.mps:8: unknown bound type "XX"` {
+		t.Errorf("error %v", err)
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	head := "NAME t\nROWS\n N obj\n L c\nCOLUMNS\n"
 	cases := []struct {

@@ -85,21 +85,34 @@ func (e *engine) makeDualFeasible(perturb bool) bool {
 				e.shifted = true
 			}
 		}
-		if perturb && k < e.n {
-			xi := perturbBase * (1 + math.Abs(e.cost[k])) * (1 + e.rng.Float64())
-			switch e.stat[k] {
-			case stLower:
-				e.wcost[k] += xi
-				e.d[k] += xi
-				e.shifted = true
-			case stUpper:
-				e.wcost[k] -= xi
-				e.d[k] -= xi
-				e.shifted = true
-			}
-		}
+	}
+	if perturb {
+		e.perturbCosts()
 	}
 	return flipped
+}
+
+// perturbCosts moves the working costs of nonbasic columns away from
+// zero reduced costs, in the direction that keeps dual feasibility, against
+// dual degeneracy.
+func (e *engine) perturbCosts() {
+	for k := 0; k < e.n; k++ {
+		if e.stat[k] == stBasic || e.lo[k] == e.up[k] {
+			continue
+		}
+		xi := perturbBase * (1 + math.Abs(e.cost[k])) * (1 + e.rng.Float64())
+		switch e.stat[k] {
+		case stLower:
+			e.wcost[k] += xi
+			e.d[k] += xi
+			e.shifted = true
+		case stUpper:
+			e.wcost[k] -= xi
+			e.d[k] -= xi
+			e.shifted = true
+		}
+	}
+	e.perturbed = true
 }
 
 // dualSimplex runs the bounded dual simplex on the working costs from a
@@ -114,7 +127,11 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 	var cands []int
 	var flips []int
 	freshInfeasRow := -1
+	degenerate := 0
 	for {
+		if degenerate > stallIters && e.mayPerturb && !e.perturbed {
+			e.perturbCosts()
+		}
 		if st := e.limit(ctx); st != solve.StatusUnknown {
 			return phaseLimit, st
 		}
@@ -310,6 +327,11 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 				e.x[k] -= flipv[p]
 			}
 		}
+		if t <= 1e-12 {
+			degenerate++
+		} else {
+			degenerate = 0
+		}
 		// Dual update: d_j −= θ_d·α_rj with θ_d = −s·t.
 		thd := -s * t
 		if thd != 0 {
@@ -360,6 +382,7 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		e.pos[q] = r
 		e.stat[q] = stBasic
 		e.fac.update(r, alpha)
+		e.dualIters++
 		e.lastIters++
 		e.totalIters++
 	}

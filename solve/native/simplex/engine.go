@@ -28,6 +28,9 @@ const (
 	perturbBase = 5e-7
 	// dseMin is the smallest dual steepest-edge weight kept.
 	dseMin = 1e-8
+	// stallIters is the number of consecutive dual degenerate iterations
+	// (zero dual step) after which the costs are perturbed.
+	stallIters = 30
 )
 
 // Nonbasic and basic states of a variable.
@@ -78,6 +81,10 @@ type engine struct {
 	rng        *rand.Rand
 	iterLimit  int64
 	shifted    bool
+	// perturbed: the working costs are perturbed; mayPerturb: the dual
+	// simplex may perturb them once it stalls.
+	perturbed, mayPerturb bool
+	dualIters  int64
 
 	// work vectors of length m
 	wrk1, wrk2, wrk3 []float64

@@ -45,6 +45,7 @@ func (e *engine) round(ctx context.Context, perturb, fresh bool) solve.Status {
 	}
 	e.wcost = append(e.wcost[:0], e.cost...)
 	e.shifted = false
+	e.perturbed = false
 	e.computePrimal()
 	e.computeDual()
 	dualInf := false
@@ -56,8 +57,9 @@ func (e *engine) round(ctx context.Context, perturb, fresh bool) solve.Status {
 	}
 	primalInf := e.maxPrimalInfeas() > e.opts.PrimalTol
 	if primalInf || dualInf {
-		// Perturb only when the dual simplex has work to do.
-		if e.makeDualFeasible(perturb && primalInf) {
+		// Perturb only when the dual simplex stalls.
+		e.mayPerturb = perturb && primalInf
+		if e.makeDualFeasible(false) {
 			e.computePrimal()
 		}
 		res, st := e.dualSimplex(ctx)

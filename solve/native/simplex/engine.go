@@ -84,7 +84,7 @@ type engine struct {
 	// perturbed: the working costs are perturbed; mayPerturb: the dual
 	// simplex may perturb them once it stalls.
 	perturbed, mayPerturb bool
-	dualIters  int64
+	dualIters             int64
 
 	// work vectors of length m
 	wrk1, wrk2, wrk3 []float64

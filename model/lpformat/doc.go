@@ -21,7 +21,8 @@
 //
 // Every column appears in the objective, in index order, with a 0 coefficient
 // where it has none, so that reading assigns the same column indices. The
-// objective constant is the last term of the objective. A ranged row is
+// objective constant is the last term of the objective (HiGHS reads it;
+// GLPK's LP reader refuses constants in the objective). A ranged row is
 // written as "name: lo <= expr <= up": CPLEX's own LP dialect has no one-line
 // ranged row (CPLEX and GLPK write an extra range variable instead, which
 // would change the column count); HiGHS and this package read the two-sided

@@ -560,6 +560,9 @@ var (
 // struct or array v, separated by commas; ok is false (and dst unchanged in
 // meaning) for anything else.
 func appendInts(dst []byte, v reflect.Value) ([]byte, bool) {
+	if !v.IsValid() {
+		return dst, false // a nil interface key
+	}
 	if v.Type().Implements(stringerType) || v.Type().Implements(errorType) {
 		return dst, false // fmt would call its method
 	}

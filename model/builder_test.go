@@ -254,7 +254,7 @@ func TestFormatKeyMatchesFmt(t *testing.T) {
 		A int
 		B string
 	}
-	keys := []any{0, -12, int64(1 << 40), uint16(7), s3{-1, 1 << 63, 42}, [3]int{1, -2, 3}, withString{1, "x y"}, kind(1), struct{ K kind }{0}, 3.5, true}
+	keys := []any{nil, 0, -12, int64(1 << 40), uint16(7), s3{-1, 1 << 63, 42}, [3]int{1, -2, 3}, withString{1, "x y"}, kind(1), struct{ K kind }{0}, 3.5, true}
 	for _, k := range keys {
 		if got, want := FormatKey("p", k), slow("p", k); got != want {
 			t.Errorf("FormatKey(%#v) = %q, want %q", k, got, want)

@@ -128,12 +128,16 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 	var flips []int
 	freshInfeasRow := -1
 	degenerate := 0
+	startIters := e.lastIters
 	for {
 		if degenerate > stallIters && e.mayPerturb && !e.perturbed {
 			e.perturbCosts()
 		}
 		if st := e.limit(ctx); st != solve.StatusUnknown {
 			return phaseLimit, st
+		}
+		if e.lastIters-startIters > int64(phaseCapFactor*(e.m+e.n)+phaseCapBase) {
+			return phaseRestart, solve.NumericalTrouble
 		}
 		if e.fac.numUpdates() >= refactorEvery {
 			e.refactor()

@@ -28,6 +28,11 @@ const (
 	perturbBase = 5e-7
 	// dseMin is the smallest dual steepest-edge weight kept.
 	dseMin = 1e-8
+	// phaseCapFactor bounds the iterations of one simplex phase to
+	// phaseCapFactor·(rows+columns) + phaseCapBase; a phase that runs
+	// longer is taken for cycling and restarted (finally NumericalTrouble).
+	phaseCapFactor = 50
+	phaseCapBase   = 10000
 	// stallIters is the number of consecutive dual degenerate iterations
 	// (zero dual step) after which the costs are perturbed.
 	stallIters = 30
@@ -655,6 +660,9 @@ func (e *engine) setBasis(b Basis) error {
 	if nb != e.m {
 		return fmt.Errorf("%w: basis has %d basic variables, want %d", ErrBadInput, nb, e.m)
 	}
+	if e.sameBasis(b) {
+		return nil // keep the factorisation
+	}
 	p := 0
 	for k := 0; k < e.n+e.m; k++ {
 		var s solve.BasisStatus
@@ -691,6 +699,22 @@ func (e *engine) setBasis(b Basis) error {
 	}
 	e.needFactor = true
 	return nil
+}
+
+// sameBasis reports whether b is the current basis.
+func (e *engine) sameBasis(b Basis) bool {
+	for k := 0; k < e.n+e.m; k++ {
+		var s solve.BasisStatus
+		if k < e.n {
+			s = b.Cols[k]
+		} else {
+			s = b.Rows[k-e.n]
+		}
+		if s != e.varStatus(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *engine) setColBounds(j int, lo, up float64) error {

@@ -18,9 +18,13 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 	if e.maxPrimalInfeas() > ptol {
 		return phaseRestart, solve.StatusUnknown
 	}
+	startIters := e.lastIters
 	for {
 		if st := e.limit(ctx); st != solve.StatusUnknown {
 			return phaseLimit, st
+		}
+		if e.lastIters-startIters > int64(phaseCapFactor*(e.m+e.n)+phaseCapBase) {
+			return phaseRestart, solve.NumericalTrouble
 		}
 		if e.fac.numUpdates() >= refactorEvery {
 			e.refactor()

@@ -105,7 +105,9 @@ func (e *engine) restoreCosts() {
 // finalCheck refactorises, recomputes x_B and checks the unscaled primal
 // and dual feasibility of the basic solution.
 func (e *engine) finalCheck() bool {
-	e.refactor()
+	if e.needFactor || e.fac.numUpdates() > 0 {
+		e.refactor()
+	}
 	e.computePrimal()
 	copy(e.wcost, e.cost)
 	e.computeDual()

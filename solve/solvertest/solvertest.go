@@ -284,4 +284,3 @@ func CheckBasis(t T, m *model.Model, res solve.Result) {
 		t.Errorf("%d basic columns and rows, want %d", basic, m.NumRows())
 	}
 }
-

@@ -33,11 +33,12 @@ func (s *search) rootCuts(nd *node) bool {
 		return true
 	}
 	s.cliques = cuts.NewCliqueTable(s.prob)
+	vub, hasVUB := cuts.FindVUBs(s.prob)
 	mRows := s.m.NumRows()
 	var active []int // pool indices of cuts in the LP, in LP row order
 	z := s.sigma * s.lp.Objective()
 	stall := 0
-	var nClique, nCover, nGMI int
+	var nClique, nCover, nMIR, nGMI int
 	for round := 0; round < maxCutRounds; round++ {
 		if s.limitStatus() != solve.StatusUnknown {
 			break
@@ -49,23 +50,34 @@ func (s *search) rootCuts(nd *node) bool {
 		var found []cuts.Cut
 		cl := s.cliques.Separate(s.prob, x)
 		cv := cuts.Cover(s.prob, x)
+		mr := cuts.MIR(s.prob, x, vub, hasVUB)
 		gm := s.gomory(x, active)
-		found = append(append(append(found, cl...), cv...), gm...)
+		found = append(append(append(append(found, cl...), cv...), mr...), gm...)
 		var cand []int
-		kind := map[int]int{}
 		for q, c := range found {
 			if k := s.pool.Add(c); k >= 0 {
 				cand = append(cand, k)
 				switch {
 				case q < len(cl):
-					kind[k] = 0
+					s.cutKind = append(s.cutKind, 0)
 				case q < len(cl)+len(cv):
-					kind[k] = 1
+					s.cutKind = append(s.cutKind, 1)
+				case q < len(cl)+len(cv)+len(mr):
+					s.cutKind = append(s.cutKind, 2)
 				default:
-					kind[k] = 2
+					s.cutKind = append(s.cutKind, 3)
 				}
 			}
 		}
+		// Pool cuts removed earlier by aging and violated again.
+		inLP := make(map[int]bool, len(active)+len(cand))
+		for _, k := range active {
+			inLP[k] = true
+		}
+		for _, k := range cand {
+			inLP[k] = true
+		}
+		cand = append(cand, s.pool.Violated(x, inLP)...)
 		maxAdd := 50 + mRows/2
 		sel := s.pool.Select(cand, active, x, maxAdd)
 		if len(sel) == 0 {
@@ -75,11 +87,13 @@ func (s *search) rootCuts(nd *node) bool {
 		for q, k := range sel {
 			c := s.pool.Cuts[k]
 			rows[q] = simplex.Row{Index: c.Ind, Value: c.Coef, Lower: math.Inf(-1), Upper: c.Rhs}
-			switch kind[k] {
+			switch s.cutKind[k] {
 			case 0:
 				nClique++
 			case 1:
 				nCover++
+			case 2:
+				nMIR++
 			default:
 				nGMI++
 			}
@@ -93,6 +107,7 @@ func (s *search) rootCuts(nd *node) bool {
 			return false
 		}
 		if st != solve.Optimal {
+			s.logf("  cut round %d: LP status %v, backing out %d cuts\n", round, st, len(sel))
 			// Back out this round's cuts and keep the previous LP.
 			idx := make([]int, len(sel))
 			for q := range sel {
@@ -106,6 +121,9 @@ func (s *search) rootCuts(nd *node) bool {
 			break
 		}
 		nz := s.sigma * s.lp.Objective()
+		if s.opts.Verbosity > 1 {
+			s.logf("  round %d: %d cuts found, %d added, bound %.10g\n", round, len(found), len(sel), s.sigma*s.lp.Objective())
+		}
 		if nz-z < stallGain*math.Max(1, math.Abs(z)) {
 			stall++
 		} else {
@@ -124,8 +142,8 @@ func (s *search) rootCuts(nd *node) bool {
 	// Keep only the cuts that are tight at the final root point.
 	active = s.ageCuts(active, mRows, true)
 	s.numCuts = len(active)
-	s.logf("root cuts: %d in LP (separated %d clique, %d cover, %d Gomory), bound %.10g\n",
-		len(active), nClique, nCover, nGMI, s.sigma*s.lp.Objective())
+	s.logf("root cuts: %d in LP (added %d clique, %d cover, %d MIR, %d Gomory), bound %.10g\n",
+		len(active), nClique, nCover, nMIR, nGMI, s.sigma*s.lp.Objective())
 	return true
 }
 

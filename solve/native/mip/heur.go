@@ -14,12 +14,13 @@ const (
 	maxDiveDepth = 200
 	// diveIterLimit bounds the simplex iterations of one dive LP.
 	diveIterLimit = 500
-	// rinsFreq: RINS runs every rinsFreq nodes once an incumbent exists.
+	// rinsFreq: RINS first runs after rinsFreq nodes once an incumbent
+	// exists; the interval doubles after every run that finds nothing.
 	rinsFreq = 250
 	// rinsMinFixed is the smallest fraction of integer columns RINS must fix.
 	rinsMinFixed = 0.3
 	// rinsNodes is the node limit of a RINS sub-MIP.
-	rinsNodes = 300
+	rinsNodes = 200
 )
 
 // roundingHeuristic rounds every fractional integer column in a direction in
@@ -147,6 +148,7 @@ func (s *search) rins(x []float64) {
 		}
 	}
 	if float64(fixed) < rinsMinFixed*float64(len(s.intCols)) || fixed == len(s.intCols) {
+		s.rinsNext = s.nodes + s.rinsGap
 		return
 	}
 	opts := s.opts
@@ -160,7 +162,8 @@ func (s *search) rins(x []float64) {
 	}
 	res := solveWith(s.ctx, sub, opts, config{sub: true})
 	s.extraIters += res.Iterations
-	if res.HasSolution {
-		s.setIncumbent(res.X, "I")
+	if !(res.HasSolution && s.setIncumbent(res.X, "I")) {
+		s.rinsGap *= 2
 	}
+	s.rinsNext = s.nodes + s.rinsGap
 }

@@ -45,9 +45,14 @@ func TestMIPLIB(t *testing.T) {
 			if os.Getenv("MIP_LOG") != "" {
 				log = os.Stderr
 			}
-			opts := solve.Options{TimeLimit: 120 * time.Second, RelGap: 1e-9, AbsGap: 1e-9}
+			limit := 120 * time.Second
+			if v, err := time.ParseDuration(os.Getenv("MIP_TIMELIMIT")); err == nil {
+				limit = v
+			}
+			opts := solve.Options{TimeLimit: limit, RelGap: 1e-9, AbsGap: 1e-9}
 			if log != nil {
 				opts.Log = log
+				opts.Verbosity = 2
 			}
 			res, err := Solve(context.Background(), m, opts)
 			if err != nil {

@@ -110,12 +110,17 @@ type search struct {
 	cliques *cuts.CliqueTable
 	pool    *cuts.Pool
 	numCuts int
+	cutKind []int8 // per pool cut: 0 clique, 1 cover, 2 MIR, 3 Gomory
 
 	rootLo, rootUp []float64
 	rootZ          float64
 	rootRC         []float64
 
 	pc pseudoCosts
+
+	// rinsNext is the node count at which RINS runs next; rinsGap the
+	// current interval, doubled after each unsuccessful run.
+	rinsNext, rinsGap int64
 
 	incumbent []float64
 	incObj    float64
@@ -177,6 +182,7 @@ func newSearch(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 	s.prob.Lower, s.prob.Upper = s.glo, s.gup
 	s.pool = cuts.NewPool()
 	s.pc = newPseudoCosts(s.n)
+	s.rinsNext, s.rinsGap = rinsFreq, rinsFreq
 	return s, nil
 }
 
@@ -530,7 +536,7 @@ func (s *search) process(nd *node) []*node {
 		} else if s.nodes%diveFreq == 0 {
 			s.dive(x, nd.depth)
 		}
-		if !s.cfg.sub && s.incumbent != nil && s.nodes%rinsFreq == 0 {
+		if !s.cfg.sub && s.incumbent != nil && s.nodes >= s.rinsNext {
 			s.rins(x)
 		}
 		if nd.bound >= s.cutoff() {

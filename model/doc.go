@@ -19,6 +19,10 @@
 // Models are built with a Builder: variables, families of variables indexed by
 // typed keys, linear expressions and constraints. Build validates and returns a
 // Model that nobody mutates afterwards: solvers and checkers share it read-only.
+// Adding a constraint copies its terms, so one Expr may be reset and reused for
+// the next row. Family names are formatted only by Build, into one buffer; a
+// model with a million nonzeros builds with about 80 bytes allocated per
+// nonzero (BenchmarkBuild1M, docs/results.md).
 //
 // # Checking
 //

@@ -116,7 +116,7 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 	F, M := len(p.Alpha), len(p.Resources)
 	b := model.NewBuilder("coshh-" + p.Name)
 	ls := LambdaUpper(p)
-	if ls == 0 {
+	if ls == 0 || math.IsInf(ls, 0) || math.IsNaN(ls) { // λ = 0, or rates near overflow
 		ls = 1
 	}
 	lam := b.Continuous("Lambda", 0, math.Inf(1))

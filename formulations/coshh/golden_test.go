@@ -1,0 +1,49 @@
+package coshh
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mrbound/mrbound/model/lpformat"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+func paperProblem() Problem {
+	return Problem{Name: "paper", Classes: []string{"C1", "C2"}, Resources: []string{"R1", "R2"},
+		Alpha: []float64{2.45, 2.45}, Mu: [][]float64{{9, 5}, {2, 1}}}
+}
+
+// TestGoldenLP compares the paper example's two LPs, in CPLEX LP text, with
+// testdata/*.lp.golden (go test -update rewrites them).
+func TestGoldenLP(t *testing.T) {
+	p := paperProblem()
+	for name, lmin := range map[string]float64{"paper-stage1": math.NaN(), "paper-stage2": 1} {
+		m, _, err := Build(p, lmin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := lpformat.Write(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", name+".lp.golden")
+		if *update {
+			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf.Bytes(), want) {
+			t.Errorf("%s differs:\n%s\nwant:\n%s", path, buf.String(), want)
+		}
+	}
+}

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 func TestGoldenLP(t *testing.T) {
 	nodes := []Node{{Name: "n1", Slots: 2, MapTime: 1, ReduceTime: 3}, {Name: "n2", Slots: 1, MapTime: 2, ReduceTime: 2}}
 	for name, p := range map[string]HetProblem{
-		"two-nodes-published-align": {Nodes: nodes, MapTasks: 5, ReduceTasks: 2, Objective: Published, Align: true},
+		"two-nodes-published-align":   {Nodes: nodes, MapTasks: 5, ReduceTasks: 2, Objective: Published, Align: true},
 		"two-nodes-stage-perspective": {Nodes: nodes, MapTasks: 5, ReduceTasks: 2, Objective: Stage, Perspective: true},
 	} {
 		m, _, err := BuildHet(p)

@@ -13,6 +13,9 @@ import (
 // NumericalTrouble is reported.
 const maxAttempts = 6
 
+// minWorkTol is the smallest working feasibility tolerance used on retries.
+const minWorkTol = 1e-12
+
 // solve runs dual simplex (on shifted/perturbed costs) then primal cleanup
 // until the unscaled final check passes.
 func (e *engine) solve(ctx context.Context) solve.Status {
@@ -22,7 +25,14 @@ func (e *engine) solve(ctx context.Context) solve.Status {
 	e.iterLimit = e.opts.IterationLimit
 	perturb := !e.opts.NoPerturbation
 	st := solve.NumericalTrouble
+	ptol, dtol := e.opts.PrimalTol, e.opts.DualTol
+	defer func() { e.opts.PrimalTol, e.opts.DualTol = ptol, dtol }()
 	for attempt := 0; attempt < maxAttempts; attempt++ {
+		// Each retry tightens the working tolerances tenfold (down to
+		// minWorkTol): the final check failed at the previous ones.
+		f := math.Pow(10, float64(attempt))
+		e.opts.PrimalTol = math.Max(ptol/f, minWorkTol)
+		e.opts.DualTol = math.Max(dtol/f, minWorkTol)
 		st = e.round(ctx, perturb, attempt > 0)
 		if st != solve.StatusUnknown {
 			break
@@ -115,6 +125,7 @@ func (e *engine) finalCheck() bool {
 		v := e.unscale(k, e.x[k])
 		lo, up := e.varBounds(k)
 		if v < lo-finalTol*(1+math.Abs(lo)) || v > up+finalTol*(1+math.Abs(up)) {
+			e.logf(2, "simplex: final check: variable %d = %g outside [%g, %g] (status %d)\n", k, v, lo, up, e.stat[k])
 			return false
 		}
 	}
@@ -133,6 +144,7 @@ func (e *engine) finalCheck() bool {
 	for i := 0; i < e.m; i++ {
 		r := e.unscale(e.n+i, e.x[e.n+i])
 		if math.Abs(act[i]-r) > finalTol*(1+scale[i]) {
+			e.logf(2, "simplex: final check: row %d activity %g, logical %g\n", i, act[i], r)
 			return false
 		}
 	}
@@ -141,14 +153,23 @@ func (e *engine) finalCheck() bool {
 		if e.stat[k] == stBasic || e.lo[k] == e.up[k] {
 			continue
 		}
-		var dk, c float64
+		var dk, mag float64
 		if k < e.n {
-			dk = e.d[k] / e.colScale[k]
-			c = e.cost[k] / e.colScale[k]
+			// Relative to the magnitude of the terms of c_j − a_jᵀy: a
+			// reduced cost is computed no more accurately than that.
+			cs := e.colScale[k]
+			dk = e.d[k] / cs
+			mag = math.Abs(e.cost[k] / cs)
+			for t := e.colStart[k]; t < e.colStart[k+1]; t++ {
+				mag += math.Abs(e.val[t]*e.rowRho[e.rowIdx[t]]) / cs
+			}
 		} else {
 			dk = e.d[k] * e.rowScale[k-e.n]
 		}
-		tol := finalTol * (1 + math.Abs(c))
+		tol := finalTol * (1 + mag)
+		if e.dualInfeas(k) > 0 && math.Abs(dk) > tol {
+			e.logf(2, "simplex: final check: variable %d (status %d) has reduced cost %g\n", k, e.stat[k], dk)
+		}
 		switch e.stat[k] {
 		case stLower:
 			if dk < -tol {
@@ -165,4 +186,11 @@ func (e *engine) finalCheck() bool {
 		}
 	}
 	return true
+}
+
+// logf writes to the log at the given verbosity.
+func (e *engine) logf(level int, format string, a ...any) {
+	if e.opts.Log != nil && e.opts.Verbosity >= level {
+		fmt.Fprintf(e.opts.Log, format, a...)
+	}
 }

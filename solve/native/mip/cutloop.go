@@ -29,7 +29,7 @@ const (
 // rootCuts runs separation rounds at the root; false when the LP became
 // infeasible (the MIP is infeasible).
 func (s *search) rootCuts(nd *node) bool {
-	if len(s.intCols) == 0 {
+	if len(s.intCols) == 0 || s.cfg.noCuts {
 		return true
 	}
 	s.cliques = cuts.NewCliqueTable(s.prob)

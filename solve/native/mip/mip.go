@@ -23,7 +23,8 @@ const (
 
 // config holds internal switches for sub-MIPs (RINS, feasibility checks).
 type config struct {
-	sub bool // a sub-MIP: no RINS, no log
+	sub    bool // a sub-MIP: no RINS, no log
+	noCuts bool // no cutting planes (for tests)
 }
 
 // Solve solves the MIP m with branch-and-cut. It returns an error only when

@@ -257,3 +257,35 @@ func TestKMeansDeterministic(t *testing.T) {
 		t.Errorf("labels %v, want [0 0 1]", l)
 	}
 }
+
+// TestClassesAreCategories: with exact estimates, jobs of one category have
+// identical features, and there are no more categories than users, so the
+// secondary classes are exactly the categories present in the stream.
+func TestClassesAreCategories(t *testing.T) {
+	for _, trace := range []string{"facebook", "yahoo"} {
+		for seed := int64(1); seed <= 3; seed++ {
+			s, err := ic.Generate(ic.GenOptions{Trace: trace, Jobs: 60, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, sec, err := Classify(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cats := map[string]bool{}
+			for _, j := range s.Jobs {
+				cats[j.Category] = true
+			}
+			if len(sec.Members) != len(cats) {
+				t.Fatalf("%s seed %d: %d classes for %d categories", trace, seed, len(sec.Members), len(cats))
+			}
+			for _, g := range sec.Members {
+				for _, j := range g {
+					if s.Jobs[j].Category != s.Jobs[g[0]].Category {
+						t.Fatalf("%s seed %d: class mixes %q and %q", trace, seed, s.Jobs[g[0]].Category, s.Jobs[j].Category)
+					}
+				}
+			}
+		}
+	}
+}

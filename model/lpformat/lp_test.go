@@ -235,6 +235,9 @@ this is ignored
 			t.Errorf("column %s: [%v, %v] %v, want %+v", m.ColNames[j], m.ColLower[j], m.ColUpper[j], m.ColType[j], w)
 		}
 	}
+	if m := read(t, "\ufeffmin\n obj: x\nend\n"); m.NumCols() != 1 {
+		t.Errorf("file with a byte order mark: %d columns", m.NumCols())
+	}
 	m = read(t, "\\ Problem: named\nmin\nst\nc: x >= 1\nend")
 	if m.Name != "named" || m.Sense != model.Minimize || m.NumCols() != 1 {
 		t.Errorf("name %q sense %v cols %d", m.Name, m.Sense, m.NumCols())

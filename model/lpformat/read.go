@@ -235,7 +235,11 @@ func Read(r io.Reader, name string) (*model.Model, error) {
 	line := 0
 	for sc.Scan() && !lx.ended {
 		line++
-		if err := lx.lexLine(sc.Text(), line); err != nil {
+		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // a UTF-8 byte order mark
+		}
+		if err := lx.lexLine(text, line); err != nil {
 			return nil, err
 		}
 	}

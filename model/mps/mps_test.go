@@ -407,6 +407,9 @@ ENDATA
 	if m.Sense != model.Maximize || m.RowUpper[0] != 1 {
 		t.Errorf("same-line OBJSENSE MAX or set-less RHS not read: %v %v", m.Sense, m.RowUpper)
 	}
+	if m := read(t, "\ufeffNAME bom\nROWS\n N o\nCOLUMNS\n x o 1\nENDATA\n"); m.Name != "bom" || m.Obj[0] != 1 {
+		t.Errorf("file with a byte order mark: %q %v", m.Name, m.Obj)
+	}
 	m = read(t, "NAME\nOBJSENSE\n MIN\nOBJNAME\n second\nROWS\n N first\n N second\n G r\nCOLUMNS\n x first 1 second 2\n x r 1\nRHS\n R second 3\nENDATA\n")
 	if m.Sense != model.Minimize || m.Obj[0] != 2 || m.ObjOffset != -3 {
 		t.Errorf("OBJNAME: sense %v obj %v offset %v", m.Sense, m.Obj, m.ObjOffset)

@@ -158,7 +158,7 @@ func splitFields(s string, buf []string) []string {
 }
 
 func parse(raw []byte, file string, fixed bool) (*model.Model, error) {
-	data := string(raw) // one copy; lines and fields are substrings of it
+	data := strings.TrimPrefix(string(raw), "\ufeff") // one copy; lines and fields are substrings of it
 	p := &parser{
 		file: file, fixed: fixed, sense: model.Minimize,
 		dropped: map[string]bool{}, rowIdx: map[string]int{}, colIdx: map[string]int{},

@@ -149,7 +149,8 @@ type ClassReport struct {
 }
 
 // Report is the JSON printed by `mrbound solve coshh.json --json`. Lambda,
-// Delta and Suggested repeat the first (primary) classification's.
+// Delta and Suggested repeat the first classification's: the primary one, or
+// the secondary when no user has a min share.
 type Report struct {
 	Kind      string        `json:"kind"`
 	Name      string        `json:"name,omitempty"`

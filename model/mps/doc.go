@@ -53,6 +53,7 @@
 // floats are written with strconv.FormatFloat(v, 'g', -1, 64), a maximisation
 // gets OBJSENSE MAX, the objective constant is written as minus the RHS of the
 // objective row, ranged rows go through RANGES (with a range value chosen so
-// that the bounds are recomputed bit for bit), free rows are L rows with RHS
+// that the bounds are recomputed bit for bit; a range wider than the largest
+// float64 is an error), free rows are L rows with RHS
 // +Inf, and integer columns are written in MARKER blocks with explicit bounds.
 package mps

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"os"
@@ -257,6 +258,19 @@ func TestRoundTripBuilt(t *testing.T) {
 	mu2, text := roundTrip(t, mu)
 	if d := equal(named(mu), mu2); d != "" {
 		t.Fatalf("unnamed round trip differs: %s\n%s", d, text)
+	}
+}
+
+func TestWriteRangeOverflow(t *testing.T) {
+	b := model.NewBuilder("")
+	x := b.Continuous("x", 0, 1)
+	b.AddConstr("wide", model.Sum(x), -1e308, 1e308)
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(io.Discard, m); err == nil || !strings.Contains(err.Error(), "row wide") {
+		t.Errorf("Write = %v, want an error naming row wide", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package mps
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -54,6 +55,9 @@ func Write(w io.Writer, m *model.Model) error {
 			c = rowCode{typ: 'G', rhs: lo}
 		default:
 			c.typ, c.rhs, c.rng = encodeRange(lo, up)
+			if math.IsInf(c.rng, 0) {
+				return fmt.Errorf("mps: row %s: range [%v, %v] is wider than the largest float64", rows[i], lo, up)
+			}
 			c.ranged, anyRange = true, true
 		}
 		codes[i] = c

@@ -37,6 +37,16 @@ func (o Objective) String() string {
 // MarshalText encodes the objective by name.
 func (o Objective) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
+// UnmarshalText decodes an objective name.
+func (o *Objective) UnmarshalText(b []byte) error {
+	v, err := ParseObjective(string(b))
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
+
 // ParseObjective reads "published", "stage" or "" (Published).
 func ParseObjective(s string) (Objective, error) {
 	switch s {

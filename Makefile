@@ -30,8 +30,8 @@ test: setup
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 10s ./model/mps
-	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 10s ./model/lpformat
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 10s -fuzzminimizetime 1s ./model/mps
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 10s -fuzzminimizetime 1s ./model/lpformat
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -304,3 +304,21 @@ func TestPerspectiveSameOptimum(t *testing.T) {
 		}
 	})
 }
+
+// TestPhaseFinishFig6: the example of Fig. 6 (§5): 7 map tasks, node 1 runs
+// a task in 1 s, node 2 in 2 s, four map slots in all. Two slots on each node
+// finish at 3 s, one and three at 4 s, three and one at 2 s.
+func TestPhaseFinishFig6(t *testing.T) {
+	times := []float64{1, 2}
+	for _, c := range []struct {
+		slots []int
+		want  float64
+	}{{[]int{2, 2}, 3}, {[]int{1, 3}, 4}, {[]int{3, 1}, 2}, {[]int{0, 0}, math.Inf(1)}} {
+		if got := PhaseFinish(7, c.slots, times); got != c.want {
+			t.Errorf("slots %v: finish %g, want %g", c.slots, got, c.want)
+		}
+	}
+	if got := PhaseFinish(0, []int{0, 0}, times); got != 0 {
+		t.Errorf("no tasks: %g, want 0", got)
+	}
+}

@@ -163,7 +163,10 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) 
 	if err == nil {
 		defer in.close()
 		var res solve.Result
-		res, err = in.solve(m, opts, tail)
+		res, err = in.solve(m, opts, tail, false)
+		if err == nil && res.Status == solve.InfeasibleOrUnbounded {
+			res, err = in.disambiguate(m, opts, tail, res, start)
+		}
 		if err == nil {
 			res.Wall = time.Since(start)
 			return res, nil
@@ -177,6 +180,61 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) 
 		err = fmt.Errorf("%w; HiGHS log ends: %s", err, t)
 	}
 	return solve.Result{}, err
+}
+
+// disambiguate settles an infeasible-or-unbounded answer with one more solve
+// in the same instance, within what is left of the time limit:
+//
+//   - an LP is solved again without presolve, whose reductions are what
+//     leave HiGHS unable to tell the two apart;
+//   - a MIP whose relaxation HiGHS found unbounded is solved again with a
+//     zero objective: with rational data a feasible MIP with an unbounded
+//     relaxation is itself unbounded (Meyer 1974), so a feasible point means
+//     Unbounded and none means Infeasible.
+//
+// When the second solve settles nothing, first stands.
+func (in *instance) disambiguate(m *model.Model, opts solve.Options, tail *tailWriter, first solve.Result, start time.Time) (solve.Result, error) {
+	if opts.TimeLimit > 0 {
+		left := opts.TimeLimit - time.Since(start)
+		if left <= 0 {
+			return first, nil
+		}
+		opts.TimeLimit = left
+	}
+	probe, presolveOff := m, true
+	if m.IsMIP() {
+		probe = m.Clone()
+		clear(probe.Obj)
+		probe.ObjOffset = 0
+		presolveOff = false
+	}
+	second, err := in.solve(probe, opts, tail, presolveOff)
+	if err != nil {
+		return first, err
+	}
+	res := first
+	res.Nodes += second.Nodes
+	res.Iterations += second.Iterations
+	unbounded := func() {
+		res.Status = solve.Unbounded
+		inf := math.Inf(-1)
+		if m.Sense == model.Maximize {
+			inf = math.Inf(1)
+		}
+		res.Objective, res.Bound = inf, inf
+	}
+	switch {
+	case second.Status == solve.Infeasible:
+		res.Status = solve.Infeasible
+		res.Objective, res.Bound = solve.NoSolution(m.Sense)
+		res.Bound = -res.Bound
+	case !m.IsMIP() && second.Status == solve.Unbounded:
+		unbounded()
+	case m.IsMIP() && second.HasSolution:
+		unbounded()
+		res.Message = "the LP relaxation is unbounded and an integer-feasible point exists"
+	}
+	return res, nil
 }
 
 // stopped is the result of a solve the context stopped: no solution, nothing
@@ -289,7 +347,7 @@ func (s *session) info(name string) (v float64, ok bool, err error) {
 }
 
 // solve passes m, runs HiGHS and reads back what it learned.
-func (in *instance) solve(m *model.Model, opts solve.Options, tail *tailWriter) (solve.Result, error) {
+func (in *instance) solve(m *model.Model, opts solve.Options, tail *tailWriter, presolveOff bool) (solve.Result, error) {
 	res := solve.Result{Solver: Name}
 	res.Objective, res.Bound = solve.NoSolution(m.Sense)
 	ver, err := in.version()
@@ -315,6 +373,11 @@ func (in *instance) solve(m *model.Model, opts solve.Options, tail *tailWriter) 
 	}
 	if err := s.configure(opts); err != nil {
 		return res, err
+	}
+	if presolveOff {
+		if err := s.setOption("string", "presolve", "off"); err != nil {
+			return res, err
+		}
 	}
 	if err := s.pass(m); err != nil {
 		return res, err

@@ -26,8 +26,9 @@
 //
 // # Checks
 //
-// Every result: the call returns no error, the status is the known one (a
-// solver may say InfeasibleOrUnbounded for either), Bound and Objective are in
+// Every result: the call returns no error, the status is the known one
+// (InfeasibleOrUnbounded for an infeasible or unbounded model only when
+// Caps.InfeasibleOrUnbounded opts out of exact statuses), Bound and Objective are in
 // the right order, and a claimed solution evaluates (model.Evaluate) to
 // within FeasTol of its bounds, rows and integrality, with the reported
 // objective. Optimal results: the objective matches the known optimum to

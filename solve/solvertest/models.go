@@ -14,8 +14,9 @@ type Case struct {
 	// Model is the model to solve; it is also Model.Name.
 	Model *model.Model
 	// Status lists the acceptable statuses; the first is the exact answer.
-	// A second one is only ever InfeasibleOrUnbounded, which a solver may
-	// report instead of Infeasible or Unbounded.
+	// A second one is only ever InfeasibleOrUnbounded, which the suite
+	// accepts instead of Infeasible or Unbounded when the backend opts out
+	// of exact statuses (Caps.InfeasibleOrUnbounded).
 	Status []solve.Status
 	// Optimum is the known optimal objective (with the offset) when Status[0]
 	// is Optimal.

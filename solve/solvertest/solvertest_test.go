@@ -239,6 +239,13 @@ func TestWrongSolversFail(t *testing.T) {
 			}
 			return nil
 		}, func(c Case) bool { return !isOptimal(c) }},
+		{"infeasible or unbounded", func(c Case, r *solve.Result) error {
+			if len(c.Status) > 1 {
+				r.Status = solve.InfeasibleOrUnbounded
+				r.Objective, r.Bound = solve.NoSolution(c.Model.Sense)
+			}
+			return nil
+		}, func(c Case) bool { return len(c.Status) > 1 }},
 		{"finite bound on unbounded", func(c Case, r *solve.Result) error {
 			if c.Status[0] == solve.Unbounded {
 				r.Bound = 0
@@ -279,6 +286,22 @@ func TestWrongSolversFail(t *testing.T) {
 		if nAffected == 0 {
 			t.Errorf("%s affects no case", f.name)
 		}
+	}
+}
+
+// TestCapsInfeasibleOrUnbounded: the opt-out accepts the ambiguous status.
+func TestCapsInfeasibleOrUnbounded(t *testing.T) {
+	caps := oracleCaps
+	caps.InfeasibleOrUnbounded = "presolve cannot tell"
+	got := runRecorded(newOracle(func(c Case, r *solve.Result) error {
+		if len(c.Status) > 1 {
+			r.Status = solve.InfeasibleOrUnbounded
+			r.Objective, r.Bound = solve.NoSolution(c.Model.Sense)
+		}
+		return nil
+	}), caps)
+	if anyFailed(got) {
+		t.Errorf("with the opt-out: %v", failures(got))
 	}
 }
 

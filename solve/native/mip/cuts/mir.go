@@ -10,6 +10,8 @@ const (
 	maxMIRDeltas = 8
 	// mirMinFrac is the smallest fractionality of β/δ used.
 	mirMinFrac = 0.05
+	// maxAggr is the number of rows added to a starting row.
+	maxAggr = 4
 )
 
 // VUB is a variable upper bound x_Col ≤ U·x_Bin of a continuous column with
@@ -49,29 +51,118 @@ func FindVUBs(p *Problem) (vub []VUB, ok []bool) {
 	return vub, ok
 }
 
-// MIR separates complemented mixed-integer rounding cuts from every single
-// row of p, substituting variable upper bounds of continuous columns where
-// the LP point is closer to them than to the simple bound.
+// MIR separates complemented mixed-integer rounding cuts from aggregations
+// of rows. Each row i is read as the equality a_i·x − r_i = 0 with its
+// activity r_i bounded by the row bounds; starting from one row, up to
+// maxAggr further rows are added to eliminate a continuous column whose LP
+// value lies strictly between its bounds, and at each step the c-MIR
+// procedure is tried on both signs of the aggregate: variable upper bounds
+// substituted where the LP point is closer to them, other columns complemented
+// to their closer bound, divisors taken from the integer coefficients.
 func MIR(p *Problem, x []float64, vub []VUB, hasVUB []bool) []Cut {
+	n := p.NumCols
+	act := make([]float64, p.NumRows())
+	colRows := make([][]int, n)
+	for i := range act {
+		ind, val := p.row(i)
+		for k, j := range ind {
+			act[i] += val[k] * x[j]
+			colRows[j] = append(colRows[j], i)
+		}
+	}
+	val := func(k int) float64 {
+		if k < n {
+			return x[k]
+		}
+		return act[k-n]
+	}
 	var out []Cut
 	for i := 0; i < p.NumRows(); i++ {
-		p.leForms(i, func(ind []int, coef []float64, rhs float64) {
-			if c, ok := mirRow(p, ind, coef, rhs, x, vub, hasVUB); ok {
-				out = append(out, c)
+		agg := map[int]float64{n + i: -1}
+		ind, v := p.row(i)
+		for k, j := range ind {
+			agg[j] += v[k]
+		}
+		used := map[int]bool{i: true}
+		for step := 0; ; step++ {
+			var best Cut
+			bestEff := 0.0
+			for _, sgn := range []float64{1, -1} {
+				if c, ok := mirAgg(p, agg, sgn, x, val, vub, hasVUB); ok {
+					if e := c.Efficacy(x); e > bestEff {
+						best, bestEff = c, e
+					}
+				}
 			}
-		})
+			if bestEff >= MinViolation {
+				out = append(out, best)
+				break
+			}
+			if step >= maxAggr {
+				break
+			}
+			// Eliminate the continuous column farthest from its bounds.
+			elim, far := -1, 1e-6
+			for _, j := range sortedKeys(agg) {
+				if j >= n || p.IsInt[j] {
+					continue
+				}
+				d := math.Min(x[j]-p.Lower[j], p.Upper[j]-x[j])
+				if d > far {
+					elim, far = j, d
+				}
+			}
+			if elim < 0 {
+				break
+			}
+			next, nextLen := -1, 0
+			for _, r := range colRows[elim] {
+				if used[r] {
+					continue
+				}
+				if l := p.Rows.RowStart[r+1] - p.Rows.RowStart[r]; next < 0 || l < nextLen {
+					next, nextLen = r, l
+				}
+			}
+			if next < 0 {
+				break
+			}
+			ind, v := p.row(next)
+			var a float64
+			for k, j := range ind {
+				if j == elim {
+					a = v[k]
+				}
+			}
+			lambda := -agg[elim] / a
+			for k, j := range ind {
+				agg[j] += lambda * v[k]
+			}
+			agg[n+next] -= lambda
+			delete(agg, elim)
+			used[next] = true
+		}
 	}
 	return out
 }
 
-// term of a transformed row: coefficient on a nonnegative variable
-// v = sign·(x_col − bound), or for a VUB slack x̄ = U·x_bin − x_col.
+func sortedKeys(m map[int]float64) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Ints(ks)
+	return ks
+}
+
+// mirTerm is a term of a transformed row: coefficient a on a nonnegative
+// variable v = sign·(x_col − bound), or, for a VUB slack (sign 0),
+// v = vubU·x_vubBin − x_col. col ≥ NumCols names the activity of row
+// col − NumCols.
 type mirTerm struct {
-	col   int
-	a     float64
-	isInt bool
-	// back-substitution: v = sign·x_col − sign·bound, plus vubBin/vubU
-	// for a VUB slack (v = vubU·x_bin − x_col).
+	col    int
+	a      float64
+	isInt  bool
 	sign   float64
 	bound  float64
 	vubBin int
@@ -80,8 +171,10 @@ type mirTerm struct {
 	ub     float64 // upper bound of v (integers)
 }
 
-func mirRow(p *Problem, ind []int, coef []float64, rhs float64, x []float64, vub []VUB, hasVUB []bool) (Cut, bool) {
-	beta := rhs
+// mirAgg applies c-MIR to sgn·Σ agg[k]·v_k ≤ 0.
+func mirAgg(p *Problem, agg map[int]float64, sgn float64, x []float64, value func(int) float64, vub []VUB, hasVUB []bool) (Cut, bool) {
+	n := p.NumCols
+	beta := 0.0
 	acc := map[int]float64{} // integer columns' coefficients (VUB substitution adds to binaries)
 	var order []int
 	add := func(j int, a float64) {
@@ -92,18 +185,27 @@ func mirRow(p *Problem, ind []int, coef []float64, rhs float64, x []float64, vub
 	}
 	var terms []mirTerm
 	hasInt := false
-	for k, j := range ind {
-		a := coef[k]
-		if p.IsInt[j] {
+	for _, j := range sortedKeys(agg) {
+		a := sgn * agg[j]
+		if math.Abs(a) < zeroTol {
+			continue
+		}
+		if j < n && p.IsInt[j] {
 			add(j, a)
 			hasInt = true
 			continue
 		}
-		lo, up := p.Lower[j], p.Upper[j]
-		if hasVUB[j] {
+		var lo, up float64
+		if j < n {
+			lo, up = p.Lower[j], p.Upper[j]
+		} else {
+			lo, up = p.RowLower[j-n], p.RowUpper[j-n]
+		}
+		xj := value(j)
+		if j < n && hasVUB[j] {
 			v := vub[j]
-			dv := v.U*x[v.Bin] - x[j]
-			if dv < x[j]-lo {
+			dv := v.U*x[v.Bin] - xj
+			if dv < xj-lo {
 				// x = U·y − x̄: a·x = a·U·y − a·x̄.
 				add(v.Bin, a*v.U)
 				terms = append(terms, mirTerm{col: j, a: -a, vubBin: v.Bin, vubU: v.U, val: dv, sign: 0})
@@ -111,7 +213,7 @@ func mirRow(p *Problem, ind []int, coef []float64, rhs float64, x []float64, vub
 				continue
 			}
 		}
-		dl, du := x[j]-lo, up-x[j]
+		dl, du := xj-lo, up-xj
 		switch {
 		case !math.IsInf(lo, -1) && (math.IsInf(up, 1) || dl <= du):
 			beta -= a * lo
@@ -120,6 +222,7 @@ func mirRow(p *Problem, ind []int, coef []float64, rhs float64, x []float64, vub
 			beta -= a * up
 			terms = append(terms, mirTerm{col: j, a: -a, sign: -1, bound: up, val: du, vubBin: -1})
 		default:
+			// A free variable cannot be complemented.
 			return Cut{}, false
 		}
 	}
@@ -130,7 +233,7 @@ func mirRow(p *Problem, ind []int, coef []float64, rhs float64, x []float64, vub
 	var ints []mirTerm
 	for _, j := range order {
 		a := acc[j]
-		if a == 0 {
+		if math.Abs(a) < zeroTol {
 			continue
 		}
 		lo, up := p.Lower[j], p.Upper[j]
@@ -161,27 +264,21 @@ func mirRow(p *Problem, ind []int, coef []float64, rhs float64, x []float64, vub
 		deltas = deltas[len(deltas)-maxMIRDeltas:]
 	}
 	var best Cut
-	bestEff := 0.0
+	bestEff, bestDelta := 0.0, 0.0
 	try := func(delta float64) {
 		c, ok := mirCut(p, ints, terms, beta, delta)
 		if !ok {
 			return
 		}
 		if e := c.Efficacy(x); e > bestEff {
-			best, bestEff = c, e
+			best, bestEff, bestDelta = c, e, delta
 		}
 	}
 	for _, d := range deltas {
 		try(d)
 	}
 	if bestEff > 0 {
-		d0 := 0.0
-		for _, d := range deltas {
-			if c, ok := mirCut(p, ints, terms, beta, d); ok && c.Efficacy(x) == bestEff {
-				d0 = d
-				break
-			}
-		}
+		d0 := bestDelta
 		for _, q := range []float64{2, 4, 8} {
 			try(d0 / q)
 		}
@@ -202,6 +299,7 @@ func mirCut(p *Problem, ints, conts []mirTerm, beta, delta float64) (Cut, bool) 
 	}
 	acc := map[int]float64{}
 	rhs := math.Floor(b)
+	n := p.NumCols
 	sub := func(t mirTerm, g float64) {
 		if t.vubBin >= 0 && t.sign == 0 {
 			// v = U·y − x.
@@ -209,8 +307,16 @@ func mirCut(p *Problem, ints, conts []mirTerm, beta, delta float64) (Cut, bool) 
 			acc[t.col] -= g
 			return
 		}
-		acc[t.col] += g * t.sign
 		rhs += g * t.sign * t.bound
+		if t.col < n {
+			acc[t.col] += g * t.sign
+			return
+		}
+		// A row activity: r = a·x.
+		ind, val := p.row(t.col - n)
+		for k, j := range ind {
+			acc[j] += g * t.sign * val[k]
+		}
 	}
 	for _, t := range ints {
 		a := t.a / delta

@@ -16,7 +16,7 @@ const redundancyTol = 1e-9
 
 // Keys of the variable families.
 type (
-	wKey struct{ I, J, S, T int }      // task I on slot S of machine J in interval T
+	wKey struct{ I, J, S, T int }      // task I on slot class S of machine J in interval T
 	uKey struct{ B, From, To, T int }  // block B migrates From → To during T
 	yKey struct{ B, J, T int }         // block B present on J in T after a migration
 	zKey struct{ R, M, JR, JM, T int } // shuffle reduce R on JR ← map M on JM booked in T
@@ -44,6 +44,12 @@ type Model struct {
 	T         int
 	Objective Objective
 	Form      Form
+
+	// classes[j][k][c] lists the slots of kind k (0 map, 1 reduce) of
+	// machine j in slot class c: in the strong form, slots that no task and
+	// no cost tells apart share one class (and one w variable per task and
+	// interval); in the published form every slot is its own class.
+	classes [][2][][]int
 
 	w *model.Family[wKey]
 	u *model.Family[uKey]
@@ -99,6 +105,7 @@ func Build(in *inst.Instance, opts BuildOptions) (*Model, error) {
 	bd := &builder{in: in, T: opts.T, form: opts.Form, b: mb, m: m,
 		wIT: map[[2]int][]model.Var{}, wIJT: map[[3]int][]model.Var{}, wS: map[sKey][]wEntry{},
 		wJT: map[[2]int][]wEntry{}, yV: map[yKey]model.Var{}, uTo: map[[3]int][]uEntry{}}
+	m.classes = slotClasses(in, opts.Form == Strong)
 	bd.vars()
 	bd.rows()
 	mod, err := mb.Build()
@@ -107,6 +114,45 @@ func Build(in *inst.Instance, opts BuildOptions) (*Model, error) {
 	}
 	m.Model = mod
 	return m, nil
+}
+
+func kindIndex(k inst.TaskKind) int {
+	if k == inst.Reduce {
+		return 1
+	}
+	return 0
+}
+
+// slotClasses groups the slots of each machine and kind: with merge, slots
+// with the same cost on which every task has the same processing time form
+// one class (they are interchangeable); otherwise each slot is a class.
+func slotClasses(in *inst.Instance, merge bool) [][2][][]int {
+	out := make([][2][][]int, len(in.Machines))
+	for j := range in.Machines {
+		for x, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+			slots := in.Machines[j].Slots(k)
+			index := map[string]int{}
+			for s := range slots {
+				sig := fmt.Sprint(s)
+				if merge {
+					sig = fmt.Sprint(slots[s].Cost)
+					for i := range in.Tasks {
+						if in.Tasks[i].Kind == k && in.Tasks[i].P[j] != nil {
+							sig += "," + fmt.Sprint(in.Tasks[i].P[j][s])
+						}
+					}
+				}
+				c, ok := index[sig]
+				if !ok {
+					c = len(out[j][x])
+					index[sig] = c
+					out[j][x] = append(out[j][x], nil)
+				}
+				out[j][x][c] = append(out[j][x][c], s)
+			}
+		}
+	}
+	return out
 }
 
 // allowed reports whether task i may run on machine j in interval t: a
@@ -146,7 +192,8 @@ func (bd *builder) vars() {
 				if !bd.allowed(i, j, t) {
 					continue
 				}
-				for s, p := range task.P[j] {
+				for s, cls := range m.classes[j][kindIndex(task.Kind)] {
+					p := task.P[j][cls[0]]
 					v := m.w.Add(wKey{i, j, s, t}, 0, 1, 0, model.Binary)
 					bd.wIT[[2]int{i, t}] = append(bd.wIT[[2]int{i, t}], v)
 					bd.wIJT[[3]int{i, j, t}] = append(bd.wIJT[[3]int{i, j, t}], v)
@@ -208,18 +255,19 @@ func (bd *builder) rows() {
 	lengthTask := model.NewRowFamily[wKey](b, "len")
 	for j := range in.Machines {
 		for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
-			for s := range in.Machines[j].Slots(k) {
+			for s, cls := range m.classes[j][kindIndex(k)] {
+				size := float64(len(cls))
 				for t := 0; t < T; t++ {
 					sk := sKey{j, k, s, t}
 					ws := bd.wS[sk]
-					if len(ws) == 0 || (strong && len(ws) == 1) {
-						// A single binary cannot exceed 1.
+					if len(ws) == 0 || (strong && len(ws) <= len(cls)) {
+						// Too few binaries to exceed the class's slots.
 					} else {
 						var e model.Expr
 						for _, x := range ws {
 							e.Add(x.v, 1)
 						}
-						slot.LessEq(sk, e, 1)
+						slot.LessEq(sk, e, size)
 					}
 					lt, _ := m.l.Get(t)
 					if strong {
@@ -230,7 +278,7 @@ func (bd *builder) rows() {
 						for _, x := range ws {
 							e.Add(x.v, x.p)
 						}
-						e.Add(lt, -1)
+						e.Add(lt, -size)
 						length.LessEq(sk, e, 0)
 					} else {
 						for _, x := range ws {
@@ -650,7 +698,7 @@ func (bd *builder) objective() {
 	case TRC:
 		for _, k := range m.w.Keys() {
 			v, _ := m.w.Get(k)
-			e.Add(v, trcTaskCost(in, k.I, k.J, k.S))
+			e.Add(v, trcTaskCost(in, k.I, k.J, m.classes[k.J][kindIndex(in.Tasks[k.I].Kind)][k.S][0]))
 		}
 		kb := trcBlockCost(in)
 		for _, k := range m.y.Keys() {

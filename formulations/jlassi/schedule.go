@@ -74,14 +74,21 @@ func (m *Model) Decode(x []float64) (*Schedule, error) {
 	in := m.Inst
 	on := func(idx int) bool { return x[idx] > 1-integralTol }
 	s := &Schedule{Instance: in.Name, Horizon: m.T}
+	// Tasks in one slot class take its slots in order.
+	used := map[wKey]int{}
 	for _, k := range m.w.Keys() {
 		v, _ := m.w.Get(k)
 		if !on(v.Index()) {
 			continue
 		}
 		t := &in.Tasks[k.I]
+		cls := m.classes[k.J][kindIndex(t.Kind)][k.S]
+		ck := wKey{I: int(t.Kind), J: k.J, S: k.S, T: k.T}
+		n := used[ck]
+		used[ck]++
+		slot := cls[min(n, len(cls)-1)] // overfull only with an infeasible x; the checker reports it
 		s.Tasks = append(s.Tasks, Placement{Task: t.ID, Job: in.Jobs[t.Job].ID, Kind: t.Kind,
-			Machine: in.Machines[k.J].ID, Slot: k.S, Interval: k.T})
+			Machine: in.Machines[k.J].ID, Slot: slot, Interval: k.T})
 	}
 	for _, k := range m.u.Keys() {
 		v, _ := m.u.Get(k)

@@ -255,3 +255,25 @@ func checkPrimalRay(t testing.TB, m *model.Model, d []float64) {
 		}
 	}
 }
+
+// A singular basis installed by SetBasis (two equal columns basic) is
+// repaired by row logicals and the solve still reaches the optimum.
+func TestSingularBasisRepaired(t *testing.T) {
+	// min −x − y − z s.t. x + y + z ≤ 4, x + y ≤ 3 (x and y equal columns), 0 ≤ x,y,z ≤ 2.
+	spec := lpSpec{obj: []float64{-1, -1, -1}, colLo: []float64{0, 0, 0}, colUp: []float64{2, 2, 2},
+		a: [][]float64{{1, 1, 1}, {1, 1, 0}}, rowLo: []float64{negInf, negInf}, rowUp: []float64{4, 3}}
+	m := spec.model()
+	s, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Basis{Cols: []solve.BasisStatus{solve.Basic, solve.Basic, solve.AtLower}, Rows: []solve.BasisStatus{solve.AtUpper, solve.AtUpper}}
+	if err := s.SetBasis(b); err != nil {
+		t.Fatal(err)
+	}
+	mustSolve(t, s, solve.Optimal)
+	if math.Abs(s.Objective()+4) > 1e-9 {
+		t.Fatalf("objective %v, want −4", s.Objective())
+	}
+	checkOptimality(t, m, s)
+}

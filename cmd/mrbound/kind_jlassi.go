@@ -46,7 +46,7 @@ func solveJlassi(c *cli.Context, in solveInput) error {
 		return err
 	}
 	o.Solve = in.Opts
-	inst, err := ijlassi.Parse(filepath.Base(in.Path), in.Data)
+	inst, err := ijlassi.Parse(in.Path, in.Data)
 	if err != nil {
 		return badInput(err)
 	}

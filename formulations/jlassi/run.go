@@ -183,21 +183,20 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 type JSONReport struct {
 	Instance string `json:"instance"`
 	solve.Summary
-	Verified     bool         `json:"verified"`
-	Verdict      *Verdict     `json:"verdict,omitempty"`
-	RealTime     solve.Number `json:"realtime"`
-	UnitOfT      solve.Number `json:"unit_of_t"`
-	LPBound      solve.Number `json:"lp_bound"`
-	Objective    Objective    `json:"objective_kind"`
-	Form         Form         `json:"formulation"`
-	Horizon      string       `json:"horizon_mode"`
-	T            int          `json:"horizon"`
-	Tried        []int        `json:"horizons_tried,omitempty"`
-	Rows         int          `json:"rows"`
-	Cols         int          `json:"columns"`
-	Nonzeros     int          `json:"nonzeros"`
-	BuildSeconds solve.Number `json:"build_seconds"`
-	Schedule     *Schedule    `json:"schedule,omitempty"`
+	Verified  bool         `json:"verified"`
+	Verdict   *Verdict     `json:"verdict,omitempty"`
+	RealTime  solve.Number `json:"realtime"`
+	UnitOfT   solve.Number `json:"unit_of_t"`
+	LPBound   solve.Number `json:"lp_bound"`
+	Objective Objective    `json:"objective_kind"`
+	Form      Form         `json:"formulation"`
+	Horizon   string       `json:"horizon_mode"`
+	T         int          `json:"horizon"`
+	Tried     []int        `json:"horizons_tried,omitempty"`
+	Rows      int          `json:"rows"`
+	Cols      int          `json:"columns"`
+	Nonzeros  int          `json:"nonzeros"`
+	Schedule  *Schedule    `json:"schedule,omitempty"`
 }
 
 // JSON returns the machine-readable report.
@@ -205,7 +204,7 @@ func (r *Report) JSON() JSONReport {
 	j := JSONReport{Instance: r.Instance, Summary: r.Result.Summarize(), Verified: r.Verified(), Verdict: r.Verdict,
 		RealTime: solve.Number(math.NaN()), UnitOfT: solve.Number(math.NaN()), LPBound: solve.Number(r.LPBound),
 		Objective: r.Objective, Form: r.Form, Horizon: r.Horizon.String(), T: r.T, Rows: r.Stats.Rows,
-		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros, BuildSeconds: solve.Number(math.Round(r.BuildSeconds*1e3) / 1e3)}
+		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros}
 	if len(r.Tried) > 1 {
 		j.Tried = r.Tried
 	}

@@ -203,7 +203,7 @@ type JSONReport struct {
 func (r *Report) JSON() JSONReport {
 	j := JSONReport{Instance: r.Instance, Summary: r.Result.Summarize(), Verified: r.Verified(), Verdict: r.Verdict,
 		RealTime: solve.Number(math.NaN()), UnitOfT: solve.Number(math.NaN()), LPBound: solve.Number(r.LPBound),
-		Objective: r.Objective, Form: r.Form, Horizon: r.Horizon.String(), T: r.T, Rows: r.Stats.Rows,
+		Objective: r.Objective, Form: r.Form, Horizon: r.Horizon.Mode.String(), T: r.T, Rows: r.Stats.Rows,
 		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros}
 	if len(r.Tried) > 1 {
 		j.Tried = r.Tried
@@ -233,7 +233,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		ew.printf(" (Table 5 scenario %d, seed %d)", r.Scenario, r.Seed)
 	}
 	ew.printf("\nmodel        %s form, objective %s, T = %d (%s): %d rows, %d columns (%d binary), %d nonzeros\n",
-		r.Form, r.Objective, r.T, r.Horizon, r.Stats.Rows, r.Stats.Cols, r.Stats.Binary, r.Stats.Nonzeros)
+		r.Form, r.Objective, r.T, r.Horizon.Mode, r.Stats.Rows, r.Stats.Cols, r.Stats.Binary, r.Stats.Nonzeros)
 	if len(r.Tried) > 1 {
 		ew.printf("horizons     tried %v\n", r.Tried)
 	}

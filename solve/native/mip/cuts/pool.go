@@ -9,7 +9,7 @@ const (
 	// DefaultMinEfficacy is the smallest efficacy of a cut worth adding.
 	DefaultMinEfficacy = 1e-4
 	// DefaultMaxParallel is the largest |cos| between two selected cuts.
-	DefaultMaxParallel = 0.98
+	DefaultMaxParallel = 0.999
 	// DefaultMaxAge is the number of LP rounds a cut may stay slack before it
 	// is removed from the LP.
 	DefaultMaxAge = 3

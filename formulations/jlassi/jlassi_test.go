@@ -387,3 +387,25 @@ func TestRecordsRoundTrip(t *testing.T) {
 		t.Errorf("table lacks the published rows:\n%s", out.String())
 	}
 }
+
+// TestUnitOfT solves generated instances of scenario 1 to optimality and
+// checks that RealTime / T lands in the range of Table 6's last column
+// (54.8–126.23 s; scenario 1 published 85.66 s), with 20% slack for the
+// readings of eq 16 (docs/jlassi.md).
+func TestUnitOfT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves generated instances (seconds each)")
+	}
+	for seed := int64(1); seed <= 2; seed++ {
+		sc, _ := inst.Generate(1, seed)
+		rep := run(t, compile(t, sc), RunOptions{})
+		if rep.Result.Status != solve.Optimal || !rep.Verified() {
+			t.Fatalf("seed %d: status %v, verdict %v", seed, rep.Result.Status, rep.Verdict)
+		}
+		u := rep.Schedule.UnitOfT
+		t.Logf("scenario 1 seed %d: RealTime %g, T %d, unit of T %.2f s", seed, rep.Schedule.RealTime, rep.T, u)
+		if u < 54.8*0.8 || u > 126.23*1.2 {
+			t.Errorf("seed %d: unit of T %.2f s outside Table 6's range", seed, u)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -386,14 +387,50 @@ func (p *parser) tasks(m map[string]any, path, key string, maxSlots int) []Task 
 	return out
 }
 
-// Write encodes the instance as indented JSON.
+// Write encodes the instance as JSON, one resource and one task per line.
 func (in *Instance) Write(w io.Writer) error {
-	out := *in
-	out.Kind, out.SchemaVersion = Kind, SchemaVersion
-	b, err := json.MarshalIndent(&out, "", "  ")
-	if err != nil {
-		return err
+	q := func(s string) string {
+		b, _ := json.Marshal(s)
+		return string(b)
 	}
-	_, err = w.Write(append(b, '\n'))
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "{\n  \"kind\": %q,\n  \"schema_version\": %d,\n", Kind, SchemaVersion)
+	if in.Name != "" {
+		fmt.Fprintf(&sb, "  \"name\": %s,\n", q(in.Name))
+	}
+	if in.TimeUnitSeconds != 0 {
+		fmt.Fprintf(&sb, "  \"time_unit_seconds\": %s,\n", strconv.FormatFloat(in.TimeUnitSeconds, 'g', -1, 64))
+	}
+	sb.WriteString("  \"resources\": [\n")
+	for i, r := range in.Resources {
+		fmt.Fprintf(&sb, "    {\"name\": %s, \"map_slots\": %d, \"reduce_slots\": %d}%s\n", q(r.Name), r.MapSlots, r.ReduceSlots, comma(i, len(in.Resources)))
+	}
+	sb.WriteString("  ],\n  \"jobs\": [\n")
+	tasks := func(key string, ts []Task, last bool) {
+		fmt.Fprintf(&sb, "      %q: [\n", key)
+		for i, t := range ts {
+			fmt.Fprintf(&sb, "        {\"duration\": %d, \"demand\": %d}%s\n", t.Duration, t.Demand, comma(i, len(ts)))
+		}
+		sb.WriteString("      ]")
+		if !last {
+			sb.WriteString(",")
+		}
+		sb.WriteString("\n")
+	}
+	for j, job := range in.Jobs {
+		fmt.Fprintf(&sb, "    {\n      \"name\": %s, \"release\": %d, \"deadline\": %d,\n", q(job.Name), job.Release, job.Deadline)
+		tasks("maps", job.Maps, false)
+		tasks("reduces", job.Reduces, true)
+		fmt.Fprintf(&sb, "    }%s\n", comma(j, len(in.Jobs)))
+	}
+	sb.WriteString("  ]\n}\n")
+	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+func comma(i, n int) string {
+	if i < n-1 {
+		return ","
+	}
+	return ""
 }

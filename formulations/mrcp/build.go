@@ -1,0 +1,481 @@
+package mrcp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"sort"
+
+	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/model"
+)
+
+// Options configure Build.
+type Options struct {
+	Formulation Formulation // default TimeIndexed
+	Objective   Objective   // default Product
+	// Horizon, when > 0, caps every completion time at Horizon. The derived
+	// bound (see HorizonBound) is used otherwise; a Horizon below it may cut
+	// off optimal schedules, and the answer is then optimal within Horizon only.
+	Horizon int
+	// PerResource makes the time-indexed model index starts by resource,
+	// x[t,r,τ], as published, even when all demands are 1 and the pooled form
+	// (one lane per slot kind) has the same schedules.
+	PerResource bool
+	// Cutoff asks for a schedule strictly better than the greedy heuristic's
+	// (value U): the objective is bounded by U − 1 when all objective values
+	// are integers (by U − cutoffEps otherwise), which also tightens every
+	// window. Build returns ErrNoImprovement when the bounds alone show that
+	// no better schedule exists; the heuristic is then optimal.
+	Cutoff bool
+}
+
+// cutoffEps is the improvement demanded by a cutoff when objective values
+// need not be integers (a non-integral late weight).
+const cutoffEps = 1e-6
+
+// ErrNoImprovement is returned by Build with Cutoff when no schedule can beat
+// the heuristic: it is optimal.
+var ErrNoImprovement = errors.New("mrcp: the greedy schedule is optimal")
+
+// ErrUnsupported is returned for an instance a formulation cannot express.
+var ErrUnsupported = errors.New("mrcp: not supported by this formulation")
+
+// ErrHorizon is returned when a job cannot complete within the horizon.
+var ErrHorizon = errors.New("mrcp: horizon too short")
+
+// taskInfo is a task with its time window: it may start in [est, lst].
+type taskInfo struct {
+	ref      inst.TaskRef
+	dur, q   int
+	est, lst int
+}
+
+// Built is a model with what is needed to decode its solutions.
+type Built struct {
+	Model       *model.Model
+	Instance    *inst.Instance
+	Formulation Formulation
+	Objective   Objective
+	// Pooled reports whether the time-indexed model has one lane per slot
+	// kind instead of one per resource.
+	Pooled bool
+	// Horizon is the largest completion time allowed; HorizonSource says
+	// where it came from.
+	Horizon       int
+	HorizonSource string
+	// Zmin and Zmax bound the maximum turnaround in the model (Zmin is
+	// TurnaroundLowerBound or better; the lexicographic weight is Zmax + 1).
+	Zmin, Zmax int
+	// Heuristic is the greedy schedule whose objective bounded the horizon.
+	Heuristic *Schedule
+
+	tasks []taskInfo
+	index map[inst.TaskRef]int
+	ubC   []int
+
+	// time-indexed
+	lanes [3][]lane
+	xs    [][]startVar // per task: its start variables
+	// disjunctive
+	machines [3][]unitSlot
+	start    []model.Var
+	assign   [][]model.Var // per task, per machine of its kind (may be short)
+
+	jv jobVars
+}
+
+type lane struct {
+	resource int // −1 for a pooled lane
+	cap      int
+}
+
+type unitSlot struct{ resource, slot int }
+
+type startVar struct {
+	lane, tau int
+	v         model.Var
+}
+
+// HorizonBound is the derived bound on completion times, sound for every
+// objective:
+//
+//	H = max_j s_j + Σ_t e_t
+//
+// Take an optimal schedule; after the last release, cut out every interval in
+// which no task runs by shifting everything later to the left. Releases,
+// precedence and capacity still hold and no completion grows, so the
+// objective (non-decreasing in every C_j) does not worsen. In the result each
+// instant after max_j s_j up to the last completion has a task running, so the
+// last completion is at most max_j s_j + Σ_t e_t.
+func HorizonBound(in *inst.Instance) int {
+	h := 0
+	for _, j := range in.Jobs {
+		h = max(h, j.Release)
+	}
+	for _, t := range in.Tasks() {
+		h += in.Task(t).Duration
+	}
+	return h
+}
+
+// heuristicBudget bounds the greedy schedules the local search evaluates.
+const heuristicBudget = 1500
+
+// heuristic returns the best, for obj, of greedy schedules in four job
+// orders — release (FIFO), deadline (EDF), least slack d_j − s_j − alone_j,
+// shortest alone first — improved by moving single jobs to other positions
+// of the order while that helps (at most heuristicBudget schedules).
+func heuristic(in *inst.Instance, obj Objective) *Schedule {
+	keys := []func(j int) int{
+		func(j int) int { return in.Jobs[j].Release },
+		func(j int) int { return in.Jobs[j].Deadline },
+		func(j int) int { return in.Jobs[j].Deadline - in.Jobs[j].Release - inst.AloneTime(in.Jobs[j], in.Resources) },
+		func(j int) int { return inst.AloneTime(in.Jobs[j], in.Resources) },
+	}
+	var best *Schedule
+	var bestOrder []int
+	for _, key := range keys {
+		order := make([]int, len(in.Jobs))
+		for j := range order {
+			order[j] = j
+		}
+		sort.SliceStable(order, func(a, b int) bool { return key(order[a]) < key(order[b]) })
+		if s := Greedy(in, order); best == nil || better(obj, s, best) {
+			best, bestOrder = s, order
+		}
+	}
+	n, evals := len(bestOrder), 0
+	for improved := true; improved && evals < heuristicBudget; {
+		improved = false
+		for from := 0; from < n && evals < heuristicBudget; from++ {
+			for to := 0; to < n && evals < heuristicBudget; to++ {
+				if to == from {
+					continue
+				}
+				order := moveJob(bestOrder, from, to)
+				evals++
+				if s := Greedy(in, order); better(obj, s, best) {
+					best, bestOrder, improved = s, order, true
+				}
+			}
+		}
+	}
+	return best
+}
+
+// moveJob returns a copy of order with the entry at from moved to index to.
+func moveJob(order []int, from, to int) []int {
+	out := make([]int, 0, len(order))
+	v := order[from]
+	for i, x := range order {
+		if i == from {
+			continue
+		}
+		out = append(out, x)
+	}
+	out = append(out[:to], append([]int{v}, out[to:]...)...)
+	return out
+}
+
+func better(obj Objective, a, b *Schedule) bool {
+	if obj.Kind == Lexicographic {
+		return a.LateJobs < b.LateJobs || (a.LateJobs == b.LateJobs && a.MaxTurnaround < b.MaxTurnaround)
+	}
+	return obj.Value(a.LateJobs, a.MaxTurnaround, 0) < obj.Value(b.LateJobs, b.MaxTurnaround, 0)
+}
+
+// slotTotals returns the total map and reduce capacity.
+func slotTotals(in *inst.Instance) (mapCap, redCap int) {
+	for _, r := range in.Resources {
+		mapCap += r.MapSlots
+		redCap += r.ReduceSlots
+	}
+	return mapCap, redCap
+}
+
+// work is Σ e_t·q_t over ts.
+func work(ts []inst.Task) int {
+	w := 0
+	for _, t := range ts {
+		w += t.Duration * t.Demand
+	}
+	return w
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// mapPhaseBound is a lower bound on how long after its release the last map
+// of job ends: the longest map, and the map work spread over every map slot,
+// max(max_t e_t, ⌈Σ_t e_t·q_t / Σ_r c^mp_r⌉).
+func mapPhaseBound(in *inst.Instance, job inst.Job) int {
+	mapCap, _ := slotTotals(in)
+	b := ceilDiv(work(job.Maps), mapCap)
+	for _, m := range job.Maps {
+		b = max(b, m.Duration)
+	}
+	return b
+}
+
+// TurnaroundLowerBound is a lower bound on max_j (C_j − s_j) valid for every
+// schedule. For each release a, the jobs J_a released at or after a need
+// their map work W_a done on the map slots, so some job of J_a has its last
+// map end at or after a + ⌈W_a / Σ c^mp⌉ and completes a reduce later, at
+// least min reduce duration more; its turnaround is at least that minus
+// max_{J_a} s_j. Likewise for the reduce work alone. Each job alone gives
+// s_j + mapPhaseBound + longest reduce.
+func TurnaroundLowerBound(in *inst.Instance) int {
+	mapCap, redCap := slotTotals(in)
+	lb := 0
+	for _, job := range in.Jobs {
+		maxRed := 0
+		for _, r := range job.Reduces {
+			maxRed = max(maxRed, r.Duration)
+		}
+		lb = max(lb, mapPhaseBound(in, job)+maxRed)
+	}
+	for _, ja := range in.Jobs {
+		a := ja.Release
+		wm, wr, lastRel, minRed := 0, 0, a, math.MaxInt
+		for _, job := range in.Jobs {
+			if job.Release < a {
+				continue
+			}
+			wm += work(job.Maps)
+			wr += work(job.Reduces)
+			lastRel = max(lastRel, job.Release)
+			for _, r := range job.Reduces {
+				minRed = min(minRed, r.Duration)
+			}
+		}
+		lb = max(lb, a+ceilDiv(wm, mapCap)+minRed-lastRel)
+		if redCap > 0 {
+			lb = max(lb, a+ceilDiv(wr, redCap)-lastRel)
+		}
+	}
+	return lb
+}
+
+// Build emits the MILP of in.
+//
+// Completion bounds: C_j ≤ min(H, s_j + U) where H is HorizonBound and, for
+// the product and weighted objectives, U is the objective of the greedy
+// heuristic: (K+1)·Z ≤ U and w·K + Z ≤ U both imply Z ≤ U, so every schedule
+// at least as good as the heuristic has C_j − s_j ≤ U. From these, each map
+// may start in [s_j, ubC_j − max reduce duration − e_t] and each reduce in
+// [s_j + max map duration, ubC_j − e_t].
+func Build(in *inst.Instance, o Options) (*Built, error) {
+	if o.Formulation == FormulationUnknown {
+		o.Formulation = TimeIndexed
+	}
+	if o.Objective.Kind == ObjectiveUnknown {
+		o.Objective.Kind = Product
+	}
+	bt := &Built{Instance: in, Formulation: o.Formulation, Objective: o.Objective, index: map[inst.TaskRef]int{}}
+	bt.Heuristic = heuristic(in, o.Objective)
+	H := HorizonBound(in)
+	bt.Horizon, bt.HorizonSource = H, "max release + total duration"
+	if o.Horizon > 0 && o.Horizon < H {
+		bt.Horizon, bt.HorizonSource = o.Horizon, "--horizon"
+	}
+	u := math.MaxInt
+	if o.Objective.Kind != Lexicographic {
+		u = int(math.Floor(o.Objective.Value(bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround, 0) + 1e-9))
+		if o.Cutoff && bt.integral() {
+			u-- // Z ≤ objective ≤ U − 1
+		}
+	}
+	bt.ubC = make([]int, len(in.Jobs))
+	for j, job := range in.Jobs {
+		bt.ubC[j] = bt.Horizon
+		if u != math.MaxInt {
+			bt.ubC[j] = min(bt.ubC[j], job.Release+u)
+		}
+		bt.Zmax = max(bt.Zmax, bt.ubC[j]-job.Release)
+	}
+	for _, t := range in.Tasks() {
+		job := in.Jobs[t.Job]
+		mapPhase, maxRed := mapPhaseBound(in, job), 0
+		for _, r := range job.Reduces {
+			maxRed = max(maxRed, r.Duration)
+		}
+		task := in.Task(t)
+		ti := taskInfo{ref: t, dur: task.Duration, q: task.Demand}
+		if t.Kind == inst.Map {
+			ti.est, ti.lst = job.Release, bt.ubC[t.Job]-maxRed-task.Duration
+		} else {
+			ti.est, ti.lst = job.Release+mapPhase, bt.ubC[t.Job]-task.Duration
+		}
+		if ti.lst < ti.est && o.Cutoff {
+			return nil, ErrNoImprovement
+		}
+		if ti.lst < ti.est {
+			return nil, fmt.Errorf("%w: %s of %s cannot complete by %d", ErrHorizon, t, job.Name, bt.ubC[t.Job])
+		}
+		bt.index[t] = len(bt.tasks)
+		bt.tasks = append(bt.tasks, ti)
+	}
+	b := model.NewBuilder(fmt.Sprintf("mrcp-%s-%s", o.Formulation, o.Objective.Kind))
+	var err error
+	switch o.Formulation {
+	case TimeIndexed:
+		err = bt.timeIndexed(b, o)
+	case Disjunctive:
+		err = bt.disjunctive(b)
+	default:
+		err = fmt.Errorf("mrcp: unknown formulation %v", o.Formulation)
+	}
+	if errors.Is(err, ErrHorizon) && o.Cutoff {
+		return nil, ErrNoImprovement
+	}
+	if err != nil {
+		return nil, err
+	}
+	obj := bt.objective(b)
+	if o.Cutoff {
+		u := bt.ObjectiveValue(bt.Heuristic)
+		if bt.integral() {
+			u--
+		} else {
+			u -= cutoffEps * math.Max(1, math.Abs(u))
+		}
+		b.LessEq("cutoff", obj, u)
+	}
+	m, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("mrcp: building the model: %w", err)
+	}
+	bt.Model = m
+	return bt, nil
+}
+
+// common variables: completion C_j, lateness N_j, max turnaround Z.
+type jobVars struct {
+	c, n []model.Var
+	z    model.Var
+}
+
+// jobs adds C_j, N_j, Z and the rows (4'), (5) and Z ≥ C_j − s_j. ends(j)
+// returns, per reduce of job j, its end time as an expression.
+func (bt *Built) jobs(b *model.Builder, ends func(j int) []model.Expr) (jobVars, error) {
+	in := bt.Instance
+	jv := jobVars{}
+	cf := model.NewFamily[int](b, "C")
+	nf := model.NewFamily[int](b, "N")
+	zmin := 0
+	for j, job := range in.Jobs {
+		estC := job.Release
+		for i, r := range job.Reduces {
+			estC = max(estC, bt.tasks[bt.index[inst.TaskRef{Job: j, Kind: inst.Reduce, Index: i}]].est+r.Duration)
+		}
+		zmin = max(zmin, estC-job.Release)
+		jv.c = append(jv.c, cf.Add(j, float64(estC), float64(bt.ubC[j]), 0, model.Continuous))
+		nlo, nup := 0.0, 1.0
+		if bt.ubC[j] <= job.Deadline {
+			nup = 0
+		}
+		if estC > job.Deadline {
+			nlo = 1
+		}
+		jv.n = append(jv.n, nf.Add(j, nlo, nup, 0, model.Binary))
+	}
+	bt.Zmin = max(zmin, TurnaroundLowerBound(in))
+	if bt.Zmin > bt.Zmax {
+		return jv, fmt.Errorf("%w: the maximum turnaround is at least %d but the horizon allows %d", ErrHorizon, bt.Zmin, bt.Zmax)
+	}
+	jv.z = b.Continuous("Z", float64(bt.Zmin), float64(bt.Zmax))
+	comp := model.NewRowFamily[struct{ J, R int }](b, "completion")
+	late := model.NewRowFamily[int](b, "late")
+	turn := model.NewRowFamily[int](b, "turnaround")
+	for j, job := range in.Jobs {
+		for r, e := range ends(j) {
+			row := model.Expr{}
+			row.Add(jv.c[j], 1)
+			row.AddExpr(e, -1)
+			comp.GreaterEq(struct{ J, R int }{j, r}, row, 0)
+		}
+		// C_j − (ubC_j − d_j)·N_j ≤ d_j: N_j = 0 forces C_j ≤ d_j.
+		if m := bt.ubC[j] - job.Deadline; m > 0 {
+			row := model.Expr{}
+			row.Add(jv.c[j], 1).Add(jv.n[j], -float64(m))
+			late.LessEq(j, row, float64(job.Deadline))
+		}
+		row := model.Expr{}
+		row.Add(jv.z, 1).Add(jv.c[j], -1)
+		turn.GreaterEq(j, row, -float64(job.Release))
+	}
+	return jv, nil
+}
+
+// objective sets the chosen objective over jobVars stored by the formulation.
+func (bt *Built) objective(b *model.Builder) model.Expr {
+	jv := bt.jv
+	k := model.Sum(jv.n...)
+	switch bt.Objective.Kind {
+	case Product:
+		// K = Σ_b 2^b y_b; w_b = y_b·Z by w_b ≥ Z − Zmax·(1 − y_b), w_b ≥ 0,
+		// exact at a minimum; (K + 1)·Z = Z + Σ_b 2^b w_b.
+		nb := bits.Len(uint(len(jv.n)))
+		obj := model.Expr{}
+		obj.Add(jv.z, 1)
+		kdef := model.Expr{}
+		kdef.AddExpr(k, 1)
+		yf := model.NewFamily[int](b, "Kbit")
+		wf := model.NewFamily[int](b, "KbitZ")
+		mc := model.NewRowFamily[int](b, "mccormick")
+		mcLo := model.NewRowFamily[int](b, "mccormicklo")
+		zmax := float64(bt.Zmax)
+		for i := 0; i < nb; i++ {
+			y := yf.Add(i, 0, 1, 0, model.Binary)
+			w := wf.Add(i, 0, zmax, 0, model.Continuous)
+			kdef.Add(y, -float64(uint(1)<<i))
+			row := model.Expr{}
+			row.Add(w, 1).Add(jv.z, -1).Add(y, -zmax)
+			mc.GreaterEq(i, row, -zmax)
+			// w_b ≥ Zmin·y_b: valid since Z ≥ Zmin, and it makes late jobs
+			// cost in the LP relaxation.
+			if bt.Zmin > 0 {
+				lo := model.Expr{}
+				lo.Add(w, 1).Add(y, -float64(bt.Zmin))
+				mcLo.GreaterEq(i, lo, 0)
+			}
+			obj.Add(w, float64(uint(1)<<i))
+		}
+		b.Equal("latecount", kdef, 0)
+		b.Minimize(obj)
+		return obj
+	case Lexicographic:
+		obj := model.Expr{}
+		obj.AddExpr(k, float64(bt.Zmax+1))
+		obj.Add(jv.z, 1)
+		b.Minimize(obj)
+		return obj
+	case Weighted:
+		obj := model.Expr{}
+		obj.AddExpr(k, bt.Objective.weight())
+		obj.Add(jv.z, 1)
+		b.Minimize(obj)
+		return obj
+	}
+	return model.Expr{}
+}
+
+// ObjectiveValue is the objective of s as this model scores it.
+func (bt *Built) ObjectiveValue(s *Schedule) float64 {
+	return bt.Objective.Value(s.LateJobs, s.MaxTurnaround, bt.Zmax)
+}
+
+// identicalPairs lists consecutive identical tasks (same job, kind, duration
+// and demand): relabelling them so that their starts are sorted keeps any
+// schedule feasible, so S_t ≤ S_{t'} may be imposed.
+func (bt *Built) identicalPairs() [][2]int {
+	var out [][2]int
+	for i := 1; i < len(bt.tasks); i++ {
+		a, c := bt.tasks[i-1], bt.tasks[i]
+		if a.ref.Job == c.ref.Job && a.ref.Kind == c.ref.Kind && a.dur == c.dur && a.q == c.q {
+			out = append(out, [2]int{i - 1, i})
+		}
+	}
+	return out
+}

@@ -1,0 +1,115 @@
+package mrcp
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	inst "github.com/mrbound/mrbound/instances/mrcp"
+)
+
+// decodeTol is how far from 0 or 1 a binary may be and still be read as
+// that value; solvers return integral values to about 1e-6.
+const decodeTol = 1e-4
+
+// Decode turns a solution vector of bt.Model into a schedule. It fails when x
+// does not encode one placement per task (a solver bug or the wrong vector);
+// it does not check feasibility — Check does, against the instance.
+func (bt *Built) Decode(x []float64) (*Schedule, error) {
+	if len(x) != bt.Model.NumCols() {
+		return nil, fmt.Errorf("mrcp: decode: %d values for %d columns", len(x), bt.Model.NumCols())
+	}
+	tasks := make([]Assignment, len(bt.tasks))
+	for i, t := range bt.tasks {
+		a := Assignment{Task: t.ref}
+		switch bt.Formulation {
+		case TimeIndexed:
+			found := 0
+			var lanes []int
+			for _, sv := range bt.xs[i] {
+				if x[sv.v.Index()] > 1-decodeTol {
+					found++
+					a.Start = sv.tau
+					lanes = append(lanes, sv.lane)
+				}
+			}
+			if found != 1 {
+				return nil, fmt.Errorf("mrcp: decode: %s has %d start variables at 1", t.ref, found)
+			}
+			a.Resource = bt.lanes[t.ref.Kind][lanes[0]].resource
+		case Disjunctive:
+			s := x[bt.start[i].Index()]
+			if math.Abs(s-math.Round(s)) > decodeTol {
+				return nil, fmt.Errorf("mrcp: decode: start of %s is %v, not an integer", t.ref, s)
+			}
+			a.Start = int(math.Round(s))
+			m := 0
+			if len(bt.assign[i]) > 0 {
+				m = -1
+				for k, v := range bt.assign[i] {
+					if x[v.Index()] > 1-decodeTol {
+						m = k
+					}
+				}
+				if m < 0 {
+					return nil, fmt.Errorf("mrcp: decode: %s is on no machine", t.ref)
+				}
+			}
+			ms := bt.machines[t.ref.Kind][m]
+			a.Resource, a.Slot = ms.resource, ms.slot
+		}
+		tasks[i] = a
+	}
+	s := newSchedule(bt.Instance, tasks)
+	if bt.Formulation == TimeIndexed && bt.Pooled {
+		if err := colour(bt.Instance, s); err != nil {
+			return nil, err
+		}
+	}
+	if bt.Formulation == TimeIndexed {
+		assignSlots(bt.Instance, s)
+	}
+	return s, nil
+}
+
+// colour gives each task of a pooled schedule a resource: for each kind, tasks
+// in order of start take the first unit slot free by then (interval
+// colouring, optimal for intervals, so it succeeds whenever no more tasks
+// overlap than there are slots).
+func colour(in *inst.Instance, s *Schedule) error {
+	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		var slots []unitSlot
+		for r, res := range in.Resources {
+			for i := 0; i < res.Slots(k); i++ {
+				slots = append(slots, unitSlot{r, i})
+			}
+		}
+		free := make([]int, len(slots))
+		for i := range free {
+			free[i] = math.MinInt
+		}
+		var idx []int
+		for i, a := range s.Tasks {
+			if a.Task.Kind == k {
+				idx = append(idx, i)
+			}
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return s.Tasks[idx[a]].Start < s.Tasks[idx[b]].Start })
+		for _, i := range idx {
+			a := &s.Tasks[i]
+			m := -1
+			for x := range slots {
+				if free[x] <= a.Start {
+					m = x
+					break
+				}
+			}
+			if m < 0 {
+				return fmt.Errorf("mrcp: decode: more than %d %s tasks overlap at %d", len(slots), k, a.Start)
+			}
+			free[m] = a.End
+			a.Resource, a.Slot = slots[m].resource, slots[m].slot
+		}
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+// Package mrcp builds the MapReduce Constraint Program of Lim, Majumdar and
+// Ashwood-Smith (MRCP, Table 1) as a MILP, in a time-indexed and a disjunctive
+// form, decodes solutions into schedules and checks them against the instance.
+//
+// # The model
+//
+// Jobs j have a release s_j, a deadline d_j, map tasks and reduce tasks; task t
+// has an integer duration e_t and a demand q_t; resource r has c^mp_r map and
+// c^rd_r reduce slots (see package instances/mrcp). The paper minimises
+//
+//	(Σ_j N_j + 1) · max_j (C_j − s_j)
+//
+// subject to (1) each task on one resource, (2) maps start ≥ s_j, (3) reduces
+// start after every map of the job ends, (4) C_j = the latest reduce end,
+// (5) C_j > d_j ⇒ N_j = 1, (6, 7) cumulative capacity of each resource's map
+// and reduce slots, integer start times.
+//
+// # Linearisation
+//
+// Common to both forms: C_j ≥ end of each reduce (4 as ≥, exact at a minimum
+// since the objective is non-decreasing in C_j);
+//
+//	C_j − (ubC_j − d_j)·N_j ≤ d_j          (5)
+//	Z ≥ C_j − s_j
+//
+// and one of three objectives (ObjectiveKind):
+//
+//	product        (K + 1)·Z with K = Σ N_j = Σ_b 2^b y_b (b < bits(|J|)),
+//	               Z + Σ_b 2^b w_b,  w_b ≥ Z − Zmax·(1 − y_b),  w_b ≥ 0
+//	               (w_b = y_b·Z at any minimum: exact)
+//	lexicographic  (Zmax + 1)·K + Z    (Z ∈ [0, Zmax] integer at a minimum)
+//	weighted       w·K + Z             (w = LateWeight, default 100)
+//
+// The time-indexed form (timeIndexed) has x[t,ℓ,τ] for each start τ in the
+// task's window, strong precedence through cumulative starts
+// F_t(τ) = Σ_{τ'≤τ} x[t,·,τ'] with F_r(τ) ≤ F_m(τ − e_m), and a capacity row per
+// lane and instant. Lanes are resources, or — by default when every demand is
+// 1 — one pooled lane per slot kind, which has the same schedules (interval
+// colouring gives back the slots) and no resource symmetry. The disjunctive
+// form (disjunctive) has integer starts, an assignment of each task to a
+// unit slot and big-M ordering pairs for tasks whose windows overlap; it needs
+// unit demands.
+//
+// Sizes, with T tasks, W the mean window, L lanes and P overlapping pairs:
+// time-indexed ≈ T·W·L binaries and (L·horizon + Σ_reduces maps·W) rows;
+// disjunctive ≈ T·slots + 2P binaries and P·(2 + slots) rows.
+//
+// # Horizon
+//
+// HorizonBound gives H = max_j s_j + Σ_t e_t, sound for every objective (an
+// optimal schedule can be compacted so no instant after the last release is
+// idle). For the product and weighted objectives a greedy schedule of value U
+// further gives C_j ≤ s_j + U. Build documents the task windows that follow.
+//
+// # Checking
+//
+// Decode reads a schedule from a solution vector; Check verifies it against
+// the instance alone — placement, releases, precedence, capacity at every
+// instant on every resource and slot kind, completion times, lateness flags
+// and the totals — and Run compares the recomputed objective with the
+// solver's. Run is the library entry point: load, build, solve, decode, check;
+// Outcome writes the text report (with a Gantt chart), JSON and SVG.
+package mrcp

@@ -1,0 +1,142 @@
+package mrcp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Formulation selects the MILP. The zero value is unknown.
+type Formulation int8
+
+const (
+	FormulationUnknown Formulation = iota
+	// TimeIndexed: x[t,ℓ,τ] = 1 when task t starts on lane ℓ at τ.
+	TimeIndexed
+	// Disjunctive: integer starts, unit-slot assignment and big-M ordering.
+	Disjunctive
+)
+
+var formulationNames = [...]string{"unknown", "time-indexed", "disjunctive"}
+
+func (f Formulation) String() string {
+	if int(f) >= 0 && int(f) < len(formulationNames) {
+		return formulationNames[f]
+	}
+	return fmt.Sprintf("Formulation(%d)", int(f))
+}
+
+// MarshalText encodes the formulation by name.
+func (f Formulation) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// UnmarshalText decodes a formulation name.
+func (f *Formulation) UnmarshalText(b []byte) error {
+	p, err := ParseFormulation(string(b))
+	*f = p
+	return err
+}
+
+// ParseFormulation reads time-indexed or disjunctive.
+func ParseFormulation(s string) (Formulation, error) {
+	for i, n := range formulationNames {
+		if i > 0 && n == s {
+			return Formulation(i), nil
+		}
+	}
+	return FormulationUnknown, fmt.Errorf("mrcp: unknown formulation %q (time-indexed or disjunctive)", s)
+}
+
+// ObjectiveKind selects what is minimised. The zero value is unknown.
+type ObjectiveKind int8
+
+const (
+	ObjectiveUnknown ObjectiveKind = iota
+	// Product is the paper's (Σ N_j + 1) · max_j (C_j − s_j).
+	Product
+	// Lexicographic: fewest late jobs, then smallest maximum turnaround.
+	Lexicographic
+	// Weighted: LateWeight · Σ N_j + max_j (C_j − s_j).
+	Weighted
+)
+
+var objectiveNames = [...]string{"unknown", "product", "lexicographic", "weighted"}
+
+func (o ObjectiveKind) String() string {
+	if int(o) >= 0 && int(o) < len(objectiveNames) {
+		return objectiveNames[o]
+	}
+	return fmt.Sprintf("ObjectiveKind(%d)", int(o))
+}
+
+// MarshalText encodes the objective by name.
+func (o ObjectiveKind) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText decodes an objective name.
+func (o *ObjectiveKind) UnmarshalText(b []byte) error {
+	for i, n := range objectiveNames {
+		if i > 0 && n == string(b) {
+			*o = ObjectiveKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("mrcp: unknown objective %q", b)
+}
+
+// DefaultLateWeight is the weight of one late job in the weighted objective,
+// in time units of maximum turnaround.
+const DefaultLateWeight = 100
+
+// Objective is an objective kind with its weight (Weighted only).
+type Objective struct {
+	Kind ObjectiveKind
+	// LateWeight is the weight of one late job for Weighted (> 0);
+	// 0 means DefaultLateWeight.
+	LateWeight float64
+}
+
+// ParseObjective reads product, lexicographic, weighted or weighted:W.
+func ParseObjective(s string) (Objective, error) {
+	name, w, hasW := strings.Cut(s, ":")
+	var o Objective
+	if err := o.Kind.UnmarshalText([]byte(name)); err != nil {
+		return o, fmt.Errorf("mrcp: unknown objective %q (product, lexicographic, weighted or weighted:W)", s)
+	}
+	if hasW {
+		f, err := strconv.ParseFloat(w, 64)
+		if o.Kind != Weighted || err != nil || !(f > 0) || f > 1e9 {
+			return o, fmt.Errorf("mrcp: objective %q: a weight W > 0 is only for weighted:W", s)
+		}
+		o.LateWeight = f
+	}
+	return o, nil
+}
+
+func (o Objective) weight() float64 {
+	if o.LateWeight > 0 {
+		return o.LateWeight
+	}
+	return DefaultLateWeight
+}
+
+// String formats the objective as ParseObjective reads it.
+func (o Objective) String() string {
+	if o.Kind == Weighted {
+		return fmt.Sprintf("weighted:%g", o.weight())
+	}
+	return o.Kind.String()
+}
+
+// Value is the objective of a schedule with late jobs K and maximum
+// turnaround Z. The lexicographic value is K·(zSpan+1) + Z, where zSpan
+// bounds the range of Z (as in the model); Lexicographic ranks by K then Z.
+func (o Objective) Value(k, z int, zSpan int) float64 {
+	switch o.Kind {
+	case Product:
+		return float64(k+1) * float64(z)
+	case Lexicographic:
+		return float64(k)*float64(zSpan+1) + float64(z)
+	case Weighted:
+		return o.weight()*float64(k) + float64(z)
+	}
+	return 0
+}

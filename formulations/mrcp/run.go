@@ -1,0 +1,380 @@
+package mrcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/mrbound/mrbound/formulations/internal/gantt"
+	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// objTol is the largest difference between the solver's objective and the
+// one recomputed from the decoded schedule that still counts as agreement:
+// objectives are integers up to about 1e7 and solvers meet rows to ~1e-6.
+const objTol = 1e-4
+
+// integralAbsGap is the absolute gap Run asks for when every objective value
+// is an integer: a gap below 1 then proves optimality.
+const integralAbsGap = 0.99
+
+// RunOptions configure Run.
+type RunOptions struct {
+	Build Options
+	Solve solve.Options
+	// NoCutoff solves the plain model, without the heuristic's cutoff.
+	NoCutoff bool
+}
+
+// Outcome is what Run learned: the model, the solver's result, the decoded
+// schedule and the checker's verdict.
+type Outcome struct {
+	Path     string
+	Instance *inst.Instance
+	Built    *Built
+	Result   solve.Result
+	// Schedule is nil when the solver found no solution.
+	Schedule *Schedule
+	// CheckErr is the checker's verdict (nil: feasible and the objective
+	// agrees); Verified is Schedule != nil && CheckErr == nil.
+	CheckErr error
+	Verified bool
+	// Recomputed is the objective recomputed from Schedule.
+	Recomputed float64
+	// FromHeuristic reports that Schedule is the greedy heuristic's: the
+	// solver found nothing better (see RunInstance).
+	FromHeuristic bool
+}
+
+// IsBadInput reports whether err is the user's fault (an invalid scenario or
+// options the formulation cannot honour) rather than a failed call.
+func IsBadInput(err error) bool {
+	return errors.Is(err, inst.ErrInvalid) || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrHorizon) || errors.Is(err, errBadOption)
+}
+
+var errBadOption = errors.New("mrcp: bad option")
+
+// Run loads the scenario in data (path names it in errors), builds the model,
+// solves it, decodes and checks the schedule. The error is non-nil only when
+// something failed (see IsBadInput); solver statuses are in the Outcome.
+func Run(ctx context.Context, path string, data []byte, o RunOptions) (*Outcome, error) {
+	in, err := inst.Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return RunInstance(ctx, path, in, o)
+}
+
+// RunInstance is Run on a loaded instance.
+//
+// Unless o.NoCutoff, the model asks for a schedule strictly better than the
+// greedy heuristic's (Options.Cutoff), and the heuristic's schedule is the
+// incumbent: when the solver proves that no better schedule exists
+// (infeasible, or a dual bound above the cutoff) the heuristic is reported as
+// optimal; when it stops at a limit without a better solution the heuristic
+// is reported with the solver's bound.
+func RunInstance(ctx context.Context, path string, in *inst.Instance, o RunOptions) (*Outcome, error) {
+	if o.Build.Objective.Kind == Weighted && o.Build.Objective.LateWeight < 0 {
+		return nil, fmt.Errorf("%w: negative late weight", errBadOption)
+	}
+	bo := o.Build
+	bo.Cutoff = !o.NoCutoff
+	bt, err := Build(in, bo)
+	if errors.Is(err, ErrNoImprovement) {
+		// Bounds alone prove the heuristic optimal; report that without a solve.
+		bo.Cutoff = false
+		if bt, err = Build(in, bo); err != nil {
+			return nil, err
+		}
+		out := &Outcome{Path: path, Instance: in, Built: bt, FromHeuristic: true}
+		u := bt.ObjectiveValue(bt.Heuristic)
+		out.Result = solve.Result{Solver: "bounds", Status: solve.Optimal, HasSolution: true, Objective: u, Bound: u,
+			Message: "the greedy schedule meets the instance's lower bounds"}
+		out.finish(bt.Heuristic)
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	opts := o.Solve
+	if opts.RelGap == 0 && opts.AbsGap == 0 && bt.integral() {
+		opts.RelGap, opts.AbsGap = 1e-9, integralAbsGap
+	}
+	t0 := time.Now()
+	res, err := solve.Solve(ctx, bt.Model, opts)
+	if err != nil {
+		return nil, err
+	}
+	if res.Wall == 0 {
+		res.Wall = time.Since(t0)
+	}
+	out := &Outcome{Path: path, Instance: in, Built: bt, Result: res}
+	if !res.HasSolution && bo.Cutoff {
+		// The heuristic is the incumbent; the solver's verdict bounds it.
+		u := bt.ObjectiveValue(bt.Heuristic)
+		cut := u - 1
+		if !bt.integral() {
+			cut = u - cutoffEps*math.Max(1, math.Abs(u))
+		}
+		out.FromHeuristic = true
+		r := &out.Result
+		r.HasSolution, r.Objective = true, u
+		switch {
+		case res.Status == solve.Infeasible || res.Bound > cut+objTol:
+			r.Status, r.Bound = solve.Optimal, u
+			r.Message = "no schedule beats the greedy one"
+		case math.IsInf(res.Bound, -1):
+			r.Bound = bt.lowerBound()
+		}
+		out.finish(bt.Heuristic)
+		return out, nil
+	}
+	if !res.HasSolution {
+		return out, nil
+	}
+	s, err := bt.Decode(res.X)
+	if err != nil {
+		out.CheckErr = err
+		return out, nil
+	}
+	out.finish(s)
+	if out.CheckErr == nil && math.Abs(out.Recomputed-res.Objective) > objTol*math.Max(1, math.Abs(res.Objective)) {
+		out.CheckErr = violation("objective", "recomputed %v, solver reports %v", out.Recomputed, res.Objective)
+		out.Verified = false
+	}
+	return out, nil
+}
+
+// finish records s, checks it and recomputes its objective.
+func (o *Outcome) finish(s *Schedule) {
+	o.Schedule = s
+	o.Recomputed = o.Built.ObjectiveValue(s)
+	o.CheckErr = Check(o.Instance, s)
+	o.Verified = o.CheckErr == nil
+}
+
+// lowerBound is the objective bound the instance gives without a solve:
+// Zmin, with the late jobs forced by the windows.
+func (bt *Built) lowerBound() float64 {
+	k := 0
+	for _, n := range bt.jv.n {
+		if bt.Model.ColLower[n.Index()] > 0.5 {
+			k++
+		}
+	}
+	return bt.Objective.Value(k, bt.Zmin, bt.Zmax)
+}
+
+// integral reports whether every objective value is an integer.
+func (bt *Built) integral() bool {
+	w := bt.Objective.weight()
+	return bt.Objective.Kind != Weighted || w == math.Trunc(w)
+}
+
+// finite maps ±Inf and NaN to nil for JSON.
+func finite(v float64) *float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+// Summary is the JSON report.
+type Summary struct {
+	Scenario    string          `json:"scenario"`
+	Formulation Formulation     `json:"formulation"`
+	ObjKind     string          `json:"objective_kind"`
+	Status      solve.Status    `json:"status"`
+	Objective   *float64        `json:"objective"`
+	Bound       *float64        `json:"bound"`
+	Gap         *float64        `json:"gap"`
+	Nodes       int64           `json:"nodes"`
+	Seconds     float64         `json:"seconds"`
+	Solver      string          `json:"solver"`
+	Verified    bool            `json:"verified"`
+	CheckError  string          `json:"check_error,omitempty"`
+	LateJobs    *int            `json:"late_jobs"`
+	MaxTurn     *int            `json:"max_turnaround"`
+	Late        []string        `json:"late"`
+	Horizon     int             `json:"horizon"`
+	Rows        int             `json:"rows"`
+	Cols        int             `json:"cols"`
+	Nonzeros    int             `json:"nonzeros"`
+	Heuristic   HeuristicResult `json:"heuristic"`
+	// ScheduleFrom is "solver" or "heuristic".
+	ScheduleFrom string `json:"schedule_from,omitempty"`
+	Message      string `json:"message,omitempty"`
+}
+
+// HeuristicResult is the greedy schedule's score.
+type HeuristicResult struct {
+	Objective     float64 `json:"objective"`
+	LateJobs      int     `json:"late_jobs"`
+	MaxTurnaround int     `json:"max_turnaround"`
+}
+
+// Summary collects the report's fields.
+func (o *Outcome) Summary() Summary {
+	bt, r := o.Built, o.Result
+	s := Summary{
+		Scenario: o.Path, Formulation: bt.Formulation, ObjKind: bt.Objective.String(),
+		Status: r.Status, Objective: finite(r.Objective), Bound: finite(r.Bound), Gap: finite(r.Gap()),
+		Nodes: r.Nodes, Seconds: r.Seconds(), Solver: r.Solver, Verified: o.Verified,
+		Horizon: bt.Horizon, Rows: bt.Model.NumRows(), Cols: bt.Model.NumCols(), Nonzeros: bt.Model.NumNonzeros(),
+		Late:      []string{},
+		Heuristic: HeuristicResult{bt.ObjectiveValue(bt.Heuristic), bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround},
+	}
+	if o.CheckErr != nil {
+		s.CheckError = o.CheckErr.Error()
+	}
+	s.Message = r.Message
+	if o.Schedule != nil {
+		s.ScheduleFrom = "solver"
+		if o.FromHeuristic {
+			s.ScheduleFrom = "heuristic"
+		}
+	}
+	if o.Schedule != nil {
+		s.LateJobs, s.MaxTurn = &o.Schedule.LateJobs, &o.Schedule.MaxTurnaround
+		for _, j := range o.Schedule.Jobs {
+			if j.Late {
+				s.Late = append(s.Late, j.Name)
+			}
+		}
+	}
+	return s
+}
+
+// WriteJSON writes the Summary as one indented JSON object.
+func (o *Outcome) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(o.Summary(), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// WriteSchedule writes the decoded schedule as JSON.
+func (o *Outcome) WriteSchedule(w io.Writer) error {
+	if o.Schedule == nil {
+		return errors.New("mrcp: no schedule to write (the solver found no solution)")
+	}
+	b, err := json.MarshalIndent(o.Schedule, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func num(p *float64) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%.6g", *p)
+}
+
+// GanttWidth is the width of the text Gantt chart's time axis.
+const GanttWidth = 100
+
+// WriteText writes the human report: status, objective, bound, gap, late
+// jobs, maximum turnaround, the checker's verdict and a text Gantt chart.
+func (o *Outcome) WriteText(w io.Writer) error {
+	s := o.Summary()
+	in := o.Instance
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "scenario        %s: %d jobs, %d tasks, %d resources\n", o.Path, len(in.Jobs), len(in.Tasks()), len(in.Resources))
+	pooled := ""
+	if o.Built.Formulation == TimeIndexed && o.Built.Pooled {
+		pooled = ", pooled slots"
+	}
+	fmt.Fprintf(&sb, "model           %s%s, objective %s, horizon %d (%s); %d rows, %d columns, %d nonzeros\n",
+		s.Formulation, pooled, s.ObjKind, s.Horizon, o.Built.HorizonSource, s.Rows, s.Cols, s.Nonzeros)
+	fmt.Fprintf(&sb, "heuristic       objective %.6g (%d late, max turnaround %d)\n", s.Heuristic.Objective, s.Heuristic.LateJobs, s.Heuristic.MaxTurnaround)
+	fmt.Fprintf(&sb, "solver          %s: %s in %.3g s, %d nodes", s.Solver, s.Status, s.Seconds, s.Nodes)
+	if s.Message != "" {
+		fmt.Fprintf(&sb, " (%s)", s.Message)
+	}
+	sb.WriteString("\n")
+	gap := "none"
+	if s.Gap != nil {
+		gap = fmt.Sprintf("%.4g%%", 100**s.Gap)
+	}
+	fmt.Fprintf(&sb, "objective       %s   bound %s   gap %s\n", num(s.Objective), num(s.Bound), gap)
+	if o.Schedule != nil {
+		fmt.Fprintf(&sb, "late jobs       %d of %d", o.Schedule.LateJobs, len(in.Jobs))
+		if len(s.Late) > 0 {
+			fmt.Fprintf(&sb, ": %s", strings.Join(s.Late, ", "))
+		}
+		fmt.Fprintf(&sb, "\nmax turnaround  %d\n", o.Schedule.MaxTurnaround)
+	}
+	switch {
+	case o.Verified:
+		fmt.Fprintf(&sb, "checker         verified: feasible, objective recomputed %.6g (schedule from the %s)\n", o.Recomputed, s.ScheduleFrom)
+	case o.CheckErr != nil:
+		fmt.Fprintf(&sb, "checker         REJECTED: %v\n", o.CheckErr)
+	default:
+		fmt.Fprintf(&sb, "checker         no schedule to check\n")
+	}
+	if _, err := io.WriteString(w, sb.String()); err != nil {
+		return err
+	}
+	if o.Schedule == nil {
+		return nil
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
+	}
+	return gantt.Text(w, Bars(in, o.Schedule), GanttWidth)
+}
+
+// WriteSVG draws the schedule as an SVG Gantt chart.
+func (o *Outcome) WriteSVG(w io.Writer) error {
+	if o.Schedule == nil {
+		return errors.New("mrcp: no schedule to draw (the solver found no solution)")
+	}
+	title := fmt.Sprintf("%s: %s, %s; %d late, max turnaround %d", o.Path, o.Built.Formulation, o.Built.Objective,
+		o.Schedule.LateJobs, o.Schedule.MaxTurnaround)
+	return gantt.SVG(w, Bars(o.Instance, o.Schedule), title)
+}
+
+// Bars turns a schedule into Gantt bars: one lane per resource, slot kind and
+// slot ("r0 map", or "r0 map#1" when a resource has several), resources in
+// order, map lanes before reduce lanes.
+func Bars(in *inst.Instance, s *Schedule) []gantt.Bar {
+	var bars []gantt.Bar
+	for r, res := range in.Resources {
+		for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+			for slot := 0; slot < res.Slots(k); slot++ {
+				lane := fmt.Sprintf("%s %s", res.Name, k)
+				if res.Slots(k) > 1 {
+					lane = fmt.Sprintf("%s#%d", lane, slot)
+				}
+				var mine []gantt.Bar
+				for _, a := range s.Tasks {
+					if a.Resource == r && a.Task.Kind == k && a.Slot == slot {
+						mine = append(mine, gantt.Bar{Lane: lane, Start: float64(a.Start), End: float64(a.End), Label: a.Name})
+					}
+				}
+				sortBars(mine)
+				bars = append(bars, mine...)
+			}
+		}
+	}
+	return bars
+}
+
+func sortBars(b []gantt.Bar) {
+	for i := 1; i < len(b); i++ {
+		for k := i; k > 0 && b[k].Start < b[k-1].Start; k-- {
+			b[k], b[k-1] = b[k-1], b[k]
+		}
+	}
+}

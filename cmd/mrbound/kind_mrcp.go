@@ -114,4 +114,3 @@ var generateMRCPCommand = &cli.Command{
 		return in.Write(c.App.Writer)
 	},
 }
-

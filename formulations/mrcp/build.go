@@ -131,7 +131,9 @@ func heuristic(in *inst.Instance, obj Objective) *Schedule {
 	keys := []func(j int) int{
 		func(j int) int { return in.Jobs[j].Release },
 		func(j int) int { return in.Jobs[j].Deadline },
-		func(j int) int { return in.Jobs[j].Deadline - in.Jobs[j].Release - inst.AloneTime(in.Jobs[j], in.Resources) },
+		func(j int) int {
+			return in.Jobs[j].Deadline - in.Jobs[j].Release - inst.AloneTime(in.Jobs[j], in.Resources)
+		},
 		func(j int) int { return inst.AloneTime(in.Jobs[j], in.Resources) },
 	}
 	var best *Schedule

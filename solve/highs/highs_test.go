@@ -35,8 +35,13 @@ func requireHiGHS(t testing.TB) {
 	}
 }
 
-// HiGHS claims every capability of the suite.
-var caps = solvertest.Caps{}
+// HiGHS claims every capability of the suite; it skips one test-set problem
+// for time.
+var caps = solvertest.Caps{
+	SkipProblems: map[string]string{
+		"stein45": "about 100 s of CPU in the WebAssembly build (see BenchmarkHiGHS); too slow for the test suite",
+	},
+}
 
 func TestConformance(t *testing.T) {
 	requireHiGHS(t)

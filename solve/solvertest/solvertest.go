@@ -44,6 +44,9 @@ type Caps struct {
 	// Unbounded; the reason is logged when that happens. By default the
 	// exact status is required.
 	InfeasibleOrUnbounded string
+	// SkipProblems maps test-set problem names to the reason for skipping
+	// them (e.g. too slow for this backend in a test run).
+	SkipProblems map[string]string
 	// TestsetTimeLimit bounds each test-set solve; 0 means 120 s.
 	TestsetTimeLimit time.Duration
 }

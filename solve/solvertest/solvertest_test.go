@@ -305,6 +305,23 @@ func TestCapsInfeasibleOrUnbounded(t *testing.T) {
 	}
 }
 
+// TestSkipProblems checks that a named test-set problem is skipped with its
+// reason and the others are not.
+func TestSkipProblems(t *testing.T) {
+	if TestsetDir() == "" {
+		t.Skip("no ../shared/testsets")
+	}
+	r := &recorder{}
+	runTestsets(r, func() solve.Solver { return zeroSolver{} }, Caps{SkipProblems: map[string]string{"afiro": "slow"}})
+	got := r.leaves(nil)
+	if a := got["testsets/afiro"]; a == nil || !a.skipped || a.failed {
+		t.Errorf("afiro: %+v", a)
+	}
+	if s := got["testsets/sc50a"]; s == nil || s.skipped || !s.failed {
+		t.Errorf("sc50a with a zero solver: %+v", s)
+	}
+}
+
 // TestCapsSkip checks that an opt-out skips, with its reason, and only what
 // it names.
 func TestCapsSkip(t *testing.T) {

@@ -106,6 +106,8 @@ func runTestsets(t T, newSolver func() solve.Solver, caps Caps) {
 		for _, p := range ps {
 			t.Run(p.Name, func(t T) {
 				switch {
+				case caps.SkipProblems[p.Name] != "":
+					t.Skip(caps.SkipProblems[p.Name])
 				case p.Kind == "milp" && caps.NoMIP != "":
 					t.Skip(caps.NoMIP)
 				case p.Difficulty == "hard":

@@ -30,6 +30,8 @@ type pseudoCosts struct {
 	cnt   [2][]int
 	total [2]float64
 	n     [2]int
+	// cutoffs counts children of each column found infeasible.
+	cutoffs []int
 }
 
 func newPseudoCosts(n int) pseudoCosts {
@@ -38,6 +40,7 @@ func newPseudoCosts(n int) pseudoCosts {
 		p.sum[d] = make([]float64, n)
 		p.cnt[d] = make([]int, n)
 	}
+	p.cutoffs = make([]int, n)
 	return p
 }
 
@@ -61,9 +64,20 @@ func (p *pseudoCosts) update(j int, up bool, perUnit float64) {
 	p.n[d]++
 }
 
-// infeasible notes a child that turned out infeasible (nothing to learn for
-// the average gain; kept for symmetry with update).
-func (p *pseudoCosts) infeasible(int, bool) {}
+// infeasible notes a child of column j that turned out infeasible.
+func (p *pseudoCosts) infeasible(j int, _ bool) { p.cutoffs[j]++ }
+
+// weight scales a pseudo-cost score by how often branching on j cut off a
+// child and by the fractionality f (tie-breakers that matter when the
+// objective gives no signal, as in feasibility problems).
+func (p *pseudoCosts) weight(j int, f float64) float64 {
+	obs := p.cnt[0][j] + p.cnt[1][j] + p.cutoffs[j]
+	w := 1 + 0.1*math.Min(f, 1-f)
+	if obs > 0 {
+		w += float64(p.cutoffs[j]) / float64(obs)
+	}
+	return w
+}
 
 // get is the pseudo-cost of column j, or the average over all columns when
 // j has no observation yet.
@@ -98,7 +112,7 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 	cs := make([]cand, len(frac))
 	for k, j := range frac {
 		f := x[j] - math.Floor(x[j])
-		cs[k] = cand{j, f, score(s.pc.get(j, false)*f, s.pc.get(j, true)*(1-f))}
+		cs[k] = cand{j, f, score(s.pc.get(j, false)*f, s.pc.get(j, true)*(1-f)) * s.pc.weight(j, f)}
 	}
 	sort.SliceStable(cs, func(a, b int) bool {
 		if cs[a].score != cs[b].score {
@@ -153,6 +167,11 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 				}
 				_ = clone.SetColBounds(c.j, lo, up)
 			}
+			for d := 0; d < 2; d++ {
+				if cut[d] {
+					s.pc.infeasible(c.j, d == 1)
+				}
+			}
 			switch {
 			case cut[0] && cut[1]:
 				return -1, false, true
@@ -169,7 +188,7 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 				}
 				return -1, true, false
 			}
-			sc = score(gain[0], gain[1])
+			sc = score(gain[0], gain[1]) * s.pc.weight(c.j, c.f)
 		}
 		if sc > bestScore {
 			best, bestScore = c.j, sc

@@ -47,6 +47,11 @@ type factor struct {
 	epiv, evals        []float64
 	// work arrays
 	work []float64
+	// factorisation work storage, reused between calls
+	fcols  [][]spEntry
+	frows  [][]int
+	fints  []int
+	fbools []bool
 }
 
 func newFactor(m int) *factor {
@@ -66,15 +71,21 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 	f.lpiv, f.lstart, f.lidx, f.lval = f.lpiv[:0], append(f.lstart[:0], 0), f.lidx[:0], f.lval[:0]
 	f.prow, f.pcol, f.upiv = f.prow[:0], f.pcol[:0], f.upiv[:0]
 	f.epos, f.estart, f.eidx, f.epiv, f.evals = f.epos[:0], append(f.estart[:0], 0), f.eidx[:0], f.epiv[:0], f.evals[:0]
-	urowStart := []int{0}
-	var urowCol []int
-	var urowVal []float64
+	urowStart := append(f.urStart[:0], 0)
+	urowCol := f.urCol[:0]
+	urowVal := f.urVal[:0]
 
-	cols := make([][]spEntry, m)
-	rows := make([][]int, m)
+	if len(f.fcols) < m {
+		f.fcols = make([][]spEntry, m)
+		f.frows = make([][]int, m)
+	}
+	cols, rows := f.fcols[:m], f.frows[:m]
+	for i := range rows {
+		rows[i] = rows[i][:0]
+	}
 	for p := 0; p < m; p++ {
 		ri, rv := col(p)
-		c := make([]spEntry, 0, len(ri))
+		c := cols[p][:0]
 		for k, r := range ri {
 			if rv[k] != 0 {
 				c = append(c, spEntry{r, rv[k]})
@@ -84,13 +95,17 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 		cols[p] = c
 	}
 	// Column count buckets (doubly linked lists).
-	bhead := make([]int, m+2)
+	if len(f.fints) < 6*m+2 {
+		f.fints = make([]int, 6*m+2)
+		f.fbools = make([]bool, 2*m)
+	}
+	bhead := f.fints[:m+2]
 	for i := range bhead {
 		bhead[i] = -1
 	}
-	bnext := make([]int, m)
-	bprev := make([]int, m)
-	bcnt := make([]int, m)
+	bnext := f.fints[m+2 : 2*m+2]
+	bprev := f.fints[2*m+2 : 3*m+2]
+	bcnt := f.fints[3*m+2 : 4*m+2]
 	insert := func(p int) {
 		c := len(cols[p])
 		if c > m+1 {
@@ -118,15 +133,17 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 	for p := 0; p < m; p++ {
 		insert(p)
 	}
-	colDone := make([]bool, m)
-	rowDone := make([]bool, m)
+	colDone := f.fbools[:m]
+	rowDone := f.fbools[m : 2*m]
+	clear(colDone)
+	clear(rowDone)
 	var rowSingle []int
 	for r := 0; r < m; r++ {
 		if len(rows[r]) == 1 {
 			rowSingle = append(rowSingle, r)
 		}
 	}
-	mark := make([]int, m)
+	mark := f.fints[4*m+2 : 5*m+2]
 	for i := range mark {
 		mark[i] = -1
 	}
@@ -215,7 +232,7 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 			}
 		}
 		remove(pc)
-		cols[pc] = nil
+		cols[pc] = cols[pc][:0]
 		colDone[pc] = true
 		rowDone[pr] = true
 		if len(mult) > 0 {
@@ -279,7 +296,7 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 			remove(j)
 			insert(j)
 		}
-		rows[pr] = nil
+		rows[pr] = rows[pr][:0]
 		urowStart = append(urowStart, len(urowCol))
 	}
 	npiv := len(f.prow)
@@ -298,7 +315,7 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 	}
 	// Row-wise U as built; column-wise U by transposition.
 	f.urStart, f.urCol, f.urVal = urowStart, urowCol, urowVal
-	kOfPos := make([]int, m)
+	kOfPos := f.fints[5*m+2 : 6*m+2]
 	for k, p := range f.pcol {
 		kOfPos[p] = k
 	}

@@ -108,14 +108,16 @@ func (e *engine) restoreCosts() {
 	if e.shifted {
 		copy(e.wcost, e.cost)
 		e.shifted = false
+		e.computeDual()
 	}
-	e.computeDual()
 }
 
-// finalCheck refactorises, recomputes x_B and checks the unscaled primal
-// and dual feasibility of the basic solution.
+// finalCheck recomputes x_B and y (with iterative refinement) and checks
+// the unscaled primal and dual feasibility of the basic solution. It
+// refactorises only when the product form has grown long; a failed check
+// makes the next round start from a fresh factorisation.
 func (e *engine) finalCheck() bool {
-	if e.needFactor || e.fac.numUpdates() > 0 {
+	if e.needFactor || e.fac.numUpdates() > refactorEvery/2 {
 		e.refactor()
 	}
 	e.computePrimal()
@@ -130,8 +132,9 @@ func (e *engine) finalCheck() bool {
 		}
 	}
 	// Row activities from the columns must agree with the logicals.
-	act := make([]float64, e.m)
-	scale := make([]float64, e.m)
+	act, scale := e.wrk2, e.wrk3
+	clear(act)
+	clear(scale)
 	for j := 0; j < e.n; j++ {
 		xj := e.unscale(j, e.x[j])
 		for t := e.colStart[j]; t < e.colStart[j+1]; t++ {

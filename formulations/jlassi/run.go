@@ -138,6 +138,26 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 		rep.BuildSeconds = time.Since(bs).Seconds()
 		rep.T, rep.Stats = T, m.Model.Stats()
 		rep.Tried = append(rep.Tried, T)
+		if opts.LPBound {
+			// The LP relaxation first, so that a MIP stopped by the time
+			// limit still has its LP bound reported.
+			lp := m.Model.Clone()
+			for j := range lp.ColType {
+				lp.ColType[j] = model.Continuous
+			}
+			lr, err := solve.Solve(ctx, lp, so)
+			if err != nil {
+				return nil, err
+			}
+			rep.LPBound = math.NaN()
+			if lr.Status == solve.Optimal {
+				rep.LPBound = lr.Objective
+			}
+			if so, ok = deadline(); !ok {
+				rep.Result.Status = solve.TimeLimit
+				break
+			}
+		}
 		ss := time.Now()
 		res, err := solve.Solve(ctx, m.Model, so)
 		if err != nil {
@@ -158,21 +178,6 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 			}
 			v := Check(in, s, opts.Objective, res.Objective)
 			rep.Schedule, rep.Verdict = s, &v
-		}
-		if opts.LPBound {
-			if so, ok := deadline(); ok {
-				lp := m.Model.Clone()
-				for j := range lp.ColType {
-					lp.ColType[j] = model.Continuous
-				}
-				lr, err := solve.Solve(ctx, lp, so)
-				if err != nil {
-					return nil, err
-				}
-				if lr.Status == solve.Optimal {
-					rep.LPBound = lr.Objective
-				}
-			}
 		}
 		break
 	}

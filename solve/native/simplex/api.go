@@ -215,8 +215,8 @@ func (s *Solver) VarBounds(k int) (lo, up float64) { return s.lp.varBounds(k) }
 // in magnitude are set to zero.
 func (s *Solver) TableauRow(pos int, row []float64) []float64 { return s.lp.tableauRow(pos, row) }
 
-// Clone returns an independent copy with the same model, bounds, rows and
-// basis; the copy refactorises its basis at its next Solve.
+// Clone returns an independent copy with the same model, bounds, rows,
+// basis and factorisation.
 func (s *Solver) Clone() *Solver { return &Solver{lp: s.lp.clone()} }
 
 // inf is +Inf, for readability.

@@ -1036,5 +1036,9 @@ func (e *engine) clone() *engine {
 	c.rng = rand.New(rand.NewSource(e.rng.Int63()))
 	c.plist = nil
 	c.allocWork()
+	if !e.needFactor {
+		c.fac = e.fac.clone()
+		c.needFactor = false
+	}
 	return &c
 }

@@ -56,6 +56,9 @@ func TestRandomWarmSequences(t *testing.T) {
 		}
 		cur := m.Clone()
 		for step := 0; step < 6; step++ {
+			if rng.Intn(3) == 0 {
+				s = s.Clone() // continue on a copy, as branch-and-bound does
+			}
 			if rng.Intn(3) > 0 || cur.NumCols() == 0 {
 				j := rng.Intn(cur.NumCols())
 				x := s.X()

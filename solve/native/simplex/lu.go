@@ -58,6 +58,18 @@ func newFactor(m int) *factor {
 	return &factor{m: m, work: make([]float64, m)}
 }
 
+// clone returns a deep copy of the factors (work storage is not shared).
+func (f *factor) clone() *factor {
+	ci := func(a []int) []int { return append([]int(nil), a...) }
+	cf := func(a []float64) []float64 { return append([]float64(nil), a...) }
+	return &factor{m: f.m, work: make([]float64, f.m),
+		lpiv: ci(f.lpiv), lstart: ci(f.lstart), lidx: ci(f.lidx), lval: cf(f.lval),
+		prow: ci(f.prow), pcol: ci(f.pcol), upiv: cf(f.upiv),
+		ucStart: ci(f.ucStart), ucRow: ci(f.ucRow), ucVal: cf(f.ucVal),
+		urStart: ci(f.urStart), urCol: ci(f.urCol), urVal: cf(f.urVal),
+		epos: ci(f.epos), estart: ci(f.estart), eidx: ci(f.eidx), epiv: cf(f.epiv), evals: cf(f.evals)}
+}
+
 // numUpdates is the number of product-form etas since the factorisation.
 func (f *factor) numUpdates() int { return len(f.epos) }
 

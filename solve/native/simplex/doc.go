@@ -16,15 +16,34 @@
 // # Method
 //
 // The basis is factorised by a sparse LU with threshold Markowitz pivoting
-// (lu.go); updates use the product form with refactorisation every
-// refactorEvery updates and on numerical trouble. The bounded dual simplex
-// (dual.go) uses dual steepest-edge pricing and a Harris two-pass ratio test
-// with bound flipping; a primal simplex with Devex pricing (primal.go)
-// cleans up after cost shifts and perturbations are removed. The problem is
-// scaled by powers of two (geometric mean, then equilibration). Before
-// Optimal is reported the unscaled point is checked for primal and dual
-// feasibility; on failure the engine refactorises and re-solves without
-// perturbation, and reports NumericalTrouble rather than a doubtful optimum.
+// (lu.go: row singletons first, then a Markowitz search over column-count
+// buckets); FTRAN and BTRAN skip zero entries of the right-hand side.
+// Basis changes are applied in product form, with refactorisation every
+// refactorEvery updates and whenever the pivot computed by row and by column
+// disagree. A singular basis is repaired by row logicals.
+//
+// Solve first makes the basis dual feasible (boxed variables are flipped to
+// the other bound, the costs of the others shifted), runs the bounded dual
+// simplex (dual.go: dual steepest-edge pricing, a Harris two-pass ratio
+// test with bound flipping, costs perturbed once it stalls), restores the
+// true costs and runs the primal simplex (primal.go: Devex pricing, Harris
+// ratio test) to remove any dual infeasibility left. On a cold start whose
+// slack basis is dual infeasible, the primal simplex does most of the work.
+// x_B and y are recomputed with one step of iterative refinement. The
+// problem is scaled by powers of two (geometric mean, then column
+// equilibration), so scaling introduces no rounding.
+//
+// # Never a wrong optimum
+//
+// Before Optimal is reported the unscaled point is checked: bounds and rows
+// to finalTol relative to the bound, row activities recomputed from the
+// columns, and reduced-cost signs relative to the magnitude of their terms.
+// On failure Solve retries from a fresh factorisation without perturbation
+// and with working tolerances ten times tighter, up to maxAttempts times,
+// then reports NumericalTrouble. Infeasible is reported only when the dual
+// ratio test finds no candidate with a fresh factorisation (Ray is the
+// Farkas certificate); Unbounded only from the primal simplex on a primal
+// feasible basis (Ray is the improving direction).
 //
 // # Warm start
 //

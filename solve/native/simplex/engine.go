@@ -569,7 +569,7 @@ func (e *engine) duals() []float64 {
 	y := e.trueDuals()
 	out := make([]float64, e.m)
 	for i := range out {
-		out[i] = e.sense * y[i] * e.rowScale[i]
+		out[i] = e.sense*y[i]*e.rowScale[i] + 0 // + 0: no −0
 	}
 	return out
 }
@@ -602,7 +602,7 @@ func (e *engine) reducedCosts() []float64 {
 		if e.stat[j] == stBasic {
 			continue
 		}
-		out[j] = e.sense * (e.cost[j] - e.dotColumn(y, j)) / e.colScale[j]
+		out[j] = e.sense*(e.cost[j]-e.dotColumn(y, j))/e.colScale[j] + 0
 	}
 	return out
 }

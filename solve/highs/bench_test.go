@@ -86,6 +86,7 @@ func BenchmarkStartup(b *testing.B) {
 	}
 	ctx := context.Background()
 	b.Run("cold", func(b *testing.B) {
+		cpu0 := cpuTime()
 		for i := 0; i < b.N; i++ {
 			e, err := compile(ctx, dir, b.TempDir())
 			if err != nil {
@@ -93,6 +94,7 @@ func BenchmarkStartup(b *testing.B) {
 			}
 			e.rt.Close(ctx)
 		}
+		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	})
 	b.Run("cached", func(b *testing.B) {
 		cache := b.TempDir()
@@ -101,6 +103,7 @@ func BenchmarkStartup(b *testing.B) {
 			b.Fatal(err)
 		}
 		e.rt.Close(ctx)
+		cpu0 := cpuTime()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			e, err := compile(ctx, dir, cache)
@@ -109,6 +112,7 @@ func BenchmarkStartup(b *testing.B) {
 			}
 			e.rt.Close(ctx)
 		}
+		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	})
 	b.Run("instance", func(b *testing.B) {
 		e, err := getEngine(dir)

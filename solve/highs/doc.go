@@ -28,8 +28,23 @@
 // Options.TimeLimit, RelGap, AbsGap, NodeLimit, IterationLimit and Seed map to
 // HiGHS's time_limit, mip_rel_gap, mip_abs_gap, mip_max_nodes,
 // simplex_iteration_limit and random_seed. The WebAssembly build is
-// single-threaded, so Options.Threads is ignored. Context cancellation is the
-// hard stop: the module instance is closed at once and the result is
-// Interrupted (TimeLimit when the stop came from Options.TimeLimit, which is
-// also enforced that way a grace period after HiGHS's own limit).
+// single-threaded, so Options.Threads is ignored. Context cancellation is
+// the hard stop: the clock and write host functions, which HiGHS calls
+// continually, check the context and unwind the module call at once; the
+// instance is then discarded and the result is Interrupted, or TimeLimit when
+// the stop came from Options.TimeLimit (also enforced that way, a grace
+// period after HiGHS's own time_limit). wazero's WithCloseOnContextDone is not
+// used: its termination checks in every loop made HiGHS 3.5 times slower.
+//
+// # Results
+//
+// Statuses map one to one (HiGHS's solution limit, reached through
+// mip_max_nodes, is NodeLimit); an infeasible-or-unbounded answer is settled
+// by a second solve (without presolve for an LP, with a zero objective for a
+// MIP). Bound is the objective for an optimal LP and HiGHS's mip_dual_bound
+// for a MIP. For an optimal LP the result carries row duals, reduced costs
+// (d = c − Aᵀy, HiGHS's sign convention) and the basis. HiGHS always logs,
+// into a short buffer that explains failures; the log reaches Options.Log
+// when Verbosity ≥ 1 (2 adds HiGHS's log_dev_level 1). A MIP's LP iteration
+// count is read from HiGHS's solving report, which has no info value for it.
 package highs

@@ -140,6 +140,9 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) 
 	if err := opts.Validate(); err != nil {
 		return solve.Result{}, err
 	}
+	if err := m.Validate(); err != nil {
+		return solve.Result{}, err
+	}
 	e, err := s.engine()
 	if err != nil {
 		return solve.Result{}, err

@@ -351,3 +351,24 @@ func TestEmptyModel(t *testing.T) {
 		t.Errorf("empty model: %+v %v", res, err)
 	}
 }
+
+// TestRejectedModel passes a model HiGHS refuses (a matrix entry beyond its
+// infinite_bound): a clear one-line error, no panic.
+func TestRejectedModel(t *testing.T) {
+	requireHiGHS(t)
+	b := model.NewBuilder("huge")
+	x := b.Continuous("x", 0, 1)
+	e := model.NewExpr(1)
+	e.Add(x, 1e30)
+	b.LessEq("r", e, 1)
+	b.Minimize(model.Sum(x))
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = highs.New("").Solve(context.Background(), m, solve.Options{})
+	if err == nil || !strings.Contains(err.Error(), "rejected") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("huge coefficient: %v", err)
+	}
+	t.Log(err)
+}

@@ -233,6 +233,7 @@ func (in *instance) disambiguate(m *model.Model, opts solve.Options, tail *tailW
 		res.Bound = -res.Bound
 	case !m.IsMIP() && second.Status == solve.Unbounded:
 		unbounded()
+		res.Ray = second.Ray
 	case m.IsMIP() && second.HasSolution:
 		unbounded()
 		res.Message = "the LP relaxation is unbounded and an integer-feasible point exists"
@@ -561,6 +562,13 @@ func (s *session) read(m *model.Model, ms, runStatus int32, res *solve.Result) e
 			inf = math.Inf(1)
 		}
 		res.Objective, res.Bound = inf, inf
+		if !isMIP {
+			ray, err := s.primalRay(n)
+			if err != nil {
+				return err
+			}
+			res.Ray = ray
+		}
 		return nil
 	}
 	if res.Status == solve.Infeasible {
@@ -617,6 +625,23 @@ func (s *session) read(m *model.Model, ms, runStatus int32, res *solve.Result) e
 		res.Bound = res.Objective
 	}
 	return nil
+}
+
+// primalRay reads Highs_getPrimalRay: a direction of unboundedness, or nil
+// when HiGHS has none.
+func (s *session) primalRay(n int) ([]float64, error) {
+	rp, err := s.malloc(8 * n)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.callInt("_Highs_getPrimalRay", s.h, uint64(s.scratch), uint64(rp))
+	if err != nil || st == highsStatusError {
+		return nil, err
+	}
+	if has, _ := s.mem.ReadUint32Le(s.scratch); has == 0 {
+		return nil, nil
+	}
+	return s.getF64s(rp, n)
 }
 
 // solution reads Highs_getSolution: column values, row duals, column duals.

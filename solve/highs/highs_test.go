@@ -372,3 +372,24 @@ func TestRejectedModel(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestUnboundedRay checks that an unbounded LP comes with a primal ray that
+// the suite's CheckRay accepts.
+func TestUnboundedRay(t *testing.T) {
+	requireHiGHS(t)
+	for _, c := range solvertest.Cases() {
+		if c.Status[0] != solve.Unbounded || c.Model.IsMIP() {
+			continue
+		}
+		res, err := highs.New("").Solve(context.Background(), c.Model, solve.Options{})
+		if err != nil || res.Status != solve.Unbounded {
+			t.Fatalf("%s: %v %v", c.Name, res.Status, err)
+		}
+		if res.Ray == nil {
+			t.Errorf("%s: no ray", c.Name)
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) { solvertest.CheckRay(solvertest.Adapt(t), c.Model, res.Ray) })
+	}
+}
+

@@ -72,6 +72,10 @@ type T interface {
 	Short() bool
 }
 
+// Adapt wraps a *testing.T as a T, for calling the Check functions from a
+// backend's own tests.
+func Adapt(t *testing.T) T { return testingT{t} }
+
 type testingT struct{ *testing.T }
 
 func (t testingT) Run(name string, f func(T)) bool {
@@ -139,6 +143,9 @@ func CheckCase(t T, c Case, res solve.Result, caps Caps) {
 		if res.Status == solve.Unbounded && !math.IsInf(res.Bound, sign(m)) {
 			t.Errorf("unbounded but bound %v: a finite dual bound contradicts unboundedness", res.Bound)
 		}
+		if res.Status == solve.Unbounded && res.Ray != nil {
+			CheckRay(t, m, res.Ray)
+		}
 	}
 }
 
@@ -165,6 +172,40 @@ func checkBoundAgainstOptimum(t T, m *model.Model, res solve.Result, opt float64
 	tol := ObjTol * math.Max(1, math.Abs(opt))
 	if m.Sense == model.Minimize && res.Bound > opt+tol || m.Sense == model.Maximize && res.Bound < opt-tol {
 		t.Errorf("dual bound %.12g is better than the optimum %.12g", res.Bound, opt)
+	}
+}
+
+// CheckRay checks a primal ray d of an unbounded model: it improves the
+// objective (c·d < 0 when minimising) and stays feasible along the way (A·d
+// and d respect every finite side of the rows and columns), each to DualTol
+// relative to the size of d.
+func CheckRay(t T, m *model.Model, d []float64) {
+	t.Helper()
+	if len(d) != m.NumCols() {
+		t.Fatalf("ray has %d entries for %d columns", len(d), m.NumCols())
+	}
+	norm := 0.0
+	for _, v := range d {
+		norm = math.Max(norm, math.Abs(v))
+	}
+	tol := DualTol * math.Max(norm, 1e-300)
+	cd, ad := 0.0, make([]float64, m.NumRows())
+	for j, v := range d {
+		cd += m.Obj[j] * v
+		for k := m.ColStart[j]; k < m.ColStart[j+1]; k++ {
+			ad[m.RowIndex[k]] += m.Value[k] * v
+		}
+		if !math.IsInf(m.ColUpper[j], 0) && v > tol || !math.IsInf(m.ColLower[j], 0) && v < -tol {
+			t.Errorf("ray leaves column %s's bounds: d = %g", m.ColName(j), v)
+		}
+	}
+	if float64(-sign(m))*cd >= -tol || norm == 0 {
+		t.Errorf("ray does not improve the objective: c·d = %g (|d|∞ = %g)", cd, norm)
+	}
+	for i, v := range ad {
+		if !math.IsInf(m.RowUpper[i], 0) && v > tol || !math.IsInf(m.RowLower[i], 0) && v < -tol {
+			t.Errorf("ray leaves row %s: (A·d) = %g", m.RowName(i), v)
+		}
 	}
 }
 

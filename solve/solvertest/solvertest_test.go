@@ -427,3 +427,23 @@ type zeroSolver struct{ *oracle }
 func (zeroSolver) Solve(_ context.Context, m *model.Model, _ solve.Options) (solve.Result, error) {
 	return solve.Result{Status: solve.Optimal, HasSolution: true, X: make([]float64, m.NumCols())}, nil
 }
+
+func TestCheckRay(t *testing.T) {
+	c := lpUnbounded() // minimise −x − y s.t. x − y ≤ 1, x, y ≥ 0
+	for _, tc := range []struct {
+		d  []float64
+		ok bool
+	}{
+		{[]float64{1, 1}, true},
+		{[]float64{0, 2}, true},
+		{[]float64{1, 0}, false},   // leaves the row
+		{[]float64{-1, -1}, false}, // worsens the objective and leaves the bounds
+		{[]float64{0, 0}, false},
+	} {
+		rec := &recorder{}
+		CheckRay(rec, c.Model, tc.d)
+		if rec.failed == tc.ok {
+			t.Errorf("ray %v: failed=%v (%v)", tc.d, rec.failed, rec.msgs)
+		}
+	}
+}

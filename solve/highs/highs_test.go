@@ -392,4 +392,3 @@ func TestUnboundedRay(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) { solvertest.CheckRay(solvertest.Adapt(t), c.Model, res.Ray) })
 	}
 }
-

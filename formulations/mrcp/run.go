@@ -298,11 +298,11 @@ func (o *Outcome) WriteText(w io.Writer) error {
 	fmt.Fprintf(&sb, "model           %s%s, objective %s, horizon %d (%s); %d rows, %d columns, %d nonzeros\n",
 		s.Formulation, pooled, s.ObjKind, s.Horizon, o.Built.HorizonSource, s.Rows, s.Cols, s.Nonzeros)
 	fmt.Fprintf(&sb, "heuristic       objective %.6g (%d late, max turnaround %d)\n", s.Heuristic.Objective, s.Heuristic.LateJobs, s.Heuristic.MaxTurnaround)
-	fmt.Fprintf(&sb, "solver          %s: %s in %.3g s, %d nodes", s.Solver, s.Status, s.Seconds, s.Nodes)
+	fmt.Fprintf(&sb, "solver          %s: %s", s.Solver, s.Status)
 	if s.Message != "" {
 		fmt.Fprintf(&sb, " (%s)", s.Message)
 	}
-	sb.WriteString("\n")
+	fmt.Fprintf(&sb, "\ntime            %.3g s\nnodes           %d\n", s.Seconds, s.Nodes)
 	gap := "none"
 	if s.Gap != nil {
 		gap = fmt.Sprintf("%.4g%%", 100**s.Gap)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -390,5 +391,24 @@ func TestUnboundedRay(t *testing.T) {
 			continue
 		}
 		t.Run(c.Name, func(t *testing.T) { solvertest.CheckRay(solvertest.Adapt(t), c.Model, res.Ray) })
+	}
+}
+
+// TestDeterministic solves a MIP twice with the same seed: the same search.
+func TestDeterministic(t *testing.T) {
+	requireHiGHS(t)
+	_, m := testset(t, "flugpl")
+	var runs [2]solve.Result
+	for i := range runs {
+		res, err := highs.New("").Solve(context.Background(), m, solve.Options{Seed: 7})
+		if err != nil || res.Status != solve.Optimal {
+			t.Fatalf("run %d: %v %v", i, res.Status, err)
+		}
+		runs[i] = res
+	}
+	a, b := runs[0], runs[1]
+	if a.Nodes != b.Nodes || a.Iterations != b.Iterations || a.Objective != b.Objective || !slices.Equal(a.X, b.X) {
+		t.Errorf("two runs differ: nodes %d/%d, iterations %d/%d, objective %v/%v",
+			a.Nodes, b.Nodes, a.Iterations, b.Iterations, a.Objective, b.Objective)
 	}
 }

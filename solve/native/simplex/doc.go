@@ -18,9 +18,12 @@
 // The basis is factorised by a sparse LU with threshold Markowitz pivoting
 // (lu.go: row singletons first, then a Markowitz search over column-count
 // buckets); FTRAN and BTRAN skip zero entries of the right-hand side.
-// Basis changes are applied in product form, with refactorisation every
-// refactorEvery updates and whenever the pivot computed by row and by column
-// disagree. A singular basis is repaired by row logicals.
+// Basis changes are Forrest–Tomlin updates: the leaving column of U is
+// replaced by the spike L⁻¹a_q, moved last in the pivot order, and the old
+// pivot row is eliminated into a row eta. The basis is refactorised every
+// refactorEvery updates, when U has doubled in size, when an update is
+// unstable and when the pivot computed by row and by column disagree. A
+// singular basis is repaired by row logicals.
 //
 // Solve first makes the basis dual feasible (boxed variables are flipped to
 // the other bound, the costs of the others shifted), runs the bounded dual

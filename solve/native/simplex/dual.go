@@ -139,7 +139,7 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		if e.lastIters-startIters > int64(phaseCapFactor*(e.m+e.n)+phaseCapBase) {
 			return phaseRestart, solve.NumericalTrouble
 		}
-		if e.fac.numUpdates() >= refactorEvery {
+		if e.needFactor || e.fac.numUpdates() >= refactorEvery || e.fac.filled() {
 			e.refactor()
 			e.computePrimal()
 			e.computeDual()
@@ -296,7 +296,7 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		// FTRAN the entering column and check the pivot.
 		clear(alpha)
 		e.addColumn(alpha, q, 1)
-		e.fac.ftran(alpha)
+		e.fac.ftranSpike(alpha)
 		arow := e.prow[q]
 		if math.Abs(alpha[r]-arow) > alphaRelErr*(1+math.Abs(arow)) || math.Abs(alpha[r]) < pivotTol {
 			if e.fac.numUpdates() > 0 {
@@ -385,7 +385,9 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		e.head[r] = q
 		e.pos[q] = r
 		e.stat[q] = stBasic
-		e.fac.update(r, alpha)
+		if !e.fac.update(r) {
+			e.needFactor = true
+		}
 		e.dualIters++
 		e.lastIters++
 		e.totalIters++

@@ -12,9 +12,9 @@ import (
 
 // Engine constants.
 const (
-	// refactorEvery is the number of product-form updates after which the
+	// refactorEvery is the number of Forrest–Tomlin updates after which the
 	// basis is factorised afresh.
-	refactorEvery = 50
+	refactorEvery = 100
 	// pivotTol: pivot-row or pivot-column entries below this (scaled) are
 	// not pivot candidates.
 	pivotTol = 1e-9

@@ -22,31 +22,43 @@ type spEntry struct {
 	val float64
 }
 
-// factor is B = L·U (in a row and column permutation) followed by a product
-// form of eta updates. B's columns are indexed by basis position 0..m-1 and
-// its rows by constraint row; FTRAN maps a vector over rows to one over
+// factor is B = L·U in a row and column permutation, kept up to date by
+// Forrest–Tomlin updates. B's columns are indexed by basis position 0..m-1
+// and its rows by constraint row; FTRAN maps a vector over rows to one over
 // positions, BTRAN the other way.
+//
+// FTRAN applies the L etas, then the R etas of the updates (row
+// operations), then solves with U in pivot order; BTRAN does the transposes
+// in reverse. An update replaces the column of the leaving position by the
+// spike L⁻¹a_q (saved by ftranSpike), moves it to the end of the pivot order
+// and eliminates the old pivot row, recording the multipliers as an R eta.
 type factor struct {
 	m int
 	// L as a sequence of column etas: for k, b[lidx[i]] -= lval[i]·b[lpiv[k]]
 	// for i in lstart[k]..lstart[k+1].
 	lpiv, lstart, lidx []int
 	lval               []float64
-	// U in pivot order k: row prow[k], position pcol[k], diagonal upiv[k].
+	// R etas of the updates: b[rpiv[k]] -= Σ rval[i]·b[ridx[i]] for i in
+	// rstart[k]..rstart[k+1].
+	rpiv, rstart, ridx []int
+	rval               []float64
+	// U by position: the pivot order, each position's index in it, its pivot
+	// row and diagonal, its off-diagonal column entries (rows pivoted
+	// earlier) and, by row, the off-diagonal row entries (row field = the
+	// position, pivoted later).
+	order, ordIdx []int
+	rowOf         []int
+	diag          []float64
+	ucol, urow    [][]spEntry
+	uNnz, uNnz0   int
+	// spike saved by ftranSpike for the next update.
+	spike    []float64
+	hasSpike bool
+	// Pivot sequence of the last factorisation (build-time).
 	prow, pcol []int
 	upiv       []float64
-	// U off-diagonals by column (rows pivoted earlier) and by row (positions
-	// pivoted later).
-	ucStart, ucRow []int
-	ucVal          []float64
-	urStart, urCol []int
-	urVal          []float64
-	// Product-form etas: position epos[k], pivot epiv[k], other entries
-	// (eidx, eval) in estart[k]..estart[k+1].
-	epos, estart, eidx []int
-	epiv, evals        []float64
 	// work arrays
-	work []float64
+	work, wrow []float64
 	// factorisation work storage, reused between calls
 	fcols  [][]spEntry
 	frows  [][]int
@@ -55,23 +67,32 @@ type factor struct {
 }
 
 func newFactor(m int) *factor {
-	return &factor{m: m, work: make([]float64, m)}
+	return &factor{m: m, work: make([]float64, m), wrow: make([]float64, m), spike: make([]float64, m)}
 }
 
 // clone returns a deep copy of the factors (work storage is not shared).
 func (f *factor) clone() *factor {
 	ci := func(a []int) []int { return append([]int(nil), a...) }
 	cf := func(a []float64) []float64 { return append([]float64(nil), a...) }
-	return &factor{m: f.m, work: make([]float64, f.m),
+	cs := func(a [][]spEntry) [][]spEntry {
+		out := make([][]spEntry, len(a))
+		for i, v := range a {
+			out[i] = append([]spEntry(nil), v...)
+		}
+		return out
+	}
+	return &factor{m: f.m, work: make([]float64, f.m), wrow: make([]float64, f.m), spike: make([]float64, f.m),
 		lpiv: ci(f.lpiv), lstart: ci(f.lstart), lidx: ci(f.lidx), lval: cf(f.lval),
-		prow: ci(f.prow), pcol: ci(f.pcol), upiv: cf(f.upiv),
-		ucStart: ci(f.ucStart), ucRow: ci(f.ucRow), ucVal: cf(f.ucVal),
-		urStart: ci(f.urStart), urCol: ci(f.urCol), urVal: cf(f.urVal),
-		epos: ci(f.epos), estart: ci(f.estart), eidx: ci(f.eidx), epiv: cf(f.epiv), evals: cf(f.evals)}
+		rpiv: ci(f.rpiv), rstart: ci(f.rstart), ridx: ci(f.ridx), rval: cf(f.rval),
+		order: ci(f.order), ordIdx: ci(f.ordIdx), rowOf: ci(f.rowOf), diag: cf(f.diag),
+		ucol: cs(f.ucol), urow: cs(f.urow), uNnz: f.uNnz, uNnz0: f.uNnz0}
 }
 
-// numUpdates is the number of product-form etas since the factorisation.
-func (f *factor) numUpdates() int { return len(f.epos) }
+// numUpdates is the number of updates since the factorisation.
+func (f *factor) numUpdates() int { return len(f.rpiv) }
+
+// filled reports whether the updates have doubled the size of U.
+func (f *factor) filled() bool { return f.uNnz > 2*f.uNnz0+f.m }
 
 // factorize computes the LU of the m×m matrix whose column at position p is
 // given by col(p). It returns the positions it could not pivot (the basis is
@@ -82,10 +103,16 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 	m := f.m
 	f.lpiv, f.lstart, f.lidx, f.lval = f.lpiv[:0], append(f.lstart[:0], 0), f.lidx[:0], f.lval[:0]
 	f.prow, f.pcol, f.upiv = f.prow[:0], f.pcol[:0], f.upiv[:0]
-	f.epos, f.estart, f.eidx, f.epiv, f.evals = f.epos[:0], append(f.estart[:0], 0), f.eidx[:0], f.epiv[:0], f.evals[:0]
-	urowStart := append(f.urStart[:0], 0)
-	urowCol := f.urCol[:0]
-	urowVal := f.urVal[:0]
+	f.rpiv, f.rstart, f.ridx, f.rval = f.rpiv[:0], append(f.rstart[:0], 0), f.ridx[:0], f.rval[:0]
+	f.hasSpike = false
+	if len(f.urow) < m {
+		f.urow = make([][]spEntry, m)
+		f.ucol = make([][]spEntry, m)
+	}
+	for i := 0; i < m; i++ {
+		f.urow[i] = f.urow[i][:0]
+		f.ucol[i] = f.ucol[i][:0]
+	}
 
 	if len(f.fcols) < m {
 		f.fcols = make([][]spEntry, m)
@@ -273,8 +300,8 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 					break
 				}
 			}
-			urowCol = append(urowCol, j)
-			urowVal = append(urowVal, apj)
+			f.urow[pr] = append(f.urow[pr], spEntry{j, apj})
+			f.ucol[j] = append(f.ucol[j], spEntry{pr, apj})
 			if len(mult) > 0 {
 				for k := range cj {
 					mark[cj[k].row] = k
@@ -309,7 +336,6 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 			insert(j)
 		}
 		rows[pr] = rows[pr][:0]
-		urowStart = append(urowStart, len(urowCol))
 	}
 	npiv := len(f.prow)
 	if npiv < m {
@@ -325,36 +351,28 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 		}
 		return badPos, badRows
 	}
-	// Row-wise U as built; column-wise U by transposition.
-	f.urStart, f.urCol, f.urVal = urowStart, urowCol, urowVal
-	kOfPos := f.fints[5*m+2 : 6*m+2]
+	f.order = append(f.order[:0], f.pcol...)
+	f.ordIdx = resizeInt(f.ordIdx, m)
+	f.rowOf = resizeInt(f.rowOf, m)
+	f.diag = resizeFloat(f.diag, m)
+	f.uNnz = 0
 	for k, p := range f.pcol {
-		kOfPos[p] = k
+		f.ordIdx[p] = k
+		f.rowOf[p] = f.prow[k]
+		f.diag[p] = f.upiv[k]
+		f.uNnz += len(f.ucol[p]) + 1
 	}
-	cnt := make([]int, m+1)
-	for _, p := range urowCol {
-		cnt[kOfPos[p]+1]++
-	}
-	for k := 0; k < m; k++ {
-		cnt[k+1] += cnt[k]
-	}
-	f.ucStart = append(f.ucStart[:0], cnt...)
-	f.ucRow = resizeInt(f.ucRow, len(urowCol))
-	f.ucVal = resizeFloat(f.ucVal, len(urowCol))
-	next := append([]int(nil), cnt[:m]...)
-	for k := 0; k < m; k++ {
-		for t := urowStart[k]; t < urowStart[k+1]; t++ {
-			kk := kOfPos[urowCol[t]]
-			f.ucRow[next[kk]] = f.prow[k]
-			f.ucVal[next[kk]] = urowVal[t]
-			next[kk]++
-		}
-	}
+	f.uNnz0 = f.uNnz
 	return nil, nil
 }
 
 // ftran overwrites b (indexed by row) with B⁻¹b (indexed by position).
-func (f *factor) ftran(b []float64) {
+func (f *factor) ftran(b []float64) { f.solveF(b, false) }
+
+// ftranSpike is ftran that also saves the spike L⁻¹b for the next update.
+func (f *factor) ftranSpike(b []float64) { f.solveF(b, true) }
+
+func (f *factor) solveF(b []float64, save bool) {
 	for k, p := range f.lpiv {
 		v := b[p]
 		if v == 0 {
@@ -364,57 +382,60 @@ func (f *factor) ftran(b []float64) {
 			b[f.lidx[t]] -= f.lval[t] * v
 		}
 	}
+	for k, p := range f.rpiv {
+		v := b[p]
+		for t := f.rstart[k]; t < f.rstart[k+1]; t++ {
+			v -= f.rval[t] * b[f.ridx[t]]
+		}
+		b[p] = v
+	}
+	if save {
+		copy(f.spike, b)
+		f.hasSpike = true
+	}
 	x := f.work
-	for k := len(f.prow) - 1; k >= 0; k-- {
-		v := b[f.prow[k]]
+	for k := len(f.order) - 1; k >= 0; k-- {
+		p := f.order[k]
+		v := b[f.rowOf[p]]
 		if v == 0 {
-			x[f.pcol[k]] = 0
+			x[p] = 0
 			continue
 		}
-		v /= f.upiv[k]
-		x[f.pcol[k]] = v
-		for t := f.ucStart[k]; t < f.ucStart[k+1]; t++ {
-			b[f.ucRow[t]] -= f.ucVal[t] * v
+		v /= f.diag[p]
+		x[p] = v
+		for _, e := range f.ucol[p] {
+			b[e.row] -= e.val * v
 		}
 	}
 	copy(b, x)
-	for k, r := range f.epos {
-		v := b[r]
-		if v == 0 {
-			continue
-		}
-		v /= f.epiv[k]
-		b[r] = v
-		for t := f.estart[k]; t < f.estart[k+1]; t++ {
-			b[f.eidx[t]] -= f.evals[t] * v
-		}
-	}
 }
 
 // btran overwrites c (indexed by position) with B⁻ᵀc (indexed by row).
 func (f *factor) btran(c []float64) {
-	for k := len(f.epos) - 1; k >= 0; k-- {
-		r := f.epos[k]
-		v := c[r]
-		for t := f.estart[k]; t < f.estart[k+1]; t++ {
-			v -= f.evals[t] * c[f.eidx[t]]
-		}
-		c[r] = v / f.epiv[k]
-	}
 	y := f.work
-	for k := range f.prow {
-		v := c[f.pcol[k]]
+	for _, p := range f.order {
+		v := c[p]
+		r := f.rowOf[p]
 		if v == 0 {
-			y[f.prow[k]] = 0
+			y[r] = 0
 			continue
 		}
-		w := v / f.upiv[k]
-		y[f.prow[k]] = w
-		for t := f.urStart[k]; t < f.urStart[k+1]; t++ {
-			c[f.urCol[t]] -= f.urVal[t] * w
+		w := v / f.diag[p]
+		y[r] = w
+		for _, e := range f.urow[r] {
+			c[e.row] -= e.val * w
 		}
 	}
 	copy(c, y)
+	for k := len(f.rpiv) - 1; k >= 0; k-- {
+		v := c[f.rpiv[k]]
+		if v == 0 {
+			continue
+		}
+		for t := f.rstart[k]; t < f.rstart[k+1]; t++ {
+			c[f.ridx[t]] -= f.rval[t] * v
+		}
+	}
 	for k := len(f.lpiv) - 1; k >= 0; k-- {
 		s := 0.0
 		for t := f.lstart[k]; t < f.lstart[k+1]; t++ {
@@ -424,18 +445,90 @@ func (f *factor) btran(c []float64) {
 	}
 }
 
-// update records the basis change at position r, given alpha = B⁻¹a_q for
-// the entering column (before the change).
-func (f *factor) update(r int, alpha []float64) {
-	f.epos = append(f.epos, r)
-	f.epiv = append(f.epiv, alpha[r])
-	for i, v := range alpha {
-		if i != r && v != 0 && math.Abs(v) > luDropTol {
-			f.eidx = append(f.eidx, i)
-			f.evals = append(f.evals, v)
+// ftUpdateTol: an update whose new diagonal is this small relative to the
+// spike is refused (the caller refactorises).
+const ftUpdateTol = 1e-9
+
+// update replaces the column at position r by the column whose spike the
+// last ftranSpike saved (a Forrest–Tomlin update). It reports false when the
+// update is unstable or no spike is saved; the factors are then invalid and
+// the caller must refactorise.
+func (f *factor) update(r int) bool {
+	if !f.hasSpike {
+		return false
+	}
+	f.hasSpike = false
+	pr := f.rowOf[r]
+	k := f.ordIdx[r]
+	// Take the old column r out of the row lists.
+	for _, e := range f.ucol[r] {
+		removeEntry(&f.urow[e.row], r)
+	}
+	f.uNnz -= len(f.ucol[r]) + 1
+	f.ucol[r] = f.ucol[r][:0]
+	// Eliminate row pr over the positions after k.
+	w := f.wrow
+	for _, e := range f.urow[pr] {
+		w[e.row] = e.val
+		removeEntry(&f.ucol[e.row], pr)
+	}
+	f.uNnz -= len(f.urow[pr])
+	f.urow[pr] = f.urow[pr][:0]
+	spike := f.spike
+	newDiag := spike[pr]
+	for t := k + 1; t < len(f.order); t++ {
+		pj := f.order[t]
+		v := w[pj]
+		if v == 0 {
+			continue
+		}
+		w[pj] = 0
+		mult := v / f.diag[pj]
+		rj := f.rowOf[pj]
+		f.ridx = append(f.ridx, rj)
+		f.rval = append(f.rval, mult)
+		newDiag -= mult * spike[rj]
+		for _, e := range f.urow[rj] {
+			w[e.row] -= mult * e.val
 		}
 	}
-	f.estart = append(f.estart, len(f.eidx))
+	f.rpiv = append(f.rpiv, pr)
+	f.rstart = append(f.rstart, len(f.ridx))
+	mx := 0.0
+	for _, v := range spike {
+		mx = math.Max(mx, math.Abs(v))
+	}
+	if math.Abs(newDiag) <= ftUpdateTol*mx || newDiag == 0 {
+		return false
+	}
+	// The spike becomes column r, last in the pivot order.
+	for i, v := range spike {
+		if i == pr || math.Abs(v) <= luDropTol {
+			continue
+		}
+		f.ucol[r] = append(f.ucol[r], spEntry{i, v})
+		f.urow[i] = append(f.urow[i], spEntry{r, v})
+	}
+	f.uNnz += len(f.ucol[r]) + 1
+	f.diag[r] = newDiag
+	copy(f.order[k:], f.order[k+1:])
+	f.order[len(f.order)-1] = r
+	for t := k; t < len(f.order); t++ {
+		f.ordIdx[f.order[t]] = t
+	}
+	return true
+}
+
+// removeEntry deletes the entry whose row field is v.
+func removeEntry(s *[]spEntry, v int) {
+	a := *s
+	for k, x := range a {
+		if x.row == v {
+			a[k] = a[len(a)-1]
+			*s = a[:len(a)-1]
+			return
+		}
+	}
 }
 
 func removeInt(s *[]int, v int) {

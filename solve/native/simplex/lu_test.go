@@ -94,7 +94,7 @@ func TestLUFtranBtranAgainstDense(t *testing.T) {
 		}
 		checked++
 		// Product-form updates: replace random columns and compare again.
-		for up := 0; up < 5; up++ {
+		for up := 0; up < 30; up++ {
 			r := rng.Intn(m)
 			var nc []spEntry
 			for i := 0; i < m; i++ {
@@ -106,11 +106,13 @@ func TestLUFtranBtranAgainstDense(t *testing.T) {
 			for _, e := range nc {
 				alpha[e.row] = e.val
 			}
-			f.ftran(alpha)
+			f.ftranSpike(alpha)
 			if math.Abs(alpha[r]) < 1e-3 {
 				continue
 			}
-			f.update(r, alpha)
+			if !f.update(r) {
+				t.Fatalf("trial %d: update refused with pivot %v", trial, alpha[r])
+			}
 			cols[r] = nc
 		}
 		a = denseOf(cols)

@@ -26,7 +26,7 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 		if e.lastIters-startIters > int64(phaseCapFactor*(e.m+e.n)+phaseCapBase) {
 			return phaseRestart, solve.NumericalTrouble
 		}
-		if e.fac.numUpdates() >= refactorEvery {
+		if e.needFactor || e.fac.numUpdates() >= refactorEvery || e.fac.filled() {
 			e.refactor()
 			e.computePrimal()
 			e.computeDual()
@@ -57,7 +57,7 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 		}
 		clear(alpha)
 		e.addColumn(alpha, q, 1)
-		e.fac.ftran(alpha)
+		e.fac.ftranSpike(alpha)
 		// Harris pass 1.
 		rangeQ := e.up[q] - e.lo[q]
 		thMax := math.Inf(1)
@@ -174,7 +174,9 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 		e.head[r] = q
 		e.pos[q] = r
 		e.stat[q] = stBasic
-		e.fac.update(r, alpha)
+		if !e.fac.update(r) {
+			e.needFactor = true
+		}
 		e.lastIters++
 		e.totalIters++
 	}

@@ -114,7 +114,7 @@ func (e *engine) restoreCosts() {
 
 // finalCheck recomputes x_B and y (with iterative refinement) and checks
 // the unscaled primal and dual feasibility of the basic solution. It
-// refactorises only when the product form has grown long; a failed check
+// refactorises only after many updates; a failed check
 // makes the next round start from a fresh factorisation.
 func (e *engine) finalCheck() bool {
 	if e.needFactor || e.fac.numUpdates() > refactorEvery/2 {

@@ -254,8 +254,9 @@ func stopped(m *model.Model, opts solve.Options, start time.Time, timeLimit bool
 	return r
 }
 
-// errRejected marks an error whose message already carries HiGHS's words.
-var errRejected = errors.New("highs: HiGHS rejected the model")
+// ErrRejected is wrapped by the error Solve returns when HiGHS refuses the
+// model (the message goes on with HiGHS's own words): bad input.
+var ErrRejected = errors.New("highs: HiGHS rejected the model")
 
 // version reads Highs_version().
 func (in *instance) version() (string, error) {
@@ -499,7 +500,7 @@ func (s *session) pass(m *model.Model) error {
 		return err
 	}
 	if st == highsStatusError {
-		return fmt.Errorf("%w", errRejected)
+		return fmt.Errorf("%w", ErrRejected)
 	}
 	return nil
 }
@@ -531,7 +532,7 @@ func (s *session) read(m *model.Model, ms, runStatus int32, res *solve.Result) e
 	case msInterrupt:
 		res.Status = solve.Interrupted
 	case msLoadError, msModelError:
-		return fmt.Errorf("%w (%s)", errRejected, modelStatusName(ms))
+		return fmt.Errorf("%w (%s)", ErrRejected, modelStatusName(ms))
 	default:
 		res.Status = solve.NumericalTrouble
 		res.Message = "HiGHS model status: " + modelStatusName(ms)

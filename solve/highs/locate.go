@@ -18,8 +18,13 @@ var installDir = filepath.Join("node_modules", "highs", "build")
 // SetupHint is the command that installs the WebAssembly build.
 const SetupHint = "run `npm ci` (or `make test`) in the mrbound repository root, or set " + EnvDir + " to a directory holding highs.wasm and highs.js"
 
-// ErrNotInstalled is wrapped by the error Locate returns when no build is found.
-var ErrNotInstalled = errors.New("highs: HiGHS WebAssembly build not found")
+// ErrNotInstalled is wrapped by the errors for a missing build and for
+// ErrUnusable by those for a build that is there but cannot be loaded; both
+// messages say how to install it.
+var (
+	ErrNotInstalled = errors.New("highs: HiGHS WebAssembly build not found")
+	ErrUnusable     = errors.New("highs: unusable HiGHS WebAssembly build")
+)
 
 // Locate returns the directory holding highs.wasm and highs.js: $MRBOUND_HIGHS_DIR
 // when set, else the first node_modules/highs/build found walking up from the

@@ -74,8 +74,8 @@ func compile(ctx context.Context, dir, cacheDir string) (*engine, error) {
 	}
 	g, err := parseGlue(string(js))
 	if err != nil {
-		return nil, fmt.Errorf("highs: %s: %v (not the emscripten glue this package understands; %s)",
-			filepath.Join(dir, glueFile), err, SetupHint)
+		return nil, fmt.Errorf("%w: %s: %v (not the emscripten glue this package understands); %s",
+			ErrUnusable, filepath.Join(dir, glueFile), err, SetupHint)
 	}
 	bin, err := os.ReadFile(filepath.Join(dir, wasmFile))
 	if err != nil {
@@ -94,20 +94,20 @@ func compile(ctx context.Context, dir, cacheDir string) (*engine, error) {
 	cm, err := rt.CompileModule(ctx, bin)
 	if err != nil {
 		rt.Close(ctx)
-		return nil, fmt.Errorf("highs: %s is not a usable WebAssembly module: %v; %s",
-			filepath.Join(dir, wasmFile), firstLine(err.Error()), SetupHint)
+		return nil, fmt.Errorf("%w: %s is not a usable WebAssembly module: %v; %s",
+			ErrUnusable, filepath.Join(dir, wasmFile), firstLine(err.Error()), SetupHint)
 	}
 	e := &engine{dir: dir, glue: g, rt: rt, cm: cm}
 	if err := e.linkHost(ctx); err != nil {
 		rt.Close(ctx)
-		return nil, fmt.Errorf("highs: %s: %v", filepath.Join(dir, wasmFile), err)
+		return nil, fmt.Errorf("%w: %s: %v; %s", ErrUnusable, filepath.Join(dir, wasmFile), err, SetupHint)
 	}
 	for sym, exp := range g.exports {
 		if strings.HasPrefix(sym, "_Highs_") || sym == "_malloc" || sym == "_free" {
 			if cm.ExportedFunctions()[exp] == nil {
 				rt.Close(ctx)
-				return nil, fmt.Errorf("highs: %s does not export %q (%s) named by %s; the two files do not match: %s",
-					wasmFile, exp, sym, glueFile, SetupHint)
+				return nil, fmt.Errorf("%w: %s does not export %q (%s) named by %s; the two files do not match: %s",
+					ErrUnusable, wasmFile, exp, sym, glueFile, SetupHint)
 			}
 		}
 	}
@@ -118,7 +118,7 @@ func compile(ctx context.Context, dir, cacheDir string) (*engine, error) {
 	}
 	if _, ok := cm.ExportedMemories()[g.memory]; !ok {
 		rt.Close(ctx)
-		return nil, fmt.Errorf("highs: %s exports no memory", wasmFile)
+		return nil, fmt.Errorf("%w: %s exports no memory; %s", ErrUnusable, wasmFile, SetupHint)
 	}
 	return e, nil
 }

@@ -84,14 +84,23 @@ func compile(ctx context.Context, dir, cacheDir string) (*engine, error) {
 	// No WithCloseOnContextDone: its termination checks in every loop make
 	// HiGHS about 3.5 times slower. The clock host functions, which HiGHS
 	// reads continually, stop the module instead (see callState.done).
-	cfg := wazero.NewRuntimeConfig()
+	var rt wazero.Runtime
+	var cm wazero.CompiledModule
 	if cacheDir != "" {
-		if cache, err := wazero.NewCompilationCacheWithDir(cacheDir); err == nil {
-			cfg = cfg.WithCompilationCache(cache)
+		// A cache that cannot be opened, read or written is skipped.
+		if cache, cerr := wazero.NewCompilationCacheWithDir(cacheDir); cerr == nil {
+			rt = wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCompilationCache(cache))
+			if cm, err = rt.CompileModule(ctx, bin); err != nil {
+				rt.Close(ctx)
+				cache.Close(ctx)
+				rt = nil
+			}
 		}
 	}
-	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	cm, err := rt.CompileModule(ctx, bin)
+	if rt == nil {
+		rt = wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig())
+		cm, err = rt.CompileModule(ctx, bin)
+	}
 	if err != nil {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("%w: %s is not a usable WebAssembly module: %v; %s",

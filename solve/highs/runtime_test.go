@@ -178,3 +178,40 @@ func TestCompileMissingAndCorrupt(t *testing.T) {
 		t.Errorf("corrupt glue: %v", err)
 	}
 }
+
+// TestBrokenCache: a compilation cache whose entries are garbage, or whose
+// directory is a file, is skipped rather than failing the load.
+func TestBrokenCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two cold compiles: skipped under -short")
+	}
+	real := testEngine(t).dir
+	ctx := context.Background()
+	cache := t.TempDir()
+	e, err := compile(ctx, real, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.rt.Close(ctx)
+	n := 0
+	filepath.Walk(cache, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			n++
+			return os.WriteFile(p, []byte("garbage"), 0o644)
+		}
+		return nil
+	})
+	if n == 0 {
+		t.Fatal("the cache holds no files after a compile")
+	}
+	if e, err = compile(ctx, real, cache); err != nil {
+		t.Fatalf("garbage cache: %v", err)
+	}
+	e.rt.Close(ctx)
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	if e, err = compile(ctx, real, file); err != nil {
+		t.Fatalf("cache dir is a file: %v", err)
+	}
+	e.rt.Close(ctx)
+}

@@ -153,7 +153,7 @@ func (e *engine) finalCheck() bool {
 	}
 	// Dual feasibility of the unscaled reduced costs.
 	for k := 0; k < e.n+e.m; k++ {
-		if e.stat[k] == stBasic || e.lo[k] == e.up[k] {
+		if e.stat[k] == stBasic || e.lo[k] == e.up[k] || e.dualInfeas(k) == 0 {
 			continue
 		}
 		var dk, mag float64
@@ -169,23 +169,9 @@ func (e *engine) finalCheck() bool {
 		} else {
 			dk = e.d[k] * e.rowScale[k-e.n]
 		}
-		tol := finalTol * (1 + mag)
-		if e.dualInfeas(k) > 0 && math.Abs(dk) > tol {
+		if math.Abs(dk) > finalTol*(1+mag) {
 			e.logf(2, "simplex: final check: variable %d (status %d) has reduced cost %g\n", k, e.stat[k], dk)
-		}
-		switch e.stat[k] {
-		case stLower:
-			if dk < -tol {
-				return false
-			}
-		case stUpper:
-			if dk > tol {
-				return false
-			}
-		case stFree:
-			if math.Abs(dk) > tol {
-				return false
-			}
+			return false
 		}
 	}
 	return true

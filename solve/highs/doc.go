@@ -28,13 +28,18 @@
 // Options.TimeLimit, RelGap, AbsGap, NodeLimit, IterationLimit and Seed map to
 // HiGHS's time_limit, mip_rel_gap, mip_abs_gap, mip_max_nodes,
 // simplex_iteration_limit and random_seed. The WebAssembly build is
-// single-threaded, so Options.Threads is ignored. Context cancellation is
-// the hard stop: the clock and write host functions, which HiGHS calls
-// continually, check the context and unwind the module call at once; the
-// instance is then discarded and the result is Interrupted, or TimeLimit when
-// the stop came from Options.TimeLimit (also enforced that way, a grace
-// period after HiGHS's own time_limit). wazero's WithCloseOnContextDone is not
-// used: its termination checks in every loop made HiGHS 3.5 times slower.
+// single-threaded, so Options.Threads is ignored.
+//
+// Context cancellation stops a solve without losing what it found: HiGHS
+// always runs with a finite time_limit (about 32 years when the caller sets
+// none), and once the context is done the clocks the module reads jump far
+// ahead, so HiGHS stops at its next time check as at any time limit, with its
+// incumbent and bound; the result is Interrupted (TimeLimit when the stop came
+// from Options.TimeLimit, which is also enforced that way a grace period after
+// HiGHS's own limit). Should HiGHS still run two seconds later, the next clock
+// read unwinds the module call and the result has no solution. wazero's
+// WithCloseOnContextDone is not used: its termination checks in every loop
+// made HiGHS 3.5 times slower.
 //
 // # Results
 //

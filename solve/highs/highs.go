@@ -167,10 +167,17 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) 
 		defer in.close()
 		var res solve.Result
 		res, err = in.solve(m, opts, tail, false)
-		if err == nil && res.Status == solve.InfeasibleOrUnbounded {
+		if err == nil && res.Status == solve.InfeasibleOrUnbounded && runCtx.Err() == nil {
 			res, err = in.disambiguate(m, opts, tail, res, start)
 		}
 		if err == nil {
+			if res.Status == solve.TimeLimit && ctx.Err() != nil {
+				// HiGHS stopped on the clock jump that the caller's
+				// cancellation caused (see callState): its incumbent and
+				// bound stand, the status says why it stopped.
+				res.Status = solve.Interrupted
+				res.Message = "stopped by context cancellation"
+			}
 			res.Wall = time.Since(start)
 			return res, nil
 		}
@@ -246,10 +253,10 @@ func (in *instance) disambiguate(m *model.Model, opts solve.Options, tail *tailW
 func stopped(m *model.Model, opts solve.Options, start time.Time, timeLimit bool) solve.Result {
 	r := solve.Result{Solver: Name, Status: solve.Interrupted, Wall: time.Since(start)}
 	r.Objective, r.Bound = solve.NoSolution(m.Sense)
-	r.Message = "stopped by context cancellation; the module was closed"
+	r.Message = "stopped by context cancellation; HiGHS did not stop by itself and was cut off"
 	if timeLimit {
 		r.Status = solve.TimeLimit
-		r.Message = fmt.Sprintf("HiGHS overran the %v time limit; the module was closed", opts.TimeLimit)
+		r.Message = fmt.Sprintf("HiGHS overran the %v time limit and was cut off", opts.TimeLimit)
 	}
 	return r
 }
@@ -417,9 +424,11 @@ func (s *session) configure(opts solve.Options) error {
 		{"double", "mip_abs_gap", abs},
 		{"int", "random_seed", int32(uint64(opts.Seed) % math.MaxInt32)},
 	}
+	limit := noTimeLimit
 	if opts.TimeLimit > 0 {
-		set = append(set, opt{"double", "time_limit", opts.TimeLimit.Seconds()})
+		limit = opts.TimeLimit.Seconds()
 	}
+	set = append(set, opt{"double", "time_limit", limit})
 	if opts.NodeLimit > 0 {
 		set = append(set, opt{"int", "mip_max_nodes", clampInt32(opts.NodeLimit)})
 	}

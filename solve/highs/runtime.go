@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -83,7 +84,7 @@ func compile(ctx context.Context, dir, cacheDir string) (*engine, error) {
 	}
 	// No WithCloseOnContextDone: its termination checks in every loop make
 	// HiGHS about 3.5 times slower. The clock host functions, which HiGHS
-	// reads continually, stop the module instead (see callState.done).
+	// reads continually, stop the module instead (see callState).
 	var rt wazero.Runtime
 	var cm wazero.CompiledModule
 	if cacheDir != "" {
@@ -142,23 +143,47 @@ func (e *AbortError) Error() string { return "highs: HiGHS aborted: " + e.Reason
 // them; it travels in the context passed to every call.
 type callState struct {
 	log io.Writer
-	// done is the solve's context's Done channel: once it is closed, the
-	// next clock read or write inside the module unwinds the call with
-	// errStopped. HiGHS reads its clock continually (that is how it keeps
-	// its own time limit), so this stops it within moments.
+	// done is the solve's context's Done channel. Once it is closed, the
+	// clocks the module reads jump clockSkew ahead, so that HiGHS finds its
+	// time limit (always finite, see noTimeLimit) exceeded at its next check
+	// and stops by itself, keeping its incumbent and bound. Should it still
+	// be running hardStopAfter later, the next clock read or write unwinds
+	// the module call with errStopped.
 	done <-chan struct{}
+	// stoppedAt is when the module first saw done closed (UnixNano; 0 before).
+	stoppedAt atomic.Int64
 }
 
-// checkStop unwinds the module call when the solve's context is done.
-func (s *callState) checkStop() {
+const (
+	// noTimeLimit is the time_limit given to HiGHS when the caller sets none:
+	// finite, so that the clock skew can trip it.
+	noTimeLimit = 1e9 // seconds, about 32 years
+	// clockSkew is how far the clocks jump once the context is done: past
+	// any time limit, and small enough that a nanosecond clock cannot
+	// overflow.
+	clockSkew = 4e9 * time.Second
+	// hardStopAfter is how long HiGHS gets to stop by itself after the
+	// clocks jumped before the call is unwound.
+	hardStopAfter = 2 * time.Second
+)
+
+// skew returns how far to move the clocks: clockSkew once the solve's context
+// is done, else 0. It unwinds the call when HiGHS has ignored the jump for
+// hardStopAfter.
+func (s *callState) skew() time.Duration {
 	if s.done == nil {
-		return
+		return 0
 	}
 	select {
 	case <-s.done:
-		panic(errStopped)
 	default:
+		return 0
 	}
+	now := time.Now().UnixNano()
+	if !s.stoppedAt.CompareAndSwap(0, now) && time.Duration(now-s.stoppedAt.Load()) > hardStopAfter {
+		panic(errStopped)
+	}
+	return clockSkew
 }
 
 type stateKey struct{}
@@ -233,13 +258,13 @@ var hostFuncs = map[string]hostFunc{
 		mem.WriteString(uint32(s[3]), "UTC\x00")
 	}},
 	"_clock_time_get": {[]api.ValueType{i32, i64, i32}, []api.ValueType{i32}, func(ctx context.Context, m api.Module, s []uint64) {
-		stateOf(ctx).checkStop()
+		skew := int64(stateOf(ctx).skew())
 		var ns int64
 		switch uint32(s[0]) {
 		case 0: // realtime
-			ns = time.Now().UnixNano()
+			ns = time.Now().UnixNano() + skew
 		case 1, 2, 3: // monotonic, process and thread CPU time
-			ns = int64(time.Since(processStart))
+			ns = int64(time.Since(processStart)) + skew
 		default:
 			s[0] = errnoINVAL
 			return
@@ -248,12 +273,12 @@ var hostFuncs = map[string]hostFunc{
 		s[0] = 0
 	}},
 	"_emscripten_date_now": {nil, []api.ValueType{f64}, func(ctx context.Context, _ api.Module, s []uint64) {
-		stateOf(ctx).checkStop()
-		s[0] = api.EncodeF64(float64(time.Now().UnixNano()) / 1e6)
+		skew := stateOf(ctx).skew()
+		s[0] = api.EncodeF64(float64(time.Now().UnixNano()+int64(skew)) / 1e6)
 	}},
 	"_emscripten_get_now": {nil, []api.ValueType{f64}, func(ctx context.Context, _ api.Module, s []uint64) {
-		stateOf(ctx).checkStop()
-		s[0] = api.EncodeF64(float64(time.Since(processStart)) / 1e6)
+		skew := stateOf(ctx).skew()
+		s[0] = api.EncodeF64(float64(time.Since(processStart)+skew) / 1e6)
 	}},
 	"_emscripten_resize_heap": {[]api.ValueType{i32}, []api.ValueType{i32}, func(_ context.Context, m api.Module, s []uint64) {
 		if growHeap(m.Memory(), uint64(uint32(s[0]))) {
@@ -291,7 +316,7 @@ var hostFuncs = map[string]hostFunc{
 			return
 		}
 		st := stateOf(ctx)
-		st.checkStop()
+		st.skew()
 		mem := m.Memory()
 		w := st.log
 		var total uint32

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tetratelabs/wazero/api"
 )
 
 // testEngine returns the engine of the installed build, skipping when there
@@ -214,4 +217,28 @@ func TestBrokenCache(t *testing.T) {
 		t.Fatalf("cache dir is a file: %v", err)
 	}
 	e.rt.Close(ctx)
+}
+
+// TestSkewAndHardStop: once the context is done the clocks jump ahead, and
+// after hardStopAfter a clock read unwinds the call.
+func TestSkewAndHardStop(t *testing.T) {
+	done := make(chan struct{})
+	st := &callState{log: io.Discard, done: done}
+	ctx := context.WithValue(context.Background(), stateKey{}, st)
+	now := hostFuncs["_emscripten_get_now"].fn
+	stack := make([]uint64, 1)
+	now(ctx, nil, stack)
+	before := api.DecodeF64(stack[0])
+	close(done)
+	now(ctx, nil, stack)
+	if jump := api.DecodeF64(stack[0]) - before; jump < float64(clockSkew/time.Millisecond) {
+		t.Fatalf("clock moved %v ms after cancellation", jump)
+	}
+	st.stoppedAt.Store(time.Now().Add(-2 * hardStopAfter).UnixNano())
+	defer func() {
+		if err, _ := recover().(error); !errors.Is(err, errStopped) {
+			t.Errorf("clock read %v after the stop did not unwind with errStopped", 2*hardStopAfter)
+		}
+	}()
+	now(ctx, nil, stack)
 }

@@ -25,6 +25,10 @@ const (
 	// this fraction of the gap between the best open bound and the
 	// incumbent.
 	plungeFactor = 0.25
+	// maxBasisBytes bounds the memory spent on the bases stored with open
+	// nodes; beyond it new nodes start from whatever basis the LP holds
+	// (still dual feasible, so the dual simplex applies).
+	maxBasisBytes = 256 << 20
 	// logEvery is the interval between progress lines.
 	logEvery = 2 * time.Second
 	// maxNodeResolves bounds the number of times a node LP is re-solved after
@@ -597,7 +601,10 @@ func (s *search) rootUnbounded() {
 // branch creates the two children of nd on column j with LP value v.
 func (s *search) branch(nd *node, j int, v, z float64) []*node {
 	f := v - math.Floor(v)
-	basis := s.lp.Basis()
+	var basis simplex.Basis
+	if int64(len(s.open)+1)*int64(s.n+s.lp.NumRows()) < maxBasisBytes {
+		basis = s.lp.Basis()
+	}
 	mk := func(up bool) *node {
 		c := &node{id: s.nextID, parent: nd.id, depth: nd.depth + 1, bound: nd.bound, basis: basis,
 			bvar: j, bup: up, parentObj: z}

@@ -210,7 +210,7 @@ func TestCrossCheckHiGHS(t *testing.T) {
 	}{{"knapsack", genKnapsack}, {"setcover", genSetCover}, {"gap", genGAP}, {"sched", genSchedule}, {"general", genGeneral}}
 	perFamily := 50
 	if testing.Short() {
-		perFamily = 20
+		perFamily = 40
 	}
 	opts := solve.Options{RelGap: crossGap, AbsGap: crossGap, TimeLimit: 20 * time.Second}
 	var tNative, tHighs time.Duration

@@ -48,7 +48,9 @@
 // by a second solve (without presolve for an LP, with a zero objective for a
 // MIP). Bound is the objective for an optimal LP and HiGHS's mip_dual_bound
 // for a MIP. For an optimal LP the result carries row duals, reduced costs
-// (d = c − Aᵀy, HiGHS's sign convention) and the basis. HiGHS always logs,
+// (d = c − Aᵀy, HiGHS's sign convention) and the basis; an unbounded LP
+// carries HiGHS's primal ray and an infeasible one its dual (Farkas) ray, in
+// the conventions solvertest.CheckRay and CheckDualRay state. HiGHS always logs,
 // into a short buffer that explains failures; the log reaches Options.Log
 // when Verbosity ≥ 1 (2 adds HiGHS's log_dev_level 1). A MIP's LP iteration
 // count is read from HiGHS's solving report, which has no info value for it.

@@ -236,6 +236,7 @@ func (in *instance) disambiguate(m *model.Model, opts solve.Options, tail *tailW
 	switch {
 	case second.Status == solve.Infeasible:
 		res.Status = solve.Infeasible
+		res.Ray = second.Ray
 		res.Objective, res.Bound = solve.NoSolution(m.Sense)
 		res.Bound = -res.Bound
 	case !m.IsMIP() && second.Status == solve.Unbounded:
@@ -584,6 +585,13 @@ func (s *session) read(m *model.Model, ms, runStatus int32, res *solve.Result) e
 	if res.Status == solve.Infeasible {
 		// No point exists: the dual bound is the best possible.
 		res.Bound = -res.Bound
+		if !isMIP {
+			ray, err := s.dualRay(r)
+			if err != nil {
+				return err
+			}
+			res.Ray = ray
+		}
 		return nil
 	}
 	if ms == msModelEmpty && n == 0 {
@@ -652,6 +660,23 @@ func (s *session) primalRay(n int) ([]float64, error) {
 		return nil, nil
 	}
 	return s.getF64s(rp, n)
+}
+
+// dualRay reads Highs_getDualRay: a Farkas certificate over the rows, or nil
+// when HiGHS has none.
+func (s *session) dualRay(r int) ([]float64, error) {
+	rp, err := s.malloc(8 * r)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.callInt("_Highs_getDualRay", s.h, uint64(s.scratch), uint64(rp))
+	if err != nil || st == highsStatusError {
+		return nil, err
+	}
+	if has, _ := s.mem.ReadUint32Le(s.scratch); has == 0 {
+		return nil, nil
+	}
+	return s.getF64s(rp, r)
 }
 
 // solution reads Highs_getSolution: column values, row duals, column duals.

@@ -122,6 +122,63 @@ func TestRandomLPs(t *testing.T) {
 	}
 }
 
+// TestRandomInfeasibleLPs makes random LPs infeasible (row 0 pushed above its
+// own upper side by a contradicting copy) and checks HiGHS's Farkas
+// certificates, for both senses.
+func TestRandomInfeasibleLPs(t *testing.T) {
+	requireHiGHS(t)
+	s := highs.New("")
+	n := 0
+	for seed := uint64(1); seed <= 60; seed++ {
+		m := randomModel(seed, false)
+		m.Name += "_infeasible"
+		// Row 0 asks for more than its own contradicting twin allows: add
+		// the twin as a new row with the same coefficients.
+		csr := m.RowMatrix()
+		if csr.RowStart[1] == csr.RowStart[0] || math.IsInf(m.RowUpper[0], 1) {
+			continue
+		}
+		b := model.NewBuilder(m.Name)
+		vars := make([]model.Var, m.NumCols())
+		for j := range vars {
+			vars[j] = b.AddVar(model.Column{Lower: m.ColLower[j], Upper: m.ColUpper[j], Obj: m.Obj[j], Type: m.ColType[j]})
+		}
+		for i := 0; i < m.NumRows(); i++ {
+			e := model.NewExpr(0)
+			for k := csr.RowStart[i]; k < csr.RowStart[i+1]; k++ {
+				e.Add(vars[csr.ColIndex[k]], csr.Value[k])
+			}
+			b.AddConstr("", e, m.RowLower[i], m.RowUpper[i])
+			if i == 0 {
+				b.GreaterEq("", e, m.RowUpper[0]+1)
+			}
+		}
+		b.SetObjective(m.Sense, model.Expr{})
+		inf, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(inf.Obj, m.Obj)
+		n++
+		t.Run(m.Name, func(t *testing.T) {
+			res, err := s.Solve(context.Background(), inf, solve.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != solve.Infeasible {
+				t.Fatalf("status %v", res.Status)
+			}
+			if res.Ray == nil {
+				t.Fatal("no dual ray")
+			}
+			solvertest.CheckDualRay(solvertest.Adapt(t), inf, res.Ray)
+		})
+	}
+	if n < 20 {
+		t.Errorf("only %d infeasible models made", n)
+	}
+}
+
 // dualObjective is offset + Σ y_i·(row side the dual prices) + Σ d_j·(column
 // bound the reduced cost prices).
 func dualObjective(m *model.Model, res solve.Result) float64 {

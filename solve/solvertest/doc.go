@@ -36,7 +36,9 @@
 // is within the default tolerance, an LP's bound equals its objective, and an
 // LP's duals satisfy d = c − Aᵀy, dual feasibility and complementary
 // slackness (CheckDuals), and its basis matches the point (CheckBasis).
-// Unbounded results carry an infinite bound; infeasible ones no solution.
+// Unbounded results carry an infinite bound and infeasible ones no solution;
+// a primal ray (unbounded) or a Farkas dual ray (infeasible LP), when the
+// result has one, is checked too (CheckRay, CheckDualRay).
 //
 // The suite is itself tested: an oracle fake that returns the stored answers
 // passes it, and fakes that are wrong in one way each (objective, point,

@@ -136,6 +136,9 @@ func CheckCase(t T, c Case, res solve.Result, caps Caps) {
 		if res.HasSolution {
 			t.Errorf("%v with a solution", res.Status)
 		}
+		if res.Status == solve.Infeasible && res.Ray != nil && !m.IsMIP() {
+			CheckDualRay(t, m, res.Ray)
+		}
 	case solve.Unbounded:
 		if res.HasSolution && res.Status != solve.Unbounded {
 			t.Errorf("%v with a solution", res.Status)
@@ -206,6 +209,56 @@ func CheckRay(t T, m *model.Model, d []float64) {
 		if !math.IsInf(m.RowUpper[i], 0) && v > tol || !math.IsInf(m.RowLower[i], 0) && v < -tol {
 			t.Errorf("ray leaves row %s: (A·d) = %g", m.RowName(i), v)
 		}
+	}
+}
+
+// CheckDualRay checks a Farkas certificate y (one entry per row) of an
+// infeasible LP. With d = −Aᵀy it must hold that
+//
+//	Σ_i (y_i > 0 ? y_i·RowLower_i : y_i·RowUpper_i)
+//	  + Σ_j (d_j > 0 ? d_j·ColLower_j : d_j·ColUpper_j) > 0
+//
+// with every bound used finite; since any feasible x would make the left side
+// at most yᵀAx − yᵀAx = 0, no x exists. Entries within DualTol (relative to
+// |y|∞) of zero count as zero.
+func CheckDualRay(t T, m *model.Model, y []float64) {
+	t.Helper()
+	if len(y) != m.NumRows() {
+		t.Fatalf("dual ray has %d entries for %d rows", len(y), m.NumRows())
+	}
+	norm := 0.0
+	for _, v := range y {
+		norm = math.Max(norm, math.Abs(v))
+	}
+	if norm == 0 {
+		t.Fatalf("dual ray is zero")
+	}
+	tol := DualTol * norm
+	sum, scale := 0.0, 0.0
+	price := func(what string, v, lo, up float64) {
+		switch {
+		case v > tol && math.IsInf(lo, -1), v < -tol && math.IsInf(up, 1):
+			t.Errorf("dual ray prices an infinite bound of %s (multiplier %g)", what, v)
+		case v > tol:
+			sum += v * lo
+			scale += math.Abs(v * lo)
+		case v < -tol:
+			sum += v * up
+			scale += math.Abs(v * up)
+		}
+	}
+	for i, v := range y {
+		price("row "+m.RowName(i), v, m.RowLower[i], m.RowUpper[i])
+	}
+	for j := 0; j < m.NumCols(); j++ {
+		d := 0.0
+		for k := m.ColStart[j]; k < m.ColStart[j+1]; k++ {
+			d -= m.Value[k] * y[m.RowIndex[k]]
+		}
+		price("column "+m.ColName(j), d, m.ColLower[j], m.ColUpper[j])
+	}
+	if !(sum > DualTol*math.Max(1, scale)) {
+		t.Errorf("dual ray proves nothing: Farkas sum %g ≤ 0", sum)
 	}
 }
 

@@ -447,3 +447,26 @@ func TestCheckRay(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckDualRay(t *testing.T) {
+	c := lpInfeasible() // x + y ≤ 1 (row 0), x + y ≥ 2 (row 1), x, y ≥ 0
+	for _, tc := range []struct {
+		y  []float64
+		ok bool
+	}{
+		{[]float64{-1, 1}, true},
+		{[]float64{-2, 2}, true},
+		{[]float64{1, -1}, false}, // prices infinite sides
+		{[]float64{0, 1}, false},  // d = (−1, −1) prices the infinite upper bounds
+		{[]float64{0, 0}, false},
+	} {
+		rec := &recorder{}
+		func() {
+			defer func() { _ = recover() }()
+			CheckDualRay(rec, c.Model, tc.y)
+		}()
+		if rec.failed == tc.ok {
+			t.Errorf("ray %v: failed=%v (%v)", tc.y, rec.failed, rec.msgs)
+		}
+	}
+}

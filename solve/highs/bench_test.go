@@ -61,7 +61,8 @@ func BenchmarkHiGHS(b *testing.B) {
 			b.ReportMetric(float64(res.Nodes), "nodes")
 			b.ReportMetric(float64(res.Iterations), "lp-iters")
 			if res.Status != solve.Optimal {
-				b.Logf("%s: %v, gap %.3g", p.Name, res.Status, res.Gap())
+				b.ReportMetric(res.Gap(), "gap")
+				b.Logf("%s: %v, objective %v, bound %v, gap %.3g", p.Name, res.Status, res.Objective, res.Bound, res.Gap())
 			}
 		})
 	}

@@ -12,8 +12,11 @@ const (
 	diveFreq = 100
 	// maxDiveDepth bounds the LPs solved by one dive.
 	maxDiveDepth = 200
-	// diveIterLimit bounds the simplex iterations of one dive LP.
-	diveIterLimit = 500
+	// diveIterLimit bounds the simplex iterations of one dive LP, and
+	// diveIterBudget those of a whole dive (a count, not a clock, so that
+	// the search stays deterministic).
+	diveIterLimit  = 500
+	diveIterBudget = 5000
 	// rinsFreq: RINS first runs after rinsFreq nodes once an incumbent
 	// exists; the interval doubles after every run that finds nothing.
 	rinsFreq = 250
@@ -72,12 +75,11 @@ func (s *search) dive(x []float64, depth int) {
 	defer func() { s.extraIters += lp.Iterations() - it0 }()
 	lo := append([]float64(nil), s.curLo...)
 	up := append([]float64(nil), s.curUp...)
-	start := time.Now()
 	for step := 0; step < maxDiveDepth; step++ {
 		if s.ctx.Err() != nil || (!s.deadline.IsZero() && time.Now().After(s.deadline)) {
 			return
 		}
-		if step > 10 && time.Since(start) > time.Second {
+		if lp.Iterations()-it0 > diveIterBudget {
 			return
 		}
 		best, bestF := -1, 2.0

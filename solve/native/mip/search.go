@@ -534,6 +534,9 @@ func (s *search) process(nd *node) []*node {
 		s.roundingHeuristic(x)
 		if isRoot && resolve == 0 {
 			s.dive(x, 0)
+			if s.incumbent == nil {
+				s.pump(x, s.lp.Iterations())
+			}
 			if nd.bound >= s.cutoff() {
 				return nil
 			}

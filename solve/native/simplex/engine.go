@@ -373,9 +373,14 @@ func (e *engine) refactor() bool {
 	panic("simplex: cannot repair a singular basis")
 }
 
-// computePrimal sets x_B = −B⁻¹·N·x_N, with one step of iterative
+// computePrimal sets x_B = −B⁻¹·N·x_N.
+func (e *engine) computePrimal() { e.primalValues(false) }
+
+// computePrimalRefined is computePrimal with one step of iterative
 // refinement.
-func (e *engine) computePrimal() {
+func (e *engine) computePrimalRefined() { e.primalValues(true) }
+
+func (e *engine) primalValues(refine bool) {
 	rhs := e.wrk1
 	clear(rhs)
 	for k := 0; k < e.n+e.m; k++ {
@@ -386,6 +391,9 @@ func (e *engine) computePrimal() {
 	e.fac.ftran(rhs)
 	for p, k := range e.head {
 		e.x[k] = rhs[p]
+	}
+	if !refine {
+		return
 	}
 	// Residual −[A −I]·z, solved for the correction of x_B.
 	clear(rhs)
@@ -400,21 +408,28 @@ func (e *engine) computePrimal() {
 	}
 }
 
-// computeDual sets y = B⁻ᵀc_B (in rowRho, with one step of iterative
-// refinement) and d = c − Aᵀy from wcost.
-func (e *engine) computeDual() {
+// computeDual sets y = B⁻ᵀc_B (in rowRho) and d = c − Aᵀy from wcost.
+func (e *engine) computeDual() { e.dualValues(false) }
+
+// computeDualRefined is computeDual with one step of iterative refinement
+// of y.
+func (e *engine) computeDualRefined() { e.dualValues(true) }
+
+func (e *engine) dualValues(refine bool) {
 	y := e.rowRho
 	for p, k := range e.head {
 		y[p] = e.wcost[k]
 	}
 	e.fac.btran(y)
-	res := e.wrk2
-	for p, k := range e.head {
-		res[p] = e.wcost[k] - e.dotColumn(y, k)
-	}
-	e.fac.btran(res)
-	for i := range y {
-		y[i] += res[i]
+	if refine {
+		res := e.wrk2
+		for p, k := range e.head {
+			res[p] = e.wcost[k] - e.dotColumn(y, k)
+		}
+		e.fac.btran(res)
+		for i := range y {
+			y[i] += res[i]
+		}
 	}
 	for k := 0; k < e.n+e.m; k++ {
 		if e.stat[k] == stBasic {

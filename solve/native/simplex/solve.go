@@ -120,34 +120,41 @@ func (e *engine) finalCheck() bool {
 	if e.needFactor || e.fac.numUpdates() > refactorEvery/2 {
 		e.refactor()
 	}
-	e.computePrimal()
+	e.computePrimalRefined()
 	copy(e.wcost, e.cost)
-	e.computeDual()
+	e.computeDualRefined()
 	for k := 0; k < e.n+e.m; k++ {
-		v := e.unscale(k, e.x[k])
-		lo, up := e.varBounds(k)
-		if v < lo-finalTol*(1+math.Abs(lo)) || v > up+finalTol*(1+math.Abs(up)) {
-			e.logf(2, "simplex: final check: variable %d = %g outside [%g, %g] (status %d)\n", k, v, lo, up, e.stat[k])
+		// |x − bound|·σ against finalTol·(1 + |bound|·σ), unscaled.
+		sg := e.scaleOf(k)
+		x, lo, up := e.x[k], e.lo[k], e.up[k]
+		if (x < lo && (lo-x)*sg > finalTol*(1+math.Abs(lo)*sg)) || (x > up && (x-up)*sg > finalTol*(1+math.Abs(up)*sg)) {
+			e.logf(2, "simplex: final check: variable %d = %g outside [%g, %g] (status %d)\n", k, x*sg, lo*sg, up*sg, e.stat[k])
 			return false
 		}
 	}
-	// Row activities from the columns must agree with the logicals.
+	// Row activities recomputed from the columns must agree with the
+	// logicals (scaled residuals, compared unscaled).
 	act, scale := e.wrk2, e.wrk3
 	clear(act)
 	clear(scale)
 	for j := 0; j < e.n; j++ {
-		xj := e.unscale(j, e.x[j])
+		xj := e.x[j]
+		if xj == 0 {
+			continue
+		}
 		for t := e.colStart[j]; t < e.colStart[j+1]; t++ {
 			i := e.rowIdx[t]
-			a := e.val[t] / (e.rowScale[i] * e.colScale[j])
-			act[i] += a * xj
-			scale[i] = math.Max(scale[i], math.Abs(a*xj))
+			v := e.val[t] * xj
+			act[i] += v
+			if a := math.Abs(v); a > scale[i] {
+				scale[i] = a
+			}
 		}
 	}
 	for i := 0; i < e.m; i++ {
-		r := e.unscale(e.n+i, e.x[e.n+i])
-		if math.Abs(act[i]-r) > finalTol*(1+scale[i]) {
-			e.logf(2, "simplex: final check: row %d activity %g, logical %g\n", i, act[i], r)
+		rs := e.rowScale[i]
+		if math.Abs(act[i]-e.x[e.n+i])/rs > finalTol*(1+scale[i]/rs) {
+			e.logf(2, "simplex: final check: row %d activity %g, logical %g\n", i, act[i]/rs, e.x[e.n+i]/rs)
 			return false
 		}
 	}

@@ -89,6 +89,10 @@ type engine struct {
 	// perturbed: the working costs are perturbed; mayPerturb: the dual
 	// simplex may perturb them once it stalls.
 	perturbed, mayPerturb bool
+	// dualsFresh: d holds the reduced costs of the true costs for the current
+	// basis, as the last passed final check computed them (bound changes and
+	// added rows keep them valid; basis changes from outside do not).
+	dualsFresh bool
 	dualIters             int64
 
 	// work vectors of length m
@@ -356,6 +360,7 @@ func (e *engine) refactor() bool {
 			return repaired
 		}
 		repaired = true
+		e.dualsFresh = false
 		for t, p := range badPos {
 			k := e.head[p]
 			e.pos[k] = -1
@@ -678,6 +683,7 @@ func (e *engine) setBasis(b Basis) error {
 	if e.sameBasis(b) {
 		return nil // keep the factorisation
 	}
+	e.dualsFresh = false
 	p := 0
 	for k := 0; k < e.n+e.m; k++ {
 		var s solve.BasisStatus
@@ -869,6 +875,7 @@ func (e *engine) removeRows(idx []int) error {
 	if len(idx) == 0 {
 		return nil
 	}
+	e.dualsFresh = false
 	// Pivot nonbasic logicals of deleted rows into the basis.
 	for _, i := range idx {
 		l := e.n + i

@@ -57,7 +57,10 @@ func (e *engine) round(ctx context.Context, perturb, fresh bool) solve.Status {
 	e.shifted = false
 	e.perturbed = false
 	e.computePrimal()
-	e.computeDual()
+	if !e.dualsFresh {
+		e.computeDual()
+	}
+	e.dualsFresh = false
 	dualInf := false
 	for k := range e.d {
 		if e.stat[k] != stBasic && e.dualInfeas(k) > e.opts.DualTol {
@@ -181,6 +184,7 @@ func (e *engine) finalCheck() bool {
 			return false
 		}
 	}
+	e.dualsFresh = true
 	return true
 }
 

@@ -388,7 +388,6 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		if !e.fac.update(r) {
 			e.needFactor = true
 		}
-		e.dualIters++
 		e.lastIters++
 		e.totalIters++
 	}

@@ -93,7 +93,6 @@ type engine struct {
 	// basis, as the last passed final check computed them (bound changes and
 	// added rows keep them valid; basis changes from outside do not).
 	dualsFresh bool
-	dualIters  int64
 
 	// work vectors of length m
 	wrk1, wrk2, wrk3 []float64

@@ -221,12 +221,12 @@ func mapPhaseBound(in *inst.Instance, job inst.Job) int {
 }
 
 // TurnaroundLowerBound is a lower bound on max_j (C_j − s_j) valid for every
-// schedule. For each release a, the jobs J_a released at or after a need
-// their map work W_a done on the map slots, so some job of J_a has its last
-// map end at or after a + ⌈W_a / Σ c^mp⌉ and completes a reduce later, at
-// least min reduce duration more; its turnaround is at least that minus
-// max_{J_a} s_j. Likewise for the reduce work alone. Each job alone gives
-// s_j + mapPhaseBound + longest reduce.
+// schedule. For each pair of releases a ≤ c, the jobs J released in [a, c]
+// need their map work W done on the map slots from a on, so some job of J
+// has its last map end at or after a + ⌈W / Σ c^mp⌉ and completes at least
+// its shortest reduce later; its turnaround is at least that minus c.
+// Likewise for the reduce work alone. Each job alone gives mapPhaseBound +
+// its longest reduce.
 func TurnaroundLowerBound(in *inst.Instance) int {
 	mapCap, redCap := slotTotals(in)
 	lb := 0
@@ -238,22 +238,26 @@ func TurnaroundLowerBound(in *inst.Instance) int {
 		lb = max(lb, mapPhaseBound(in, job)+maxRed)
 	}
 	for _, ja := range in.Jobs {
-		a := ja.Release
-		wm, wr, lastRel, minRed := 0, 0, a, math.MaxInt
-		for _, job := range in.Jobs {
-			if job.Release < a {
+		for _, jb := range in.Jobs {
+			a, c := ja.Release, jb.Release
+			if c < a {
 				continue
 			}
-			wm += work(job.Maps)
-			wr += work(job.Reduces)
-			lastRel = max(lastRel, job.Release)
-			for _, r := range job.Reduces {
-				minRed = min(minRed, r.Duration)
+			wm, wr, minRed := 0, 0, math.MaxInt
+			for _, job := range in.Jobs {
+				if job.Release < a || job.Release > c {
+					continue
+				}
+				wm += work(job.Maps)
+				wr += work(job.Reduces)
+				for _, r := range job.Reduces {
+					minRed = min(minRed, r.Duration)
+				}
 			}
-		}
-		lb = max(lb, a+ceilDiv(wm, mapCap)+minRed-lastRel)
-		if redCap > 0 {
-			lb = max(lb, a+ceilDiv(wr, redCap)-lastRel)
+			lb = max(lb, a+ceilDiv(wm, mapCap)+minRed-c)
+			if redCap > 0 {
+				lb = max(lb, a+ceilDiv(wr, redCap)-c)
+			}
 		}
 	}
 	return lb

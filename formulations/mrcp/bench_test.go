@@ -1,0 +1,87 @@
+package mrcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// BenchmarkSolve solves mixed WordCount streams (λ = 0.02/s, seed 1, 10 s time
+// units, 4 resources × 1 + 1 slots) of growing length with each formulation
+// and backend, through Run (heuristic cutoff on), with a time limit of
+// $MRCP_BENCH_LIMIT seconds (default 30). Metrics: optimal (1 when proven),
+// gap, nodes, late jobs, max turnaround, columns. Run with -benchtime=1x;
+// $MRCP_BENCH_JOBS (e.g. "5,10,20") picks the sizes.
+func BenchmarkSolve(b *testing.B) {
+	limit := 30 * time.Second
+	if s := os.Getenv("MRCP_BENCH_LIMIT"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil && v > 0 {
+			limit = time.Duration(v) * time.Second
+		}
+	}
+	sizes := []int{2, 5, 10, 20}
+	if s := os.Getenv("MRCP_BENCH_JOBS"); s != "" {
+		sizes = nil
+		for _, f := range splitComma(s) {
+			if v, err := strconv.Atoi(f); err == nil && v > 0 {
+				sizes = append(sizes, v)
+			}
+		}
+	}
+	for _, n := range sizes {
+		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: n, Lambda: 0.02, Seed: 1, TimeUnit: 10})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, f := range []Formulation{TimeIndexed, Disjunctive} {
+			for _, backend := range backends {
+				b.Run(fmt.Sprintf("jobs=%d/%v/%s", n, f, backend), func(b *testing.B) {
+					if _, err := solve.Lookup(backend); err != nil {
+						b.Skip(err)
+					}
+					var out *Outcome
+					for i := 0; i < b.N; i++ {
+						out, err = RunInstance(context.Background(), "bench", in, RunOptions{Build: Options{Formulation: f},
+							Solve: solve.Options{Solver: backend, TimeLimit: limit}})
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					opt := 0.0
+					if out.Result.Status == solve.Optimal {
+						opt = 1
+					}
+					b.ReportMetric(opt, "optimal")
+					b.ReportMetric(out.Result.Gap(), "gap")
+					b.ReportMetric(float64(out.Result.Nodes), "nodes")
+					b.ReportMetric(float64(out.Built.Model.NumCols()), "cols")
+					if out.Schedule != nil {
+						b.ReportMetric(float64(out.Schedule.LateJobs), "late")
+						b.ReportMetric(float64(out.Schedule.MaxTurnaround), "maxturn")
+					}
+					if !out.Verified {
+						b.Errorf("not verified: %v", out.CheckErr)
+					}
+				})
+			}
+		}
+	}
+}
+
+func splitComma(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ',' {
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+package mrcp_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/mrbound/mrbound/formulations/mrcp"
+	inst "github.com/mrbound/mrbound/instances/mrcp"
+)
+
+// A three-job stream on one resource with one map and one reduce slot: the
+// time-indexed model's size, its horizon and the bounds on the maximum
+// turnaround.
+func Example() {
+	in, err := inst.Parse("three.json", []byte(`{"kind": "mrcp", "schema_version": 1,
+	  "resources": [{"map_slots": 1, "reduce_slots": 1}],
+	  "jobs": [
+	    {"release": 0, "deadline": 6, "maps": [{"duration": 2}, {"duration": 2}], "reduces": [{"duration": 1}]},
+	    {"release": 1, "deadline": 4, "maps": [{"duration": 1}], "reduces": [{"duration": 1}]},
+	    {"release": 2, "deadline": 9, "maps": [{"duration": 3}], "reduces": [{"duration": 2}]}]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bt, err := mrcp.Build(in, mrcp.Options{Formulation: mrcp.TimeIndexed})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("horizon %d, turnaround in [%d, %d], heuristic: %d late, max turnaround %d\n",
+		bt.Horizon, bt.Zmin, bt.Zmax, bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround)
+	bt.Model.Stats().Write(os.Stdout)
+	// Output:
+	// horizon 14, turnaround in [7, 14], heuristic: 1 late, max turnaround 10
+	// rows         148 (75 equality, 73 inequality, 0 ranged, 0 free)
+	// columns      152 (73 continuous, 0 integer, 79 binary)
+	// nonzeros     542
+	// matrix       [1e+00, 1e+01]
+	// objective    [1e+00, 2e+00]
+	// bounds       [1e+00, 1e+01]
+	// rhs          [1e+00, 1e+01]
+}

@@ -19,6 +19,10 @@ const (
 	// strongLookahead stops strong branching after this many candidates in a
 	// row did not improve the best score.
 	strongLookahead = 4
+	// sbIterRatio and sbIterBase bound the strong-branching effort relative
+	// to the node LPs (see search.sbIters).
+	sbIterRatio = 2
+	sbIterBase  = 50000
 	// scoreEps keeps a zero gain from zeroing the product score.
 	scoreEps = 1e-6
 )
@@ -127,7 +131,7 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 	cutoff := s.cutoff()
 	for _, c := range cs {
 		sc := c.score
-		if !s.pc.reliable(c.j) && strong < maxStrongCands {
+		if !s.pc.reliable(c.j) && strong < maxStrongCands && s.sbIters <= sbIterRatio*s.treeIters+sbIterBase {
 			strong++
 			if clone == nil {
 				clone = s.lp.Clone()
@@ -148,6 +152,7 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 				before := clone.Iterations()
 				st := clone.Solve(s.ctx)
 				s.extraIters += clone.Iterations() - before
+				s.sbIters += clone.Iterations() - before
 				switch st {
 				case solve.Infeasible:
 					cut[d] = true

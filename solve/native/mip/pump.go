@@ -12,14 +12,14 @@ import (
 
 const (
 	// pumpRounds bounds the rounds of the feasibility pump.
-	pumpRounds = 100
+	pumpRounds = 30
 	// pumpMaxNonzeros: the pump (which solves each distance LP from scratch)
 	// runs only on models up to this size.
 	pumpMaxNonzeros = 200_000
 	// pumpIterFactor bounds the pump's total simplex iterations by this
 	// multiple of the root LP's, plus pumpIterBase.
-	pumpIterFactor = 10
-	pumpIterBase   = 5000
+	pumpIterFactor = 2
+	pumpIterBase   = 2000
 )
 
 // pump runs a feasibility pump (Fischetti, Glover and Lodi 2005) from the LP

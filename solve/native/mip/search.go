@@ -100,12 +100,16 @@ type search struct {
 	lp         LP
 	lpOpts     simplex.Options
 	extraIters int64
-	glo, gup   []float64 // global bounds
-	curLo      []float64 // bounds currently in the LP
-	curUp      []float64
-	dirty      []int
-	mark       []bool
-	lastSolved int64 // id of the node whose LP solution the LP holds
+	// sbIters counts strong-branching iterations, treeIters the node LP
+	// iterations after the root; strong branching stops while sbIters
+	// exceeds sbIterRatio·treeIters + sbIterBase.
+	sbIters, treeIters int64
+	glo, gup           []float64 // global bounds
+	curLo              []float64 // bounds currently in the LP
+	curUp              []float64
+	dirty              []int
+	mark               []bool
+	lastSolved         int64 // id of the node whose LP solution the LP holds
 
 	upLocks, downLocks []int
 	rowm               model.CSR
@@ -355,7 +359,6 @@ func (s *search) run() {
 			break
 		}
 		s.curNode = nil
-		s.progress(false, "")
 		cur = nil
 		if len(children) == 2 {
 			a, b := children[0], children[1]
@@ -374,6 +377,8 @@ func (s *search) run() {
 				heap.Push(&s.open, a)
 			}
 		}
+		s.curNode = cur
+		s.progress(false, "")
 	}
 	s.curNode = nil
 	if s.status == solve.StatusUnknown {
@@ -481,7 +486,11 @@ func (s *search) process(nd *node) []*node {
 	}
 	isRoot := nd.parent < 0
 	for resolve := 0; ; resolve++ {
+		before := s.lp.Iterations()
 		st := s.solveLP()
+		if !isRoot {
+			s.treeIters += s.lp.Iterations() - before
+		}
 		s.lastSolved = nd.id
 		switch st {
 		case solve.Optimal:

@@ -36,6 +36,9 @@ const (
 	// stallIters is the number of consecutive dual degenerate iterations
 	// (zero dual step) after which the costs are perturbed.
 	stallIters = 30
+	// primalStallIters is the number of consecutive degenerate primal steps
+	// after which the primal simplex prices at random.
+	primalStallIters = 300
 )
 
 // Nonbasic and basic states of a variable.

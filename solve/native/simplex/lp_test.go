@@ -133,6 +133,16 @@ func TestTinyLPs(t *testing.T) {
 			want: solve.Optimal, obj: 0, x: []float64{0, 0},
 		},
 		{
+			// Beale's example, which cycles under the textbook rules:
+			// min −3/4·x4 + 20·x5 − 1/2·x6 + 6·x7 s.t.
+			// 1/4·x4 − 8·x5 − x6 + 9·x7 ≤ 0, 1/2·x4 − 12·x5 − 1/2·x6 + 3·x7 ≤ 0,
+			// x6 ≤ 1, x ≥ 0: optimum −5/4 at x4 = 1, x6 = 1.
+			name: "beale_cycling",
+			spec: lpSpec{obj: []float64{-0.75, 20, -0.5, 6}, colLo: []float64{0, 0, 0, 0}, colUp: []float64{posInf, posInf, posInf, posInf},
+				a: [][]float64{{0.25, -8, -1, 9}, {0.5, -12, -0.5, 3}, {0, 0, 1, 0}}, rowLo: []float64{negInf, negInf, negInf}, rowUp: []float64{0, 0, 1}},
+			want: solve.Optimal, obj: -1.25,
+		},
+		{
 			// Fixed column and an empty row: min x + y, x = 2, 0 ≤ y, row 0·x ∈ [−1, 1].
 			name: "fixed_empty_row",
 			spec: lpSpec{obj: []float64{1, 1}, colLo: []float64{2, 0}, colUp: []float64{2, posInf},

@@ -19,6 +19,7 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 		return phaseRestart, solve.StatusUnknown
 	}
 	startIters := e.lastIters
+	degenerate := 0
 	for {
 		if st := e.limit(ctx); st != solve.StatusUnknown {
 			return phaseLimit, st
@@ -34,14 +35,24 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 				return phaseRestart, solve.StatusUnknown
 			}
 		}
-		// Pricing (Devex).
+		// Pricing (Devex); once the primal stalls (primalStallIters
+		// degenerate steps in a row) a random improving candidate, which
+		// breaks any cycle with probability one.
 		q, best := -1, 0.0
+		seen := 0
 		for k := 0; k < e.n+e.m; k++ {
 			if e.stat[k] == stBasic {
 				continue
 			}
 			inf := e.dualInfeas(k)
 			if inf <= dtol {
+				continue
+			}
+			if degenerate > primalStallIters {
+				seen++
+				if e.rng.Intn(seen) == 0 {
+					q = k
+				}
 				continue
 			}
 			if sc := inf * inf / e.devex[k]; sc > best {
@@ -126,6 +137,11 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 		}
 		if theta < 0 {
 			theta = 0
+		}
+		if theta <= 1e-12 {
+			degenerate++
+		} else {
+			degenerate = 0
 		}
 		// Pivot row for the dual update.
 		rho := e.rowRho

@@ -29,10 +29,13 @@
 // the other bound, the costs of the others shifted), runs the bounded dual
 // simplex (dual.go: dual steepest-edge pricing, a Harris two-pass ratio
 // test with bound flipping, costs perturbed once it stalls), restores the
-// true costs and runs the primal simplex (primal.go: Devex pricing, Harris
-// ratio test) to remove any dual infeasibility left. On a cold start whose
+// true costs and runs the primal simplex (primal.go: Devex pricing, random
+// pricing once it stalls, Harris ratio test) to remove any dual
+// infeasibility left. On a cold start whose
 // slack basis is dual infeasible, the primal simplex does most of the work.
-// x_B and y are recomputed with one step of iterative refinement. The
+// Each simplex phase is capped at phaseCapFactor·(m+n)+phaseCapBase
+// iterations against cycling. The final check recomputes x_B and y with one
+// step of iterative refinement. The
 // problem is scaled by powers of two (geometric mean, then column
 // equilibration), so scaling introduces no rounding.
 //

@@ -22,6 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files of cmd/mrbound
 //	                temporary folder, $TESTSETS ../shared/testsets (the case is
 //	                skipped when that folder is absent)
 //	exit            the expected exit code (0 when the file is absent)
+//	env             optional: NAME=VALUE lines set for the run ($CASE replaced)
 //	stdout.golden   the expected standard output
 //	stderr.golden   the expected standard error
 //	files           optional: one "name" per line of files the run must leave in
@@ -58,6 +59,12 @@ func TestCLI(t *testing.T) {
 				line = strings.NewReplacer("$CASE", dir, "$OUT", out, "$TESTSETS", testsets).Replace(strings.TrimSpace(line))
 				if line != "" {
 					args = append(args, line)
+				}
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "env")); err == nil {
+				for _, kv := range strings.Fields(string(b)) {
+					name, value, _ := strings.Cut(kv, "=")
+					t.Setenv(name, strings.ReplaceAll(value, "$CASE", dir))
 				}
 			}
 			var stdout, stderr bytes.Buffer

@@ -6,6 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/highs"
 )
 
 // Exit codes of mrbound.
@@ -50,7 +54,22 @@ func exitCode(err error) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
+	for _, bad := range userErrors {
+		if errors.Is(err, bad) {
+			return exitBadInput
+		}
+	}
 	return exitInternal
+}
+
+// userErrors are library errors that mean the input or the set-up is wrong
+// (exit 1), wherever in a command they surface.
+var userErrors = []error{
+	model.ErrInvalid,
+	solve.ErrUnknownSolver,
+	highs.ErrNotInstalled,
+	highs.ErrUnusable,
+	highs.ErrRejected,
 }
 
 // writeFileAtomic writes path through a temporary file in the same directory

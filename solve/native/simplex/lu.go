@@ -59,6 +59,19 @@ type factor struct {
 	upiv       []float64
 	// work arrays
 	work, wrow []float64
+	// Hyper-sparse solve structures (hyper.go), built by buildHyper: the
+	// position pivoting on each row, the L eta pivoting on each row (−1 if
+	// none), Lᵀ by source row, the search marks and stacks, the pattern
+	// under construction and the nonzero rows of the saved spike.
+	posOfRow, lEtaOf                []int
+	ltStart, ltIdx                  []int
+	ltVal                           []float64
+	mark                            []int
+	stamp                           int
+	dfsStack, dfsNext, dfsPost, pat []int
+	spikeIdx                        []int
+	// nHyper counts the solves completed on the hyper-sparse path.
+	nHyper int
 	// factorisation work storage, reused between calls
 	fcols  [][]spEntry
 	frows  [][]int
@@ -81,11 +94,15 @@ func (f *factor) clone() *factor {
 		}
 		return out
 	}
-	return &factor{m: f.m, work: make([]float64, f.m), wrow: make([]float64, f.m), spike: make([]float64, f.m),
+	g := &factor{m: f.m, work: make([]float64, f.m), wrow: make([]float64, f.m), spike: make([]float64, f.m),
 		lpiv: ci(f.lpiv), lstart: ci(f.lstart), lidx: ci(f.lidx), lval: cf(f.lval),
 		rpiv: ci(f.rpiv), rstart: ci(f.rstart), ridx: ci(f.ridx), rval: cf(f.rval),
 		order: ci(f.order), ordIdx: ci(f.ordIdx), rowOf: ci(f.rowOf), diag: cf(f.diag),
 		ucol: cs(f.ucol), urow: cs(f.urow), uNnz: f.uNnz, uNnz0: f.uNnz0}
+	if f.posOfRow != nil {
+		g.buildHyper()
+	}
+	return g
 }
 
 // numUpdates is the number of updates since the factorisation.
@@ -363,6 +380,7 @@ func (f *factor) factorize(col func(p int) ([]int, []float64)) (badPos, badRows 
 		f.uNnz += len(f.ucol[p]) + 1
 	}
 	f.uNnz0 = f.uNnz
+	f.buildHyper()
 	return nil, nil
 }
 
@@ -391,8 +409,19 @@ func (f *factor) solveF(b []float64, save bool) {
 	}
 	if save {
 		copy(f.spike, b)
+		f.spikeIdx = f.spikeIdx[:0]
+		for i, v := range b {
+			if v != 0 {
+				f.spikeIdx = append(f.spikeIdx, i)
+			}
+		}
 		f.hasSpike = true
 	}
+	f.solveU(b)
+}
+
+// solveU overwrites b (indexed by row) with U⁻¹b (indexed by position).
+func (f *factor) solveU(b []float64) {
 	x := f.work
 	for k := len(f.order) - 1; k >= 0; k-- {
 		p := f.order[k]
@@ -436,6 +465,11 @@ func (f *factor) btran(c []float64) {
 			c[f.ridx[t]] -= f.rval[t] * v
 		}
 	}
+	f.solveLT(c)
+}
+
+// solveLT overwrites c with L⁻ᵀc (both indexed by row).
+func (f *factor) solveLT(c []float64) {
 	for k := len(f.lpiv) - 1; k >= 0; k-- {
 		s := 0.0
 		for t := f.lstart[k]; t < f.lstart[k+1]; t++ {
@@ -495,14 +529,15 @@ func (f *factor) update(r int) bool {
 	f.rpiv = append(f.rpiv, pr)
 	f.rstart = append(f.rstart, len(f.ridx))
 	mx := 0.0
-	for _, v := range spike {
-		mx = math.Max(mx, math.Abs(v))
+	for _, i := range f.spikeIdx {
+		mx = math.Max(mx, math.Abs(spike[i]))
 	}
 	if math.Abs(newDiag) <= ftUpdateTol*mx || newDiag == 0 {
 		return false
 	}
 	// The spike becomes column r, last in the pivot order.
-	for i, v := range spike {
+	for _, i := range f.spikeIdx {
+		v := spike[i]
 		if i == pr || math.Abs(v) <= luDropTol {
 			continue
 		}

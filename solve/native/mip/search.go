@@ -478,7 +478,7 @@ func (s *search) fractional(x []float64) []int {
 // pruned, infeasible or integral).
 func (s *search) process(nd *node) []*node {
 	s.nodes++
-	if !s.apply(nd) {
+	if !s.apply(nd) || !s.propagate(nd) {
 		return nil
 	}
 	if nd.parent != s.lastSolved && nd.basis.Cols != nil {

@@ -121,9 +121,10 @@ func (e *engine) perturbCosts() {
 func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 	ptol, dtol := e.opts.PrimalTol, e.opts.DualTol
 	m := e.m
-	alpha := make([]float64, m)
-	tau := make([]float64, m)
-	flipv := make([]float64, m)
+	_ = m
+	alphaV, tauV, flipV, rhoV := e.alphaV, e.tauV, e.flipV, e.rhoV
+	alpha := alphaV.val
+	tau := tauV.val
 	var cands []int
 	var flips []int
 	freshInfeasRow := -1
@@ -168,11 +169,11 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 			s = -1
 		}
 		// rho = B⁻ᵀe_r and the pivot row.
-		rho := e.rowRho
-		clear(rho)
-		rho[r] = 1
-		e.fac.btran(rho)
-		e.pivotRow(rho)
+		rhoV.reset()
+		rhoV.set(r, 1)
+		e.fac.btranS(rhoV)
+		rho := rhoV.val
+		e.pivotRowS(rho, rhoV.idx)
 		// Candidates for the ratio test.
 		cands = cands[:0]
 		for _, k := range e.plist {
@@ -210,79 +211,9 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		}
 		freshInfeasRow = -1
 		// Bound-flipping Harris ratio test.
-		slope := math.Abs(delta)
-		flips = flips[:0]
 		var q int
 		var t float64
-		for {
-			thMax := math.Inf(1)
-			for _, k := range cands {
-				a := -s * e.prow[k]
-				var th float64
-				if a > 0 && e.stat[k] != stUpper {
-					th = (e.d[k] + dtol) / a
-				} else if a < 0 && e.stat[k] != stLower {
-					th = (e.d[k] - dtol) / a
-				} else if e.stat[k] == stFree {
-					th = dtol / math.Abs(a)
-				} else {
-					continue
-				}
-				thMax = math.Min(thMax, th)
-			}
-			// Group within thMax.
-			grpSlope := 0.0
-			q, t = -1, 0
-			bestA := 0.0
-			nrest := 0
-			for _, k := range cands {
-				a := -s * e.prow[k]
-				ratio := e.d[k] / a
-				if e.stat[k] == stFree {
-					ratio = 0
-				}
-				if ratio <= thMax {
-					if math.Abs(a) > bestA {
-						bestA, q, t = math.Abs(a), k, ratio
-					}
-					grpSlope += math.Abs(a) * (e.up[k] - e.lo[k])
-				} else {
-					nrest++
-				}
-			}
-			if q < 0 {
-				// thMax can fall below every exact ratio only through
-				// rounding; take the smallest ratio.
-				for _, k := range cands {
-					a := -s * e.prow[k]
-					ratio := e.d[k] / a
-					if q < 0 || ratio < t {
-						q, t = k, ratio
-					}
-				}
-				break
-			}
-			if nrest > 0 && slope-grpSlope > 0 && !math.IsInf(grpSlope, 1) {
-				// Flip the whole group and continue.
-				slope -= grpSlope
-				rest := cands[:0]
-				for _, k := range cands {
-					a := -s * e.prow[k]
-					ratio := e.d[k] / a
-					if e.stat[k] == stFree {
-						ratio = 0
-					}
-					if ratio <= thMax {
-						flips = append(flips, k)
-					} else {
-						rest = append(rest, k)
-					}
-				}
-				cands = rest
-				continue
-			}
-			break
-		}
+		q, t, flips = e.dualRatioTest(cands, s, math.Abs(delta), dtol, flips[:0])
 		if t < 0 {
 			// Harris let a slightly infeasible d through: shift its cost.
 			e.wcost[q] -= e.d[q]
@@ -294,9 +225,9 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 			t = e.d[q] / (-s * e.prow[q])
 		}
 		// FTRAN the entering column and check the pivot.
-		clear(alpha)
-		e.addColumn(alpha, q, 1)
-		e.fac.ftranSpike(alpha)
+		alphaV.reset()
+		e.setColumnS(alphaV, q)
+		e.fac.ftranSpikeS(alphaV)
 		arow := e.prow[q]
 		if math.Abs(alpha[r]-arow) > alphaRelErr*(1+math.Abs(arow)) || math.Abs(alpha[r]) < pivotTol {
 			if e.fac.numUpdates() > 0 {
@@ -314,7 +245,8 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		}
 		// Bound flips: x_B −= B⁻¹·Σ a_j Δx_j.
 		if len(flips) > 0 {
-			clear(flipv)
+			flipV.reset()
+			e.newMark()
 			for _, k := range flips {
 				var dx float64
 				if e.stat[k] == stLower {
@@ -324,11 +256,11 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 					dx = e.lo[k] - e.up[k]
 					e.stat[k], e.x[k] = stLower, e.lo[k]
 				}
-				e.addColumn(flipv, k, dx)
+				e.addColumnS(flipV, k, dx)
 			}
-			e.fac.ftran(flipv)
-			for p, k := range e.head {
-				e.x[k] -= flipv[p]
+			e.fac.ftranS(flipV)
+			for _, p := range flipV.idx {
+				e.x[e.head[p]] -= flipV.val[p]
 			}
 		}
 		if t <= 1e-12 {
@@ -353,18 +285,18 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		}
 		thp := (e.x[leave] - bound) / alpha[r]
 		e.x[q] += thp
-		for p, k := range e.head {
-			e.x[k] -= thp * alpha[p]
+		for _, p := range alphaV.idx {
+			e.x[e.head[p]] -= thp * alpha[p]
 		}
 		// DSE weights: τ = B⁻¹ρ.
 		wr := 0.0
-		for _, v := range rho {
-			wr += v * v
+		for _, i := range rhoV.idx {
+			wr += rho[i] * rho[i]
 		}
-		copy(tau, rho)
-		e.fac.ftran(tau)
+		copySvec(tauV, rhoV)
+		e.fac.ftranS(tauV)
 		ar := alpha[r]
-		for p := range e.dse {
+		for _, p := range alphaV.idx {
 			if p == r || alpha[p] == 0 {
 				continue
 			}

@@ -104,6 +104,15 @@ type engine struct {
 	pmark  []bool
 	plist  []int
 	rowRho []float64
+	rhoIdx []int
+	// sparse work vectors of the iterations (hyper.go) and a marker for
+	// building their patterns
+	rhoV, alphaV, tauV, flipV *svec
+	smark                     []int
+	sstamp                    int
+	// dual ratio test work storage (ratio.go)
+	rc    []rcand
+	rcMin []float64
 }
 
 func newEngine(mod *model.Model, opts Options) *engine {
@@ -179,6 +188,11 @@ func (e *engine) allocWork() {
 	e.prow = make([]float64, N)
 	e.pmark = make([]bool, N)
 	e.plist = e.plist[:0]
+	e.rhoIdx = nil
+	e.rc, e.rcMin = nil, nil
+	e.rhoV, e.alphaV, e.tauV, e.flipV = newSvec(e.m), newSvec(e.m), newSvec(e.m), newSvec(e.m)
+	e.smark = make([]int, e.m)
+	e.sstamp = 0
 	e.fac = newFactor(e.m)
 	e.needFactor = true
 }
@@ -327,6 +341,53 @@ func (e *engine) addColumn(v []float64, k int, mult float64) {
 	v[k-e.n] -= mult
 }
 
+// setColumnS sets v (zero on entry) to a_k.
+func (e *engine) setColumnS(v *svec, k int) {
+	if k < e.n {
+		for t := e.colStart[k]; t < e.colStart[k+1]; t++ {
+			v.set(e.rowIdx[t], e.val[t])
+		}
+		return
+	}
+	v.set(k-e.n, -1)
+}
+
+// addColumnS adds mult·a_k to v, listing new nonzeros; v's listed indices
+// must be marked with e.sstamp in e.smark (newMark starts that).
+func (e *engine) addColumnS(v *svec, k int, mult float64) {
+	add := func(i int, x float64) {
+		v.val[i] += x
+		if e.smark[i] != e.sstamp {
+			e.smark[i] = e.sstamp
+			v.idx = append(v.idx, i)
+		}
+	}
+	if k < e.n {
+		for t := e.colStart[k]; t < e.colStart[k+1]; t++ {
+			add(e.rowIdx[t], mult*e.val[t])
+		}
+		return
+	}
+	add(k-e.n, -mult)
+}
+
+// newMark starts a fresh marking for addColumnS.
+func (e *engine) newMark() {
+	e.sstamp++
+	if e.sstamp == int(^uint(0)>>1) {
+		clear(e.smark)
+		e.sstamp = 1
+	}
+}
+
+// copySvec sets dst to src.
+func copySvec(dst, src *svec) {
+	dst.reset()
+	for _, i := range src.idx {
+		dst.set(i, src.val[i])
+	}
+}
+
 // dotColumn is yᵀa_k.
 func (e *engine) dotColumn(y []float64, k int) float64 {
 	if k < e.n {
@@ -450,19 +511,33 @@ func (e *engine) dualValues(refine bool) {
 // pivotRow computes alpha_k = ρᵀa_k for the nonbasic variables into prow,
 // listing nonzeros in plist.
 func (e *engine) pivotRow(rho []float64) {
+	idx := e.rhoIdx[:0]
+	for i, v := range rho {
+		if v != 0 {
+			idx = append(idx, i)
+		}
+	}
+	e.rhoIdx = idx
+	e.pivotRowS(rho, idx)
+}
+
+// pivotRowS is pivotRow for a ρ whose nonzeros are listed in idx.
+func (e *engine) pivotRowS(rho []float64, idx []int) {
 	for _, k := range e.plist {
 		e.prow[k] = 0
 		e.pmark[k] = false
 	}
 	e.plist = e.plist[:0]
-	nnz := 0
-	for _, v := range rho {
-		if v != 0 {
-			nnz++
-		}
+	// Row-wise (over ρ's nonzeros) when that touches fewer entries than
+	// the column-wise products over all columns; a scattered row-wise
+	// entry costs about two of a column-wise one.
+	rowWork := 0
+	for _, i := range idx {
+		rowWork += e.rStart[i+1] - e.rStart[i]
 	}
-	if nnz*3 < e.m {
-		for i, v := range rho {
+	if 2*rowWork < len(e.val)+e.n {
+		for _, i := range idx {
+			v := rho[i]
 			if v == 0 {
 				continue
 			}
@@ -491,7 +566,8 @@ func (e *engine) pivotRow(rho []float64) {
 			}
 		}
 	}
-	for i, v := range rho {
+	for _, i := range idx {
+		v := rho[i]
 		k := e.n + i
 		if v != 0 && e.stat[k] != stBasic {
 			e.prow[k] = -v

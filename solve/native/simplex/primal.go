@@ -11,7 +11,8 @@ import (
 // Harris ratio test) on the working costs from a primal feasible basis.
 func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) {
 	ptol, dtol := e.opts.PrimalTol, e.opts.DualTol
-	alpha := make([]float64, e.m)
+	alphaV, rhoV := e.alphaV, e.rhoV
+	alpha := alphaV.val
 	for k := range e.devex {
 		e.devex[k] = 1
 	}
@@ -66,13 +67,14 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 		if e.d[q] > 0 {
 			dir = -1
 		}
-		clear(alpha)
-		e.addColumn(alpha, q, 1)
-		e.fac.ftranSpike(alpha)
+		alphaV.reset()
+		e.setColumnS(alphaV, q)
+		e.fac.ftranSpikeS(alphaV)
 		// Harris pass 1.
 		rangeQ := e.up[q] - e.lo[q]
 		thMax := math.Inf(1)
-		for p, k := range e.head {
+		for _, p := range alphaV.idx {
+			k := e.head[p]
 			a := alpha[p]
 			if math.Abs(a) <= pivotTol {
 				continue
@@ -91,7 +93,8 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 		// Pass 2.
 		r, bestA, theta := -1, 0.0, 0.0
 		toLower := false
-		for p, k := range e.head {
+		for _, p := range alphaV.idx {
+			k := e.head[p]
 			a := alpha[p]
 			if math.Abs(a) <= pivotTol {
 				continue
@@ -128,8 +131,8 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 			} else {
 				e.stat[q], e.x[q] = stLower, e.lo[q]
 			}
-			for p, k := range e.head {
-				e.x[k] -= step * alpha[p]
+			for _, p := range alphaV.idx {
+				e.x[e.head[p]] -= step * alpha[p]
 			}
 			e.lastIters++
 			e.totalIters++
@@ -144,11 +147,10 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 			degenerate = 0
 		}
 		// Pivot row for the dual update.
-		rho := e.rowRho
-		clear(rho)
-		rho[r] = 1
-		e.fac.btran(rho)
-		e.pivotRow(rho)
+		rhoV.reset()
+		rhoV.set(r, 1)
+		e.fac.btranS(rhoV)
+		e.pivotRowS(rhoV.val, rhoV.idx)
 		arow := e.prow[q]
 		if math.Abs(alpha[r]-arow) > alphaRelErr*(1+math.Abs(arow)) {
 			if e.fac.numUpdates() > 0 {
@@ -161,8 +163,8 @@ func (e *engine) primalSimplex(ctx context.Context) (phaseResult, solve.Status) 
 		leave := e.head[r]
 		// Primal update.
 		e.x[q] += dir * theta
-		for p, k := range e.head {
-			e.x[k] -= dir * theta * alpha[p]
+		for _, p := range alphaV.idx {
+			e.x[e.head[p]] -= dir * theta * alpha[p]
 		}
 		if toLower {
 			e.x[leave], e.stat[leave] = e.lo[leave], stLower

@@ -129,8 +129,8 @@ func RunInstance(ctx context.Context, path string, in *inst.Instance, o RunOptio
 		case res.Status == solve.Infeasible || res.Bound > cut+objTol:
 			r.Status, r.Bound = solve.Optimal, u
 			r.Message = "no schedule beats the greedy one"
-		case math.IsInf(res.Bound, -1):
-			r.Bound = bt.lowerBound()
+		default:
+			r.Bound = math.Max(res.Bound, bt.lowerBound())
 		}
 		out.finish(bt.Heuristic)
 		return out, nil
@@ -138,6 +138,9 @@ func RunInstance(ctx context.Context, path string, in *inst.Instance, o RunOptio
 	if !res.HasSolution {
 		return out, nil
 	}
+	// The instance's own bound (Zmin, forced late jobs) may be better than a
+	// solver stopped early.
+	out.Result.Bound = math.Max(res.Bound, bt.lowerBound())
 	s, err := bt.Decode(res.X)
 	if err != nil {
 		out.CheckErr = err
@@ -160,7 +163,8 @@ func (o *Outcome) finish(s *Schedule) {
 }
 
 // lowerBound is the objective bound the instance gives without a solve:
-// Zmin, with the late jobs forced by the windows.
+// Zmin, with the late jobs forced by the windows (valid for the product and
+// weighted objectives and, as K·(Zmax+1) + Zmin, for the lexicographic one).
 func (bt *Built) lowerBound() float64 {
 	k := 0
 	for _, n := range bt.jv.n {

@@ -17,7 +17,20 @@
 //
 // The basis is factorised by a sparse LU with threshold Markowitz pivoting
 // (lu.go: row singletons first, then a Markowitz search over column-count
-// buckets); FTRAN and BTRAN skip zero entries of the right-hand side.
+// buckets). FTRAN and BTRAN are hyper-sparse (hyper.go): for a sparse
+// right-hand side (a unit vector, a column of A, a row of B⁻¹) each stage —
+// the L etas, the row etas of the updates, U; for BTRAN Uᵀ, the row etas
+// and a row-wise copy of L — first computes the nonzero pattern of its
+// result by a depth-first search over the factor's structure and then
+// solves over that pattern alone, in the search's topological order; a
+// stage whose pattern exceeds hyperDensity·m falls back to the dense loop,
+// which skips zeros. The iterations keep the pivot row, the entering column
+// and the steepest-edge vector as sparse vectors (values and the list of
+// nonzeros), so updates of x_B and of the weights, the primal ratio test and
+// the pivot row's products (row-wise over ρ's nonzeros when that is less
+// work) cost their nonzeros, not m. The dual ratio test works on a compact
+// copy of its candidates and sorts them by ratio once bound flipping has
+// taken more than bfrtSortPasses passes (ratio.go).
 // Basis changes are Forrest–Tomlin updates: the leaving column of U is
 // replaced by the spike L⁻¹a_q, moved last in the pivot order, and the old
 // pivot row is eliminated into a row eta. The basis is refactorised every
@@ -35,7 +48,8 @@
 // slack basis is dual infeasible, the primal simplex does most of the work.
 // Each simplex phase is capped at phaseCapFactor·(m+n)+phaseCapBase
 // iterations against cycling. The final check recomputes x_B and y with one
-// step of iterative refinement. The
+// step of iterative refinement (skipped when the residual is already at
+// rounding level, refineSkipTol). The
 // problem is scaled by powers of two (geometric mean, then column
 // equilibration), so scaling introduces no rounding.
 //

@@ -24,6 +24,10 @@ const (
 	// finalTol is the unscaled primal and dual tolerance of the final check,
 	// relative to 1 + |bound| (or 1 + |cost|).
 	finalTol = 1e-6
+	// refineSkipTol: iterative refinement of x_B or y is skipped when
+	// every residual is below refineSkipTol relative to 1 + its right-hand
+	// side, a rounding-level residual whose correction would be as small.
+	refineSkipTol = 1e-13
 	// perturbBase is the relative size of the cost perturbation.
 	perturbBase = 5e-7
 	// dseMin is the smallest dual steepest-edge weight kept.
@@ -463,12 +467,23 @@ func (e *engine) primalValues(refine bool) {
 	if !refine {
 		return
 	}
-	// Residual −[A −I]·z, solved for the correction of x_B.
+	// Residual −[A −I]·z, solved for the correction of x_B (skipped when
+	// the residual is at rounding level: the correction would be too).
 	clear(rhs)
 	for k := 0; k < e.n+e.m; k++ {
 		if e.x[k] != 0 {
 			e.addColumn(rhs, k, -e.x[k])
 		}
+	}
+	small := true
+	for i, v := range rhs {
+		if math.Abs(v) > refineSkipTol*(1+math.Abs(e.x[e.n+i])) {
+			small = false
+			break
+		}
+	}
+	if small {
+		return
 	}
 	e.fac.ftran(rhs)
 	for p, k := range e.head {
@@ -491,12 +506,18 @@ func (e *engine) dualValues(refine bool) {
 	e.fac.btran(y)
 	if refine {
 		res := e.wrk2
+		small := true
 		for p, k := range e.head {
 			res[p] = e.wcost[k] - e.dotColumn(y, k)
+			if math.Abs(res[p]) > refineSkipTol*(1+math.Abs(e.wcost[k])) {
+				small = false
+			}
 		}
-		e.fac.btran(res)
-		for i := range y {
-			y[i] += res[i]
+		if !small {
+			e.fac.btran(res)
+			for i := range y {
+				y[i] += res[i]
+			}
 		}
 	}
 	for k := 0; k < e.n+e.m; k++ {

@@ -18,8 +18,12 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// testSolver is the backend the tests solve with.
-const testSolver = "highs"
+// testSolver is the backend the tests solve with; the hand-made instances
+// are solved with every backend in backends.
+var (
+	testSolver = "highs"
+	backends   = []string{"highs", "native"}
+)
 
 func loadScenario(t *testing.T, name string) *inst.Scenario {
 	t.Helper()
@@ -45,7 +49,9 @@ func compile(t *testing.T, sc *inst.Scenario) *inst.Instance {
 
 func run(t *testing.T, in *inst.Instance, o RunOptions) *Report {
 	t.Helper()
-	o.Solve.Solver = testSolver
+	if o.Solve.Solver == "" {
+		o.Solve.Solver = testSolver
+	}
 	if o.Solve.TimeLimit == 0 {
 		o.Solve.TimeLimit = time.Minute
 	}
@@ -70,6 +76,21 @@ func wantOptimal(t *testing.T, rep *Report, realTime float64) {
 	}
 }
 
+type formBackend struct {
+	form   Form
+	solver string
+}
+
+func formsAndBackends() []formBackend {
+	var out []formBackend
+	for _, f := range []Form{Strong, Published} {
+		for _, b := range backends {
+			out = append(out, formBackend{f, b})
+		}
+	}
+	return out
+}
+
 func placement(t *testing.T, s *Schedule, task string) Placement {
 	t.Helper()
 	for _, p := range s.Tasks {
@@ -86,26 +107,29 @@ func placement(t *testing.T, s *Schedule, task string) Placement {
 // reduce in 2 on A (5 s, faster than B's 7): RealTime 15. At T = 2 there is
 // no room for the migration: infeasible.
 func TestMigrationForced(t *testing.T) {
-	for _, form := range []Form{Strong, Published} {
-		in := compile(t, loadScenario(t, "migration"))
-		rep := run(t, in, RunOptions{Form: form})
-		wantOptimal(t, rep, 15)
-		s := rep.Schedule
-		if len(s.Migrations) != 1 || s.Migrations[0] != (Migration{Block: "b1", From: "B", To: "A", Interval: 0}) {
-			t.Errorf("%v: migrations %+v, want b1 B→A in interval 0", form, s.Migrations)
-		}
-		if p := placement(t, s, "j1.m1"); p.Machine != "A" || p.Interval != 1 {
-			t.Errorf("%v: map at %+v", form, p)
-		}
-		rep = run(t, in, RunOptions{Form: form, Horizon: Horizon{Mode: HorizonFixed, T: 2}})
-		if rep.Result.Status != solve.Infeasible || rep.Schedule != nil {
-			t.Errorf("%v: T = 2: status %v, want infeasible", form, rep.Result.Status)
-		}
-		rep = run(t, in, RunOptions{Form: form, Horizon: Horizon{Mode: HorizonSearch}})
-		wantOptimal(t, rep, 15)
-		if rep.T != 3 || len(rep.Tried) != 2 {
-			t.Errorf("%v: search found T = %d after %v, want 3 after [2 3]", form, rep.T, rep.Tried)
-		}
+	for _, c := range formsAndBackends() {
+		t.Run(c.form.String()+"/"+c.solver, func(t *testing.T) {
+			form, sv := c.form, solve.Options{Solver: c.solver}
+			in := compile(t, loadScenario(t, "migration"))
+			rep := run(t, in, RunOptions{Form: form, Solve: sv})
+			wantOptimal(t, rep, 15)
+			s := rep.Schedule
+			if len(s.Migrations) != 1 || s.Migrations[0] != (Migration{Block: "b1", From: "B", To: "A", Interval: 0}) {
+				t.Errorf("%v: migrations %+v, want b1 B→A in interval 0", form, s.Migrations)
+			}
+			if p := placement(t, s, "j1.m1"); p.Machine != "A" || p.Interval != 1 {
+				t.Errorf("%v: map at %+v", form, p)
+			}
+			rep = run(t, in, RunOptions{Form: form, Solve: sv, Horizon: Horizon{Mode: HorizonFixed, T: 2}})
+			if rep.Result.Status != solve.Infeasible || rep.Schedule != nil {
+				t.Errorf("%v: T = 2: status %v, want infeasible", form, rep.Result.Status)
+			}
+			rep = run(t, in, RunOptions{Form: form, Solve: sv, Horizon: Horizon{Mode: HorizonSearch}})
+			wantOptimal(t, rep, 15)
+			if rep.T != 3 || len(rep.Tried) != 2 {
+				t.Errorf("%v: search found T = %d after %v, want 3 after [2 3]", form, rep.T, rep.Tried)
+			}
+		})
 	}
 }
 
@@ -113,19 +137,22 @@ func TestMigrationForced(t *testing.T) {
 // 100 s on A. The shuffle books 8 MB/s on the A–B link of capacity 5, so the
 // reduce stays on A: RealTime 110. With capacity 10 it moves to B: 30.
 func TestBandwidthBinds(t *testing.T) {
-	for _, form := range []Form{Strong, Published} {
-		sc := loadScenario(t, "bandwidth")
-		rep := run(t, compile(t, sc), RunOptions{Form: form})
-		wantOptimal(t, rep, 110)
-		if p := placement(t, rep.Schedule, "j1.r1"); p.Machine != "A" {
-			t.Errorf("%v: reduce on %s, want A", form, p.Machine)
-		}
-		sc.Network.Links[0].Capacity = 10
-		rep = run(t, compile(t, sc), RunOptions{Form: form})
-		wantOptimal(t, rep, 30)
-		if len(rep.Schedule.Reservations) != 2 {
-			t.Errorf("%v: reservations %+v, want intervals 0 and 1", form, rep.Schedule.Reservations)
-		}
+	for _, c := range formsAndBackends() {
+		t.Run(c.form.String()+"/"+c.solver, func(t *testing.T) {
+			form, sv := c.form, solve.Options{Solver: c.solver}
+			sc := loadScenario(t, "bandwidth")
+			rep := run(t, compile(t, sc), RunOptions{Form: form, Solve: sv})
+			wantOptimal(t, rep, 110)
+			if p := placement(t, rep.Schedule, "j1.r1"); p.Machine != "A" {
+				t.Errorf("%v: reduce on %s, want A", form, p.Machine)
+			}
+			sc.Network.Links[0].Capacity = 10
+			rep = run(t, compile(t, sc), RunOptions{Form: form, Solve: sv})
+			wantOptimal(t, rep, 30)
+			if len(rep.Schedule.Reservations) != 2 {
+				t.Errorf("%v: reservations %+v, want intervals 0 and 1", form, rep.Schedule.Reservations)
+			}
+		})
 	}
 }
 
@@ -133,11 +160,14 @@ func TestBandwidthBinds(t *testing.T) {
 // interval: 10 + 10 = 20 s. With 200 MB they run side by side on slots of
 // 10 s and 12 s: 12 s.
 func TestRAMBinds(t *testing.T) {
-	for _, form := range []Form{Strong, Published} {
-		sc := loadScenario(t, "ram")
-		wantOptimal(t, run(t, compile(t, sc), RunOptions{Form: form}), 20)
-		sc.Machines[0].RAMMB = 200
-		wantOptimal(t, run(t, compile(t, sc), RunOptions{Form: form}), 12)
+	for _, c := range formsAndBackends() {
+		t.Run(c.form.String()+"/"+c.solver, func(t *testing.T) {
+			form, sv := c.form, solve.Options{Solver: c.solver}
+			sc := loadScenario(t, "ram")
+			wantOptimal(t, run(t, compile(t, sc), RunOptions{Form: form, Solve: sv}), 20)
+			sc.Machines[0].RAMMB = 200
+			wantOptimal(t, run(t, compile(t, sc), RunOptions{Form: form, Solve: sv}), 12)
+		})
 	}
 }
 

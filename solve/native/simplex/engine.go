@@ -446,13 +446,59 @@ func (e *engine) refactor() bool {
 }
 
 // computePrimal sets x_B = −B⁻¹·N·x_N.
-func (e *engine) computePrimal() { e.primalValues(false) }
+func (e *engine) computePrimal() { e.primalValues() }
 
 // computePrimalRefined is computePrimal with one step of iterative
-// refinement.
-func (e *engine) computePrimalRefined() { e.primalValues(true) }
+// refinement. It reports whether the row activities A·x and the largest
+// term of each (in wrk2 and wrk3) are those of the final x: the residual
+// pass computes them, and they stay valid when the correction is skipped.
+func (e *engine) computePrimalRefined() bool {
+	e.primalValues()
+	// Residual −[A −I]·z, solved for the correction of x_B (skipped when
+	// the residual is at rounding level: the correction would be too).
+	act, scale := e.wrk2, e.wrk3
+	e.activities(act, scale)
+	rhs := e.wrk1
+	small := true
+	for i := range rhs {
+		xi := e.x[e.n+i]
+		rhs[i] = xi - act[i]
+		if math.Abs(rhs[i]) > refineSkipTol*(1+math.Abs(xi)) {
+			small = false
+		}
+	}
+	if small {
+		return true
+	}
+	e.fac.ftran(rhs)
+	for p, k := range e.head {
+		e.x[k] += rhs[p]
+	}
+	return false
+}
 
-func (e *engine) primalValues(refine bool) {
+// activities sets act to the row activities A·x of the columns and scale
+// to the largest |a_ij·x_j| of each row.
+func (e *engine) activities(act, scale []float64) {
+	clear(act)
+	clear(scale)
+	for j := 0; j < e.n; j++ {
+		xj := e.x[j]
+		if xj == 0 {
+			continue
+		}
+		for t := e.colStart[j]; t < e.colStart[j+1]; t++ {
+			i := e.rowIdx[t]
+			v := e.val[t] * xj
+			act[i] += v
+			if a := math.Abs(v); a > scale[i] {
+				scale[i] = a
+			}
+		}
+	}
+}
+
+func (e *engine) primalValues() {
 	rhs := e.wrk1
 	clear(rhs)
 	for k := 0; k < e.n+e.m; k++ {
@@ -463,31 +509,6 @@ func (e *engine) primalValues(refine bool) {
 	e.fac.ftran(rhs)
 	for p, k := range e.head {
 		e.x[k] = rhs[p]
-	}
-	if !refine {
-		return
-	}
-	// Residual −[A −I]·z, solved for the correction of x_B (skipped when
-	// the residual is at rounding level: the correction would be too).
-	clear(rhs)
-	for k := 0; k < e.n+e.m; k++ {
-		if e.x[k] != 0 {
-			e.addColumn(rhs, k, -e.x[k])
-		}
-	}
-	small := true
-	for i, v := range rhs {
-		if math.Abs(v) > refineSkipTol*(1+math.Abs(e.x[e.n+i])) {
-			small = false
-			break
-		}
-	}
-	if small {
-		return
-	}
-	e.fac.ftran(rhs)
-	for p, k := range e.head {
-		e.x[k] += rhs[p]
 	}
 }
 
@@ -505,7 +526,7 @@ func (e *engine) dualValues(refine bool) {
 	}
 	e.fac.btran(y)
 	if refine {
-		res := e.wrk2
+		res := e.wrk1
 		small := true
 		for p, k := range e.head {
 			res[p] = e.wcost[k] - e.dotColumn(y, k)

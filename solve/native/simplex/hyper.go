@@ -22,11 +22,26 @@ const hyperDensity = 0.10
 type svec struct {
 	val []float64
 	idx []int
+	// density is a running average of the density (nonzeros / m) of the
+	// results of the solves made with this vector: when it exceeds
+	// hyperDensity the next solve goes straight to the dense loops.
+	density float64
+}
+
+// densityMemory is the weight of the past in svec.density.
+const densityMemory = 0.8
+
+// record updates v.density with the density of its current value.
+func (v *svec) record() {
+	if m := len(v.val); m > 0 {
+		v.density = densityMemory*v.density + (1-densityMemory)*float64(len(v.idx))/float64(m)
+	}
 }
 
 func newSvec(m int) *svec { return &svec{val: make([]float64, m), idx: make([]int, 0, 16)} }
 
-// reset zeroes v in time proportional to its listed nonzeros.
+// reset zeroes v in time proportional to its listed nonzeros; the density
+// history stays.
 func (v *svec) reset() {
 	if len(v.idx) > len(v.val)/4 {
 		clear(v.val)
@@ -220,9 +235,14 @@ func (f *factor) ftranS(v *svec) { f.solveFS(v, false) }
 func (f *factor) ftranSpikeS(v *svec) { f.solveFS(v, true) }
 
 func (f *factor) solveFS(v *svec, save bool) {
+	f.solveFS1(v, save)
+	v.record()
+}
+
+func (f *factor) solveFS1(v *svec, save bool) {
 	limit := f.hyperLimit()
 	b := v.val
-	if len(v.idx) > limit {
+	if len(v.idx) > limit || v.density > hyperDensity {
 		f.solveF(b, save)
 		v.rescan()
 		return
@@ -323,9 +343,14 @@ func (f *factor) saveSpike(b []float64, pat []int) {
 // btranS is btran on a sparse vector: v (indexed by position) becomes
 // B⁻ᵀv (indexed by row), with its nonzero list.
 func (f *factor) btranS(v *svec) {
+	f.btranS1(v)
+	v.record()
+}
+
+func (f *factor) btranS1(v *svec) {
 	limit := f.hyperLimit()
 	c := v.val
-	if len(v.idx) > limit {
+	if len(v.idx) > limit || v.density > hyperDensity {
 		f.btran(c)
 		v.rescan()
 		return

@@ -123,7 +123,7 @@ func (e *engine) finalCheck() bool {
 	if e.needFactor || e.fac.numUpdates() > refactorEvery/2 {
 		e.refactor()
 	}
-	e.computePrimalRefined()
+	actFresh := e.computePrimalRefined()
 	copy(e.wcost, e.cost)
 	e.computeDualRefined()
 	for k := 0; k < e.n+e.m; k++ {
@@ -138,21 +138,8 @@ func (e *engine) finalCheck() bool {
 	// Row activities recomputed from the columns must agree with the
 	// logicals (scaled residuals, compared unscaled).
 	act, scale := e.wrk2, e.wrk3
-	clear(act)
-	clear(scale)
-	for j := 0; j < e.n; j++ {
-		xj := e.x[j]
-		if xj == 0 {
-			continue
-		}
-		for t := e.colStart[j]; t < e.colStart[j+1]; t++ {
-			i := e.rowIdx[t]
-			v := e.val[t] * xj
-			act[i] += v
-			if a := math.Abs(v); a > scale[i] {
-				scale[i] = a
-			}
-		}
+	if !actFresh {
+		e.activities(act, scale)
 	}
 	for i := 0; i < e.m; i++ {
 		rs := e.rowScale[i]

@@ -114,6 +114,9 @@ type engine struct {
 	rhoV, alphaV, tauV, flipV *svec
 	smark                     []int
 	sstamp                    int
+	// primalAt is totalIters when x_B was last computed afresh from x_N
+	// (every change of x between two such computations is an iteration).
+	primalAt int64
 	// dual ratio test work storage (ratio.go)
 	rc    []rcand
 	rcMin []float64
@@ -162,6 +165,7 @@ func newEngine(mod *model.Model, opts Options) *engine {
 	e.stat = make([]vstat, N)
 	e.pos = make([]int, N)
 	e.head = make([]int, m)
+	e.primalAt = -1
 	for j := 0; j < n; j++ {
 		e.pos[j] = -1
 		e.setNonbasicDefault(j)
@@ -452,8 +456,13 @@ func (e *engine) computePrimal() { e.primalValues() }
 // refinement. It reports whether the row activities A·x and the largest
 // term of each (in wrk2 and wrk3) are those of the final x: the residual
 // pass computes them, and they stay valid when the correction is skipped.
-func (e *engine) computePrimalRefined() bool {
-	e.primalValues()
+//
+// With current, x_B is taken as computed afresh already (no iteration since
+// the last computePrimal, same factors) and only refined.
+func (e *engine) computePrimalRefined(current bool) bool {
+	if !current {
+		e.primalValues()
+	}
 	// Residual −[A −I]·z, solved for the correction of x_B (skipped when
 	// the residual is at rounding level: the correction would be too).
 	act, scale := e.wrk2, e.wrk3
@@ -510,6 +519,7 @@ func (e *engine) primalValues() {
 	for p, k := range e.head {
 		e.x[k] = rhs[p]
 	}
+	e.primalAt = e.totalIters
 }
 
 // computeDual sets y = B⁻ᵀc_B (in rowRho) and d = c − Aᵀy from wcost.

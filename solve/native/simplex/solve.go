@@ -120,10 +120,14 @@ func (e *engine) restoreCosts() {
 // refactorises only after many updates; a failed check
 // makes the next round start from a fresh factorisation.
 func (e *engine) finalCheck() bool {
+	// x_B is recomputed from x_N unless that was done with the same
+	// factors after the last iteration (a solve without iterations).
+	current := e.primalAt == e.totalIters
 	if e.needFactor || e.fac.numUpdates() > refactorEvery/2 {
 		e.refactor()
+		current = false
 	}
-	actFresh := e.computePrimalRefined()
+	actFresh := e.computePrimalRefined(current)
 	copy(e.wcost, e.cost)
 	e.computeDualRefined()
 	for k := 0; k < e.n+e.m; k++ {

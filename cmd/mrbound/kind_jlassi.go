@@ -59,26 +59,33 @@ func solveJlassi(c *cli.Context, in solveInput) error {
 		}
 		return err
 	}
-	if p := c.String("schedule"); p != "" {
-		if rep.Schedule == nil {
-			return badInputf("--schedule: no schedule to write (status %v)", rep.Result.Status)
-		}
-		if err := writeFileAtomic(p, rep.Schedule.WriteJSON); err != nil {
-			return err
-		}
-	}
-	if p := c.String("svg"); p != "" {
-		if rep.Schedule == nil {
-			return badInputf("--svg: no schedule to draw (status %v)", rep.Result.Status)
-		}
-		if err := writeFileAtomic(p, rep.WriteSVG); err != nil {
-			return err
-		}
-	}
 	if in.JSON {
-		return rep.WriteJSON(in.Out)
+		err = rep.WriteJSON(in.Out)
+	} else {
+		err = rep.WriteText(in.Out)
 	}
-	return rep.WriteText(in.Out)
+	if err != nil {
+		return err
+	}
+	// Files come after the report, which is printed whatever the solve found;
+	// without a schedule there is nothing to write, and we say so.
+	for _, f := range []struct {
+		flag  string
+		write func(io.Writer) error
+	}{{"schedule", func(w io.Writer) error { return rep.Schedule.WriteJSON(w) }}, {"svg", rep.WriteSVG}} {
+		p := c.String(f.flag)
+		if p == "" {
+			continue
+		}
+		if rep.Schedule == nil {
+			fmt.Fprintf(c.App.ErrWriter, "mrbound: --%s: no schedule to write (status %v)\n", f.flag, rep.Result.Status)
+			continue
+		}
+		if err := writeFileAtomic(p, f.write); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var generateJlassiCommand = &cli.Command{

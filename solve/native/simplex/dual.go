@@ -130,6 +130,8 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 	freshInfeasRow := -1
 	degenerate := 0
 	startIters := e.lastIters
+	pinf := e.pinf
+	e.setPinfAll(ptol)
 	for {
 		if degenerate > stallIters && e.mayPerturb && !e.perturbed {
 			e.perturbCosts()
@@ -141,21 +143,16 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 			return phaseRestart, solve.NumericalTrouble
 		}
 		if e.needFactor || e.fac.numUpdates() >= refactorEvery || e.fac.filled() {
-			e.refactor()
-			e.computePrimal()
-			e.computeDual()
-			if e.makeDualFeasible(false) {
-				e.computePrimal()
-			}
+			e.dualRefresh(ptol)
 		}
-		// Pricing: dual steepest edge.
+		// Pricing: dual steepest edge over the kept squared
+		// infeasibilities.
 		r, best := -1, 0.0
-		for p, k := range e.head {
-			inf := e.primalInfeas(k)
-			if math.Abs(inf) <= ptol {
+		for p, v := range pinf {
+			if v == 0 {
 				continue
 			}
-			if sc := inf * inf / e.dse[p]; sc > best {
+			if sc := v / e.dse[p]; sc > best {
 				best, r = sc, p
 			}
 		}
@@ -198,12 +195,7 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 			if e.fac.numUpdates() > 0 && freshInfeasRow != leave {
 				// Confirm with a fresh factorisation.
 				freshInfeasRow = leave
-				e.refactor()
-				e.computePrimal()
-				e.computeDual()
-				if e.makeDualFeasible(false) {
-					e.computePrimal()
-				}
+				e.dualRefresh(ptol)
 				continue
 			}
 			e.setDualRay(rho, s)
@@ -231,12 +223,7 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		arow := e.prow[q]
 		if math.Abs(alpha[r]-arow) > alphaRelErr*(1+math.Abs(arow)) || math.Abs(alpha[r]) < pivotTol {
 			if e.fac.numUpdates() > 0 {
-				e.refactor()
-				e.computePrimal()
-				e.computeDual()
-				if e.makeDualFeasible(false) {
-					e.computePrimal()
-				}
+				e.dualRefresh(ptol)
 				continue
 			}
 			if math.Abs(alpha[r]) < pivotTol {
@@ -261,6 +248,7 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 			e.fac.ftranS(flipV)
 			for _, p := range flipV.idx {
 				e.x[e.head[p]] -= flipV.val[p]
+				e.setPinf(p, ptol)
 			}
 		}
 		if t <= 1e-12 {
@@ -317,11 +305,45 @@ func (e *engine) dualSimplex(ctx context.Context) (phaseResult, solve.Status) {
 		e.head[r] = q
 		e.pos[q] = r
 		e.stat[q] = stBasic
+		for _, p := range alphaV.idx {
+			e.setPinf(p, ptol)
+		}
+		e.setPinf(r, ptol)
 		if !e.fac.update(r) {
 			e.needFactor = true
 		}
 		e.lastIters++
 		e.totalIters++
+	}
+}
+
+// dualRefresh refactorises, recomputes x_B and the duals, restores dual
+// feasibility and the kept infeasibilities.
+func (e *engine) dualRefresh(ptol float64) {
+	e.refactor()
+	e.computePrimal()
+	e.computeDual()
+	if e.makeDualFeasible(false) {
+		e.computePrimal()
+	}
+	e.setPinfAll(ptol)
+}
+
+// setPinf sets pinf[p] to the squared infeasibility of the basic variable
+// at position p, or 0 when it is within ptol.
+func (e *engine) setPinf(p int, ptol float64) {
+	inf := e.primalInfeas(e.head[p])
+	if math.Abs(inf) <= ptol {
+		e.pinf[p] = 0
+	} else {
+		e.pinf[p] = inf * inf
+	}
+}
+
+// setPinfAll sets pinf at every position.
+func (e *engine) setPinfAll(ptol float64) {
+	for p := range e.head {
+		e.setPinf(p, ptol)
 	}
 }
 

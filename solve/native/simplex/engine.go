@@ -114,6 +114,10 @@ type engine struct {
 	rhoV, alphaV, tauV, flipV *svec
 	smark                     []int
 	sstamp                    int
+	// pinf: the squared primal infeasibility of the basic variable at each
+	// position (0 within the tolerance), kept up to date by the dual
+	// simplex for its pricing.
+	pinf []float64
 	// primalAt is totalIters when x_B was last computed afresh from x_N
 	// (every change of x between two such computations is an iteration).
 	primalAt int64
@@ -198,6 +202,7 @@ func (e *engine) allocWork() {
 	e.plist = e.plist[:0]
 	e.rhoIdx = nil
 	e.rc, e.rcMin = nil, nil
+	e.pinf = make([]float64, e.m)
 	e.rhoV, e.alphaV, e.tauV, e.flipV = newSvec(e.m), newSvec(e.m), newSvec(e.m), newSvec(e.m)
 	e.smark = make([]int, e.m)
 	e.sstamp = 0

@@ -114,6 +114,10 @@ type Options struct {
 	Threads int
 	// Seed makes randomised choices reproducible.
 	Seed int64
+	// Start, when not nil, is a candidate solution with one value per column
+	// (a MIP start). A backend checks it and uses it as its first incumbent
+	// when it is feasible; an infeasible start is ignored, never an error.
+	Start []float64
 	// Log receives the solver's progress log; nil discards it.
 	Log io.Writer
 	// Verbosity: 0 quiet, 1 normal progress, 2 detailed.
@@ -141,6 +145,11 @@ func (o Options) Validate() error {
 		return fmt.Errorf("solve: iteration limit %d is negative", o.IterationLimit)
 	case o.Threads < 0:
 		return fmt.Errorf("solve: thread count %d is negative", o.Threads)
+	}
+	for j, v := range o.Start {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("solve: start value %v of column %d is not finite", v, j)
+		}
 	}
 	return nil
 }
@@ -284,6 +293,9 @@ func Solve(ctx context.Context, m *model.Model, opts Options) (Result, error) {
 	}
 	if err := m.Validate(); err != nil {
 		return Result{}, err
+	}
+	if opts.Start != nil && len(opts.Start) != m.NumCols() {
+		return Result{}, fmt.Errorf("solve: start has %d values for %d columns", len(opts.Start), m.NumCols())
 	}
 	s, err := Lookup(opts.Solver)
 	if err != nil {

@@ -121,12 +121,13 @@ func HorizonBound(in *inst.Instance) int {
 }
 
 // heuristicBudget bounds the greedy schedules the local search evaluates.
-const heuristicBudget = 1500
+const heuristicBudget = 3000
 
 // heuristic returns the best, for obj, of greedy schedules in four job
 // orders — release (FIFO), deadline (EDF), least slack d_j − s_j − alone_j,
 // shortest alone first — improved by moving single jobs to other positions
-// of the order while that helps (at most heuristicBudget schedules).
+// of the order, or exchanging two, while that helps (at most heuristicBudget
+// schedules).
 func heuristic(in *inst.Instance, obj Objective) *Schedule {
 	keys := []func(j int) int{
 		func(j int) int { return in.Jobs[j].Release },
@@ -149,17 +150,28 @@ func heuristic(in *inst.Instance, obj Objective) *Schedule {
 		}
 	}
 	n, evals := len(bestOrder), 0
-	for improved := true; improved && evals < heuristicBudget; {
-		improved = false
-		for from := 0; from < n && evals < heuristicBudget; from++ {
-			for to := 0; to < n && evals < heuristicBudget; to++ {
-				if to == from {
-					continue
-				}
-				order := moveJob(bestOrder, from, to)
-				evals++
-				if s := Greedy(in, order); better(obj, s, best) {
-					best, bestOrder, improved = s, order, true
+	// Phase 1 moves single jobs; phase 2 also exchanges pairs.
+	for phase := 1; phase <= 2; phase++ {
+		for improved := true; improved && evals < heuristicBudget; {
+			improved = false
+			for from := 0; from < n && evals < heuristicBudget; from++ {
+				for to := 0; to < n && evals < heuristicBudget; to++ {
+					if to == from {
+						continue
+					}
+					orders := [][]int{moveJob(bestOrder, from, to)}
+					if phase == 2 && to > from {
+						swapped := append([]int(nil), bestOrder...)
+						swapped[from], swapped[to] = swapped[to], swapped[from]
+						orders = append(orders, swapped)
+					}
+					for _, order := range orders {
+						evals++
+						if s := Greedy(in, order); better(obj, s, best) {
+							best, bestOrder, improved = s, order, true
+							break
+						}
+					}
 				}
 			}
 		}

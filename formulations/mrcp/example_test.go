@@ -31,7 +31,7 @@ func Example() {
 		bt.Horizon, bt.Zmin, bt.Zmax, bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround)
 	bt.Model.Stats().Write(os.Stdout)
 	// Output:
-	// horizon 14, turnaround in [7, 14], heuristic: 1 late, max turnaround 10
+	// horizon 14, turnaround in [7, 14], heuristic: 1 late, max turnaround 9
 	// rows         148 (75 equality, 73 inequality, 0 ranged, 0 free)
 	// columns      152 (73 continuous, 0 integer, 79 binary)
 	// nonzeros     542

@@ -25,6 +25,9 @@
 //
 // # Limits
 //
+// Options.Start, when feasible for the model (checked with model.Evaluate),
+// is passed with Highs_setSolution as a MIP start; HiGHS checks it again.
+//
 // Options.TimeLimit, RelGap, AbsGap, NodeLimit, IterationLimit and Seed map to
 // HiGHS's time_limit, mip_rel_gap, mip_abs_gap, mip_max_nodes,
 // simplex_iteration_limit and random_seed. The WebAssembly build is

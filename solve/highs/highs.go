@@ -395,6 +395,9 @@ func (in *instance) solve(m *model.Model, opts solve.Options, tail *tailWriter, 
 	if err := s.pass(m); err != nil {
 		return res, err
 	}
+	if err := s.setStart(m, opts.Start); err != nil {
+		return res, err
+	}
 	runStatus, err := s.callInt("_Highs_run", h)
 	if err != nil {
 		return res, err
@@ -513,6 +516,44 @@ func (s *session) pass(m *model.Model) error {
 		return fmt.Errorf("%w", ErrRejected)
 	}
 	return nil
+}
+
+// startTol is the feasibility tolerance a MIP start must meet to be passed
+// to HiGHS (HiGHS's own primal feasibility tolerance is 1e-7; its check of
+// the start is the one that counts, this only skips hopeless starts).
+const startTol = 1e-6
+
+// setStart passes a MIP start with Highs_setSolution (column values and
+// their row activities, no duals). A start of the wrong length, or one that
+// violates a bound, a row or integrality, is ignored, as solve.Options.Start
+// says. LPs ignore it.
+func (s *session) setStart(m *model.Model, x []float64) error {
+	if x == nil || !m.IsMIP() || len(x) != m.NumCols() {
+		return nil
+	}
+	ev := m.Evaluate(x)
+	if !ev.Feasible(startTol, true) {
+		return nil
+	}
+	xs := make([]float64, len(x))
+	for j, v := range x {
+		if m.ColType[j].IsInteger() {
+			v = math.Round(v)
+		}
+		xs[j] = v
+	}
+	cp, err := s.putF64s(xs)
+	if err != nil {
+		return err
+	}
+	rp, err := s.putF64s(ev.RowActivity)
+	if err != nil {
+		return err
+	}
+	// A refusal (kError) is ignored like an infeasible start: the solve goes
+	// on without it.
+	_, err = s.callInt("_Highs_setSolution", s.h, uint64(cp), uint64(rp), 0, 0)
+	return err
 }
 
 // read fills res from HiGHS's model status, info and solution.

@@ -27,6 +27,22 @@ type RunOptions struct {
 	Solve solve.Options
 	// LPBound also solves the LP relaxation and reports its optimum.
 	LPBound bool
+	// NoHeuristic skips the constructive heuristic. By default Run builds a
+	// schedule with Heuristic, checks it, passes it to the solver as its MIP
+	// start (solve.Options.Start) and falls back to it when the solver
+	// returns no schedule or a worse one.
+	NoHeuristic bool
+}
+
+// HeuristicReport is what the constructive heuristic did in Run.
+type HeuristicReport struct {
+	// Found is false when the heuristic found no schedule within T.
+	Found bool
+	// RealTime and Objective are the checked schedule's (NaN when none).
+	RealTime, Objective float64
+	Seconds             float64
+	// Schedule is the heuristic's schedule (nil when none).
+	Schedule *Schedule
 }
 
 // ErrHorizon is wrapped by errors about choosing the horizon.
@@ -53,6 +69,12 @@ type Report struct {
 	LPBound  float64
 	Schedule *Schedule
 	Verdict  *Verdict
+	// Heuristic is nil when RunOptions.NoHeuristic; FromHeuristic reports
+	// that Schedule is the heuristic's (the solver returned none, or a worse
+	// one): then Result keeps the solver's status and bound and its
+	// Objective is the heuristic schedule's.
+	Heuristic     *HeuristicReport
+	FromHeuristic bool
 }
 
 // Verified reports whether a schedule exists and the checker accepted it.
@@ -138,6 +160,10 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 		rep.BuildSeconds = time.Since(bs).Seconds()
 		rep.T, rep.Stats = T, m.Model.Stats()
 		rep.Tried = append(rep.Tried, T)
+		var start []float64
+		if !opts.NoHeuristic {
+			_, start = runHeuristic(in, m, rep)
+		}
 		if opts.LPBound {
 			// The LP relaxation first, so that a MIP stopped by the time
 			// limit still has its LP bound reported.
@@ -158,6 +184,7 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 				break
 			}
 		}
+		so.Start = start
 		ss := time.Now()
 		res, err := solve.Solve(ctx, m.Model, so)
 		if err != nil {
@@ -179,9 +206,60 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 			v := Check(in, s, opts.Objective, res.Objective)
 			rep.Schedule, rep.Verdict = s, &v
 		}
+		if h := rep.Heuristic; h != nil && h.Found && res.Status != solve.Infeasible &&
+			(!rep.Verified() || betterThan(m, h.Objective, res.Objective)) {
+			// The solver returned no checked schedule, or a worse one (a
+			// backend that ignores the start): the heuristic's stands.
+			v := Check(in, h.Schedule, opts.Objective, h.Objective)
+			rep.Schedule, rep.Verdict, rep.FromHeuristic = h.Schedule, &v, true
+			rep.Result.HasSolution, rep.Result.X, rep.Result.Objective = true, start, h.Objective
+			msg := "schedule from the heuristic (the solver returned none)"
+			if res.HasSolution {
+				msg = fmt.Sprintf("schedule from the heuristic (the solver's objective %s is worse)", solve.FormatValue(res.Objective))
+			}
+			if rep.Result.Message != "" {
+				msg = rep.Result.Message + "; " + msg
+			}
+			rep.Result.Message = msg
+		}
 		break
 	}
 	return rep, nil
+}
+
+// runHeuristic runs Heuristic at m's horizon, checks its schedule, encodes it
+// over m's columns and records it in rep.Heuristic; it returns the schedule
+// and the start vector, or nil when there is none (or, which would be a bug,
+// when the checker or the model rejects it).
+func runHeuristic(in *inst.Instance, m *Model, rep *Report) (*Schedule, []float64) {
+	t0 := time.Now()
+	h := &HeuristicReport{RealTime: math.NaN(), Objective: math.NaN()}
+	rep.Heuristic = h
+	defer func() { h.Seconds = time.Since(t0).Seconds() }()
+	s := Heuristic(in, m.T)
+	if s == nil {
+		return nil, nil
+	}
+	x, err := m.Encode(s)
+	if err != nil {
+		return nil, nil
+	}
+	obj := m.Model.Evaluate(x).Objective
+	if v := Check(in, s, m.Objective, obj); !v.OK {
+		return nil, nil
+	}
+	h.Found, h.RealTime, h.Objective, h.Schedule = true, s.RealTime, obj, s
+	return s, x
+}
+
+// betterThan reports whether objective a beats b (by more than the
+// checker's tolerance) in m's sense.
+func betterThan(m *Model, a, b float64) bool {
+	tol := objectiveRelTol * math.Max(1, math.Abs(a))
+	if m.Model.Sense == model.Maximize {
+		return a > b+tol
+	}
+	return a < b-tol
 }
 
 // JSONReport is the machine-readable report; its field names are stable.
@@ -202,6 +280,11 @@ type JSONReport struct {
 	Cols      int          `json:"columns"`
 	Nonzeros  int          `json:"nonzeros"`
 	Schedule  *Schedule    `json:"schedule,omitempty"`
+	// HeuristicRealTime is the heuristic schedule's RealTime (null when the
+	// heuristic was off or found none); ScheduleSource says where Schedule
+	// came from: "solver", "heuristic" or "" (none).
+	HeuristicRealTime solve.Number `json:"heuristic_realtime"`
+	ScheduleSource    string       `json:"schedule_source,omitempty"`
 }
 
 // JSON returns the machine-readable report.
@@ -215,6 +298,14 @@ func (r *Report) JSON() JSONReport {
 	}
 	if r.Schedule != nil {
 		j.RealTime, j.UnitOfT = solve.Number(r.Schedule.RealTime), solve.Number(r.Schedule.UnitOfT)
+		j.ScheduleSource = "solver"
+		if r.FromHeuristic {
+			j.ScheduleSource = "heuristic"
+		}
+	}
+	j.HeuristicRealTime = solve.Number(math.NaN())
+	if r.Heuristic != nil {
+		j.HeuristicRealTime = solve.Number(r.Heuristic.RealTime)
 	}
 	return j
 }
@@ -250,6 +341,16 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if !math.IsNaN(r.LPBound) {
 		ew.printf("lp bound     %s\n", solve.FormatValue(r.LPBound))
+	}
+	if h := r.Heuristic; h != nil {
+		if h.Found {
+			ew.printf("heuristic    RealTime %s s, checked, passed as MIP start (%.3f s)\n", solve.FormatValue(h.RealTime), h.Seconds)
+		} else {
+			ew.printf("heuristic    no schedule found within T = %d\n", r.T)
+		}
+	}
+	if r.FromHeuristic {
+		ew.printf("schedule     from the heuristic, not the solver\n")
 	}
 	if r.Schedule == nil {
 		ew.printf("check        no schedule to check\n")

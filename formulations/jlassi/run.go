@@ -344,7 +344,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if h := r.Heuristic; h != nil {
 		if h.Found {
-			ew.printf("heuristic    RealTime %s s, checked, passed as MIP start (%.3f s)\n", solve.FormatValue(h.RealTime), h.Seconds)
+			ew.printf("heuristic    RealTime %s s, checked, passed as MIP start\n", solve.FormatValue(h.RealTime))
 		} else {
 			ew.printf("heuristic    no schedule found within T = %d\n", r.T)
 		}

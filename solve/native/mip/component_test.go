@@ -149,7 +149,7 @@ func TestDeterministicAndLimits(t *testing.T) {
 		t.Skipf("instance solved in %d nodes: the limit test needs a tree", full.Nodes)
 	}
 	var log bytes.Buffer
-	lim := mustSolve(t, m, solve.Options{Seed: 3, NodeLimit: 2, Log: &log})
+	lim := mustSolve(t, m, solve.Options{Seed: 3, NodeLimit: 2, Log: &log, Verbosity: 1})
 	if lim.Status != solve.NodeLimit {
 		t.Fatalf("status %v, want node_limit", lim.Status)
 	}

@@ -20,6 +20,16 @@
 //     the root and periodically, RINS (a sub-MIP on the columns where the LP
 //     and the incumbent agree) periodically.
 //
+// # Log
+//
+// With Options.Log set and Options.Verbosity ≥ 1 the solver prints the
+// presolve summary, the root cut summary and a progress line at the root, at
+// every new incumbent and every two seconds: nodes, open nodes, incumbent,
+// bound, gap, LP iterations and time. The first column tags the line: r root
+// LP, c root after cuts, and the source of a new incumbent — L an integral
+// node LP, R simple rounding, N nearest rounding, D diving, F feasibility pump,
+// I RINS; * is the final line. Verbosity 2 adds one line per cut round.
+//
 // # Results
 //
 // The result follows solve.Result: the incumbent postsolved and checked

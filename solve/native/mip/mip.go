@@ -46,7 +46,7 @@ func solveWith(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 	res := solve.Result{Solver: "native", SolverVersion: Version}
 	res.Objective, res.Bound = solve.NoSolution(m.Sense)
 	logf := func(format string, a ...any) {
-		if opts.Log != nil && !cfg.sub {
+		if opts.Log != nil && opts.Verbosity > 0 && !cfg.sub {
 			fmt.Fprintf(opts.Log, format, a...)
 		}
 	}

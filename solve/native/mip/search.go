@@ -154,7 +154,7 @@ func newSearch(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 	if opts.TimeLimit > 0 {
 		s.deadline = start.Add(opts.TimeLimit)
 	}
-	if !cfg.sub {
+	if !cfg.sub && opts.Verbosity > 0 {
 		s.log = opts.Log
 	}
 	s.relGap, s.absGap = opts.Gaps()

@@ -4,10 +4,10 @@
 // # Algorithm
 //
 // Solve presolves the model (package presolve), solves the LP relaxation at
-// the root, adds cutting planes in rounds (clique, knapsack cover and Gomory
-// mixed-integer cuts from package cuts, filtered by a pool on efficacy and
-// parallelism, slack cuts aged out), fixes columns by reduced costs, runs
-// primal heuristics, and then searches a branch-and-bound tree:
+// the root, adds cutting planes in rounds (clique, knapsack cover, aggregated
+// c-MIR and Gomory mixed-integer cuts from package cuts, filtered by a pool on
+// efficacy and parallelism, slack cuts aged out), fixes columns by reduced
+// costs, runs primal heuristics, and then searches a branch-and-bound tree:
 //
 //   - node selection: best bound, with depth-first plunging into a child while
 //     its bound stays close to the best open bound;
@@ -15,10 +15,15 @@
 //     column by strong branching (iteration-limited dual simplex on a clone of
 //     the LP) until both directions have been observed reliabilityCount times;
 //   - node LPs are warm-started from the parent's final basis (dual simplex
-//     after the bound change);
+//     after the bound change), after activity-based bound propagation on the
+//     rows of the branched columns;
 //   - heuristics: simple rounding by locks at every node, fractional diving at
-//     the root and periodically, RINS (a sub-MIP on the columns where the LP
-//     and the incumbent agree) periodically.
+//     the root and every diveFreq nodes, a feasibility pump at the root when
+//     diving found nothing, RINS (a sub-MIP on the columns where the LP and the
+//     incumbent agree) with a doubling interval.
+//
+// Cuts are separated at the root only: the cut rows stay in the LP for the
+// whole tree, so every stored basis has the same rows.
 //
 // # Log
 //

@@ -15,6 +15,9 @@
 //     binaries, or complemented binaries, whose coefficients together exceed
 //     the right-hand side conflict); separation grows maximal cliques greedily
 //     by LP value.
+//   - MIR: complemented mixed-integer rounding on aggregations of up to five
+//     rows (row activities treated as bounded variables), with variable upper
+//     bounds x ≤ U·y substituted (flow-cover-like cuts).
 //   - GMI: Gomory mixed-integer cuts from a tableau row, with nonbasic columns
 //     and row activities shifted to their bounds, mapped back to the columns.
 //

@@ -40,6 +40,9 @@ func (m *Model) Encode(s *Schedule) ([]float64, error) {
 			return nil, fmt.Errorf("jlassi: encode: task %s: interval %d outside 0..%d", p.Task, p.Interval, m.T-1)
 		}
 		i, j := ix.task[p.Task], ix.machine[p.Machine]
+		if mach[i] >= 0 {
+			return nil, fmt.Errorf("jlassi: encode: task %s is placed twice", p.Task)
+		}
 		c := -1
 		for k, cls := range m.classes[j][kindIndex(in.Tasks[i].Kind)] {
 			if slices.Contains(cls, p.Slot) {

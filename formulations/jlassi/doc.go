@@ -51,4 +51,15 @@
 // family by family, recomputes RealTime and the objective, and returns a
 // Verdict naming the first violation. Run chains build, solve, decode and
 // check; RunTable regenerates the paper's Table 6.
+//
+// # Heuristic and MIP start
+//
+// Heuristic builds a schedule by list scheduling (maps, then reduces, each
+// where it adds least to RealTime, with migrations and shuffle bandwidth
+// planned on the way) under several task orders and settings, and keeps the
+// best one the checker accepts. Model.Encode turns a schedule into a vector
+// over the model's columns and verifies it with model.Evaluate. Run (unless
+// RunOptions.NoHeuristic) passes that vector as solve.Options.Start and
+// reports the heuristic's schedule, marked as such, when the solver returns
+// none or a worse one.
 package jlassi

@@ -19,7 +19,7 @@ const heuristicSeed = 0x6a6c61737369
 
 // heuristicShuffles is how many seeded random map orders the heuristic tries
 // on top of the deterministic ones.
-const heuristicShuffles = 2
+const heuristicShuffles = 10
 
 // heuristicBandwidthWeights are the weights (seconds per MB/s booked for one
 // interval on one link) of bandwidth in the placement score that the
@@ -32,21 +32,23 @@ var heuristicBandwidthWeights = []float64{0, 1, 100}
 // proves nothing: the MILP may still have a solution).
 //
 // An attempt places all maps, then all reduces, one task at a time, where it
-// adds least to the schedule's RealTime:
+// scores least:
 //
-//	cost(i, j, s, t) = max(0, p_{i,j,s} − L_t)     (ties: earlier t, then shorter p)
+//	score(i, j, s, t) = max(0, p_{i,j,s} − L_t) + w · booked bandwidth
 //
-// over slots s free in interval t, with room for the task's RAM and disk on
-// machine j. A map runs no later than a cap interval; on a machine that is not
-// a home of one of its blocks it needs the block there: the heuristic plans a
-// migration from a home in the earliest interval before t with bandwidth on
-// every link of the path and disk on the target from its arrival on. A reduce
-// runs strictly after every map of its job, and books the shuffle bandwidth
-// b_{l,l'} to every remote map of its job on the path's links from the map's
-// interval to its own. Maps are tried in several orders (longest first, job by
-// job, two seeded shuffles) and with every cap from 0 to T−2 (T−1 when no job
-// has reduces); reduces go longest first. The best RealTime wins; every
-// schedule returned has passed Check.
+// (ties: less bandwidth, earlier t, shorter p) over slots s free in interval
+// t, with room for the task's RAM and disk on machine j. A map runs no later
+// than a cap interval; on a machine that is not a home of one of its blocks it
+// needs the block there: the heuristic plans a migration from a home in the
+// earliest (or, in some attempts, the latest) interval before t with bandwidth
+// on every link of the path and disk on the target from its arrival on. A
+// reduce runs strictly after every map of its job, and books the shuffle
+// bandwidth b_{l,l'} to every remote map of its job on the path's links from
+// the map's interval to its own. Maps are tried in several orders (longest
+// first, job by job, seeded shuffles), with the weights
+// heuristicBandwidthWeights, both migration timings and every cap below the
+// last interval an uncapped attempt uses; reduces go longest first. The best
+// RealTime wins; every schedule returned has passed Check.
 func Heuristic(in *inst.Instance, T int) *Schedule {
 	if T <= 0 || len(in.Tasks) == 0 {
 		return nil
@@ -95,10 +97,28 @@ func Heuristic(in *inst.Instance, T int) *Schedule {
 		variants = append(variants, variant{w, false}, variant{w, true})
 	}
 	for _, o := range orders {
-		for capT := 0; capT <= lastCap; capT++ {
-			for _, v := range variants {
+		for _, v := range variants {
+			// Uncapped first: a cap at or above the last interval the maps
+			// then use changes nothing, so only the caps below it are tried.
+			top := lastCap
+			for capT := lastCap; capT >= 0; capT-- {
+				if capT > top {
+					continue
+				}
 				s := newPlanner(in, T, v.bwWeight, v.migLate).run(o, redOrder, capT)
-				if s == nil || (best != nil && s.RealTime >= best.RealTime) {
+				if s == nil {
+					continue
+				}
+				if capT == lastCap {
+					top = -1
+					for _, pl := range s.Tasks {
+						if pl.Kind == inst.Map {
+							top = max(top, pl.Interval)
+						}
+					}
+					top-- // caps below the last map interval
+				}
+				if best != nil && s.RealTime >= best.RealTime {
 					continue
 				}
 				if v := Check(in, s, RealTime, math.NaN()); !v.OK {

@@ -17,7 +17,8 @@
 //   - node LPs are warm-started from the parent's final basis (dual simplex
 //     after the bound change), after activity-based bound propagation on the
 //     rows of the branched columns;
-//   - heuristics: simple rounding by locks at every node, fractional diving at
+//   - heuristics: simple rounding by locks at every node, ZI rounding (shifts
+//     within row slacks) at the root and every ziFreq nodes, fractional diving at
 //     the root and every diveFreq nodes, a feasibility pump at the root when
 //     diving found nothing, RINS (a sub-MIP on the columns where the LP and the
 //     incumbent agree) with a doubling interval.
@@ -33,7 +34,7 @@
 // bound, gap, LP iterations and time. The first column tags the line: r root
 // LP, c root after cuts, and the source of a new incumbent — L an integral
 // node LP, R simple rounding, N nearest rounding, D diving, F feasibility pump,
-// I RINS; * is the final line. Verbosity 2 adds one line per cut round.
+// Z ZI rounding, I RINS; * is the final line. Verbosity 2 adds one line per cut round.
 //
 // # Results
 //

@@ -541,6 +541,9 @@ func (s *search) process(nd *node) []*node {
 			return nil
 		}
 		s.roundingHeuristic(x)
+		if isRoot || s.nodes%ziFreq == 0 {
+			s.ziRound(x)
+		}
 		if isRoot && resolve == 0 {
 			s.dive(x, 0)
 			if s.incumbent == nil {

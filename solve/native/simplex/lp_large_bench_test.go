@@ -121,6 +121,8 @@ func BenchmarkLargeSparse(b *testing.B) {
 	}{
 		{"flow-60x150", flowLP(60, 150, 1)},
 		{"timeidx-300x180", timeIndexedLP(300, 180, 10, 8, 1)},
+		{"timeidx-300x180-seed2", timeIndexedLP(300, 180, 10, 8, 2)},
+		{"flow-60x150-seed2", flowLP(60, 150, 2)},
 	}
 	for _, c := range cases {
 		b.Run(fmt.Sprintf("%s-%dx%d", c.name, c.mod.NumRows(), c.mod.NumCols()), func(b *testing.B) {

@@ -89,7 +89,7 @@ func (e *engine) dualRatioTest(cands []int, s, slope, dtol float64, flips []int)
 		q, t, bestA, grpSlope := -1, 0.0, 0.0, 0.0
 		for i := start; i < end; i++ {
 			c := &rc[i]
-			if c.absA > bestA {
+			if c.absA > bestA || (c.absA == bestA && q >= 0 && c.k < q) {
 				bestA, q, t = c.absA, c.k, c.ratio
 			}
 			grpSlope += c.absA * c.rangeWidth
@@ -98,8 +98,9 @@ func (e *engine) dualRatioTest(cands []int, s, slope, dtol float64, flips []int)
 			// thMax can fall below every exact ratio only through
 			// rounding; take the smallest ratio.
 			for i := start; i < len(rc); i++ {
-				if q < 0 || rc[i].exact < t {
-					q, t = rc[i].k, rc[i].exact
+				c := &rc[i]
+				if q < 0 || c.exact < t || (c.exact == t && c.k < q) {
+					q, t = c.k, c.exact
 				}
 			}
 			return q, t, flips

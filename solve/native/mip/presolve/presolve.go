@@ -48,6 +48,9 @@ func (s Status) String() string {
 	return "unknown"
 }
 
+// MarshalText encodes the status by name.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
 // Stats counts the reductions made.
 type Stats struct {
 	Passes                       int

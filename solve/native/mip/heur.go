@@ -156,6 +156,8 @@ func (s *search) rins(x []float64) {
 	opts := s.opts
 	opts.Log = nil
 	opts.NodeLimit = rinsNodes
+	// The incumbent is the sub-MIP's start: its objective prunes the sub-tree.
+	opts.Start = s.incumbent
 	if !s.deadline.IsZero() {
 		opts.TimeLimit = time.Until(s.deadline)
 		if opts.TimeLimit <= 0 {

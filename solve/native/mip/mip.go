@@ -69,6 +69,17 @@ func solveWith(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 		res.Wall = time.Since(start)
 		return res
 	}
+	if opts.Start != nil && len(opts.Start) != m.NumCols() {
+		logf("MIP start ignored: %d values for %d columns\n", len(opts.Start), m.NumCols())
+	} else if opts.Start != nil {
+		xr, why := reduceStart(ctx, m, r, pre.Post, opts.Start, s.deadline)
+		switch {
+		case xr == nil:
+			logf("MIP start ignored: %s\n", why)
+		case !s.setIncumbent(xr, "S"):
+			logf("MIP start ignored: rejected on the presolved model\n")
+		}
+	}
 	s.run()
 	res.Status = s.status
 	res.Nodes = s.nodes

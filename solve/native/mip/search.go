@@ -600,6 +600,7 @@ func (s *search) rootUnbounded() {
 	}
 	sub := s.opts
 	sub.Log = nil
+	sub.Start = nil
 	res := solveWith(s.ctx, feas, sub, config{sub: true})
 	switch {
 	case res.HasSolution:

@@ -6,6 +6,7 @@ import (
 
 	ic "github.com/mrbound/mrbound/instances/coshh"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/solvertest"
 )
 
 // BenchmarkRun: classification plus both lexicographic LPs of a generated
@@ -23,7 +24,7 @@ func BenchmarkRun(b *testing.B) {
 		}
 		for _, name := range solve.Backends() {
 			opts := solve.Options{Solver: name}
-			if probe(opts) != "" {
+			if solvertest.Unusable(name, false) != "" {
 				continue
 			}
 			b.Run(c.trace+"-"+c.cluster+"-"+name, func(b *testing.B) {

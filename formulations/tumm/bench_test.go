@@ -7,6 +7,7 @@ import (
 
 	it "github.com/mrbound/mrbound/instances/tumm"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/solvertest"
 )
 
 // BenchmarkHeterogeneousExample solves examples/tumm-heterogeneous.json with
@@ -23,7 +24,7 @@ func BenchmarkHeterogeneousExample(b *testing.B) {
 	}
 	for _, name := range solve.Backends() {
 		opts := solve.Options{Solver: name}
-		if probe(opts) != "" {
+		if solvertest.Unusable(name, true) != "" {
 			continue
 		}
 		for _, persp := range []bool{false, true} {

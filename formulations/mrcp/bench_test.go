@@ -12,17 +12,26 @@ import (
 	"github.com/mrbound/mrbound/solve"
 )
 
-// BenchmarkSolve solves mixed WordCount streams (λ = 0.02/s, seed 1, 10 s time
-// units, 4 resources × 1 + 1 slots) of growing length with each formulation
-// and backend, through Run (heuristic cutoff on), with a time limit of
-// $MRCP_BENCH_LIMIT seconds (default 30). Metrics: optimal (1 when proven),
-// gap, nodes, late jobs, max turnaround, columns. Run with -benchtime=1x;
-// $MRCP_BENCH_JOBS (e.g. "5,10,20") picks the sizes.
+// BenchmarkSolve solves mixed WordCount streams (λ = 0.02/s, seed 1,
+// $MRCP_BENCH_UNIT s time units (default 10), 4 resources × 1 + 1 slots) of
+// growing length with each formulation, method (decomposed: one solve per
+// late count, the default; monolithic: the linearised product) and backend,
+// through Run (heuristic cutoff on), with a time limit of $MRCP_BENCH_LIMIT
+// seconds (default 30). Metrics: optimal (1 when proven), gap, nodes, late
+// jobs, max turnaround, columns (of the largest model solved). Run with
+// -benchtime=1x; $MRCP_BENCH_JOBS (e.g. "5,10,20") picks the sizes and
+// -bench filters formulations, methods and backends by name.
 func BenchmarkSolve(b *testing.B) {
 	limit := 30 * time.Second
 	if s := os.Getenv("MRCP_BENCH_LIMIT"); s != "" {
 		if v, err := strconv.Atoi(s); err == nil && v > 0 {
 			limit = time.Duration(v) * time.Second
+		}
+	}
+	unit := 10.0
+	if s := os.Getenv("MRCP_BENCH_UNIT"); s != "" {
+		if v, err := strconv.ParseFloat(s, 64); err == nil && v > 0 {
+			unit = v
 		}
 	}
 	sizes := []int{2, 5, 10, 20}
@@ -35,40 +44,47 @@ func BenchmarkSolve(b *testing.B) {
 		}
 	}
 	for _, n := range sizes {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: n, Lambda: 0.02, Seed: 1, TimeUnit: 10})
+		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: n, Lambda: 0.02, Seed: 1, TimeUnit: unit})
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, f := range []Formulation{TimeIndexed, Disjunctive} {
-			for _, backend := range backends {
-				b.Run(fmt.Sprintf("jobs=%d/%v/%s", n, f, backend), func(b *testing.B) {
-					if _, err := solve.Lookup(backend); err != nil {
-						b.Skip(err)
-					}
-					var out *Outcome
-					for i := 0; i < b.N; i++ {
-						out, err = RunInstance(context.Background(), "bench", in, RunOptions{Build: Options{Formulation: f},
-							Solve: solve.Options{Solver: backend, TimeLimit: limit}})
-						if err != nil {
-							b.Fatal(err)
+			for _, method := range []string{"decomposed", "monolithic"} {
+				for _, backend := range backends {
+					b.Run(fmt.Sprintf("jobs=%d/%v/%s/%s", n, f, method, backend), func(b *testing.B) {
+						if _, err := solve.Lookup(backend); err != nil {
+							b.Skip(err)
 						}
-					}
-					opt := 0.0
-					if out.Result.Status == solve.Optimal {
-						opt = 1
-					}
-					b.ReportMetric(opt, "optimal")
-					b.ReportMetric(out.Result.Gap(), "gap")
-					b.ReportMetric(float64(out.Result.Nodes), "nodes")
-					b.ReportMetric(float64(out.Built.Model.NumCols()), "cols")
-					if out.Schedule != nil {
-						b.ReportMetric(float64(out.Schedule.LateJobs), "late")
-						b.ReportMetric(float64(out.Schedule.MaxTurnaround), "maxturn")
-					}
-					if !out.Verified {
-						b.Errorf("not verified: %v", out.CheckErr)
-					}
-				})
+						var out *Outcome
+						for i := 0; i < b.N; i++ {
+							out, err = RunInstance(context.Background(), "bench", in, RunOptions{Build: Options{Formulation: f},
+								Solve: solve.Options{Solver: backend, TimeLimit: limit}, Monolithic: method == "monolithic"})
+							if err != nil {
+								b.Fatal(err)
+							}
+						}
+						opt := 0.0
+						if out.Result.Status == solve.Optimal {
+							opt = 1
+						}
+						b.ReportMetric(opt, "optimal")
+						b.ReportMetric(out.Result.Gap(), "gap")
+						b.ReportMetric(float64(out.Result.Nodes), "nodes")
+						cols := out.Built.Model.NumCols()
+						for _, sub := range out.Subproblems {
+							cols = max(cols, sub.Cols)
+						}
+						b.ReportMetric(float64(cols), "cols")
+						b.ReportMetric(float64(len(out.Subproblems)), "subs")
+						if out.Schedule != nil {
+							b.ReportMetric(float64(out.Schedule.LateJobs), "late")
+							b.ReportMetric(float64(out.Schedule.MaxTurnaround), "maxturn")
+						}
+						if !out.Verified {
+							b.Errorf("not verified: %v", out.CheckErr)
+						}
+					})
+				}
 			}
 		}
 	}

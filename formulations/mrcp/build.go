@@ -29,6 +29,20 @@ type Options struct {
 	// window. Build returns ErrNoImprovement when the bounds alone show that
 	// no better schedule exists; the heuristic is then optimal.
 	Cutoff bool
+
+	// sub, when not nil, makes Build emit one subproblem of the late-count
+	// decomposition (see RunInstance): minimise Z subject to at most
+	// sub.maxLate late jobs and Z ≤ sub.zCap.
+	sub *subproblem
+}
+
+// subproblem is one late count of the decomposition of the product
+// objective.
+type subproblem struct {
+	maxLate int
+	zCap    int
+	// heuristic is reused instead of recomputed.
+	heuristic *Schedule
 }
 
 // cutoffEps is the improvement demanded by a cutoff when objective values
@@ -291,7 +305,11 @@ func Build(in *inst.Instance, o Options) (*Built, error) {
 		o.Objective.Kind = Product
 	}
 	bt := &Built{Instance: in, Formulation: o.Formulation, Objective: o.Objective, index: map[inst.TaskRef]int{}}
-	bt.Heuristic = heuristic(in, o.Objective)
+	if o.sub != nil {
+		bt.Heuristic = o.sub.heuristic
+	} else {
+		bt.Heuristic = heuristic(in, o.Objective)
+	}
 	H := HorizonBound(in)
 	bt.Horizon, bt.HorizonSource = H, "max release + total duration"
 	if o.Horizon > 0 && o.Horizon < H {
@@ -304,11 +322,18 @@ func Build(in *inst.Instance, o Options) (*Built, error) {
 			u-- // Z ≤ objective ≤ U − 1
 		}
 	}
+	if o.sub != nil {
+		u = o.sub.zCap
+	}
 	bt.ubC = make([]int, len(in.Jobs))
 	for j, job := range in.Jobs {
 		bt.ubC[j] = bt.Horizon
 		if u != math.MaxInt {
 			bt.ubC[j] = min(bt.ubC[j], job.Release+u)
+		}
+		if o.sub != nil && o.sub.maxLate == 0 {
+			// No job may be late: each completes by its deadline.
+			bt.ubC[j] = min(bt.ubC[j], job.Deadline)
 		}
 		bt.Zmax = max(bt.Zmax, bt.ubC[j]-job.Release)
 	}
@@ -350,8 +375,13 @@ func Build(in *inst.Instance, o Options) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	obj := bt.objective(b)
-	if o.Cutoff {
+	var obj model.Expr
+	if o.sub != nil {
+		obj = bt.subObjective(b, o.sub.maxLate)
+	} else {
+		obj = bt.objective(b)
+	}
+	if o.Cutoff && o.sub == nil {
 		u := bt.ObjectiveValue(bt.Heuristic)
 		if bt.integral() {
 			u--
@@ -477,6 +507,16 @@ func (bt *Built) objective(b *model.Builder) model.Expr {
 		return obj
 	}
 	return model.Expr{}
+}
+
+// subObjective minimises Z subject to Σ_j N_j ≤ maxLate.
+func (bt *Built) subObjective(b *model.Builder, maxLate int) model.Expr {
+	if maxLate < len(bt.jv.n) {
+		b.LessEq("latecap", model.Sum(bt.jv.n...), float64(maxLate))
+	}
+	obj := model.Sum(bt.jv.z)
+	b.Minimize(obj)
+	return obj
 }
 
 // ObjectiveValue is the objective of s as this model scores it.

@@ -30,6 +30,10 @@ type RunOptions struct {
 	Solve solve.Options
 	// NoCutoff solves the plain model, without the heuristic's cutoff.
 	NoCutoff bool
+	// Monolithic solves the product objective as one model (the linearised
+	// product) instead of by the late-count decomposition, the default for
+	// the product objective unless NoCutoff.
+	Monolithic bool
 }
 
 // Outcome is what Run learned: the model, the solver's result, the decoded
@@ -50,6 +54,10 @@ type Outcome struct {
 	// FromHeuristic reports that Schedule is the greedy heuristic's: the
 	// solver found nothing better (see RunInstance).
 	FromHeuristic bool
+	// Subproblems lists the late-count decomposition's solves (nil for a
+	// monolithic solve); Built is then the model of the subproblem that gave
+	// the schedule (or the first one built).
+	Subproblems []SubSolve
 }
 
 // IsBadInput reports whether err is the user's fault (an invalid scenario or
@@ -82,6 +90,9 @@ func Run(ctx context.Context, path string, data []byte, o RunOptions) (*Outcome,
 func RunInstance(ctx context.Context, path string, in *inst.Instance, o RunOptions) (*Outcome, error) {
 	if o.Build.Objective.Kind == Weighted && o.Build.Objective.LateWeight < 0 {
 		return nil, fmt.Errorf("%w: negative late weight", errBadOption)
+	}
+	if (o.Build.Objective.Kind == Product || o.Build.Objective.Kind == ObjectiveUnknown) && !o.Monolithic && !o.NoCutoff {
+		return runDecomposed(ctx, path, in, o)
 	}
 	bo := o.Build
 	bo.Cutoff = !o.NoCutoff

@@ -5,36 +5,18 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/model/internal/textfile"
 )
 
 // ParseError reports bad input at a line of a file.
-type ParseError struct {
-	File string // the name given to Read, or the path given to ReadFile
-	Line int    // 1-based; 0 when the problem concerns the whole file
-	Msg  string
-}
-
-func (e *ParseError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+type ParseError = textfile.ParseError
 
 // ReadFile reads the LP file at path.
-func ReadFile(path string) (*model.Model, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f, path)
-}
+func ReadFile(path string) (*model.Model, error) { return textfile.ReadFile(path, Read) }
 
 type tokKind int8
 

@@ -23,6 +23,9 @@ type Options struct {
 	// x[t,r,τ], as published, even when all demands are 1 and the pooled form
 	// (one lane per slot kind) has the same schedules.
 	PerResource bool
+	// Disaggregated keeps one binary per task and start time even where
+	// identical maps of a job could share an integer count (pooled lanes).
+	Disaggregated bool
 	// Cutoff asks for a schedule strictly better than the greedy heuristic's
 	// (value U): the objective is bounded by U − 1 when all objective values
 	// are integers (by U − cutoffEps otherwise), which also tightens every
@@ -91,13 +94,22 @@ type Built struct {
 
 	// time-indexed
 	lanes [3][]lane
-	xs    [][]startVar // per task: its start variables
+	xs    [][]startVar // per task: its start variables (nil when aggregated)
+	// groupOf[i] is the group of task i; groups[g] its tasks and start
+	// variables (counts when it has several tasks).
+	groupOf []int
+	groups  []taskGroup
 	// disjunctive
 	machines [3][]unitSlot
 	start    []model.Var
 	assign   [][]model.Var // per task, per machine of its kind (may be short)
 
 	jv jobVars
+}
+
+type taskGroup struct {
+	tasks []int
+	xs    []startVar
 }
 
 type lane struct {

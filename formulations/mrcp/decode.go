@@ -24,6 +24,9 @@ func (bt *Built) Decode(x []float64) (*Schedule, error) {
 		a := Assignment{Task: t.ref}
 		switch bt.Formulation {
 		case TimeIndexed:
+			if bt.xs[i] == nil {
+				continue // an aggregated group: below
+			}
 			found := 0
 			var lanes []int
 			for _, sv := range bt.xs[i] {
@@ -59,6 +62,16 @@ func (bt *Built) Decode(x []float64) (*Schedule, error) {
 			a.Resource, a.Slot = ms.resource, ms.slot
 		}
 		tasks[i] = a
+	}
+	if bt.Formulation == TimeIndexed {
+		for _, gr := range bt.groups {
+			if len(gr.tasks) == 1 {
+				continue
+			}
+			if err := bt.decodeGroup(x, gr, tasks); err != nil {
+				return nil, err
+			}
+		}
 	}
 	s := newSchedule(bt.Instance, tasks)
 	if bt.Formulation == TimeIndexed && bt.Pooled {
@@ -110,6 +123,32 @@ func colour(in *inst.Instance, s *Schedule) error {
 			free[m] = a.End
 			a.Resource, a.Slot = slots[m].resource, slots[m].slot
 		}
+	}
+	return nil
+}
+
+// decodeGroup gives the tasks of an aggregated group their starts: the counts
+// x[g,ℓ,τ], taken in order of τ, in task order.
+func (bt *Built) decodeGroup(x []float64, gr taskGroup, tasks []Assignment) error {
+	k := 0
+	ref := bt.tasks[gr.tasks[0]].ref
+	for _, sv := range gr.xs {
+		v := x[sv.v.Index()]
+		c := math.Round(v)
+		if math.Abs(v-c) > decodeTol || c < 0 {
+			return fmt.Errorf("mrcp: decode: count of %s at %d is %v, not a non-negative integer", ref, sv.tau, v)
+		}
+		for ; c > 0; c-- {
+			if k == len(gr.tasks) {
+				return fmt.Errorf("mrcp: decode: more than %d starts for the group of %s", len(gr.tasks), ref)
+			}
+			i := gr.tasks[k]
+			tasks[i] = Assignment{Task: bt.tasks[i].ref, Start: sv.tau, Resource: bt.lanes[ref.Kind][sv.lane].resource}
+			k++
+		}
+	}
+	if k != len(gr.tasks) {
+		return fmt.Errorf("mrcp: decode: %d starts for the %d tasks of the group of %s", k, len(gr.tasks), ref)
 	}
 	return nil
 }

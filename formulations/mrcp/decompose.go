@@ -53,80 +53,99 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 	var subs []SubSolve
 	limited := solve.StatusUnknown
 	backend := ""
-	for k := 0; k <= len(in.Jobs); k++ {
+	outOfTime := false
+	for k := 0; k <= len(in.Jobs) && !outOfTime; k++ {
 		if float64((k+1)*zmin) >= u {
 			break
 		}
-		zcap := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
-		sub := SubSolve{MaxLate: k, ZCap: zcap, Z: -1, ZBound: zcap + 1}
-		bo.sub = &subproblem{maxLate: k, zCap: zcap, heuristic: heur}
-		ts := time.Now()
-		bt, err := Build(in, bo)
-		if errors.Is(err, ErrHorizon) {
-			// Some window is empty: no schedule with Z ≤ zcap and ≤ k late.
-			sub.Status, sub.Wall = solve.Infeasible, time.Since(ts)
-			subs = append(subs, sub)
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if first == nil {
-			first = bt
-		}
-		opts := o.Solve
-		if opts.RelGap == 0 && opts.AbsGap == 0 {
-			opts.RelGap, opts.AbsGap = 1e-9, integralAbsGap
-		}
-		if o.Solve.TimeLimit > 0 {
-			left := o.Solve.TimeLimit - time.Since(t0)
-			if left <= 0 {
-				// Out of time: this and every later K keep the bound (K+1)·Zmin.
-				bound = math.Min(bound, float64((k+1)*max(zmin, bt.Zmin)))
-				limited = solve.TimeLimit
+		// Caps rise from Zmin: zlo + 1 − 1, + 2 − 1, + 4 − 1, … up to the
+		// incumbent's; a cap without a schedule proves Z*_K above it.
+		zlo, step := zmin, 1
+		for !outOfTime {
+			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
+			if zlo > zcapU {
 				break
 			}
-			opts.TimeLimit = left
-		}
-		res, err := solve.Solve(ctx, bt.Model, opts)
-		if err != nil {
-			return nil, err
-		}
-		backend = res.Solver
-		nodes += res.Nodes
-		sub.Cols, sub.Nodes, sub.Status, sub.Wall = bt.Model.NumCols(), res.Nodes, res.Status, time.Since(ts)
-		if res.HasSolution {
-			s, err := bt.Decode(res.X)
+			zcap := min(zcapU, zlo+step-1)
+			step *= 2
+			if o.Serial || k == 0 {
+				// K = 0 windows end at the deadlines whatever the cap.
+				zcap = zcapU
+			}
+			sub := SubSolve{MaxLate: k, ZCap: zcap, Z: -1, ZBound: zcap + 1}
+			bo.sub = &subproblem{maxLate: k, zCap: zcap, heuristic: heur}
+			ts := time.Now()
+			bt, err := Build(in, bo)
+			if errors.Is(err, ErrHorizon) {
+				// Some window is empty: no schedule with Z ≤ zcap and ≤ k late.
+				sub.Status, sub.Wall = solve.Infeasible, time.Since(ts)
+				subs = append(subs, sub)
+				zlo = zcap + 1
+				continue
+			}
 			if err != nil {
-				return &Outcome{Path: path, Instance: in, Built: bt, Result: res, CheckErr: err}, nil
+				return nil, err
 			}
-			if err := Check(in, s); err != nil {
-				out := &Outcome{Path: path, Instance: in, Built: bt, Result: res}
-				out.finish(s)
-				return out, nil
+			if first == nil {
+				first = bt
 			}
-			sub.Z = s.MaxTurnaround
-			if v := bo.Objective.Value(s.LateJobs, s.MaxTurnaround, 0); v < u {
-				u, best, bestBuilt = v, s, bt
+			opts := o.Solve
+			if opts.RelGap == 0 && opts.AbsGap == 0 {
+				opts.RelGap, opts.AbsGap = 1e-9, integralAbsGap
 			}
-		}
-		switch {
-		case res.Status == solve.Optimal:
-			sub.ZBound = sub.Z
-		case res.Status == solve.Infeasible:
-		default:
-			zb := max(bt.Zmin, int(math.Ceil(res.Bound-boundTol)))
-			if math.IsInf(res.Bound, 0) || math.IsNaN(res.Bound) {
-				zb = bt.Zmin
+			if o.Solve.TimeLimit > 0 {
+				left := o.Solve.TimeLimit - time.Since(t0)
+				if left <= 0 {
+					// Out of time: this and every later K keep (K+1)·zlo.
+					bound = math.Min(bound, float64((k+1)*zlo))
+					limited, outOfTime = solve.TimeLimit, true
+					break
+				}
+				opts.TimeLimit = left
 			}
-			sub.ZBound = zb
+			res, err := solve.Solve(ctx, bt.Model, opts)
+			if err != nil {
+				return nil, err
+			}
+			backend = res.Solver
+			nodes += res.Nodes
+			sub.Cols, sub.Nodes, sub.Status, sub.Wall = bt.Model.NumCols(), res.Nodes, res.Status, time.Since(ts)
+			if res.HasSolution {
+				s, err := bt.Decode(res.X)
+				if err != nil {
+					return &Outcome{Path: path, Instance: in, Built: bt, Result: res, CheckErr: err, Subproblems: subs}, nil
+				}
+				if err := Check(in, s); err != nil {
+					out := &Outcome{Path: path, Instance: in, Built: bt, Result: res, Subproblems: subs}
+					out.finish(s)
+					return out, nil
+				}
+				sub.Z = s.MaxTurnaround
+				if v := bo.Objective.Value(s.LateJobs, s.MaxTurnaround, 0); v < u {
+					u, best, bestBuilt = v, s, bt
+				}
+			}
+			subs = append(subs, sub)
+			if res.Status == solve.Infeasible {
+				zlo = zcap + 1
+				continue
+			}
+			if res.Status == solve.Optimal {
+				subs[len(subs)-1].ZBound = sub.Z
+				break // Z*_K found
+			}
+			// A limit: the bound on Z holds for this K.
+			zb := zlo
+			if !math.IsInf(res.Bound, 0) && !math.IsNaN(res.Bound) {
+				zb = max(zb, int(math.Ceil(res.Bound-boundTol)))
+			}
+			subs[len(subs)-1].ZBound = zb
 			bound = math.Min(bound, float64((k+1)*zb))
 			limited = res.Status
-		}
-		subs = append(subs, sub)
-		if ctx.Err() != nil {
-			limited = solve.Interrupted
-			bound = math.Min(bound, float64((k+2)*zmin))
+			if ctx.Err() != nil {
+				limited, outOfTime = solve.Interrupted, true
+				bound = math.Min(bound, float64((k+2)*zmin))
+			}
 			break
 		}
 	}

@@ -41,6 +41,21 @@
 // unit slot and big-M ordering pairs for tasks whose windows overlap; it needs
 // unit demands.
 //
+// With pooled lanes the identical maps of a job (same duration) share one
+// integer count per start time instead of one binary per map, with
+// precedence n_m·F_r(τ) ≤ F_m(τ − e_m) (Options.Disaggregated turns it off).
+// Lateness also has the strong row N_j ≥ 1 − F_r(d_j − e_r) per reduce.
+//
+// # Late-count decomposition
+//
+// Run solves the product objective by default as one MILP per late count K:
+// minimise Z subject to Σ N_j ≤ K and Z ≤ cap, with caps rising from the
+// lower bound Zmin (zlo, zlo+1, zlo+3, …, ⌊(U − 1)/(K + 1)⌋ for the incumbent
+// U; windows end at the deadlines for K = 0), K stopping once (K + 1)·Zmin ≥
+// U. Each capped subproblem has windows [s_j, s_j + cap], several times
+// narrower than the product model's. RunOptions.Monolithic solves the
+// linearised product instead.
+//
 // Sizes, with T tasks, W the mean window, L lanes and P overlapping pairs:
 // time-indexed ≈ T·W·L binaries and (L·horizon + Σ_reduces maps·W) rows;
 // disjunctive ≈ T·slots + 2P binaries and P·(2 + slots) rows.

@@ -9,7 +9,8 @@ import (
 )
 
 // A three-job stream on one resource with one map and one reduce slot: the
-// time-indexed model's size, its horizon and the bounds on the maximum
+// time-indexed model's size (the two identical maps of the first job share
+// integer start counts), its horizon and the bounds on the maximum
 // turnaround.
 func Example() {
 	in, err := inst.Parse("three.json", []byte(`{"kind": "mrcp", "schema_version": 1,
@@ -32,9 +33,9 @@ func Example() {
 	bt.Model.Stats().Write(os.Stdout)
 	// Output:
 	// horizon 14, turnaround in [7, 14], heuristic: 1 late, max turnaround 9
-	// rows         148 (75 equality, 73 inequality, 0 ranged, 0 free)
-	// columns      152 (73 continuous, 0 integer, 79 binary)
-	// nonzeros     542
+	// rows         129 (63 equality, 66 inequality, 0 ranged, 0 free)
+	// columns      129 (62 continuous, 12 integer, 55 binary)
+	// nonzeros     440
 	// matrix       [1e+00, 1e+01]
 	// objective    [1e+00, 2e+00]
 	// bounds       [1e+00, 1e+01]

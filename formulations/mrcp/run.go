@@ -34,6 +34,9 @@ type RunOptions struct {
 	// product) instead of by the late-count decomposition, the default for
 	// the product objective unless NoCutoff.
 	Monolithic bool
+	// Serial makes the decomposition solve each late count once with the
+	// incumbent's cap instead of raising the cap from Zmin.
+	Serial bool
 }
 
 // Outcome is what Run learned: the model, the solver's result, the decoded

@@ -39,6 +39,24 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 			}
 		}
 	}
+	// Groups: with pooled lanes, the identical maps of a job (same duration)
+	// share one integer count per start time; every other task is a group
+	// of its own with binaries.
+	bt.groupOf = make([]int, len(bt.tasks))
+	bt.groups = nil
+	for i, t := range bt.tasks {
+		if bt.Pooled && !o.Disaggregated && t.ref.Kind == inst.Map && i > 0 {
+			g := bt.groupOf[i-1]
+			p := bt.tasks[bt.groups[g].tasks[0]]
+			if p.ref.Job == t.ref.Job && p.ref.Kind == inst.Map && p.dur == t.dur && p.q == t.q {
+				bt.groupOf[i] = g
+				bt.groups[g].tasks = append(bt.groups[g].tasks, i)
+				continue
+			}
+		}
+		bt.groupOf[i] = len(bt.groups)
+		bt.groups = append(bt.groups, taskGroup{tasks: []int{i}})
+	}
 	type xKey struct {
 		T    inst.TaskRef
 		L, S int
@@ -46,19 +64,29 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	xf := model.NewFamily[xKey](b, "x")
 	bt.xs = make([][]startVar, len(bt.tasks))
 	one := model.NewRowFamily[inst.TaskRef](b, "assign")
-	for i, t := range bt.tasks {
+	for g := range bt.groups {
+		gr := &bt.groups[g]
+		t := bt.tasks[gr.tasks[0]]
+		n := len(gr.tasks)
+		typ := model.Binary
+		if n > 1 {
+			typ = model.Integer
+		}
 		e := model.Expr{}
 		for l, ln := range bt.lanes[t.ref.Kind] {
 			if ln.cap < t.q {
 				continue
 			}
 			for tau := t.est; tau <= t.lst; tau++ {
-				v := xf.Add(xKey{t.ref, l, tau}, 0, 1, 0, model.Binary)
-				bt.xs[i] = append(bt.xs[i], startVar{lane: l, tau: tau, v: v})
+				v := xf.Add(xKey{t.ref, l, tau}, 0, float64(min(n, ln.cap)), 0, typ)
+				gr.xs = append(gr.xs, startVar{lane: l, tau: tau, v: v})
 				e.Add(v, 1)
 			}
 		}
-		one.Equal(t.ref, e, 1)
+		one.Equal(t.ref, e, float64(n))
+		if n == 1 {
+			bt.xs[gr.tasks[0]] = gr.xs
+		}
 	}
 	// Capacity, only where the tasks that could run exceed the lane.
 	type capKey struct {
@@ -80,12 +108,13 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 			for tau := lo; tau < hi; tau++ {
 				e := model.Expr{}
 				potential := 0
-				for i, t := range bt.tasks {
+				for _, gr := range bt.groups {
+					t := bt.tasks[gr.tasks[0]]
 					if t.ref.Kind != k || t.q > ln.cap || t.est > tau || t.lst+t.dur <= tau {
 						continue
 					}
-					potential += t.q
-					for _, sv := range bt.xs[i] {
+					potential += t.q * len(gr.tasks)
+					for _, sv := range gr.xs {
 						if sv.lane == l && sv.tau <= tau && sv.tau > tau-t.dur {
 							e.Add(sv.v, float64(t.q))
 						}
@@ -97,25 +126,27 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 			}
 		}
 	}
-	// Cumulative starts F_t(τ), τ ∈ [est, lst): F_t(τ) = F_t(τ−1) + Σ_ℓ x[t,ℓ,τ].
+	// Cumulative starts F_g(τ), τ ∈ [est, lst): F_g(τ) = F_g(τ−1) + Σ_ℓ x[g,ℓ,τ]
+	// (a count in [0, n_g] for a group of n_g tasks).
 	type fKey struct {
 		T inst.TaskRef
 		S int
 	}
 	ff := model.NewFamily[fKey](b, "F")
 	fdef := model.NewRowFamily[fKey](b, "Fdef")
-	F := make([]map[int]model.Var, len(bt.tasks))
-	for i, t := range bt.tasks {
-		F[i] = map[int]model.Var{}
+	F := make([]map[int]model.Var, len(bt.groups))
+	for g, gr := range bt.groups {
+		t := bt.tasks[gr.tasks[0]]
+		F[g] = map[int]model.Var{}
 		for tau := t.est; tau < t.lst; tau++ {
-			v := ff.Add(fKey{t.ref, tau}, 0, 1, 0, model.Continuous)
-			F[i][tau] = v
+			v := ff.Add(fKey{t.ref, tau}, 0, float64(len(gr.tasks)), 0, model.Continuous)
+			F[g][tau] = v
 			e := model.Expr{}
 			e.Add(v, 1)
-			if p, ok := F[i][tau-1]; ok {
+			if p, ok := F[g][tau-1]; ok {
 				e.Add(p, -1)
 			}
-			for _, sv := range bt.xs[i] {
+			for _, sv := range gr.xs {
 				if sv.tau == tau {
 					e.Add(sv.v, -1)
 				}
@@ -123,17 +154,20 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 			fdef.Equal(fKey{t.ref, tau}, e, 0)
 		}
 	}
-	// fAt is F_t(τ) as an expression: 0 before the window, 1 from lst on.
-	fAt := func(i, tau int) (model.Expr, bool) {
-		t := bt.tasks[i]
+	// fAt is F_g(τ) as an expression: 0 before the window, n_g from lst on.
+	fAt := func(g, tau int) (model.Expr, bool) {
+		t := bt.tasks[bt.groups[g].tasks[0]]
 		switch {
 		case tau < t.est:
 			return model.Expr{}, true
 		case tau >= t.lst:
-			return model.Expr{Constant: 1}, true
+			return model.Expr{Constant: float64(len(bt.groups[g].tasks))}, true
 		}
-		return model.Sum(F[i][tau]), false
+		return model.Sum(F[g][tau]), false
 	}
+	// Precedence of reduce r (a group of one) after map group m of n_m
+	// tasks: n_m·F_r(τ) ≤ F_m(τ − e_m), i.e. r may have started by τ only
+	// when all n_m maps had started by τ − e_m (n_m = 1 is (3) itself).
 	type precKey struct {
 		R, M inst.TaskRef
 		S    int
@@ -143,17 +177,27 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		if r.ref.Kind != inst.Reduce {
 			continue
 		}
-		job := in.Jobs[r.ref.Job]
-		for m := range job.Maps {
-			mi := bt.index[inst.TaskRef{Job: r.ref.Job, Kind: inst.Map, Index: m}]
+		rg := bt.groupOf[ri]
+		done := map[int]bool{}
+		for m := range in.Jobs[r.ref.Job].Maps {
+			mg := bt.groupOf[bt.index[inst.TaskRef{Job: r.ref.Job, Kind: inst.Map, Index: m}]]
+			if done[mg] {
+				continue
+			}
+			done[mg] = true
+			gm := bt.groups[mg]
+			nm := len(gm.tasks)
+			mt := bt.tasks[gm.tasks[0]]
 			for tau := r.est; tau <= r.lst; tau++ {
-				fm, fixed := fAt(mi, tau-bt.tasks[mi].dur)
-				if fixed && fm.Constant == 1 {
+				fm, fixed := fAt(mg, tau-mt.dur)
+				if fixed && fm.Constant == float64(nm) {
 					continue
 				}
-				row, _ := fAt(ri, tau)
+				fr, _ := fAt(rg, tau)
+				row := model.Expr{}
+				row.AddExpr(fr, float64(nm))
 				row.AddExpr(fm, -1)
-				prec.LessEq(precKey{r.ref, bt.tasks[mi].ref, tau}, row, 0)
+				prec.LessEq(precKey{r.ref, mt.ref, tau}, row, 0)
 			}
 		}
 	}
@@ -167,6 +211,9 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		return e
 	}
 	for _, p := range bt.identicalPairs() {
+		if len(bt.groups[bt.groupOf[p[0]]].tasks) > 1 {
+			continue // one group: no order to impose
+		}
 		e := startExpr(p[0])
 		e.AddExpr(startExpr(p[1]), -1)
 		sym.LessEq(bt.tasks[p[1]].ref, e, 0)
@@ -182,5 +229,26 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		}
 		return out
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	// Lateness in the strong form: a reduce that starts after d_j − e_r makes
+	// job j late, N_j ≥ 1 − F_r(d_j − e_r) (the big-M row alone is weak in
+	// the LP relaxation).
+	lateRows := model.NewRowFamily[inst.TaskRef](b, "latestart")
+	for ri, r := range bt.tasks {
+		if r.ref.Kind != inst.Reduce {
+			continue
+		}
+		d := in.Jobs[r.ref.Job].Deadline - r.dur
+		if d < r.est || d >= r.lst {
+			continue // N_j is forced to 1 by C_j's bounds, or r always ends in time
+		}
+		fr, _ := fAt(bt.groupOf[ri], d)
+		row := model.Expr{}
+		row.Add(bt.jv.n[r.ref.Job], 1)
+		row.AddExpr(fr, 1)
+		lateRows.GreaterEq(r.ref, row, 1)
+	}
+	return nil
 }

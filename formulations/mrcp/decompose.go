@@ -35,9 +35,13 @@ type SubSolve struct {
 // Z ≤ ⌊(U − 1)/(K + 1)⌋, U the incumbent (first the heuristic's). A schedule
 // with exactly K late jobs beating U lies in subproblem K, so when every
 // subproblem is solved the incumbent is optimal. K stops once
-// (K + 1)·Zmin ≥ U. The caps shrink every task window to
-// [s_j, s_j + ZCap] (and to the deadline for K = 0), far smaller than the
-// monolithic model's [s_j, s_j + U − 1].
+// (K + 1)·Zmin ≥ U. Within one K the cap rises from Zmin (zlo, zlo + 1,
+// zlo + 3, …; unless o.Serial, and not for K = 0 whose windows end at the
+// deadlines): a cap without a schedule proves Z*_K above it, the first cap
+// with one gives Z*_K. The caps shrink every task window to
+// [s_j, s_j + cap], far smaller than the monolithic model's
+// [s_j, s_j + U − 1]. Every subproblem schedule is decoded and checked
+// before it becomes the incumbent.
 func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOptions) (*Outcome, error) {
 	t0 := time.Now()
 	bo := o.Build

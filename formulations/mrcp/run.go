@@ -32,7 +32,7 @@ type RunOptions struct {
 	NoCutoff bool
 	// Monolithic solves the product objective as one model (the linearised
 	// product) instead of by the late-count decomposition, the default for
-	// the product objective unless NoCutoff.
+	// the product objective unless NoCutoff or a Horizon below HorizonBound.
 	Monolithic bool
 	// Serial makes the decomposition solve each late count once with the
 	// incumbent's cap instead of raising the cap from Zmin.
@@ -94,7 +94,10 @@ func RunInstance(ctx context.Context, path string, in *inst.Instance, o RunOptio
 	if o.Build.Objective.Kind == Weighted && o.Build.Objective.LateWeight < 0 {
 		return nil, fmt.Errorf("%w: negative late weight", errBadOption)
 	}
-	if (o.Build.Objective.Kind == Product || o.Build.Objective.Kind == ObjectiveUnknown) && !o.Monolithic && !o.NoCutoff {
+	// The decomposition reports the heuristic when no subproblem improves on
+	// it, which a --horizon below the derived one might not allow.
+	capped := o.Build.Horizon > 0 && o.Build.Horizon < HorizonBound(in)
+	if (o.Build.Objective.Kind == Product || o.Build.Objective.Kind == ObjectiveUnknown) && !o.Monolithic && !o.NoCutoff && !capped {
 		return runDecomposed(ctx, path, in, o)
 	}
 	bo := o.Build

@@ -18,10 +18,23 @@
 //     after the bound change), after activity-based bound propagation on the
 //     rows of the branched columns;
 //   - heuristics: simple rounding by locks at every node, ZI rounding (shifts
-//     within row slacks) at the root and every ziFreq nodes, fractional diving at
-//     the root and every diveFreq nodes, a feasibility pump at the root when
-//     diving found nothing, RINS (a sub-MIP on the columns where the LP and the
-//     incumbent agree) with a doubling interval.
+//     within row slacks) at the root and every ziFreq nodes, fix-and-propagate
+//     (integer columns fixed by decreasing LP value with bound propagation and
+//     bounded backtracking, no LP until the final one over the continuous
+//     columns) on the root LP before the cuts and every diveFreq nodes,
+//     fractional diving at the root and every diveFreq nodes, a feasibility
+//     pump at the root when diving found nothing, RINS (a sub-MIP on the
+//     columns where the LP and the incumbent agree, the incumbent as its
+//     start) at the root once an incumbent exists, then with a doubling
+//     interval.
+//
+// # MIP start
+//
+// Options.Start is checked on the original model (integer columns rounded,
+// tolerance feasTol); a start that fails is ignored and the log says why. A
+// feasible start is mapped to the presolved model; when a reduction excludes
+// it, its integer values are fixed and the LP over the continuous columns
+// completes it. The result is the first incumbent: it prunes from the root on.
 //
 // Cuts are separated at the root only: the cut rows stay in the LP for the
 // whole tree, so every stored basis has the same rows.
@@ -34,7 +47,8 @@
 // bound, gap, LP iterations and time. The first column tags the line: r root
 // LP, c root after cuts, and the source of a new incumbent — L an integral
 // node LP, R simple rounding, N nearest rounding, D diving, F feasibility pump,
-// Z ZI rounding, I RINS; * is the final line. Verbosity 2 adds one line per cut round.
+// Z ZI rounding, P fix-and-propagate, I RINS, S the MIP start; * is the final
+// line. Verbosity 2 adds one line per cut round.
 //
 // # Results
 //

@@ -24,6 +24,9 @@ const (
 	rinsMinFixed = 0.3
 	// rinsNodes is the node limit of a RINS sub-MIP.
 	rinsNodes = 200
+	// rootRinsIters: RINS runs at the root, once an incumbent exists, when
+	// the root LP and its cut rounds took at least this many iterations.
+	rootRinsIters = 2000
 )
 
 // roundingHeuristic rounds every fractional integer column in a direction in

@@ -523,6 +523,11 @@ func (s *search) process(nd *node) []*node {
 		}
 		if isRoot && resolve == 0 {
 			s.progress(true, "r")
+			if s.incumbent == nil && len(s.fractional(s.lp.X())) > 0 {
+				// Cheap, and an incumbent before the cut rounds lets
+				// reduced-cost fixing work while they run.
+				s.fixAndPropagate(s.lp.X())
+			}
 			if !s.rootCuts(nd) {
 				return nil
 			}
@@ -545,14 +550,23 @@ func (s *search) process(nd *node) []*node {
 			s.ziRound(x)
 		}
 		if isRoot && resolve == 0 {
+			s.fixAndPropagate(x)
 			s.dive(x, 0)
 			if s.incumbent == nil {
 				s.pump(x, s.lp.Iterations())
+			}
+			if s.incumbent != nil && s.lp.Iterations() >= rootRinsIters {
+				// An expensive root means slow nodes: run RINS right
+				// away, the first rinsFreq nodes may never come. (Not
+				// on cheap roots: on bell5 an early RINS incumbent
+				// changes the tree from 7k nodes to over 100k.)
+				s.rinsNext = 0
 			}
 			if nd.bound >= s.cutoff() {
 				return nil
 			}
 		} else if s.nodes%diveFreq == 0 {
+			s.fixAndPropagate(x)
 			s.dive(x, nd.depth)
 		}
 		if !s.cfg.sub && s.incumbent != nil && s.nodes >= s.rinsNext {

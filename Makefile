@@ -24,7 +24,7 @@ build: setup
 # The main job on the embedded default solver: the offline optimum of a
 # generated Jlassi scenario-5 instance, decoded and checked.
 demo: build
-	$(BIN) solve examples/scenario5.json --time-limit 120s
+	$(BIN) solve examples/scenario5.json --time-limit 60s
 
 test: setup
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

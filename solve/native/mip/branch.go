@@ -23,6 +23,10 @@ const (
 	// to the node LPs (see search.sbIters).
 	sbIterRatio = 2
 	sbIterBase  = 50000
+	// maxFlatStrong stops strong branching at a node after this many
+	// candidates in a row moved the bound in neither direction (a flat
+	// objective, as in the makespan models: more candidates only tie).
+	maxFlatStrong = 2
 	// scoreEps keeps a zero gain from zeroing the product score.
 	scoreEps = 1e-6
 )
@@ -127,11 +131,11 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 	best, bestScore := cs[0].j, math.Inf(-1)
 	var clone LP
 	var basis = s.lp.Basis()
-	stale, strong := 0, 0
+	stale, strong, flat := 0, 0, 0
 	cutoff := s.cutoff()
 	for _, c := range cs {
 		sc := c.score
-		if !s.pc.reliable(c.j) && strong < maxStrongCands && s.sbIters <= sbIterRatio*s.treeIters+sbIterBase {
+		if !s.pc.reliable(c.j) && strong < maxStrongCands && flat < maxFlatStrong && s.sbIters <= sbIterRatio*s.treeIters+sbIterBase {
 			strong++
 			if clone == nil {
 				clone = s.lp.Clone()
@@ -192,6 +196,11 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 					return -1, false, true
 				}
 				return -1, true, false
+			}
+			if gain[0] <= scoreEps && gain[1] <= scoreEps {
+				flat++
+			} else {
+				flat = 0
 			}
 			sc = score(gain[0], gain[1]) * s.pc.weight(c.j, c.f)
 		}

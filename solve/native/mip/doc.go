@@ -14,6 +14,8 @@
 //   - branching: reliability branching — pseudo-costs, initialised for each
 //     column by strong branching (iteration-limited dual simplex on a clone of
 //     the LP) until both directions have been observed reliabilityCount times;
+//     a node stops strong branching after maxFlatStrong candidates in a row
+//     that moved the bound in neither direction (flat objectives);
 //   - node LPs are warm-started from the parent's final basis (dual simplex
 //     after the bound change), after activity-based bound propagation on the
 //     rows of the branched columns;

@@ -171,7 +171,11 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 		res.Solver = "bounds"
 	}
 	res.Status = solve.Optimal
-	res.Message = fmt.Sprintf("late-count decomposition, %d subproblems", len(subs))
+	plural := "s"
+	if len(subs) == 1 {
+		plural = ""
+	}
+	res.Message = fmt.Sprintf("late-count decomposition, %d subproblem%s", len(subs), plural)
 	if limited != solve.StatusUnknown && res.Bound < u-integralAbsGap {
 		res.Status = limited
 	} else {

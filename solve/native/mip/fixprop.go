@@ -81,32 +81,13 @@ func (p *boundProp) run() bool {
 		}
 		a, b := s.rowm.RowStart[i], s.rowm.RowStart[i+1]
 		cols, vals := s.rowm.ColIndex[a:b], s.rowm.Value[a:b]
-		var minF, maxF float64
-		var minInf, maxInf int
-		for k, j := range cols {
-			v := vals[k]
-			l, u := p.lo[j], p.up[j]
-			if v < 0 {
-				l, u = u, l
-			}
-			if math.IsInf(l, 0) {
-				minInf++
-			} else {
-				minF += v * l
-			}
-			if math.IsInf(u, 0) {
-				maxInf++
-			} else {
-				maxF += v * u
-			}
-		}
+		act := rowActivity(cols, vals, p.lo, p.up)
 		rl, ru := m.RowLower[i], m.RowUpper[i]
-		if minInf == 0 && !math.IsInf(ru, 1) && minF > ru+propTol*math.Max(1, math.Abs(ru)) ||
-			maxInf == 0 && !math.IsInf(rl, -1) && maxF < rl-propTol*math.Max(1, math.Abs(rl)) {
+		if act.infeasible(rl, ru) {
 			return false
 		}
 		// Skip rows that cannot force anything.
-		if (math.IsInf(ru, 1) || minInf > 1) && (math.IsInf(rl, -1) || maxInf > 1) {
+		if (math.IsInf(ru, 1) || act.minInf > 1) && (math.IsInf(rl, -1) || act.maxInf > 1) {
 			continue
 		}
 		for k, j := range cols {
@@ -118,37 +99,7 @@ func (p *boundProp) run() bool {
 			if l == u {
 				continue
 			}
-			cl, cu := l, u
-			if v < 0 {
-				cl, cu = u, l
-			}
-			rMin, rMinOK := minF, minInf == 0
-			if math.IsInf(cl, 0) {
-				rMinOK = minInf == 1
-			} else if rMinOK {
-				rMin -= v * cl
-			}
-			rMax, rMaxOK := maxF, maxInf == 0
-			if math.IsInf(cu, 0) {
-				rMaxOK = maxInf == 1
-			} else if rMaxOK {
-				rMax -= v * cu
-			}
-			nl, nu := l, u
-			if rMinOK && !math.IsInf(ru, 1) {
-				if t := (ru - rMin) / v; v > 0 {
-					nu = math.Min(nu, math.Floor(t+intTol))
-				} else {
-					nl = math.Max(nl, math.Ceil(t-intTol))
-				}
-			}
-			if rMaxOK && !math.IsInf(rl, -1) {
-				if t := (rl - rMax) / v; v > 0 {
-					nl = math.Max(nl, math.Ceil(t-intTol))
-				} else {
-					nu = math.Min(nu, math.Floor(t+intTol))
-				}
-			}
+			nl, nu := act.intBounds(v, l, u, rl, ru)
 			if nl <= l && nu >= u {
 				continue
 			}

@@ -43,28 +43,9 @@ func (s *search) propagate(nd *node) bool {
 		visits++
 		a, b := s.rowm.RowStart[i], s.rowm.RowStart[i+1]
 		cols, vals := s.rowm.ColIndex[a:b], s.rowm.Value[a:b]
-		var minF, maxF float64
-		var minInf, maxInf int
-		for k, j := range cols {
-			v := vals[k]
-			l, u := lo[j], up[j]
-			if v < 0 {
-				l, u = u, l
-			}
-			if math.IsInf(l, 0) {
-				minInf++
-			} else {
-				minF += v * l
-			}
-			if math.IsInf(u, 0) {
-				maxInf++
-			} else {
-				maxF += v * u
-			}
-		}
+		act := rowActivity(cols, vals, lo, up)
 		rl, ru := m.RowLower[i], m.RowUpper[i]
-		if minInf == 0 && minF > ru+propTol*math.Max(1, math.Abs(ru)) && !math.IsInf(ru, 1) ||
-			maxInf == 0 && maxF < rl-propTol*math.Max(1, math.Abs(rl)) && !math.IsInf(rl, -1) {
+		if act.infeasible(rl, ru) {
 			s.reapply(nd) // keep curLo/curUp in step with the LP
 			return false
 		}
@@ -74,38 +55,7 @@ func (s *search) propagate(nd *node) bool {
 			}
 			v := vals[k]
 			l, u := lo[j], up[j]
-			cl, cu := l, u // the column's contribution to min and max
-			if v < 0 {
-				cl, cu = u, l
-			}
-			// Residual activities without column j.
-			rMin, rMinOK := minF, minInf == 0
-			if math.IsInf(cl, 0) {
-				rMinOK = minInf == 1
-			} else if rMinOK {
-				rMin -= v * cl
-			}
-			rMax, rMaxOK := maxF, maxInf == 0
-			if math.IsInf(cu, 0) {
-				rMaxOK = maxInf == 1
-			} else if rMaxOK {
-				rMax -= v * cu
-			}
-			nl, nu := l, u
-			if rMinOK && !math.IsInf(ru, 1) {
-				if t := (ru - rMin) / v; v > 0 {
-					nu = math.Min(nu, math.Floor(t+intTol))
-				} else {
-					nl = math.Max(nl, math.Ceil(t-intTol))
-				}
-			}
-			if rMaxOK && !math.IsInf(rl, -1) {
-				if t := (rl - rMax) / v; v > 0 {
-					nl = math.Max(nl, math.Ceil(t-intTol))
-				} else {
-					nu = math.Min(nu, math.Floor(t+intTol))
-				}
-			}
+			nl, nu := act.intBounds(v, l, u, rl, ru)
 			if nl <= l && nu >= u {
 				continue
 			}

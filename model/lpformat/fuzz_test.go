@@ -3,6 +3,8 @@ package lpformat
 import (
 	"bytes"
 	"testing"
+
+	"github.com/mrbound/mrbound/model/internal/modeltest"
 )
 
 // FuzzRead checks that no input makes Read panic, and that whatever Read
@@ -33,7 +35,7 @@ func FuzzRead(f *testing.F) {
 		want := m.Clone()
 		want.ColNames = legalNames(m.NumCols(), m.ColNames, "C")
 		want.RowNames = legalNames(m.NumRows(), m.RowNames, "R")
-		if d := equal(want, m2); d != "" {
+		if d := modeltest.Diff(want, m2); d != "" {
 			t.Fatalf("round trip differs: %s\n%s", d, text)
 		}
 		var b2 bytes.Buffer

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/model/internal/modeltest"
 	"github.com/mrbound/mrbound/model/mps"
 )
 
@@ -20,42 +21,6 @@ const testsets = "../../../shared/testsets"
 func tm(v model.Var, c float64) model.Term { return model.Term{Var: v, Coef: c} }
 
 func ex(k float64, ts ...model.Term) model.Expr { return model.Expr{Terms: ts, Constant: k} }
-
-// equal reports the first difference between two models, "" when they are
-// the same array for array (floats compared with ==).
-func equal(a, b *model.Model) string {
-	if a.Name != b.Name || a.Sense != b.Sense || a.ObjOffset != b.ObjOffset {
-		return fmt.Sprintf("header %q %v %v vs %q %v %v", a.Name, a.Sense, a.ObjOffset, b.Name, b.Sense, b.ObjOffset)
-	}
-	fs := []struct {
-		n    string
-		x, y []float64
-	}{{"Obj", a.Obj, b.Obj}, {"ColLower", a.ColLower, b.ColLower}, {"ColUpper", a.ColUpper, b.ColUpper},
-		{"RowLower", a.RowLower, b.RowLower}, {"RowUpper", a.RowUpper, b.RowUpper}, {"Value", a.Value, b.Value}}
-	for _, f := range fs {
-		if len(f.x) != len(f.y) {
-			return fmt.Sprintf("%s: len %d vs %d", f.n, len(f.x), len(f.y))
-		}
-		for i := range f.x {
-			if f.x[i] != f.y[i] {
-				return fmt.Sprintf("%s[%d]: %v vs %v", f.n, i, f.x[i], f.y[i])
-			}
-		}
-	}
-	if fmt.Sprint(a.ColType) != fmt.Sprint(b.ColType) {
-		return fmt.Sprintf("ColType %v vs %v", a.ColType, b.ColType)
-	}
-	if fmt.Sprint(a.ColStart, a.RowIndex) != fmt.Sprint(b.ColStart, b.RowIndex) {
-		return "matrix structure differs"
-	}
-	if fmt.Sprintf("%q", a.ColNames) != fmt.Sprintf("%q", b.ColNames) {
-		return fmt.Sprintf("ColNames %q vs %q", a.ColNames, b.ColNames)
-	}
-	if fmt.Sprintf("%q", a.RowNames) != fmt.Sprintf("%q", b.RowNames) {
-		return fmt.Sprintf("RowNames %q vs %q", a.RowNames, b.RowNames)
-	}
-	return ""
-}
 
 func write(t *testing.T, m *model.Model) string {
 	t.Helper()
@@ -121,7 +86,7 @@ func TestRoundTripBuilt(t *testing.T) {
 	m := featureModel(t)
 	text := write(t, m)
 	m2 := read(t, text)
-	if d := equal(m, m2); d != "" {
+	if d := modeltest.Diff(m, m2); d != "" {
 		t.Fatalf("write→read differs: %s\n%s", d, text)
 	}
 	if text2 := write(t, m2); text2 != text {
@@ -153,7 +118,7 @@ func TestRoundTripTestsets(t *testing.T) {
 		want := m.Clone()
 		want.ColNames = legalNames(m.NumCols(), m.ColNames, "C")
 		want.RowNames = legalNames(m.NumRows(), m.RowNames, "R")
-		if d := equal(want, m2); d != "" {
+		if d := modeltest.Diff(want, m2); d != "" {
 			t.Errorf("%s: differs: %s", filepath.Base(f), d)
 		}
 		if text2 := write(t, m2); text2 != text {

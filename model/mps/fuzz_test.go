@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand"
 	"testing"
+
+	"github.com/mrbound/mrbound/model/internal/modeltest"
 )
 
 // FuzzRead checks that no input makes Read panic, and that whatever Read
@@ -29,7 +31,7 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-read: %v\n%s", err, b.String())
 		}
-		if d := equal(m, m2); d != "" {
+		if d := modeltest.Diff(m, m2); d != "" {
 			t.Fatalf("round trip differs: %s\n%s", d, b.String())
 		}
 	})
@@ -68,8 +70,8 @@ func TestMutatedInputs(t *testing.T) {
 		if err := Write(&b, m); err != nil {
 			t.Fatalf("Write: %v\ninput %q", err, d)
 		}
-		if m2, err := Read(&b, "again.mps"); err != nil || equal(m, m2) != "" {
-			t.Fatalf("round trip: %v %s\ninput %q", err, equal(m, m2), d)
+		if m2, err := Read(&b, "again.mps"); err != nil || modeltest.Diff(m, m2) != "" {
+			t.Fatalf("round trip: %v %s\ninput %q", err, modeltest.Diff(m, m2), d)
 		}
 	}
 	if accepted < 500 {

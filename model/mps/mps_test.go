@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/model/internal/modeltest"
 )
 
 const testsets = "../../../shared/testsets"
@@ -122,42 +123,6 @@ func TestReadTestsetsGLPK(t *testing.T) {
 	}
 }
 
-// equal reports the first difference between two models, "" when they are
-// the same array for array (floats compared with ==).
-func equal(a, b *model.Model) string {
-	if a.Name != b.Name || a.Sense != b.Sense || a.ObjOffset != b.ObjOffset {
-		return fmt.Sprintf("header %q %v %v vs %q %v %v", a.Name, a.Sense, a.ObjOffset, b.Name, b.Sense, b.ObjOffset)
-	}
-	fs := []struct {
-		n    string
-		x, y []float64
-	}{{"Obj", a.Obj, b.Obj}, {"ColLower", a.ColLower, b.ColLower}, {"ColUpper", a.ColUpper, b.ColUpper},
-		{"RowLower", a.RowLower, b.RowLower}, {"RowUpper", a.RowUpper, b.RowUpper}, {"Value", a.Value, b.Value}}
-	for _, f := range fs {
-		if len(f.x) != len(f.y) {
-			return fmt.Sprintf("%s: len %d vs %d", f.n, len(f.x), len(f.y))
-		}
-		for i := range f.x {
-			if f.x[i] != f.y[i] {
-				return fmt.Sprintf("%s[%d]: %v vs %v", f.n, i, f.x[i], f.y[i])
-			}
-		}
-	}
-	if fmt.Sprint(a.ColType) != fmt.Sprint(b.ColType) {
-		return fmt.Sprintf("ColType %v vs %v", a.ColType, b.ColType)
-	}
-	if fmt.Sprint(a.ColStart, a.RowIndex) != fmt.Sprint(b.ColStart, b.RowIndex) {
-		return "matrix structure differs"
-	}
-	if fmt.Sprintf("%q", a.ColNames) != fmt.Sprintf("%q", b.ColNames) {
-		return fmt.Sprintf("ColNames %q vs %q", a.ColNames, b.ColNames)
-	}
-	if fmt.Sprintf("%q", a.RowNames) != fmt.Sprintf("%q", b.RowNames) {
-		return fmt.Sprintf("RowNames %q vs %q", a.RowNames, b.RowNames)
-	}
-	return ""
-}
-
 func roundTrip(t *testing.T, m *model.Model) (*model.Model, string) {
 	t.Helper()
 	var b bytes.Buffer
@@ -179,7 +144,7 @@ func TestRoundTripTestsets(t *testing.T) {
 			t.Fatal(err)
 		}
 		m2, text := roundTrip(t, m)
-		if d := equal(m, m2); d != "" {
+		if d := modeltest.Diff(m, m2); d != "" {
 			t.Errorf("%s: read→write→read differs: %s", base(f), d)
 		}
 		_, text2 := roundTrip(t, m2)
@@ -234,7 +199,7 @@ func named(m *model.Model) *model.Model {
 func TestRoundTripBuilt(t *testing.T) {
 	m := featureModel(t)
 	m2, text := roundTrip(t, m)
-	if d := equal(named(m), m2); d != "" {
+	if d := modeltest.Diff(named(m), m2); d != "" {
 		t.Fatalf("round trip differs: %s\n%s", d, text)
 	}
 	if !strings.Contains(text, "OBJSENSE\n    MAX\n") {
@@ -256,7 +221,7 @@ func TestRoundTripBuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	mu2, text := roundTrip(t, mu)
-	if d := equal(named(mu), mu2); d != "" {
+	if d := modeltest.Diff(named(mu), mu2); d != "" {
 		t.Fatalf("unnamed round trip differs: %s\n%s", d, text)
 	}
 }

@@ -6,19 +6,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/mrbound/mrbound/model/mps"
+
+	"github.com/mrbound/mrbound/model/internal/modeltest"
 )
 
 // relTol is the relative agreement required with published optima
 // (testsets/README.md: scagr7's published values differ at 2.4e-7).
 const relTol = 1e-6
-
-var glpkObjective = regexp.MustCompile(`Objective:\s+\S+ = (\S+)`)
 
 // TestWriteGLPKOracle writes the NETLIB LPs in LP format and has glpsol
 // solve them; the optima must match optima.tsv. GLPK refuses a constant in
@@ -49,25 +48,7 @@ func TestWriteGLPKOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(dir, name+".lp")
-		w, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := Write(w, m); err != nil {
-			t.Fatal(err)
-		}
-		w.Close()
-		out := filepath.Join(dir, name+".out")
-		if b, err := exec.Command("glpsol", "--lp", path, "-o", out).CombinedOutput(); err != nil {
-			t.Fatalf("%s: glpsol: %v\n%s", name, err, b)
-		}
-		text, _ := os.ReadFile(out)
-		mm := glpkObjective.FindSubmatch(text)
-		if mm == nil {
-			t.Fatalf("%s: no objective in glpsol output:\n%s", name, text)
-		}
-		got, _ := strconv.ParseFloat(string(mm[1]), 64)
+		got := modeltest.GLPKOptimum(t, dir, name+".lp", m, Write, "--lp")
 		if math.Abs(got-want) > relTol*math.Max(1, math.Abs(want)) {
 			t.Errorf("%s: glpsol optimum of our LP file %v, want %v", name, got, want)
 		}

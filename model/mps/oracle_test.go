@@ -6,10 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mrbound/mrbound/model/internal/modeltest"
 )
 
 // optima reads name → optimum for the LPs of optima.tsv.
@@ -39,8 +40,6 @@ func optima(t *testing.T) map[string]float64 {
 // (testsets/README.md: scagr7's published values differ at 2.4e-7).
 const relTol = 1e-6
 
-var glpkObjective = regexp.MustCompile(`Objective:\s+\S+ = (\S+)`)
-
 // TestWriteGLPKOracle writes every NETLIB LP with Write and has glpsol solve
 // the file: the optimum must match optima.tsv. GLPK reads the objective row's
 // RHS r as constant +r where we (and HiGHS, CPLEX) read −r, so its optimum is
@@ -60,25 +59,7 @@ func TestWriteGLPKOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(dir, name+".mps")
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := Write(f, m); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-		out := filepath.Join(dir, name+".out")
-		if b, err := exec.Command("glpsol", "--freemps", path, "-o", out).CombinedOutput(); err != nil {
-			t.Fatalf("%s: glpsol: %v\n%s", name, err, b)
-		}
-		text, _ := os.ReadFile(out)
-		mm := glpkObjective.FindSubmatch(text)
-		if mm == nil {
-			t.Fatalf("%s: no objective in glpsol output:\n%s", name, text)
-		}
-		got, _ := strconv.ParseFloat(string(mm[1]), 64)
+		got := modeltest.GLPKOptimum(t, dir, name+".mps", m, Write, "--freemps")
 		got += 2 * m.ObjOffset
 		if math.Abs(got-want) > relTol*math.Max(1, math.Abs(want)) {
 			t.Errorf("%s: glpsol optimum of our file %v (our convention), want %v", name, got, want)

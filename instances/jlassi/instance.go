@@ -1,41 +1,20 @@
 package jlassi
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/mrbound/mrbound/instances"
 )
 
-// TaskKind says whether a task is a map or a reduce. The zero value is unknown.
-type TaskKind int8
+// TaskKind says whether a task is a map or a reduce (shared by the formats).
+type TaskKind = instances.TaskKind
 
+// The task kinds.
 const (
-	KindUnknown TaskKind = iota
-	Map
-	Reduce
+	KindUnknown = instances.KindUnknown
+	Map         = instances.Map
+	Reduce      = instances.Reduce
 )
-
-var taskKindNames = [...]string{"unknown", "map", "reduce"}
-
-func (k TaskKind) String() string {
-	if int(k) >= 0 && int(k) < len(taskKindNames) {
-		return taskKindNames[k]
-	}
-	return fmt.Sprintf("TaskKind(%d)", int(k))
-}
-
-// MarshalText encodes the kind by name.
-func (k TaskKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// UnmarshalText decodes a kind name.
-func (k *TaskKind) UnmarshalText(b []byte) error {
-	for i, n := range taskKindNames {
-		if n == string(b) {
-			*k = TaskKind(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("jlassi: unknown task kind %q", b)
-}
 
 // Instance is a validated scenario with every reference resolved to an index.
 // It is read-only once built by Compile or Load.

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/mrbound/mrbound/instances"
 )
 
 // Kind is the value of "kind" in an MRCP scenario.
@@ -18,38 +20,15 @@ const Kind = "mrcp"
 // SchemaVersion is the scenario format version this package reads and writes.
 const SchemaVersion = 1
 
-// TaskKind says whether a task runs in a map slot or a reduce slot. The zero
-// value is unknown.
-type TaskKind int8
+// TaskKind says whether a task is a map or a reduce (shared by the formats).
+type TaskKind = instances.TaskKind
 
+// The task kinds.
 const (
-	KindUnknown TaskKind = iota
-	Map
-	Reduce
+	KindUnknown = instances.KindUnknown
+	Map         = instances.Map
+	Reduce      = instances.Reduce
 )
-
-var taskKindNames = [...]string{"unknown", "map", "reduce"}
-
-func (k TaskKind) String() string {
-	if int(k) >= 0 && int(k) < len(taskKindNames) {
-		return taskKindNames[k]
-	}
-	return fmt.Sprintf("TaskKind(%d)", int(k))
-}
-
-// MarshalText encodes the kind by name.
-func (k TaskKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// UnmarshalText decodes a kind name.
-func (k *TaskKind) UnmarshalText(b []byte) error {
-	for i, n := range taskKindNames {
-		if n == string(b) {
-			*k = TaskKind(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("mrcp: unknown task kind %q", b)
-}
 
 // Task is one map or reduce task.
 type Task struct {

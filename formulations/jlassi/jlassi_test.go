@@ -441,16 +441,24 @@ func TestUnitOfT(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves generated instances (seconds each)")
 	}
-	for seed := int64(1); seed <= 2; seed++ {
-		sc, _ := inst.Generate(1, seed)
-		rep := run(t, compile(t, sc), RunOptions{})
-		if rep.Result.Status != solve.Optimal || !rep.Verified() {
-			t.Fatalf("seed %d: status %v, verdict %v", seed, rep.Result.Status, rep.Verdict)
+	// Table 6's unit is the maximum over instances of RealTime / T of
+	// CPLEX's feasible (not optimised) schedules; ours is of the optimum, so
+	// it is comparable only where T leaves few intervals idle: scenario 2
+	// needs all three (9 maps on 8 map slots, then the reduces), scenario 1
+	// two of its three. Table 6's column ranges from 54.8 to 126.23 s.
+	for _, scenario := range []int{1, 2} {
+		worst := 0.0
+		for seed := int64(1); seed <= 4; seed++ {
+			sc, _ := inst.Generate(scenario, seed)
+			rep := run(t, compile(t, sc), RunOptions{})
+			if rep.Result.Status != solve.Optimal || !rep.Verified() {
+				t.Fatalf("scenario %d seed %d: status %v, verdict %v", scenario, seed, rep.Result.Status, rep.Verdict)
+			}
+			t.Logf("scenario %d seed %d: RealTime %g, T %d, unit of T %.2f s", scenario, seed, rep.Schedule.RealTime, rep.T, rep.Schedule.UnitOfT)
+			worst = max(worst, rep.Schedule.UnitOfT)
 		}
-		u := rep.Schedule.UnitOfT
-		t.Logf("scenario 1 seed %d: RealTime %g, T %d, unit of T %.2f s", seed, rep.Schedule.RealTime, rep.T, u)
-		if u < 54.8*0.8 || u > 126.23*1.2 {
-			t.Errorf("seed %d: unit of T %.2f s outside Table 6's range", seed, u)
+		if worst < 54.8 || worst > 126.23 {
+			t.Errorf("scenario %d: unit of T %.2f s (max over seeds 1-4) outside Table 6's range 54.8-126.23 s", scenario, worst)
 		}
 	}
 }

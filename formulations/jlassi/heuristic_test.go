@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	inst "github.com/mrbound/mrbound/instances/jlassi"
 	"github.com/mrbound/mrbound/model"
@@ -183,6 +184,45 @@ var (
 func init() {
 	solve.Register(fakeNone)
 	solve.Register(fakeInfeasible)
+	solve.Register(fakeSlowLP)
+}
+
+// slowLP answers an LP (no integer column) with optimum 77 after sleeping
+// past any short time limit, and counts the MIP solves it is asked for.
+type slowLP struct{ mipCalls int }
+
+func (*slowLP) Name() string { return "jlassi-test-slow-lp" }
+
+func (f *slowLP) Solve(_ context.Context, m *model.Model, _ solve.Options) (solve.Result, error) {
+	if slices.Contains(m.ColType, model.Integer) || slices.Contains(m.ColType, model.Binary) {
+		f.mipCalls++
+		return solve.Result{Solver: f.Name(), Status: solve.TimeLimit, Objective: math.Inf(1), Bound: math.Inf(-1)}, nil
+	}
+	time.Sleep(60 * time.Millisecond)
+	return solve.Result{Solver: f.Name(), Status: solve.Optimal, HasSolution: true, Objective: 77, Bound: 77,
+		X: make([]float64, m.NumCols())}, nil
+}
+
+var fakeSlowLP = &slowLP{}
+
+// TestRunNoTimeForMIP: when the time limit ends before the MIP (here in the
+// LP relaxation, or before anything ran), Run still reports the heuristic's
+// checked schedule, with the LP optimum as the bound when it was computed.
+func TestRunNoTimeForMIP(t *testing.T) {
+	in := generated(t, 5, 3)
+	rep := run(t, in, RunOptions{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: 30 * time.Millisecond}})
+	r := rep.Result
+	if fakeSlowLP.mipCalls != 0 || r.Status != solve.TimeLimit || r.Bound != 77 || rep.LPBound != 77 ||
+		!rep.FromHeuristic || !rep.Verified() || r.Objective != rep.Heuristic.RealTime || r.Solver != fakeSlowLP.Name() {
+		t.Fatalf("after the LP: MIP calls %d, status %v, bound %g, LP bound %g, from heuristic %v, verified %v, objective %g, solver %q",
+			fakeSlowLP.mipCalls, r.Status, r.Bound, rep.LPBound, rep.FromHeuristic, rep.Verified(), r.Objective, r.Solver)
+	}
+	rep = run(t, in, RunOptions{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: time.Nanosecond}})
+	r = rep.Result
+	if r.Status != solve.TimeLimit || !math.IsNaN(rep.LPBound) || !math.IsInf(r.Bound, -1) || !rep.FromHeuristic || !rep.Verified() {
+		t.Fatalf("no time at all: status %v, LP bound %g, bound %g, from heuristic %v, verified %v",
+			r.Status, rep.LPBound, r.Bound, rep.FromHeuristic, rep.Verified())
+	}
 }
 
 // TestRunFallback: when the solver returns no schedule (a limit), Run passes

@@ -148,7 +148,7 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 	}
 	for {
 		so, ok := deadline()
-		if !ok {
+		if !ok && len(rep.Tried) > 0 {
 			rep.Result.Status = solve.TimeLimit
 			break
 		}
@@ -164,7 +164,17 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 		if !opts.NoHeuristic {
 			_, start = runHeuristic(in, m, rep)
 		}
-		if opts.LPBound {
+		// The heuristic ran even with no time left (it takes milliseconds):
+		// a run stopped before the MIP still reports a checked schedule.
+		res := solve.Result{Status: solve.TimeLimit, Objective: math.Inf(1), Bound: math.Inf(-1),
+			Solver: opts.Solve.Solver, Message: "the time limit ended before the MIP solve"}
+		if res.Solver == "" {
+			res.Solver = solve.DefaultSolver
+		}
+		if m.Model.Sense == model.Maximize {
+			res.Objective, res.Bound = math.Inf(-1), math.Inf(1)
+		}
+		if ok && opts.LPBound {
 			// The LP relaxation first, so that a MIP stopped by the time
 			// limit still has its LP bound reported.
 			lp := m.Model.Clone()
@@ -177,21 +187,22 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 			}
 			rep.LPBound = math.NaN()
 			if lr.Status == solve.Optimal {
-				rep.LPBound = lr.Objective
+				rep.LPBound, res.Bound = lr.Objective, lr.Objective
 			}
-			if so, ok = deadline(); !ok {
-				rep.Result.Status = solve.TimeLimit
-				break
+			res.Solver = lr.Solver
+			so, ok = deadline()
+		}
+		if ok {
+			so.Start = start
+			ss := time.Now()
+			var err error
+			res, err = solve.Solve(ctx, m.Model, so)
+			if err != nil {
+				return nil, err
 			}
-		}
-		so.Start = start
-		ss := time.Now()
-		res, err := solve.Solve(ctx, m.Model, so)
-		if err != nil {
-			return nil, err
-		}
-		if res.Wall == 0 {
-			res.Wall = time.Since(ss)
+			if res.Wall == 0 {
+				res.Wall = time.Since(ss)
+			}
 		}
 		rep.Result = res
 		if opts.Horizon.Mode == HorizonSearch && res.Status == solve.Infeasible && T < searchLimit(in) {

@@ -28,7 +28,20 @@ type SubSolve struct {
 	Cols      int
 	Nodes     int64
 	Wall      time.Duration
+	// Search reports that the deadline search (no MILP) settled it; Nodes
+	// are then search nodes and Cols is 0.
+	Search bool
 }
+
+// Budgets of the combinatorial phase (search nodes; one node costs a few
+// tens of microseconds at 20 jobs): proveBudget for proving or solving one
+// late count, findBudget and findPerSet for looking for an incumbent before
+// a late count goes to the MILP.
+const (
+	proveBudget = 60000
+	findBudget  = 60000
+	findPerSet  = 4000
+)
 
 // runDecomposed minimises the product objective (K + 1)·Z by one solve per
 // late count K = 0, 1, …: minimise Z subject to Σ_j N_j ≤ K and
@@ -51,6 +64,9 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 	best := heur
 	u := bo.Objective.Value(heur.LateJobs, heur.MaxTurnaround, 0)
 	zmin := TurnaroundLowerBound(in)
+	rx := newRelaxation(in)
+	zmin = rx.minTurnaround(zmin)
+	searchable := unitDemands(in) && !o.NoSearch
 	bound := math.Inf(1) // min over the unfinished subproblems' bounds
 	var nodes int64
 	var first, bestBuilt *Built
@@ -58,6 +74,20 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 	limited := solve.StatusUnknown
 	backend := ""
 	outOfTime := false
+	if searchable {
+		// Incumbents first: for each late count, bisect the cap with the
+		// deadline search (no proof is drawn from this pass).
+		for k := 0; k <= len(in.Jobs) && float64((k+1)*zmin) < u; k++ {
+			if s := findSchedule(in, rx, k, zmin, int(math.Floor((u-1+boundTol)/float64(k+1)))); s != nil {
+				if err := Check(in, s); err != nil {
+					return nil, fmt.Errorf("mrcp: deadline search: %w", err)
+				}
+				if v := bo.Objective.Value(s.LateJobs, s.MaxTurnaround, 0); v < u {
+					u, best = v, s
+				}
+			}
+		}
+	}
 	for k := 0; k <= len(in.Jobs) && !outOfTime; k++ {
 		if float64((k+1)*zmin) >= u {
 			break
@@ -65,6 +95,43 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 		// Caps rise from Zmin: zlo + 1 − 1, + 2 − 1, + 4 − 1, … up to the
 		// incumbent's; a cap without a schedule proves Z*_K above it.
 		zlo, step := zmin, 1
+		if searchable {
+			// The combinatorial phase: relaxation and deadline search.
+			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
+			ts := time.Now()
+			budget := proveBudget
+			st, z, s := searchLateCount(in, rx, k, zlo, zcapU, &budget, true, proveBudget)
+			sub := SubSolve{MaxLate: k, ZCap: zcapU, Z: -1, ZBound: z, Nodes: int64(proveBudget - budget), Search: true}
+			if st == lateUnknown {
+				// Z*_K ≥ z is proven; look for a schedule to lower the cap
+				// before the MILP proves the rest.
+				s = findSchedule(in, rx, k, z, zcapU)
+				sub.Status = solve.NodeLimit
+			} else {
+				sub.Status = solve.Optimal
+				if st == lateEmpty {
+					sub.Status = solve.Infeasible
+				}
+			}
+			if s != nil {
+				if err := Check(in, s); err != nil {
+					return nil, fmt.Errorf("mrcp: deadline search: %w", err)
+				}
+				sub.Z = s.MaxTurnaround
+				if st == lateSolved {
+					sub.ZBound = s.MaxTurnaround
+				}
+				if v := bo.Objective.Value(s.LateJobs, s.MaxTurnaround, 0); v < u {
+					u, best = v, s
+				}
+			}
+			sub.Wall = time.Since(ts)
+			subs = append(subs, sub)
+			if st != lateUnknown {
+				continue
+			}
+			zlo = z
+		}
 		for !outOfTime {
 			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
 			if zlo > zcapU {
@@ -184,4 +251,22 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 	out := &Outcome{Path: path, Instance: in, Built: bestBuilt, Result: res, FromHeuristic: best == heur, Subproblems: subs}
 	out.finish(best)
 	return out, nil
+}
+
+// findSchedule looks for a schedule with at most k late jobs and Z ≤ zcap by
+// bisection on the cap between zlo and zcap with the deadline search,
+// passing over late sets whose search runs out of budget: a heuristic (no
+// proof is drawn from it), nil when it finds nothing.
+func findSchedule(in *inst.Instance, rx *relaxation, k, zlo, zcap int) *Schedule {
+	var s *Schedule
+	fb := findBudget
+	for lo, hi := zlo, zcap; lo <= hi && fb > 0; {
+		mid := (lo + hi) / 2
+		if _, _, f := searchLateCount(in, rx, k, mid, mid, &fb, false, findPerSet); f != nil {
+			s, hi = f, f.MaxTurnaround-1
+		} else {
+			lo = mid + 1
+		}
+	}
+	return s
 }

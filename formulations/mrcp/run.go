@@ -37,6 +37,9 @@ type RunOptions struct {
 	// Serial makes the decomposition solve each late count once with the
 	// incumbent's cap instead of raising the cap from Zmin.
 	Serial bool
+	// NoSearch skips the decomposition's combinatorial phase (relaxation
+	// bounds and deadline search), leaving every late count to the MILP.
+	NoSearch bool
 }
 
 // Outcome is what Run learned: the model, the solver's result, the decoded

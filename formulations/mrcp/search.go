@@ -1,0 +1,461 @@
+package mrcp
+
+import (
+	"encoding/binary"
+	"sort"
+
+	inst "github.com/mrbound/mrbound/instances/mrcp"
+)
+
+// searchResult is what a deadline search learned.
+type searchResult int8
+
+const (
+	// searchInfeasible: no schedule meets the deadlines (proven).
+	searchInfeasible searchResult = iota
+	// searchFound: a schedule meeting the deadlines was found.
+	searchFound
+	// searchAborted: the node budget ran out first.
+	searchAborted
+)
+
+// sgroup is n identical unit-demand tasks of one job and kind: same
+// duration, the same earliest start rel and latest end dl.
+type sgroup struct {
+	job     int
+	idx     []int // task indices in the job's Maps or Reduces
+	dur     int
+	rel, dl int
+}
+
+// deadlineSearch decides whether every job j can complete by d[j], by
+// depth-first search over the active schedules of the pooled slots (unit
+// demands only: then pooled capacity is exactly the per-resource slots, see
+// the time-indexed model). Maps are scheduled first; at each leaf the maps'
+// ends give the reduces' releases and a second search of the same kind
+// places the reduces.
+//
+// Completeness: the deadline question is min L_max ≤ 0, a regular
+// objective, so some feasible schedule (if any) is active. The search
+// generates active schedules as Giffler and Thompson do on identical
+// parallel slots: take the slot free first, at F; let E be the earliest end
+// of any unscheduled task started there, min_g max(F, rel_g) + e_g; branch on
+// every group whose task could start there before E. Prunings, each removing
+// only subtrees without a feasible leaf: (i) a group whose remaining tasks
+// cannot end by its deadline even alone (⌈left/slots⌉·e after
+// max(F, rel)); (ii) the preemptive relaxation of the remaining tasks on the
+// slot profile (slot i free from its free time; no later decision starts
+// before F); (iii) two consecutive decisions starting at the same instant
+// t, in decreasing group order, when the other order gives the same state
+// (the first group could also have started at t); (iv) states already
+// proven to fail (remaining counts, slot free times, map ends so far and the
+// last decision).
+type deadlineSearch struct {
+	in     *inst.Instance
+	budget int
+	nodes  int
+	flow   maxFlow
+	pts    []int
+	key    []byte
+}
+
+// kindSearch is the search over one slot kind.
+type kindSearch struct {
+	ds     *deadlineSearch
+	slots  int
+	gs     []sgroup
+	left   []int
+	free   []int // sorted ascending
+	starts [][]int
+	// the previous decision: start, group and the free time of its slot
+	lastT, lastG, lastF int
+	memo                map[string]struct{}
+	// jobEnd is the latest end so far of each job's tasks of this kind.
+	jobEnd []int
+	leaf   func(ks *kindSearch) searchResult
+}
+
+// unitDemands reports whether every task of in has demand 1.
+func unitDemands(in *inst.Instance) bool {
+	for _, j := range in.Jobs {
+		for _, t := range j.Maps {
+			if t.Demand != 1 {
+				return false
+			}
+		}
+		for _, t := range j.Reduces {
+			if t.Demand != 1 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// groupsOf returns the groups of identical tasks (same duration) of each job
+// for kind k, with releases and deadlines left zero.
+func groupsOf(in *inst.Instance, k inst.TaskKind) []sgroup {
+	var out []sgroup
+	for j, job := range in.Jobs {
+		ts := job.Maps
+		if k == inst.Reduce {
+			ts = job.Reduces
+		}
+		first := len(out)
+	next:
+		for i, t := range ts {
+			for g := first; g < len(out); g++ {
+				if out[g].dur == t.Duration {
+					out[g].idx = append(out[g].idx, i)
+					continue next
+				}
+			}
+			out = append(out, sgroup{job: j, idx: []int{i}, dur: t.Duration})
+		}
+	}
+	return out
+}
+
+// searchDeadlines looks for a schedule of in (unit demands) in which every
+// job j completes by d[j], within budget search nodes (maps and reduces
+// together). It returns the schedule when found.
+func searchDeadlines(in *inst.Instance, d []int, budget int) (*Schedule, searchResult, int) {
+	ds := &deadlineSearch{in: in, budget: budget}
+	mapCap, redCap := slotTotals(in)
+	maxRed := make([]int, len(in.Jobs))
+	for j, job := range in.Jobs {
+		for _, r := range job.Reduces {
+			maxRed[j] = max(maxRed[j], r.Duration)
+		}
+	}
+	mg := groupsOf(in, inst.Map)
+	for g := range mg {
+		mg[g].rel = in.Jobs[mg[g].job].Release
+		mg[g].dl = d[mg[g].job] - maxRed[mg[g].job]
+	}
+	var found *Schedule
+	maps := ds.newKind(mapCap, mg)
+	maps.leaf = func(ms *kindSearch) searchResult {
+		rg := groupsOf(in, inst.Reduce)
+		for g := range rg {
+			rg[g].rel = ms.jobEnd[rg[g].job]
+			rg[g].dl = d[rg[g].job]
+		}
+		reds := ds.newKind(redCap, rg)
+		reds.leaf = func(rs *kindSearch) searchResult {
+			var tasks []Assignment
+			for _, ks := range []*kindSearch{ms, rs} {
+				kind := inst.Map
+				if ks == rs {
+					kind = inst.Reduce
+				}
+				for g, gr := range ks.gs {
+					st := append([]int(nil), ks.starts[g]...)
+					sort.Ints(st)
+					for i, x := range gr.idx {
+						tasks = append(tasks, Assignment{Task: inst.TaskRef{Job: gr.job, Kind: kind, Index: x}, Start: st[i]})
+					}
+				}
+			}
+			s := newSchedule(in, tasks)
+			if colour(in, s) != nil {
+				return searchInfeasible // cannot happen: the pooled load fits
+			}
+			found = s
+			return searchFound
+		}
+		return reds.dfs()
+	}
+	r := maps.dfs()
+	return found, r, ds.nodes
+}
+
+func (ds *deadlineSearch) newKind(slots int, gs []sgroup) *kindSearch {
+	ks := &kindSearch{ds: ds, slots: slots, gs: gs, left: make([]int, len(gs)), free: make([]int, slots),
+		starts: make([][]int, len(gs)), lastT: -1, lastG: -1, memo: map[string]struct{}{},
+		jobEnd: make([]int, len(ds.in.Jobs))}
+	for g, gr := range gs {
+		ks.left[g] = len(gr.idx)
+	}
+	for j, job := range ds.in.Jobs {
+		ks.jobEnd[j] = job.Release
+	}
+	for i := range ks.free {
+		ks.free[i] = -1 << 40
+	}
+	return ks
+}
+
+func (ks *kindSearch) dfs() searchResult {
+	ds := ks.ds
+	ds.nodes++
+	if ds.nodes > ds.budget {
+		return searchAborted
+	}
+	if ks.slots == 0 {
+		for _, l := range ks.left {
+			if l > 0 {
+				return searchInfeasible
+			}
+		}
+	}
+	done := true
+	F := ks.free[0]
+	E := 1 << 62
+	for g, gr := range ks.gs {
+		if ks.left[g] == 0 {
+			continue
+		}
+		done = false
+		st := max(F, gr.rel)
+		E = min(E, st+gr.dur)
+		// (i) the group alone cannot end by its deadline.
+		if st+ceilDiv(ks.left[g], ks.slots)*gr.dur > gr.dl {
+			return searchInfeasible
+		}
+	}
+	if done {
+		return ks.leaf(ks)
+	}
+	if !ks.relaxed(F) {
+		return searchInfeasible
+	}
+	key := ks.stateKey()
+	if _, seen := ks.memo[key]; seen {
+		return searchInfeasible
+	}
+	var cand []int
+	for g, gr := range ks.gs {
+		if ks.left[g] > 0 && max(F, gr.rel) < E {
+			cand = append(cand, g)
+		}
+	}
+	sort.SliceStable(cand, func(a, b int) bool { return ks.gs[cand[a]].dl < ks.gs[cand[b]].dl })
+	for _, g := range cand {
+		gr := ks.gs[g]
+		t := max(F, gr.rel)
+		// (iii) the same state in the other order.
+		if t == ks.lastT && g < ks.lastG && max(ks.lastF, gr.rel) == t {
+			continue
+		}
+		lt, lg, lf, je := ks.lastT, ks.lastG, ks.lastF, ks.jobEnd[gr.job]
+		ks.left[g]--
+		ks.starts[g] = append(ks.starts[g], t)
+		ks.free[0] = t + gr.dur
+		for i := 1; i < len(ks.free) && ks.free[i] < ks.free[i-1]; i++ {
+			ks.free[i], ks.free[i-1] = ks.free[i-1], ks.free[i]
+		}
+		ks.jobEnd[gr.job] = max(je, t+gr.dur)
+		ks.lastT, ks.lastG, ks.lastF = t, g, F
+		r := ks.dfs()
+		ks.lastT, ks.lastG, ks.lastF, ks.jobEnd[gr.job] = lt, lg, lf, je
+		// Undo: the slot that got t + dur goes back to F.
+		for i := range ks.free {
+			if ks.free[i] == t+gr.dur {
+				ks.free[i] = F
+				for ; i > 0 && ks.free[i] < ks.free[i-1]; i-- {
+					ks.free[i], ks.free[i-1] = ks.free[i-1], ks.free[i]
+				}
+				break
+			}
+		}
+		ks.starts[g] = ks.starts[g][:len(ks.starts[g])-1]
+		ks.left[g]++
+		if r != searchInfeasible {
+			return r
+		}
+	}
+	ks.memo[key] = struct{}{}
+	return searchInfeasible
+}
+
+// stateKey encodes what the subtree below a node depends on, normalised:
+// every later decision starts at or after m0 = max(F, least release of a
+// remaining group), so free times below m0 count as m0, and the previous
+// decision matters (rule iii) only when it started at or after m0.
+func (ks *kindSearch) stateKey() string {
+	m0 := 1 << 62
+	for g, gr := range ks.gs {
+		if ks.left[g] > 0 {
+			m0 = min(m0, gr.rel)
+		}
+	}
+	m0 = max(m0, ks.free[0])
+	b := ks.ds.key[:0]
+	for _, l := range ks.left {
+		b = binary.AppendVarint(b, int64(l))
+	}
+	for _, f := range ks.free {
+		b = binary.AppendVarint(b, int64(max(f, m0)))
+	}
+	for _, e := range ks.jobEnd {
+		b = binary.AppendVarint(b, int64(e))
+	}
+	if ks.lastT >= m0 {
+		b = binary.AppendVarint(b, int64(ks.lastT))
+		b = binary.AppendVarint(b, int64(ks.lastG))
+		b = binary.AppendVarint(b, int64(max(ks.lastF, m0)))
+	}
+	ks.ds.key = b
+	return string(b)
+}
+
+// relaxed is the preemptive relaxation of the remaining tasks: slot i is
+// available from free[i] (and no task starts before F), group g needs
+// left·e slot-units in [max(F, rel), dl) at rate at most min(left, slots).
+func (ks *kindSearch) relaxed(F int) bool {
+	ds := ks.ds
+	pts := ds.pts[:0]
+	need := 0
+	ng := 0
+	for g, gr := range ks.gs {
+		if ks.left[g] == 0 {
+			continue
+		}
+		ng++
+		pts = append(pts, max(F, gr.rel), gr.dl)
+		need += ks.left[g] * gr.dur
+	}
+	for _, f := range ks.free {
+		if f > F {
+			pts = append(pts, f)
+		}
+	}
+	pts = sortedUnique(pts)
+	ds.pts = pts
+	f := &ds.flow
+	f.reset(2 + len(ks.gs) + len(pts))
+	iv := 2 + len(ks.gs)
+	for i := 0; i+1 < len(pts); i++ {
+		c := 0
+		for _, fr := range ks.free {
+			if fr <= pts[i] {
+				c++
+			}
+		}
+		f.edge(iv+i, 1, c*(pts[i+1]-pts[i]))
+	}
+	for g, gr := range ks.gs {
+		if ks.left[g] == 0 {
+			continue
+		}
+		lo := max(F, gr.rel)
+		f.edge(0, 2+g, ks.left[g]*gr.dur)
+		rate := min(ks.left[g], ks.slots)
+		for i := searchInts(pts, lo); i+1 < len(pts) && pts[i] < gr.dl; i++ {
+			f.edge(2+g, iv+i, rate*(pts[i+1]-pts[i]))
+		}
+	}
+	return f.run(0, 1) == need
+}
+
+// maxLateSets bounds the late sets the combinatorial phase enumerates for one
+// cap; beyond it the subproblem goes to the MILP.
+const maxLateSets = 5000
+
+// lateStatus is what searchLateCount learned about one late count K.
+type lateStatus int8
+
+const (
+	// lateSolved: Z*_K found; the schedule attains it.
+	lateSolved lateStatus = iota
+	// lateEmpty: no schedule with at most K late jobs and Z ≤ the cap.
+	lateEmpty
+	// lateUnknown: Z*_K ≥ the returned z; the rest is left to the MILP.
+	lateUnknown
+)
+
+// searchLateCount settles the subproblem "at most k late jobs, Z ≤ zcap"
+// without a MILP when it can. For z = zlo, zlo + 1, …, zcap: a schedule with
+// Z ≤ z has C_j ≤ s_j + z, so only the jobs R_z = {j : d_j < s_j + z} can be
+// late, and its late set lies in some L ⊆ R_z with |L| = min(k, |R_z|); each
+// such L gives completion deadlines D_j = s_j + z for j ∈ L or j ∉ R_z and
+// D_j = d_j otherwise. L is dismissed when the preemptive relaxation is
+// infeasible, else searchDeadlines decides it. The first z with a schedule
+// is Z*_k (every smaller z was proven empty). It stops with lateUnknown and
+// the z reached when a search runs out of budget or there are too many sets.
+//
+// With prove false it only looks for a schedule: a set whose search runs out
+// of budget (at most perSet nodes) is passed over, and lateSolved then means
+// only "a schedule with Z ≤ z", not that z is Z*_k.
+func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget *int, prove bool, perSet int) (lateStatus, int, *Schedule) {
+	d := make([]int, len(in.Jobs))
+	for z := zlo; z <= zcap; z++ {
+		var r []int
+		for j, job := range in.Jobs {
+			d[j] = job.Release + z
+			if job.Deadline < d[j] {
+				r = append(r, j)
+			}
+		}
+		// Every job of R_z late is the weakest case: if even that fails, z is empty.
+		if !rx.feasible(d) {
+			continue
+		}
+		size := min(k, len(r))
+		if binomial(len(r), size) > maxLateSets {
+			return lateUnknown, z, nil
+		}
+		if *budget <= 0 {
+			return lateUnknown, z, nil
+		}
+		pick := make([]int, size) // indices into r, increasing
+		for i := range pick {
+			pick[i] = i
+		}
+		for {
+			for _, j := range r {
+				d[j] = in.Jobs[j].Deadline
+			}
+			for _, i := range pick {
+				d[r[i]] = in.Jobs[r[i]].Release + z
+			}
+			if rx.feasible(d) {
+				s, res, nodes := searchDeadlines(in, d, min(*budget, perSet))
+				*budget -= nodes
+				switch {
+				case res == searchFound:
+					return lateSolved, z, s
+				case res == searchAborted && prove:
+					return lateUnknown, z, nil
+				case *budget <= 0:
+					return lateUnknown, z, nil
+				}
+			}
+			if !nextCombination(pick, len(r)) {
+				break
+			}
+		}
+	}
+	return lateEmpty, zcap + 1, nil
+}
+
+// nextCombination advances pick (increasing indices in [0, n)) to the next
+// combination in lexicographic order; false after the last.
+func nextCombination(pick []int, n int) bool {
+	k := len(pick)
+	i := k - 1
+	for i >= 0 && pick[i] == n-k+i {
+		i--
+	}
+	if i < 0 {
+		return false
+	}
+	pick[i]++
+	for x := i + 1; x < k; x++ {
+		pick[x] = pick[x-1] + 1
+	}
+	return true
+}
+
+// binomial is C(n, k), saturating at a large value.
+func binomial(n, k int) int {
+	c := 1
+	for i := 0; i < k; i++ {
+		c = c * (n - i) / (i + 1)
+		if c > 1<<40 {
+			return 1 << 40
+		}
+	}
+	return c
+}

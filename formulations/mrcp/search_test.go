@@ -1,0 +1,139 @@
+package mrcp
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// TestRelaxationAdmitsSchedules: the preemptive relaxation never rejects the
+// completions of a real schedule (greedy schedules in random job orders on
+// 1-s 20-job mixed streams), rejects a job given less than it needs alone,
+// and minTurnaround lies between TurnaroundLowerBound and every schedule's Z.
+func TestRelaxationAdmitsSchedules(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rx := newRelaxation(in)
+		lb := rx.minTurnaround(TurnaroundLowerBound(in))
+		if lb < TurnaroundLowerBound(in) {
+			t.Errorf("seed %d: minTurnaround %d below TurnaroundLowerBound %d", seed, lb, TurnaroundLowerBound(in))
+		}
+		rng := rand.New(rand.NewPCG(seed, 7))
+		for trial := 0; trial < 20; trial++ {
+			s := Greedy(in, rng.Perm(len(in.Jobs)))
+			d := make([]int, len(in.Jobs))
+			for j := range d {
+				d[j] = s.Jobs[j].Completion
+			}
+			if !rx.feasible(d) {
+				t.Fatalf("seed %d: the relaxation rejects a greedy schedule's completions %v", seed, d)
+			}
+			if s.MaxTurnaround < lb {
+				t.Fatalf("seed %d: greedy Z %d below the relaxation's bound %d", seed, s.MaxTurnaround, lb)
+			}
+			j := rng.IntN(len(in.Jobs))
+			d[j] = in.Jobs[j].Release + rx.phase[j] + rx.maxRed[j] - 1
+			if rx.feasible(d) {
+				t.Fatalf("seed %d: job %d completing 1 before its map phase + reduce passes", seed, j)
+			}
+		}
+	}
+}
+
+// TestSearchMatchesMILP solves seeded small streams (1 or 2 resources,
+// tight or loose deadlines) by the decomposition with its combinatorial
+// phase (relaxation and deadline search, the default) and without it
+// (every late count by the MILP) on HiGHS, and expects the same optimum;
+// the combinatorial phase must have settled some late count by itself.
+func TestSearchMatchesMILP(t *testing.T) {
+	usable(t, "highs")
+	type stream struct {
+		w         inst.Workload
+		jobs      int
+		seed      uint64
+		lambda    float64
+		resources int
+		unit      float64
+	}
+	streams := []stream{
+		{inst.Small, 4, 1, 0.05, 1, 10}, {inst.Mixed, 3, 2, 0.05, 2, 10}, {inst.Small, 5, 3, 0.1, 2, 10},
+		{inst.Small, 4, 4, 0.08, 1, 5}, {inst.Mixed, 3, 5, 0.03, 1, 10},
+	}
+	if testing.Short() {
+		streams = streams[:2]
+	}
+	searched := 0
+	for _, s := range streams {
+		in, err := inst.Generate(inst.GenOptions{Workload: s.w, Jobs: s.jobs, Lambda: s.lambda, Seed: s.seed, TimeUnit: s.unit, Resources: s.resources})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vals []float64
+		for _, noSearch := range []bool{false, true} {
+			out, err := RunInstance(context.Background(), t.Name(), in, RunOptions{NoSearch: noSearch,
+				Solve: solve.Options{Solver: "highs", TimeLimit: testTimeLimit}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Result.Status != solve.Optimal || !out.Verified {
+				t.Fatalf("%v noSearch=%v: %v, verified %v (%v)", s, noSearch, out.Result.Status, out.Verified, out.CheckErr)
+			}
+			for _, sub := range out.Subproblems {
+				if sub.Search && sub.Status != solve.NodeLimit {
+					if noSearch {
+						t.Errorf("%v: a search subproblem with NoSearch", s)
+					}
+					searched++
+				}
+			}
+			t.Logf("%v noSearch=%v: %v (%d late, Z %d), %d subproblems", s, noSearch, out.Recomputed,
+				out.Schedule.LateJobs, out.Schedule.MaxTurnaround, len(out.Subproblems))
+			vals = append(vals, out.Recomputed)
+		}
+		if vals[0] != vals[1] {
+			t.Errorf("%v: with search %v, MILP only %v", s, vals[0], vals[1])
+		}
+	}
+	if searched == 0 {
+		t.Error("the deadline search settled no late count")
+	}
+}
+
+// TestSearchDeadlinesByHand: two jobs on one map and one reduce slot. Job a
+// (release 0): maps 3 + 3, reduce 2; job b (release 1): map 2, reduce 2.
+// b can complete by 5 (map [1,3), reduce [3,5)) only if a's maps wait until
+// 3, so a completes at 3 + 6 + 2 = 11 at best; a by 8 (maps [0,6), reduce
+// [6,8)) forces b's map to [6,8) and its completion to 10. Deadlines (8, 10)
+// and (11, 5) are feasible; (8, 9) and (10, 5) are not.
+func TestSearchDeadlinesByHand(t *testing.T) {
+	in := parse(t, `{"kind": "mrcp", "schema_version": 1,
+ "resources": [{"map_slots": 1, "reduce_slots": 1}],
+ "jobs": [{"release": 0, "deadline": 100, "maps": [{"duration": 3}, {"duration": 3}], "reduces": [{"duration": 2}]},
+          {"release": 1, "deadline": 100, "maps": [{"duration": 2}], "reduces": [{"duration": 2}]}]}`)
+	for _, c := range []struct {
+		d    []int
+		want searchResult
+	}{{[]int{8, 10}, searchFound}, {[]int{11, 5}, searchFound}, {[]int{8, 9}, searchInfeasible}, {[]int{10, 5}, searchInfeasible}} {
+		s, r, _ := searchDeadlines(in, c.d, 1000)
+		if r != c.want {
+			t.Errorf("deadlines %v: %v, want %v", c.d, r, c.want)
+			continue
+		}
+		if s != nil {
+			if err := Check(in, s); err != nil {
+				t.Errorf("deadlines %v: %v", c.d, err)
+			}
+			for j, jo := range s.Jobs {
+				if jo.Completion > c.d[j] {
+					t.Errorf("deadlines %v: job %d completes at %d", c.d, j, jo.Completion)
+				}
+			}
+		}
+	}
+}

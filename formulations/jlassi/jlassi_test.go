@@ -450,7 +450,8 @@ func TestUnitOfT(t *testing.T) {
 		worst := 0.0
 		for seed := int64(1); seed <= 4; seed++ {
 			sc, _ := inst.Generate(scenario, seed)
-			rep := run(t, compile(t, sc), RunOptions{})
+			// native: these solve in about a second each (HiGHS-wasm: ~10 s).
+			rep := run(t, compile(t, sc), RunOptions{Solve: solve.Options{Solver: "native"}})
 			if rep.Result.Status != solve.Optimal || !rep.Verified() {
 				t.Fatalf("scenario %d seed %d: status %v, verdict %v", scenario, seed, rep.Result.Status, rep.Verdict)
 			}

@@ -236,6 +236,11 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 		Wall: time.Since(t0)}
 	if backend == "" {
 		res.Solver = "bounds"
+		for _, sub := range subs {
+			if sub.Search {
+				res.Solver = "search" // the deadline search settled it, no MILP
+			}
+		}
 	}
 	res.Status = solve.Optimal
 	plural := "s"

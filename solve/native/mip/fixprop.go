@@ -87,7 +87,7 @@ func (p *boundProp) run() bool {
 			return false
 		}
 		// Skip rows that cannot force anything.
-		if (math.IsInf(ru, 1) || act.minInf > 1) && (math.IsInf(rl, -1) || act.maxInf > 1) {
+		if !act.canTighten(rl, ru) {
 			continue
 		}
 		for k, j := range cols {

@@ -27,13 +27,47 @@ const (
 	// rootRinsIters: RINS runs at the root, once an incumbent exists, when
 	// the root LP and its cut rounds took at least this many iterations.
 	rootRinsIters = 2000
+	// diveQuota and diveQuotaBase bound the simplex iterations of the dives
+	// in the tree by diveQuota times the node LPs' plus diveQuotaBase: on
+	// small LPs (mas74: ~7 iterations a node) a 5000-iteration dive every
+	// diveFreq nodes would cost more than the tree.
+	diveQuota     = 0.1
+	diveQuotaBase = 10000
+	// maxFPGap caps the interval of fix-and-propagate in the tree, which
+	// doubles after every run that finds nothing.
+	maxFPGap = 32 * diveFreq
 )
+
+// treeHeuristics runs fix-and-propagate and a dive at a tree node (every
+// diveFreq nodes), each within its own budget: fix-and-propagate on an
+// interval that doubles after each run without a better incumbent (up to
+// maxFPGap) and returns to diveFreq after a success; a dive while the dives'
+// iterations stay within diveQuota of the node LPs' (plus diveQuotaBase).
+func (s *search) treeHeuristics(x []float64, depth int) {
+	if s.nodes >= s.fpNext {
+		if s.fixAndPropagate(x) {
+			s.fpGap = diveFreq
+		} else {
+			s.fpGap = min(2*s.fpGap, maxFPGap)
+		}
+		s.fpNext = s.nodes + s.fpGap
+	}
+	if float64(s.diveIters) <= diveQuota*float64(s.treeIters)+diveQuotaBase {
+		it := s.extraIters
+		s.dive(x, depth)
+		s.diveIters += s.extraIters - it
+	}
+}
 
 // roundingHeuristic rounds every fractional integer column in a direction in
 // which it locks no row (simple rounding); if some column locks both ways it
-// tries nearest rounding (ZI-style shifting is not attempted).
+// tries nearest rounding (ZI-style shifting is not attempted). It runs at
+// every node, so it works in a buffer and checks the objective and then the
+// rows (stopping at the first violated one) before the full check of
+// setIncumbent.
 func (s *search) roundingHeuristic(x []float64) {
-	y := append([]float64(nil), x...)
+	y := append(s.roundBuf[:0], x...)
+	s.roundBuf = y
 	simple := true
 	for _, j := range s.intCols {
 		v := y[j]
@@ -56,10 +90,36 @@ func (s *search) roundingHeuristic(x []float64) {
 	if !simple {
 		tag = "N"
 	}
-	obj := s.sigma * s.m.Evaluate(y).Objective
-	if obj < s.incObj-1e-9 {
+	if s.objValue(y) < s.incObj-1e-9 && s.rowsHold(y) {
 		s.setIncumbent(y, tag)
 	}
+}
+
+// objValue is the internal (sigma-scaled) objective of x, offset included.
+func (s *search) objValue(x []float64) float64 {
+	z := s.m.ObjOffset
+	for j, c := range s.m.Obj {
+		if c != 0 {
+			z += c * x[j]
+		}
+	}
+	return s.sigma * z
+}
+
+// rowsHold reports whether x satisfies every row within feasTol; it stops at
+// the first violated row (a cheap filter before setIncumbent's full check).
+func (s *search) rowsHold(x []float64) bool {
+	m, r := s.m, &s.rowm
+	for i := 0; i < m.NumRows(); i++ {
+		a := 0.0
+		for k := r.RowStart[i]; k < r.RowStart[i+1]; k++ {
+			a += r.Value[k] * x[r.ColIndex[k]]
+		}
+		if a < m.RowLower[i]-feasTol || a > m.RowUpper[i]+feasTol {
+			return false
+		}
+	}
+	return true
 }
 
 // dive runs a fractional dive from the current LP point on a clone of the LP:

@@ -21,8 +21,17 @@ func (s *search) propagate(nd *node) bool {
 	}
 	m := s.m
 	lo, up := s.curLo, s.curUp
-	queued := map[int]bool{}
-	var queue []int
+	if len(s.propQueued) != m.NumRows() {
+		s.propQueued = make([]bool, m.NumRows())
+	}
+	queued := s.propQueued
+	queue := s.propQueue[:0]
+	defer func() {
+		for _, i := range queue {
+			queued[i] = false
+		}
+		s.propQueue = queue[:0]
+	}()
 	push := func(j int) {
 		for k := m.ColStart[j]; k < m.ColStart[j+1]; k++ {
 			if i := m.RowIndex[k]; !queued[i] {
@@ -36,9 +45,8 @@ func (s *search) propagate(nd *node) bool {
 	}
 	changed := false
 	visits := 0
-	for len(queue) > 0 && visits < maxPropRows {
-		i := queue[0]
-		queue = queue[1:]
+	for head := 0; head < len(queue) && visits < maxPropRows; head++ {
+		i := queue[head]
 		queued[i] = false
 		visits++
 		a, b := s.rowm.RowStart[i], s.rowm.RowStart[i+1]
@@ -48,6 +56,9 @@ func (s *search) propagate(nd *node) bool {
 		if act.infeasible(rl, ru) {
 			s.reapply(nd) // keep curLo/curUp in step with the LP
 			return false
+		}
+		if !act.canTighten(rl, ru) {
+			continue
 		}
 		for k, j := range cols {
 			if !s.isInt[j] {

@@ -8,6 +8,9 @@ import "math"
 type activity struct {
 	minF, maxF     float64
 	minInf, maxInf int
+	// span is the largest |a_j|·(u_j − l_j) over the row's columns (+Inf
+	// when some column is unbounded).
+	span float64
 }
 
 // rowActivity computes the activity range of the row with entries cols, vals
@@ -30,8 +33,20 @@ func rowActivity(cols []int, vals, lo, up []float64) activity {
 		} else {
 			a.maxF += v * u
 		}
+		if w := math.Abs(v) * (up[j] - lo[j]); w > a.span {
+			a.span = w
+		}
 	}
 	return a
+}
+
+// canTighten reports whether rl ≤ row ≤ ru can shrink some column's bounds:
+// false when both sides are infinite or leave more slack than any column's
+// whole range covers (span), the common case in a dense knapsack row.
+func (a activity) canTighten(rl, ru float64) bool {
+	upOK := math.IsInf(ru, 1) || a.minInf > 1 || (a.minInf == 0 && ru-a.minF > a.span*(1+propTol)+propTol)
+	loOK := math.IsInf(rl, -1) || a.maxInf > 1 || (a.maxInf == 0 && a.maxF-rl > a.span*(1+propTol)+propTol)
+	return !(upOK && loOK)
 }
 
 // infeasible reports whether the activity range misses [rl, ru] by more than

@@ -113,6 +113,9 @@ type search struct {
 
 	upLocks, downLocks []int
 	rowm               model.CSR
+	// propQueued and propQueue are node propagation's work space.
+	propQueued []bool
+	propQueue  []int
 
 	prob    *cuts.Problem
 	cliques *cuts.CliqueTable
@@ -129,9 +132,15 @@ type search struct {
 	// rinsNext is the node count at which RINS runs next; rinsGap the
 	// current interval, doubled after each unsuccessful run.
 	rinsNext, rinsGap int64
+	// fpNext and fpGap schedule fix-and-propagate in the tree the same way;
+	// diveIters counts the simplex iterations of the dives in the tree.
+	fpNext, fpGap int64
+	diveIters     int64
 
 	incumbent []float64
 	incObj    float64
+	// roundBuf is the rounding heuristic's work vector.
+	roundBuf []float64
 
 	open    nodeHeap
 	nextID  int64
@@ -191,6 +200,7 @@ func newSearch(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 	s.pool = cuts.NewPool()
 	s.pc = newPseudoCosts(s.n)
 	s.rinsNext, s.rinsGap = rinsFreq, rinsFreq
+	s.fpNext, s.fpGap = diveFreq, diveFreq
 	return s, nil
 }
 
@@ -566,8 +576,7 @@ func (s *search) process(nd *node) []*node {
 				return nil
 			}
 		} else if s.nodes%diveFreq == 0 {
-			s.fixAndPropagate(x)
-			s.dive(x, nd.depth)
+			s.treeHeuristics(x, nd.depth)
 		}
 		if !s.cfg.sub && s.incumbent != nil && s.nodes >= s.rinsNext {
 			s.rins(x)

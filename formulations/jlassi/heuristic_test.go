@@ -207,7 +207,8 @@ var fakeSlowLP = &slowLP{}
 
 // TestRunNoTimeForMIP: when the time limit ends before the MIP (here in the
 // LP relaxation, or before anything ran), Run still reports the heuristic's
-// checked schedule, with the LP optimum as the bound when it was computed.
+// checked schedule, with the LP optimum as the bound when it was computed;
+// a MIP stopped before its own bound also gets the LP's.
 func TestRunNoTimeForMIP(t *testing.T) {
 	in := generated(t, 5, 3)
 	rep := run(t, in, RunOptions{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: 30 * time.Millisecond}})
@@ -216,6 +217,11 @@ func TestRunNoTimeForMIP(t *testing.T) {
 		!rep.FromHeuristic || !rep.Verified() || r.Objective != rep.Heuristic.RealTime || r.Solver != fakeSlowLP.Name() {
 		t.Fatalf("after the LP: MIP calls %d, status %v, bound %g, LP bound %g, from heuristic %v, verified %v, objective %g, solver %q",
 			fakeSlowLP.mipCalls, r.Status, r.Bound, rep.LPBound, rep.FromHeuristic, rep.Verified(), r.Objective, r.Solver)
+	}
+	// With time for the MIP, which stops before its own bound: the LP's stands.
+	rep = run(t, in, RunOptions{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name()}})
+	if r := rep.Result; fakeSlowLP.mipCalls != 1 || r.Status != solve.TimeLimit || r.Bound != 77 || !rep.Verified() {
+		t.Fatalf("MIP without a bound: MIP calls %d, status %v, bound %g, verified %v", fakeSlowLP.mipCalls, r.Status, r.Bound, rep.Verified())
 	}
 	rep = run(t, in, RunOptions{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: time.Nanosecond}})
 	r = rep.Result

@@ -203,6 +203,15 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 			if res.Wall == 0 {
 				res.Wall = time.Since(ss)
 			}
+			// The LP relaxation's optimum bounds the MIP too: it stands when
+			// the MIP stopped before its own root bound (or a weaker one).
+			if lb := rep.LPBound; !math.IsNaN(lb) && res.Status != solve.Optimal && res.Status != solve.Infeasible {
+				if m.Model.Sense == model.Maximize {
+					res.Bound = math.Min(res.Bound, lb)
+				} else {
+					res.Bound = math.Max(res.Bound, lb)
+				}
+			}
 		}
 		rep.Result = res
 		if opts.Horizon.Mode == HorizonSearch && res.Status == solve.Infeasible && T < searchLimit(in) {

@@ -40,7 +40,8 @@ type SubSolve struct {
 const (
 	proveBudget = 60000
 	findBudget  = 60000
-	findPerSet  = 4000
+	findPerSet  = 2000
+	findTries   = 4
 )
 
 // runDecomposed minimises the product objective (K + 1)·Z by one solve per
@@ -139,8 +140,9 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 			}
 			zcap := min(zcapU, zlo+step-1)
 			step *= 2
-			if o.Serial || k == 0 {
-				// K = 0 windows end at the deadlines whatever the cap.
+			if o.Serial || k == 0 || (searchable && best.LateJobs == k) {
+				// K = 0 windows end at the deadlines whatever the cap; an
+				// incumbent with K late jobs makes the cap its Z − 1, tight.
 				zcap = zcapU
 			}
 			sub := SubSolve{MaxLate: k, ZCap: zcap, Z: -1, ZBound: zcap + 1}

@@ -2,6 +2,7 @@ package mrcp
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
 	"sort"
 
 	inst "github.com/mrbound/mrbound/instances/mrcp"
@@ -57,6 +58,8 @@ type deadlineSearch struct {
 	flow   maxFlow
 	pts    []int
 	key    []byte
+	ends   []int
+	rng    *rand.Rand
 }
 
 // kindSearch is the search over one slot kind.
@@ -69,10 +72,16 @@ type kindSearch struct {
 	starts [][]int
 	// the previous decision: start, group and the free time of its slot
 	lastT, lastG, lastF int
-	memo                map[string]struct{}
+	// memo holds the failed states by remaining counts and previous
+	// decision: their slot free times and job ends (see stateKey).
+	memo map[string][][]int32
+	vec  []int32
 	// jobEnd is the latest end so far of each job's tasks of this kind.
 	jobEnd []int
 	leaf   func(ks *kindSearch) searchResult
+	// prio orders the branches (smallest first): the deadline, plus noise
+	// in a seeded search.
+	prio []int
 }
 
 // unitDemands reports whether every task of in has demand 1.
@@ -120,7 +129,21 @@ func groupsOf(in *inst.Instance, k inst.TaskKind) []sgroup {
 // job j completes by d[j], within budget search nodes (maps and reduces
 // together). It returns the schedule when found.
 func searchDeadlines(in *inst.Instance, d []int, budget int) (*Schedule, searchResult, int) {
+	return searchDeadlinesSeeded(in, d, budget, 0)
+}
+
+// prioSpread is the range of the random term a seeded search adds to each
+// group's deadline when ordering the branches (time units).
+const prioSpread = 40
+
+// searchDeadlinesSeeded is searchDeadlines with the branches ordered by
+// deadline plus a random term drawn from seed (none for seed 0): the same
+// tree in another order, for restarts when only a schedule is sought.
+func searchDeadlinesSeeded(in *inst.Instance, d []int, budget int, seed uint64) (*Schedule, searchResult, int) {
 	ds := &deadlineSearch{in: in, budget: budget}
+	if seed != 0 {
+		ds.rng = rand.New(rand.NewPCG(seed, 0x6d726370))
+	}
 	mapCap, redCap := slotTotals(in)
 	maxRed := make([]int, len(in.Jobs))
 	for j, job := range in.Jobs {
@@ -172,10 +195,15 @@ func searchDeadlines(in *inst.Instance, d []int, budget int) (*Schedule, searchR
 
 func (ds *deadlineSearch) newKind(slots int, gs []sgroup) *kindSearch {
 	ks := &kindSearch{ds: ds, slots: slots, gs: gs, left: make([]int, len(gs)), free: make([]int, slots),
-		starts: make([][]int, len(gs)), lastT: -1, lastG: -1, memo: map[string]struct{}{},
+		starts: make([][]int, len(gs)), lastT: -1, lastG: -1, memo: map[string][][]int32{},
 		jobEnd: make([]int, len(ds.in.Jobs))}
+	ks.prio = make([]int, len(gs))
 	for g, gr := range gs {
 		ks.left[g] = len(gr.idx)
+		ks.prio[g] = gr.dl
+		if ds.rng != nil {
+			ks.prio[g] += ds.rng.IntN(prioSpread)
+		}
 	}
 	for j, job := range ds.in.Jobs {
 		ks.jobEnd[j] = job.Release
@@ -221,7 +249,7 @@ func (ks *kindSearch) dfs() searchResult {
 		return searchInfeasible
 	}
 	key := ks.stateKey()
-	if _, seen := ks.memo[key]; seen {
+	if ks.dominated(key) {
 		return searchInfeasible
 	}
 	var cand []int
@@ -230,7 +258,7 @@ func (ks *kindSearch) dfs() searchResult {
 			cand = append(cand, g)
 		}
 	}
-	sort.SliceStable(cand, func(a, b int) bool { return ks.gs[cand[a]].dl < ks.gs[cand[b]].dl })
+	sort.SliceStable(cand, func(a, b int) bool { return ks.prio[cand[a]] < ks.prio[cand[b]] })
 	for _, g := range cand {
 		gr := ks.gs[g]
 		t := max(F, gr.rel)
@@ -265,14 +293,23 @@ func (ks *kindSearch) dfs() searchResult {
 			return r
 		}
 	}
-	ks.memo[key] = struct{}{}
+	if b := ks.memo[key]; len(b) < memoBucket {
+		ks.memo[key] = append(b, append([]int32(nil), ks.vec...))
+	}
 	return searchInfeasible
 }
 
-// stateKey encodes what the subtree below a node depends on, normalised:
-// every later decision starts at or after m0 = max(F, least release of a
-// remaining group), so free times below m0 count as m0, and the previous
-// decision matters (rule iii) only when it started at or after m0.
+// memoBucket bounds the failed states kept per key (the dominance test scans
+// them all).
+const memoBucket = 256
+
+// stateKey returns the memo key of the node (remaining counts and the
+// previous decision) and leaves in ks.vec its slot free times and job ends,
+// normalised: every later decision starts at or after m0 = max(F, least
+// release of a remaining group), so free times below m0 count as m0; a job
+// with tasks left ends at or after m0 + its shortest remaining duration,
+// so its end so far counts as at least that; and the previous decision
+// matters (rule iii) only when it started at or after m0.
 func (ks *kindSearch) stateKey() string {
 	m0 := 1 << 62
 	for g, gr := range ks.gs {
@@ -285,19 +322,48 @@ func (ks *kindSearch) stateKey() string {
 	for _, l := range ks.left {
 		b = binary.AppendVarint(b, int64(l))
 	}
-	for _, f := range ks.free {
-		b = binary.AppendVarint(b, int64(max(f, m0)))
-	}
-	for _, e := range ks.jobEnd {
-		b = binary.AppendVarint(b, int64(e))
-	}
 	if ks.lastT >= m0 {
 		b = binary.AppendVarint(b, int64(ks.lastT))
 		b = binary.AppendVarint(b, int64(ks.lastG))
 		b = binary.AppendVarint(b, int64(max(ks.lastF, m0)))
 	}
 	ks.ds.key = b
+	v := ks.vec[:0]
+	for _, f := range ks.free {
+		v = append(v, int32(max(f, m0)))
+	}
+	ends := ks.ds.ends[:0]
+	for _, e := range ks.jobEnd {
+		ends = append(ends, e)
+	}
+	for g, gr := range ks.gs {
+		if ks.left[g] > 0 {
+			ends[gr.job] = max(ends[gr.job], m0+gr.dur)
+		}
+	}
+	ks.ds.ends = ends
+	for _, e := range ends {
+		v = append(v, int32(e))
+	}
+	ks.vec = v
 	return string(b)
+}
+
+// dominated reports whether a failed state with the same key had every
+// slot free and every job end at or before this node's: any completion of
+// this node would complete that one too (later free slots and later map
+// ends only remove schedules).
+func (ks *kindSearch) dominated(key string) bool {
+next:
+	for _, rec := range ks.memo[key] {
+		for i, x := range rec {
+			if x > ks.vec[i] {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // relaxed is the preemptive relaxation of the remaining tasks: slot i is
@@ -375,10 +441,15 @@ const (
 // is Z*_k (every smaller z was proven empty). It stops with lateUnknown and
 // the z reached when a search runs out of budget or there are too many sets.
 //
-// With prove false it only looks for a schedule: a set whose search runs out
-// of budget (at most perSet nodes) is passed over, and lateSolved then means
+// With prove false it only looks for a schedule: each set gets findTries
+// searches in differently seeded orders (at most perSet nodes each), a set
+// whose searches run out of budget is passed over, and lateSolved then means
 // only "a schedule with Z ≤ z", not that z is Z*_k.
 func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget *int, prove bool, perSet int) (lateStatus, int, *Schedule) {
+	tries := 1
+	if !prove {
+		tries = findTries
+	}
 	d := make([]int, len(in.Jobs))
 	for z := zlo; z <= zcap; z++ {
 		var r []int
@@ -411,15 +482,20 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 				d[r[i]] = in.Jobs[r[i]].Release + z
 			}
 			if rx.feasible(d) {
-				s, res, nodes := searchDeadlines(in, d, min(*budget, perSet))
-				*budget -= nodes
-				switch {
-				case res == searchFound:
-					return lateSolved, z, s
-				case res == searchAborted && prove:
-					return lateUnknown, z, nil
-				case *budget <= 0:
-					return lateUnknown, z, nil
+				for try := 0; try < tries; try++ {
+					s, res, nodes := searchDeadlinesSeeded(in, d, min(*budget, perSet), uint64(try))
+					*budget -= nodes
+					switch {
+					case res == searchFound:
+						return lateSolved, z, s
+					case res == searchAborted && prove:
+						return lateUnknown, z, nil
+					case *budget <= 0:
+						return lateUnknown, z, nil
+					}
+					if res == searchInfeasible {
+						break // proven: no restart can find one
+					}
 				}
 			}
 			if !nextCombination(pick, len(r)) {

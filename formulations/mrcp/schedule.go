@@ -216,44 +216,62 @@ func Check(in *inst.Instance, s *Schedule) error {
 func Greedy(in *inst.Instance, order []int) *Schedule {
 	// usage[r][k][τ] is the demand on resource r's kind-k slots at instant τ.
 	usage := make([][3][]int, len(in.Resources))
-	fits := func(r int, k inst.TaskKind, q, from, dur int) bool {
+	// earliest is the first τ ≥ from at which resource r has room for
+	// [τ, τ + dur), or −1 when it has fewer than q slots of kind k: a
+	// conflict at instant x rules out every τ ≤ x, so the scan jumps past it.
+	earliest := func(r int, k inst.TaskKind, q, from, dur int) int {
 		c := in.Resources[r].Slots(k)
 		if c < q {
-			return false
+			return -1
 		}
 		u := usage[r][k]
-		for τ := from; τ < from+dur && τ < len(u); τ++ {
-			if u[τ]+q > c {
-				return false
-			}
-		}
-		return true
-	}
-	place := func(t inst.TaskRef, ready int) Assignment {
-		task := in.Task(t)
-		for τ := ready; ; τ++ {
-			for r := range in.Resources {
-				if fits(r, t.Kind, task.Demand, τ, task.Duration) {
-					u := &usage[r][t.Kind]
-					for len(*u) < τ+task.Duration {
-						*u = append(*u, 0)
-					}
-					for x := τ; x < τ+task.Duration; x++ {
-						(*u)[x] += task.Demand
-					}
-					return Assignment{Task: t, Resource: r, Start: τ}
+		for τ := from; ; {
+			ok := true
+			for x := τ; x < τ+dur && x < len(u); x++ {
+				if u[x]+q > c {
+					τ, ok = x+1, false
+					break
 				}
 			}
+			if ok {
+				return τ
+			}
 		}
+	}
+	// place puts t at the earliest instant any resource has room, on the
+	// first such resource.
+	place := func(t inst.TaskRef, ready int) Assignment {
+		task := in.Task(t)
+		best, at := -1, 0
+		for r := range in.Resources {
+			if τ := earliest(r, t.Kind, task.Demand, ready, task.Duration); τ >= 0 && (best < 0 || τ < at) {
+				best, at = r, τ
+			}
+		}
+		u := &usage[best][t.Kind]
+		for len(*u) < at+task.Duration {
+			*u = append(*u, 0)
+		}
+		for x := at; x < at+task.Duration; x++ {
+			(*u)[x] += task.Demand
+		}
+		return Assignment{Task: t, Resource: best, Start: at}
 	}
 	var tasks []Assignment
 	for _, j := range order {
 		job := in.Jobs[j]
 		end := job.Release
+		from := job.Release
 		for i, m := range job.Maps {
-			a := place(inst.TaskRef{Job: j, Kind: inst.Map, Index: i}, job.Release)
+			if i > 0 && m != job.Maps[i-1] {
+				from = job.Release
+			}
+			a := place(inst.TaskRef{Job: j, Kind: inst.Map, Index: i}, from)
 			tasks = append(tasks, a)
 			end = max(end, a.Start+m.Duration)
+			// Nothing had room for this task before a.Start, and placing it
+			// only used room: an identical next map starts no earlier.
+			from = a.Start
 		}
 		for i := range job.Reduces {
 			tasks = append(tasks, place(inst.TaskRef{Job: j, Kind: inst.Reduce, Index: i}, end))

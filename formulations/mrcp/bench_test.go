@@ -104,3 +104,58 @@ func splitComma(s string) []string {
 	}
 	return out
 }
+
+// BenchmarkSeeds solves the 1-s 20-job mixed streams of seeds 1–5
+// (λ = 0.02/s, the `mrbound generate mrcp` defaults) by the default method
+// (late-count decomposition with its combinatorial phase, time-indexed
+// model) on each backend, with a time limit of $MRCP_BENCH_LIMIT seconds
+// (default 30), and logs every subproblem (b.Log; run with -v). Metrics as
+// BenchmarkSolve plus objective and bound.
+func BenchmarkSeeds(b *testing.B) {
+	limit := 30 * time.Second
+	if s := os.Getenv("MRCP_BENCH_LIMIT"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil && v > 0 {
+			limit = time.Duration(v) * time.Second
+		}
+	}
+	for seed := uint64(1); seed <= 5; seed++ {
+		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, backend := range backends {
+			b.Run(fmt.Sprintf("seed=%d/%s", seed, backend), func(b *testing.B) {
+				if _, err := solve.Lookup(backend); err != nil {
+					b.Skip(err)
+				}
+				var out *Outcome
+				for i := 0; i < b.N; i++ {
+					out, err = RunInstance(context.Background(), "bench", in, RunOptions{
+						Solve: solve.Options{Solver: backend, TimeLimit: limit}})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				opt := 0.0
+				if out.Result.Status == solve.Optimal {
+					opt = 1
+				}
+				b.ReportMetric(opt, "optimal")
+				b.ReportMetric(out.Result.Objective, "objective")
+				b.ReportMetric(out.Result.Bound, "bound")
+				b.ReportMetric(float64(len(out.Subproblems)), "subs")
+				for _, s := range out.Subproblems {
+					how := "milp"
+					if s.Search {
+						how = "search"
+					}
+					b.Logf("K=%d cap %d %s %v Z %d Z≥%d cols %d nodes %d %.2fs", s.MaxLate, s.ZCap, how, s.Status,
+						s.Z, s.ZBound, s.Cols, s.Nodes, s.Wall.Seconds())
+				}
+				if !out.Verified {
+					b.Errorf("not verified: %v", out.CheckErr)
+				}
+			})
+		}
+	}
+}

@@ -38,10 +38,11 @@ type SubSolve struct {
 // late count, findBudget and findPerSet for looking for an incumbent before
 // a late count goes to the MILP.
 const (
-	proveBudget = 60000
-	findBudget  = 60000
-	findPerSet  = 2000
-	findTries   = 4
+	proveBudget   = 150000
+	proveSetShare = 3 // one late set may use 1/proveSetShare of proveBudget
+	findBudget    = 60000
+	findPerSet    = 2000
+	findTries     = 4
 )
 
 // runDecomposed minimises the product objective (K + 1)·Z by one solve per
@@ -55,7 +56,11 @@ const (
 // with one gives Z*_K. The caps shrink every task window to
 // [s_j, s_j + cap], far smaller than the monolithic model's
 // [s_j, s_j + U − 1]. Every subproblem schedule is decoded and checked
-// before it becomes the incumbent.
+// before it becomes the incumbent. Unless o.NoSearch (and only with unit
+// demands), a combinatorial phase runs first: Zmin from the preemptive
+// relaxation, incumbents by findSchedule for every K, then per K
+// settleLateCount; a K it settles needs no MILP, one it cannot settle goes to
+// the MILP from the lower bound it proved.
 func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOptions) (*Outcome, error) {
 	t0 := time.Now()
 	bo := o.Build
@@ -101,12 +106,18 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
 			ts := time.Now()
 			budget := proveBudget
-			st, z, s := searchLateCount(in, rx, k, zlo, zcapU, &budget, true, proveBudget)
+			st, z, s := searchLateCount(in, rx, k, zlo, zcapU, &budget, true, proveBudget/proveSetShare)
 			sub := SubSolve{MaxLate: k, ZCap: zcapU, Z: -1, ZBound: z, Nodes: int64(proveBudget - budget), Search: true}
 			if st == lateUnknown {
-				// Z*_K ≥ z is proven; look for a schedule to lower the cap
-				// before the MILP proves the rest.
-				s = findSchedule(in, rx, k, z, zcapU)
+				// Z*_K ≥ z is proven; look for a (better) schedule to lower
+				// the cap before the MILP proves the rest.
+				hi := zcapU
+				if s != nil {
+					hi = s.MaxTurnaround - 1
+				}
+				if f := findSchedule(in, rx, k, z, hi); f != nil {
+					s = f
+				}
 				sub.Status = solve.NodeLimit
 			} else {
 				sub.Status = solve.Optimal

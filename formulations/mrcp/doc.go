@@ -56,6 +56,15 @@
 // narrower than the product model's. RunOptions.Monolithic solves the
 // linearised product instead.
 //
+// Before any MILP (unit demands; RunOptions.NoSearch turns it off) a
+// combinatorial phase settles what it can: the preemptive relaxation on
+// pooled slots (a max-flow per slot kind, relax.go) raises Zmin and dismisses
+// caps and late sets, and a depth-first search over active schedules
+// (search.go) decides whether the jobs can meet given completion deadlines,
+// giving schedules (checked like the solvers') or proofs that none exists.
+// Late counts it cannot settle within its node budget go to the MILP with
+// the lower bound it proved. docs/mrcp.md states each argument.
+//
 // Sizes, with T tasks, W the mean window, L lanes and P overlapping pairs:
 // time-indexed ≈ T·W·L binaries and (L·horizon + Σ_reduces maps·W) rows;
 // disjunctive ≈ T·slots + 2P binaries and P·(2 + slots) rows.

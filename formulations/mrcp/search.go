@@ -474,6 +474,7 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 		for i := range pick {
 			pick[i] = i
 		}
+		aborted := false
 		for {
 			for _, j := range r {
 				d[j] = in.Jobs[j].Deadline
@@ -485,22 +486,26 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 				for try := 0; try < tries; try++ {
 					s, res, nodes := searchDeadlinesSeeded(in, d, min(*budget, perSet), uint64(try))
 					*budget -= nodes
-					switch {
-					case res == searchFound:
+					if res == searchFound {
 						return lateSolved, z, s
-					case res == searchAborted && prove:
-						return lateUnknown, z, nil
-					case *budget <= 0:
+					}
+					if *budget <= 0 {
 						return lateUnknown, z, nil
 					}
 					if res == searchInfeasible {
 						break // proven: no restart can find one
 					}
+					aborted = true
 				}
 			}
 			if !nextCombination(pick, len(r)) {
 				break
 			}
+		}
+		// Another set may have a schedule even when one ran out of budget,
+		// so every set is tried before z is left undecided.
+		if aborted && prove {
+			return lateUnknown, z, nil
 		}
 	}
 	return lateEmpty, zcap + 1, nil

@@ -101,7 +101,8 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 		// Caps rise from Zmin: zlo + 1 − 1, + 2 − 1, + 4 − 1, … up to the
 		// incumbent's; a cap without a schedule proves Z*_K above it.
 		zlo, step := zmin, 1
-		if searchable {
+		timeLeft := o.Solve.TimeLimit <= 0 || time.Since(t0) < o.Solve.TimeLimit
+		if searchable && timeLeft {
 			// The combinatorial phase: relaxation and deadline search.
 			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
 			ts := time.Now()
@@ -180,8 +181,9 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 			if o.Solve.TimeLimit > 0 {
 				left := o.Solve.TimeLimit - time.Since(t0)
 				if left <= 0 {
-					// Out of time: this and every later K keep (K+1)·zlo.
-					bound = math.Min(bound, float64((k+1)*zlo))
+					// Out of time: this K keeps (K+1)·zlo, every later K at
+					// least (K+2)·Zmin.
+					bound = math.Min(bound, float64(min((k+1)*zlo, (k+2)*zmin)))
 					limited, outOfTime = solve.TimeLimit, true
 					break
 				}

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
@@ -171,5 +172,69 @@ func TestDeterministicAndLimits(t *testing.T) {
 	res, err := Solve(ctx, m, solve.Options{})
 	if err != nil || res.Status != solve.Interrupted {
 		t.Fatalf("cancelled: status %v err %v, want interrupted", res.Status, err)
+	}
+}
+
+// TestNodeReducedCostFixing: seeded random multi-constraint 0-1 knapsacks
+// (min Σc·x with Σa_i·x ≥ b_i, a mas74-like shape: dense rows, wide cost
+// range) solved with and without reduced-cost fixing at the nodes. The
+// optimum must not move, the fixing must fire, and over the set it must not
+// cost nodes.
+func TestNodeReducedCostFixing(t *testing.T) {
+	var with, without int64
+	fired := false
+	for seed := int64(1); seed <= 6; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		b := model.NewBuilder("rcknap")
+		const n, rows = 30, 4
+		x := make([]model.Var, n)
+		obj := model.NewExpr(n)
+		for j := range x {
+			x[j] = b.Binary("")
+			obj.Add(x[j], float64(10+rng.Intn(90)))
+		}
+		b.Minimize(obj)
+		for i := 0; i < rows; i++ {
+			e := model.NewExpr(n)
+			sum := 0.0
+			for j := range x {
+				a := float64(1 + rng.Intn(40))
+				e.Add(x[j], a)
+				sum += a
+			}
+			b.GreaterEq("", e, math.Round(0.4*sum))
+		}
+		m := mustBuild(b)
+		var nodes [2]int64
+		var obj2 [2]float64
+		for k, cfg := range []config{{}, {noNodeRC: true}} {
+			s, err := newSearch(context.Background(), m, solve.Options{RelGap: 1e-9, AbsGap: 1e-9, Seed: 1}, cfg, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.run()
+			if s.status != solve.Optimal {
+				t.Fatalf("seed %d config %+v: status %v", seed, cfg, s.status)
+			}
+			nodes[k], obj2[k] = s.nodes, s.incObj
+			if k == 0 && s.nodeRCFixed > 0 {
+				fired = true
+			}
+			if k == 1 && s.nodeRCFixed != 0 {
+				t.Fatalf("seed %d: %d fixings with node fixing off", seed, s.nodeRCFixed)
+			}
+		}
+		if math.Abs(obj2[0]-obj2[1]) > 1e-9*math.Max(1, math.Abs(obj2[1])) {
+			t.Fatalf("seed %d: optimum %v with node fixing, %v without", seed, obj2[0], obj2[1])
+		}
+		with += nodes[0]
+		without += nodes[1]
+	}
+	if !fired {
+		t.Fatal("reduced-cost fixing never fired at a node")
+	}
+	t.Logf("nodes with node fixing %d, without %d", with, without)
+	if with > without {
+		t.Fatalf("node fixing cost nodes: %d against %d", with, without)
 	}
 }

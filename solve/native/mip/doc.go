@@ -19,16 +19,23 @@
 //   - node LPs are warm-started from the parent's final basis (dual simplex
 //     after the bound change), after activity-based bound propagation on the
 //     rows of the branched columns;
+//   - reduced-cost fixing at every node once an incumbent exists: an integer
+//     column nonbasic at a bound whose reduced cost times one unit of move
+//     exceeds the gap between the incumbent and the node LP is bounded for
+//     the node's subtree (at the root the same test tightens global bounds);
 //   - heuristics: simple rounding by locks at every node, ZI rounding (shifts
 //     within row slacks) at the root and every ziFreq nodes, fix-and-propagate
 //     (integer columns fixed by decreasing LP value with bound propagation and
 //     bounded backtracking, no LP until the final one over the continuous
-//     columns) on the root LP before the cuts and every diveFreq nodes,
-//     fractional diving at the root and every diveFreq nodes, a feasibility
-//     pump at the root when diving found nothing, RINS (a sub-MIP on the
-//     columns where the LP and the incumbent agree, the incumbent as its
-//     start) at the root once an incumbent exists, then with a doubling
-//     interval.
+//     columns) on the root LP before the cuts and in the tree every diveFreq
+//     nodes at first, on an interval that doubles after each run without a
+//     better incumbent, fractional diving at the root and every diveFreq
+//     nodes while the dives' simplex iterations stay within a quota of the
+//     node LPs', a feasibility pump at the root when diving found nothing,
+//     RINS (a sub-MIP on the columns where the LP and the incumbent agree,
+//     the incumbent as its start) at the root once an incumbent exists, then
+//     with a doubling interval. All budgets are counts (nodes, iterations,
+//     row visits), never clock time, so that the search is deterministic.
 //
 // # MIP start
 //

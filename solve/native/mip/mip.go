@@ -26,6 +26,8 @@ const (
 type config struct {
 	sub    bool // a sub-MIP: no RINS, no log
 	noCuts bool // no cutting planes (for tests)
+	// noNodeRC switches off reduced-cost fixing at the nodes (for tests).
+	noNodeRC bool
 }
 
 // Solve solves the MIP m with branch-and-cut. It returns an error only when

@@ -31,6 +31,8 @@ const (
 	maxBasisBytes = 256 << 20
 	// logEvery is the interval between progress lines.
 	logEvery = 2 * time.Second
+	// rcFixTol is the smallest reduced cost used for reduced-cost fixing.
+	rcFixTol = 1e-7
 	// maxNodeResolves bounds the number of times a node LP is re-solved after
 	// strong branching tightened a bound.
 	maxNodeResolves = 10
@@ -136,6 +138,9 @@ type search struct {
 	// diveIters counts the simplex iterations of the dives in the tree.
 	fpNext, fpGap int64
 	diveIters     int64
+	// nodeRCFixed counts the bounds tightened by reduced-cost fixing at the
+	// nodes.
+	nodeRCFixed int64
 
 	incumbent []float64
 	incObj    float64
@@ -584,6 +589,7 @@ func (s *search) process(nd *node) []*node {
 		if nd.bound >= s.cutoff() {
 			return nil
 		}
+		s.nodeReducedCostFix(nd, x, z)
 		j, tightened, infeasible := s.selectBranch(nd, x, frac, z)
 		if infeasible {
 			return nil
@@ -678,6 +684,48 @@ func (s *search) saveRoot(z float64) {
 	s.rootLo = append([]float64(nil), s.curLo...)
 	s.rootUp = append([]float64(nil), s.curUp...)
 	s.reducedCostFix()
+}
+
+// nodeReducedCostFix tightens, for the subtree of nd, the bounds of the
+// integer columns that the node LP's reduced costs and the incumbent keep at
+// their bounds: a column at its lower bound l with reduced cost d > 0 cannot
+// exceed l + ⌊(incumbent − z)/d⌋ in any better point of the subtree (and
+// symmetrically at the upper bound). The new bounds go into nd.chg, so the
+// children inherit them; the node's own LP solution is unchanged by them.
+func (s *search) nodeReducedCostFix(nd *node, x []float64, z float64) {
+	if math.IsInf(s.incObj, 1) || s.cfg.noNodeRC {
+		return
+	}
+	gap := s.incObj - z
+	if s.objInt {
+		gap = s.incObj - 1 + boundRoundTol - z
+	}
+	if gap < 0 {
+		return
+	}
+	rc := s.lp.ReducedCosts()
+	if rc == nil {
+		return
+	}
+	for _, j := range s.intCols {
+		lo, up := s.curLo[j], s.curUp[j]
+		if lo == up {
+			continue
+		}
+		d := s.sigma * rc[j]
+		switch {
+		case d > rcFixTol && !math.IsInf(lo, -1) && x[j] <= lo+intTol:
+			if nu := lo + math.Floor(gap/d+1e-9); nu < up {
+				nd.chg = append(nd.chg, bndChg{j, math.Inf(-1), nu})
+				s.nodeRCFixed++
+			}
+		case d < -rcFixTol && !math.IsInf(up, 1) && x[j] >= up-intTol:
+			if nl := up - math.Floor(gap/(-d)+1e-9); nl > lo {
+				nd.chg = append(nd.chg, bndChg{j, nl, math.Inf(1)})
+				s.nodeRCFixed++
+			}
+		}
+	}
 }
 
 // reducedCostFix tightens global bounds of integer columns using the root

@@ -28,6 +28,9 @@ type relaxation struct {
 	maxRed []int // longest reduce per job
 	phase  []int // P_j
 	flow   maxFlow
+	en     energetic
+	ets    []eTask
+	packs  [3]*packTable // per kind, with unit demands only
 }
 
 // relaxGroup is n identical tasks of one job and kind.
@@ -61,6 +64,9 @@ func newRelaxation(in *inst.Instance) *relaxation {
 			rx.maxRed[j] = max(rx.maxRed[j], r.Duration)
 		}
 		rx.phase[j] = mapPhaseBound(in, job)
+	}
+	if unitDemands(in) {
+		rx.packs[inst.Map], rx.packs[inst.Reduce] = kindPacks(in)
 	}
 	return rx
 }
@@ -116,8 +122,25 @@ func (rx *relaxation) kindFeasible(k inst.TaskKind, d []int) bool {
 			f.edge(2+gi, iv+i, rate*(pts[i+1]-pts[i]))
 		}
 	}
-	return f.run(0, 1) == need
+	if f.run(0, 1) != need {
+		return false
+	}
+	if !energeticChecks {
+		return true
+	}
+	ets := rx.ets[:0]
+	for _, g := range gs {
+		lo, hi := rx.window(k, g, d[g.job])
+		ets = append(ets, eTask{n: g.n, p: g.dur, q: g.q, r: lo, d: hi})
+	}
+	rx.ets = ets
+	rx.en.pack = rx.packs[k]
+	return rx.en.feasible(ets, c, nil, true)
 }
+
+// energeticChecks turns on the non-preemptive energetic check (energetic.go)
+// after every preemptive relaxation that passes (a switch for measuring it).
+var energeticChecks = true
 
 // sortedUnique sorts a and drops repeats (insertion sort: a is short).
 func sortedUnique(a []int) []int {

@@ -60,6 +60,9 @@ type deadlineSearch struct {
 	key    []byte
 	ends   []int
 	rng    *rand.Rand
+	en     energetic
+	ets    []eTask
+	fr     []int
 }
 
 // kindSearch is the search over one slot kind.
@@ -82,6 +85,8 @@ type kindSearch struct {
 	// prio orders the branches (smallest first): the deadline, plus noise
 	// in a seeded search.
 	prio []int
+	// pack is the packing table of the kind's durations (energetic.go).
+	pack *packTable
 }
 
 // unitDemands reports whether every task of in has demand 1.
@@ -157,7 +162,9 @@ func searchDeadlinesSeeded(in *inst.Instance, d []int, budget int, seed uint64) 
 		mg[g].dl = d[mg[g].job] - maxRed[mg[g].job]
 	}
 	var found *Schedule
+	mpack, rpack := kindPacks(in)
 	maps := ds.newKind(mapCap, mg)
+	maps.pack = mpack
 	maps.leaf = func(ms *kindSearch) searchResult {
 		rg := groupsOf(in, inst.Reduce)
 		for g := range rg {
@@ -165,6 +172,7 @@ func searchDeadlinesSeeded(in *inst.Instance, d []int, budget int, seed uint64) 
 			rg[g].dl = d[rg[g].job]
 		}
 		reds := ds.newKind(redCap, rg)
+		reds.pack = rpack
 		reds.leaf = func(rs *kindSearch) searchResult {
 			var tasks []Assignment
 			for _, ks := range []*kindSearch{ms, rs} {
@@ -412,7 +420,26 @@ func (ks *kindSearch) relaxed(F int) bool {
 			f.edge(2+g, iv+i, rate*(pts[i+1]-pts[i]))
 		}
 	}
-	return f.run(0, 1) == need
+	if f.run(0, 1) != need {
+		return false
+	}
+	if !energeticChecks {
+		return true
+	}
+	ets := ds.ets[:0]
+	for g, gr := range ks.gs {
+		if ks.left[g] > 0 {
+			ets = append(ets, eTask{n: ks.left[g], p: gr.dur, q: 1, r: max(F, gr.rel), d: gr.dl})
+		}
+	}
+	ds.ets = ets
+	ds.en.pack = ks.pack
+	fr := ds.fr[:0]
+	for _, f := range ks.free {
+		fr = append(fr, max(f, F)) // nothing starts before F
+	}
+	ds.fr = fr
+	return ds.en.feasible(ets, ks.slots, fr, false)
 }
 
 // maxLateSets bounds the late sets the combinatorial phase enumerates for one

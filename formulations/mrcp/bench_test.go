@@ -106,7 +106,7 @@ func splitComma(s string) []string {
 }
 
 // BenchmarkSeeds solves the 1-s 20-job mixed streams of seeds 1–5
-// (λ = 0.02/s, the `mrbound generate mrcp` defaults) by the default method
+// ($MRCP_BENCH_SEEDS, e.g. "6,7,8", picks others; λ = 0.02/s, the `mrbound generate mrcp` defaults) by the default method
 // (late-count decomposition with its combinatorial phase, time-indexed
 // model) on each backend, with a time limit of $MRCP_BENCH_LIMIT seconds
 // (default 30), and logs every subproblem (b.Log; run with -v). Metrics as
@@ -118,7 +118,16 @@ func BenchmarkSeeds(b *testing.B) {
 			limit = time.Duration(v) * time.Second
 		}
 	}
-	for seed := uint64(1); seed <= 5; seed++ {
+	seeds := []uint64{1, 2, 3, 4, 5}
+	if s := os.Getenv("MRCP_BENCH_SEEDS"); s != "" {
+		seeds = nil
+		for _, f := range splitComma(s) {
+			if v, err := strconv.ParseUint(f, 10, 64); err == nil && v > 0 {
+				seeds = append(seeds, v)
+			}
+		}
+	}
+	for _, seed := range seeds {
 		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
 		if err != nil {
 			b.Fatal(err)

@@ -39,18 +39,36 @@ type energetic struct {
 	pack *packTable
 }
 
-// packTable answers S(L), the largest sum of durations from durs (any
-// multiplicities) that is at most L: one slot holds at most S(L) units of
-// tasks lying wholly in an interval of length L, since they run one after
-// another without overlap.
+// packTable answers S_M(L), the largest sum of durations from a subset M of
+// durs (any multiplicities) that is at most L: one slot holds at most
+// S_M(L) units of tasks with durations in M lying wholly in an interval of
+// length L, since they run one after another without overlap.
 type packTable struct {
-	durs []int
-	best []int // best[L] = S(L), grown on demand
+	durs []int   // distinct, ascending
+	best [][]int // best[M][L] = S_M(L), grown on demand (M a bit mask of durs)
 }
+
+// maxPackDurs bounds the distinct durations given their own subsets; with
+// more, every subset uses the table of all durations (a weaker, valid S).
+const maxPackDurs = 6
 
 func newPackTable(durs []int) *packTable {
 	d := sortInts(append([]int(nil), durs...))
-	return &packTable{durs: d, best: []int{0}}
+	n := 1
+	if len(d) <= maxPackDurs {
+		n = 1 << len(d)
+	}
+	return &packTable{durs: d, best: make([][]int, n)}
+}
+
+// bit is the mask bit of duration p (0 if p is not in durs).
+func (pt *packTable) bit(p int) uint {
+	for i, d := range pt.durs {
+		if d == p {
+			return 1 << i
+		}
+	}
+	return 0
 }
 
 // maxPackLen bounds the lengths the packing table holds (time units); longer
@@ -71,30 +89,43 @@ func kindPacks(in *inst.Instance) (maps, reduces *packTable) {
 	return newPackTable(md), newPackTable(rd)
 }
 
-// s returns S(l) (0 for l ≤ 0).
-func (pt *packTable) s(l int) int {
+// s returns S_M(l) (0 for l ≤ 0).
+func (pt *packTable) s(mask uint, l int) int {
 	if l <= 0 {
 		return 0
 	}
 	if l > maxPackLen {
 		return l // a valid (trivial) upper bound
 	}
-	for len(pt.best) <= l {
-		x := len(pt.best)
+	full := uint(1)<<len(pt.durs) - 1
+	if len(pt.best) == 1 || mask == 0 {
+		mask = full // all durations: weaker, valid
+	}
+	m := mask
+	if len(pt.best) == 1 {
+		m = 0
+	}
+	best := pt.best[m]
+	if best == nil {
+		best = []int{0}
+	}
+	for len(best) <= l {
+		x := len(best)
 		reach := false
-		for _, d := range pt.durs {
-			if d <= x && pt.best[x-d] == x-d {
+		for i, d := range pt.durs {
+			if mask&(1<<i) != 0 && d <= x && best[x-d] == x-d {
 				reach = true
 				break
 			}
 		}
 		if reach {
-			pt.best = append(pt.best, x)
+			best = append(best, x)
 		} else {
-			pt.best = append(pt.best, pt.best[x-1])
+			best = append(best, best[x-1])
 		}
 	}
-	return pt.best[l]
+	pt.best[m] = best
+	return best[l]
 }
 
 // required is the energy (slot-units) that the tasks of e must spend in
@@ -141,30 +172,36 @@ func (en *energetic) feasible(ts []eTask, c int, free []int, full bool) bool {
 	for _, t1 := range t1s {
 		for i := len(t2s) - 1; i >= 0 && t2s[i] > t1; i-- {
 			t2 := t2s[i]
-			avail, packed := 0, 0
+			avail := 0
 			if free == nil {
 				avail = c * (t2 - t1)
-				if en.pack != nil {
-					packed = c * en.pack.s(t2-t1)
-				}
 			} else {
 				for _, f := range free {
 					avail += max(0, t2-max(t1, f))
-					if en.pack != nil {
-						packed += en.pack.s(t2 - max(t1, f))
-					}
 				}
 			}
 			need, inside := 0, 0
+			var mask uint
 			for _, e := range ts {
 				if need += e.required(t1, t2, c); need > avail {
 					return false
 				}
-				if e.r >= t1 && e.d <= t2 && e.q == 1 {
+				if en.pack != nil && e.r >= t1 && e.d <= t2 && e.q == 1 {
 					inside += e.n * e.p
+					mask |= en.pack.bit(e.p)
 				}
 			}
-			if en.pack != nil && inside > packed {
+			packed := 0
+			if inside > 0 {
+				if free == nil {
+					packed = c * en.pack.s(mask, t2-t1)
+				} else {
+					for _, f := range free {
+						packed += en.pack.s(mask, t2-max(t1, f))
+					}
+				}
+			}
+			if inside > packed {
 				return false
 			}
 		}

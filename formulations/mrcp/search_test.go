@@ -9,7 +9,8 @@ import (
 	"github.com/mrbound/mrbound/solve"
 )
 
-// TestRelaxationAdmitsSchedules: the preemptive relaxation never rejects the
+// TestRelaxationAdmitsSchedules: the preemptive relaxation (with the
+// energetic check after it, energetic.go) never rejects the
 // completions of a real schedule (greedy schedules in random job orders on
 // 1-s 20-job mixed streams), rejects a job given less than it needs alone,
 // and minTurnaround lies between TurnaroundLowerBound and every schedule's Z.

@@ -1,0 +1,158 @@
+package mrcp
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	inst "github.com/mrbound/mrbound/instances/mrcp"
+)
+
+// TestEnergeticByHand: cases the preemptive relaxation admits and the
+// energetic check must reject, and their feasible neighbours.
+func TestEnergeticByHand(t *testing.T) {
+	var en energetic
+	pack16 := newPackTable([]int{16})
+	for _, c := range []struct {
+		name string
+		ts   []eTask
+		c    int
+		free []int
+		pack *packTable
+		want bool
+	}{
+		// b fills [3, 7) on the only slot; a (4 units in [0, 10)) would
+		// need 1 unit of it whichever way it is shifted.
+		{"compulsory part", []eTask{{n: 1, p: 4, q: 1, r: 0, d: 10}, {n: 1, p: 4, q: 1, r: 3, d: 7}}, 1, nil, nil, false},
+		{"compulsory part, room", []eTask{{n: 1, p: 4, q: 1, r: 0, d: 11}, {n: 1, p: 4, q: 1, r: 3, d: 7}}, 1, nil, nil, true},
+		// 9 tasks of 16 on 4 slots need three waves, 48 units: 47 is short
+		// though 144 ≤ 4·47 and no task has a compulsory part (a slot
+		// holds two whole tasks, 32 units, in 47).
+		{"packing", []eTask{{n: 5, p: 16, q: 1, r: 0, d: 47}, {n: 4, p: 16, q: 1, r: 0, d: 47}}, 4, nil, pack16, false},
+		{"packing, room", []eTask{{n: 5, p: 16, q: 1, r: 0, d: 48}, {n: 4, p: 16, q: 1, r: 0, d: 48}}, 4, nil, pack16, true},
+		{"packing off", []eTask{{n: 5, p: 16, q: 1, r: 0, d: 47}, {n: 4, p: 16, q: 1, r: 0, d: 47}}, 4, nil, nil, true},
+		// Slots free at 0, 0, 20, 40: five tasks of 16 by 36 fit (two on
+		// each of the first slots, one on the third); six by 40 do not,
+		// though 96 ≤ 40 + 40 + 20.
+		{"profile", []eTask{{n: 5, p: 16, q: 1, r: 0, d: 36}}, 4, []int{0, 0, 20, 40}, pack16, true},
+		{"profile, short", []eTask{{n: 6, p: 16, q: 1, r: 0, d: 40}}, 4, []int{0, 0, 20, 40}, pack16, false},
+		// Compulsory parts: 5 tasks of 16 in [0, 31) all cover [15, 16).
+		{"compulsory parts", []eTask{{n: 5, p: 16, q: 1, r: 0, d: 31}}, 4, nil, nil, false},
+		// A group of 6 on 2 slots in [0, 30) with p = 10 needs all of it;
+		// a single task forced into [10, 20) breaks it.
+		{"group", []eTask{{n: 6, p: 10, q: 1, r: 0, d: 30}, {n: 1, p: 10, q: 1, r: 10, d: 20}}, 2, nil, nil, false},
+	} {
+		en.pack = c.pack
+		if got := en.feasible(c.ts, c.c, c.free, true); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestEnergeticAdmitsSchedules: the energetic check (with the packing term)
+// never rejects a real schedule. Greedy schedules in random job orders on
+// 1-s 20-job mixed streams give, per slot kind, tasks with windows around
+// where they actually run (slack 0–3 at each end, for the first 8 jobs, or
+// per job group the span of its tasks), checked on constant capacity and, for the tasks
+// starting at or after a random instant F, on the slot profile that the
+// earlier tasks leave (each slot free from the end of its last task, at
+// least F), with the cheap interval set of the search as well as the full one.
+func TestEnergeticAdmitsSchedules(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mpack, rpack := kindPacks(in)
+		caps := [3]int{}
+		caps[inst.Map], caps[inst.Reduce] = slotTotals(in)
+		rng := rand.New(rand.NewPCG(seed, 11))
+		var en energetic
+		for trial := 0; trial < 8; trial++ {
+			s := Greedy(in, rng.Perm(len(in.Jobs)))
+			if err := Check(in, s); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+				en.pack = mpack
+				if k == inst.Reduce {
+					en.pack = rpack
+				}
+				var single []eTask
+				span := map[int]*eTask{}
+				for _, a := range s.Tasks {
+					if a.Kind != k {
+						continue
+					}
+					p := a.End - a.Start
+					if a.Task.Job < 8 { // one task each: keep the O(n³) check short
+						single = append(single, eTask{n: 1, p: p, q: 1, r: a.Start - rng.IntN(4), d: a.End + rng.IntN(4)})
+					}
+					key := a.Task.Job*1000 + p
+					if g := span[key]; g != nil {
+						g.n++
+						g.r, g.d = min(g.r, a.Start), max(g.d, a.End)
+					} else {
+						span[key] = &eTask{n: 1, p: p, q: 1, r: a.Start, d: a.End}
+					}
+				}
+				var grouped []eTask
+				for _, g := range span {
+					grouped = append(grouped, *g)
+				}
+				for _, ts := range [][]eTask{single, grouped} {
+					if !en.feasible(ts, caps[k], nil, true) {
+						t.Fatalf("seed %d %v: the energetic check rejects a greedy schedule", seed, k)
+					}
+				}
+				// The slot profile at F.
+				F := s.Tasks[rng.IntN(len(s.Tasks))].Start
+				free := map[[2]int]int{}
+				for r, res := range in.Resources {
+					for i := 0; i < res.Slots(k); i++ {
+						free[[2]int{r, i}] = F
+					}
+				}
+				var rest []eTask
+				for _, a := range s.Tasks {
+					if a.Kind != k {
+						continue
+					}
+					if a.Start < F {
+						key := [2]int{a.Resource, a.Slot}
+						free[key] = max(free[key], a.End)
+					} else {
+						rest = append(rest, eTask{n: 1, p: a.End - a.Start, q: 1, r: max(F, a.Start-rng.IntN(4)), d: a.End + rng.IntN(4)})
+					}
+				}
+				var fr []int
+				for _, f := range free {
+					fr = append(fr, f)
+				}
+				for _, full := range []bool{false, true} {
+					if !en.feasible(rest, caps[k], fr, full) {
+						t.Fatalf("seed %d %v: the energetic check rejects the rest of a greedy schedule at %d (full %v)", seed, k, F, full)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPackTable: S(L) is the largest sum of the durations at most L.
+func TestPackTable(t *testing.T) {
+	pt := newPackTable([]int{30, 16, 20, 16})
+	all := pt.bit(16) | pt.bit(20) | pt.bit(30)
+	for _, c := range []struct {
+		mask    uint
+		l, want int
+	}{{all, 0, 0}, {all, 15, 0}, {all, 16, 16}, {all, 31, 30}, {all, 33, 32}, {all, 35, 32}, {all, 36, 36},
+		{all, 353, 352}, {all, 354, 354}, {all, maxPackLen + 1, maxPackLen + 1}, {0, 35, 32},
+		{pt.bit(20), 79, 60}, {pt.bit(20) | pt.bit(30), 79, 70}, {pt.bit(16) | pt.bit(30), 45, 32}, {pt.bit(16) | pt.bit(30), 46, 46}} {
+		if got := pt.s(c.mask, c.l); got != c.want {
+			t.Errorf("S_%b(%d) = %d, want %d", c.mask, c.l, got, c.want)
+		}
+	}
+	if got := newPackTable([]int{1, 2, 3, 4, 5, 6, 70}).s(1, 69); got != 69 {
+		t.Errorf("more than maxPackDurs durations: S(69) = %d, want 69 (all durations)", got)
+	}
+}

@@ -73,6 +73,25 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 	rx := newRelaxation(in)
 	zmin = rx.minTurnaround(zmin)
 	searchable := unitDemands(in) && !o.NoSearch
+	// zk[k] is a lower bound on Z with at most k late jobs: the relaxation's
+	// least Z over the late sets (zmin when not computed).
+	zk := make([]int, len(in.Jobs)+1)
+	for k := range zk {
+		zk[k] = zmin
+	}
+	if !o.NoSearch {
+		for k := 0; k <= len(in.Jobs) && float64((k+1)*zmin) < u; k++ {
+			zk[k] = relaxLateBound(in, rx, k, zmin, int(math.Floor((u-1+boundTol)/float64(k+1))))
+		}
+	}
+	// rest(k) bounds every late count above k: min over K > k of (K + 1)·zk[K].
+	rest := func(k int) int {
+		b := math.MaxInt
+		for kk := k + 1; kk <= len(in.Jobs); kk++ {
+			b = min(b, (kk+1)*zk[kk])
+		}
+		return b
+	}
 	bound := math.Inf(1) // min over the unfinished subproblems' bounds
 	var nodes int64
 	var first, bestBuilt *Built
@@ -84,7 +103,10 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 		// Incumbents first: for each late count, bisect the cap with the
 		// deadline search (no proof is drawn from this pass).
 		for k := 0; k <= len(in.Jobs) && float64((k+1)*zmin) < u; k++ {
-			if s := findSchedule(in, rx, k, zmin, int(math.Floor((u-1+boundTol)/float64(k+1)))); s != nil {
+			if float64((k+1)*zk[k]) >= u {
+				continue
+			}
+			if s := findSchedule(in, rx, k, zk[k], int(math.Floor((u-1+boundTol)/float64(k+1)))); s != nil {
 				if err := Check(in, s); err != nil {
 					return nil, fmt.Errorf("mrcp: deadline search: %w", err)
 				}
@@ -98,9 +120,15 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 		if float64((k+1)*zmin) >= u {
 			break
 		}
+		if float64((k+1)*zk[k]) >= u {
+			// The relaxation leaves no room for this late count.
+			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
+			subs = append(subs, SubSolve{MaxLate: k, ZCap: zcapU, Status: solve.Infeasible, Z: -1, ZBound: zk[k], Search: true})
+			continue
+		}
 		// Caps rise from Zmin: zlo + 1 − 1, + 2 − 1, + 4 − 1, … up to the
 		// incumbent's; a cap without a schedule proves Z*_K above it.
-		zlo, step := zmin, 1
+		zlo, step := zk[k], 1
 		timeLeft := o.Solve.TimeLimit <= 0 || time.Since(t0) < o.Solve.TimeLimit
 		if searchable && timeLeft {
 			// The combinatorial phase: relaxation and deadline search.
@@ -183,7 +211,7 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 				if left <= 0 {
 					// Out of time: this K keeps (K+1)·zlo, every later K at
 					// least (K+2)·Zmin.
-					bound = math.Min(bound, float64(min((k+1)*zlo, (k+2)*zmin)))
+					bound = math.Min(bound, float64(min((k+1)*zlo, rest(k))))
 					limited, outOfTime = solve.TimeLimit, true
 					break
 				}
@@ -230,7 +258,7 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 			limited = res.Status
 			if ctx.Err() != nil {
 				limited, outOfTime = solve.Interrupted, true
-				bound = math.Min(bound, float64((k+2)*zmin))
+				bound = math.Min(bound, float64(rest(k)))
 			}
 			break
 		}
@@ -271,6 +299,63 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 	out := &Outcome{Path: path, Instance: in, Built: bestBuilt, Result: res, FromHeuristic: best == heur, Subproblems: subs}
 	out.finish(best)
 	return out, nil
+}
+
+// maxBoundSets bounds the late sets relaxLateBound tries per cap; with more
+// it counts the cap as possible (weaker, still a valid bound).
+const maxBoundSets = 300
+
+// relaxLateBound is the least z in [zlo, zcap] at which some late set of
+// searchLateCount (|L| = min(k, |R_z|), L ⊆ R_z) passes the relaxation, or
+// zcap + 1 if none does: no schedule with at most k late jobs has Z below it.
+// The predicate is monotone in z (R_z only grows, and every deadline of a
+// passing set only grows with z), so bisection finds it.
+func relaxLateBound(in *inst.Instance, rx *relaxation, k, zlo, zcap int) int {
+	d := make([]int, len(in.Jobs))
+	ok := func(z int) bool {
+		var r []int
+		for j, job := range in.Jobs {
+			d[j] = job.Release + z
+			if job.Deadline < d[j] {
+				r = append(r, j)
+			}
+		}
+		if !rx.feasible(d) {
+			return false // even with every job of R_z late
+		}
+		size := min(k, len(r))
+		if binomial(len(r), size) > maxBoundSets {
+			return true
+		}
+		pick := make([]int, size)
+		for i := range pick {
+			pick[i] = i
+		}
+		for {
+			for _, j := range r {
+				d[j] = in.Jobs[j].Deadline
+			}
+			for _, i := range pick {
+				d[r[i]] = in.Jobs[r[i]].Release + z
+			}
+			if rx.feasible(d) {
+				return true
+			}
+			if !nextCombination(pick, len(r)) {
+				return false
+			}
+		}
+	}
+	lo, hi := zlo, zcap+1 // ok(hi) is taken as true
+	for lo < hi {
+		m := lo + (hi-lo)/2
+		if ok(m) {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // findSchedule looks for a schedule with at most k late jobs and Z ≤ zcap by

@@ -16,7 +16,8 @@ const (
 // children inherit them) and installed in the LP. It reports false when some
 // row cannot be satisfied: the node is infeasible.
 func (s *search) propagate(nd *node) bool {
-	if len(nd.chg) == 0 {
+	path := nd.path()
+	if len(path) == 0 {
 		return true
 	}
 	m := s.m
@@ -40,7 +41,7 @@ func (s *search) propagate(nd *node) bool {
 			}
 		}
 	}
-	for _, c := range nd.chg {
+	for _, c := range path {
 		push(c.Col)
 	}
 	changed := false
@@ -96,7 +97,7 @@ func (s *search) propagate(nd *node) bool {
 // reapply installs nd's bounds after propagation changed curLo/curUp
 // provisionally: it forces every column of nd.chg to be set again.
 func (s *search) reapply(nd *node) bool {
-	for _, c := range nd.chg {
+	for _, c := range nd.path() {
 		s.curLo[c.Col], s.curUp[c.Col] = math.NaN(), math.NaN()
 	}
 	return s.apply(nd)

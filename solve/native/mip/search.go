@@ -44,6 +44,15 @@ type bndChg struct {
 	Lo, Up float64
 }
 
+// chgLink holds the bound changes of one processed node, linked to those of
+// its ancestors; the children of a node share it instead of copying the
+// whole path (an open node then costs its own changes, not its depth times
+// them: mas74 keeps millions of open nodes).
+type chgLink struct {
+	chg []bndChg
+	up  *chgLink
+}
+
 type node struct {
 	id     int64
 	parent int64
@@ -52,8 +61,12 @@ type node struct {
 	bound float64
 	// estimate orders children when plunging.
 	estimate float64
-	chg      []bndChg
-	basis    simplex.Basis
+	// chg are the node's own bound changes (its branching bound, then what
+	// propagation, strong branching and reduced-cost fixing added); anc
+	// those of its ancestors.
+	chg   []bndChg
+	anc   *chgLink
+	basis simplex.Basis
 	// Pseudo-cost bookkeeping of the branching that created the node.
 	bvar      int
 	bup       bool
@@ -413,11 +426,30 @@ func (s *search) run() {
 	s.progress(true, "*")
 }
 
+// path returns the bound changes from the root to nd, in that order.
+func (nd *node) path() []bndChg {
+	var links []*chgLink
+	n := len(nd.chg)
+	for l := nd.anc; l != nil; l = l.up {
+		links = append(links, l)
+		n += len(l.chg)
+	}
+	if len(links) == 0 {
+		return nd.chg
+	}
+	out := make([]bndChg, 0, n)
+	for k := len(links) - 1; k >= 0; k-- {
+		out = append(out, links[k].chg...)
+	}
+	return append(out, nd.chg...)
+}
+
 // apply installs the bounds of nd in the LP; false when they are empty.
 func (s *search) apply(nd *node) bool {
-	lo := make(map[int]float64, len(nd.chg))
-	up := make(map[int]float64, len(nd.chg))
-	for _, c := range nd.chg {
+	path := nd.path()
+	lo := make(map[int]float64, len(path))
+	up := make(map[int]float64, len(path))
+	for _, c := range path {
 		l, u := s.glo[c.Col], s.gup[c.Col]
 		if v, ok := lo[c.Col]; ok {
 			l, u = v, up[c.Col]
@@ -443,7 +475,7 @@ func (s *search) apply(nd *node) bool {
 			newDirty = append(newDirty, j)
 		}
 	}
-	for _, c := range nd.chg {
+	for _, c := range path {
 		set(c.Col, lo[c.Col], up[c.Col])
 	}
 	for _, j := range s.dirty {
@@ -650,12 +682,16 @@ func (s *search) branch(nd *node, j int, v, z float64) []*node {
 	if int64(len(s.open)+1)*int64(s.n+s.lp.NumRows()) < maxBasisBytes {
 		basis = s.lp.Basis()
 	}
+	// nd's changes are final now: both children link to them.
+	anc := nd.anc
+	if len(nd.chg) > 0 {
+		anc = &chgLink{chg: nd.chg[:len(nd.chg):len(nd.chg)], up: nd.anc}
+	}
 	mk := func(up bool) *node {
 		c := &node{id: s.nextID, parent: nd.id, depth: nd.depth + 1, bound: nd.bound, basis: basis,
 			bvar: j, bup: up, parentObj: z}
 		s.nextID++
-		c.chg = make([]bndChg, len(nd.chg), len(nd.chg)+1)
-		copy(c.chg, nd.chg)
+		c.anc = anc
 		if up {
 			c.chg = append(c.chg, bndChg{j, math.Ceil(v), math.Inf(1)})
 			c.bdist = 1 - f

@@ -153,6 +153,10 @@ func BenchmarkSeeds(b *testing.B) {
 				b.ReportMetric(out.Result.Objective, "objective")
 				b.ReportMetric(out.Result.Bound, "bound")
 				b.ReportMetric(float64(len(out.Subproblems)), "subs")
+				if out.Schedule != nil {
+					b.ReportMetric(float64(out.Schedule.LateJobs), "late")
+					b.ReportMetric(float64(out.Schedule.MaxTurnaround), "maxturn")
+				}
 				for _, s := range out.Subproblems {
 					how := "milp"
 					if s.Search {

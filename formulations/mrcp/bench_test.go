@@ -106,11 +106,12 @@ func splitComma(s string) []string {
 }
 
 // BenchmarkSeeds solves the 1-s 20-job mixed streams of seeds 1–5
-// ($MRCP_BENCH_SEEDS, e.g. "6,7,8", picks others; λ = 0.02/s, the `mrbound generate mrcp` defaults) by the default method
-// (late-count decomposition with its combinatorial phase, time-indexed
-// model) on each backend, with a time limit of $MRCP_BENCH_LIMIT seconds
-// (default 30), and logs every subproblem (b.Log; run with -v). Metrics as
-// BenchmarkSolve plus objective and bound.
+// ($MRCP_BENCH_SEEDS, e.g. "6,7,8", picks others; λ = 0.02/s, the
+// `mrbound generate mrcp` defaults) by the default method (late-count
+// decomposition with its combinatorial phase, time-indexed model) on each
+// backend, with a time limit of $MRCP_BENCH_LIMIT seconds (default 30), and
+// logs every subproblem (b.Log; run with -v). Metrics: optimal, objective,
+// bound, subproblems, late jobs and max turnaround of the schedule.
 func BenchmarkSeeds(b *testing.B) {
 	limit := 30 * time.Second
 	if s := os.Getenv("MRCP_BENCH_LIMIT"); s != "" {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"io"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/model/mps"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/solvertest"
@@ -45,7 +45,7 @@ func BenchmarkHiGHS(b *testing.B) {
 				b.Fatal(err)
 			}
 			var res solve.Result
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if res, err = s.Solve(context.Background(), m, opts); err != nil {
@@ -54,7 +54,7 @@ func BenchmarkHiGHS(b *testing.B) {
 			}
 			b.StopTimer()
 			// CPU seconds are steadier than wall time on a shared machine.
-			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((cputime.Now()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 			if res.Status == solve.Optimal && solve.RelativeGap(res.Objective, p.Optimum) > 1e-4 {
 				b.Errorf("objective %v, optimum %v", res.Objective, p.Optimum)
 			}
@@ -68,15 +68,6 @@ func BenchmarkHiGHS(b *testing.B) {
 	}
 }
 
-// cpuTime is the user+system CPU time of the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkStartup measures compiling highs.wasm with an empty compilation
 // cache (cold), with a populated one (cached), and creating one module
 // instance from the compiled module (the per-solve overhead).
@@ -87,7 +78,7 @@ func BenchmarkStartup(b *testing.B) {
 	}
 	ctx := context.Background()
 	b.Run("cold", func(b *testing.B) {
-		cpu0 := cpuTime()
+		cpu0 := cputime.Now()
 		for i := 0; i < b.N; i++ {
 			e, err := compile(ctx, dir, b.TempDir())
 			if err != nil {
@@ -95,7 +86,7 @@ func BenchmarkStartup(b *testing.B) {
 			}
 			e.rt.Close(ctx)
 		}
-		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		b.ReportMetric((cputime.Now()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	})
 	b.Run("cached", func(b *testing.B) {
 		cache := b.TempDir()
@@ -104,7 +95,7 @@ func BenchmarkStartup(b *testing.B) {
 			b.Fatal(err)
 		}
 		e.rt.Close(ctx)
-		cpu0 := cpuTime()
+		cpu0 := cputime.Now()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			e, err := compile(ctx, dir, cache)
@@ -113,7 +104,7 @@ func BenchmarkStartup(b *testing.B) {
 			}
 			e.rt.Close(ctx)
 		}
-		b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		b.ReportMetric((cputime.Now()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	})
 	b.Run("instance", func(b *testing.B) {
 		e, err := getEngine(dir)

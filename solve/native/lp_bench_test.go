@@ -3,14 +3,13 @@ package native_test
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mrbound/mrbound/formulations/jlassi"
 	"github.com/mrbound/mrbound/formulations/mrcp"
 	jinst "github.com/mrbound/mrbound/instances/jlassi"
 	minst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
@@ -71,7 +70,7 @@ func BenchmarkFormulationRelaxations(b *testing.B) {
 	h, herr := solve.Lookup("highs")
 	for k, m := range models {
 		b.Run(names[k]+"/native", func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				res, err := native.SolveLP(context.Background(), m, solve.Options{})
 				if err != nil || res.Status != solve.Optimal {
@@ -79,13 +78,13 @@ func BenchmarkFormulationRelaxations(b *testing.B) {
 				}
 				b.ReportMetric(float64(res.Iterations), "iters")
 			}
-			reportCPU(b, cpu0)
+			cputime.ReportMS(b, cpu0)
 		})
 		b.Run(names[k]+"/highs", func(b *testing.B) {
 			if herr != nil {
 				b.Skip(herr)
 			}
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				res, err := h.Solve(context.Background(), m, solve.Options{})
 				if err != nil {
@@ -96,22 +95,7 @@ func BenchmarkFormulationRelaxations(b *testing.B) {
 				}
 				b.ReportMetric(float64(res.Iterations), "iters")
 			}
-			reportCPU(b, cpu0)
+			cputime.ReportMS(b, cpu0)
 		})
 	}
-}
-
-// cpuTime is the CPU time (user + system) of the process: the machine the
-// benchmarks run on is shared, so wall time alone overstates both solvers.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportCPU reports the CPU time per operation since start as cpu-ms/op.
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }

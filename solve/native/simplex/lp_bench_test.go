@@ -5,10 +5,9 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"testing"
-	"time"
 
+	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/model/mps"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -30,7 +29,7 @@ func BenchmarkNetlib(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(name+"/native", func(b *testing.B) {
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				s, err := New(m, Options{})
 				if err != nil {
@@ -41,13 +40,13 @@ func BenchmarkNetlib(b *testing.B) {
 				}
 				b.ReportMetric(float64(s.Iterations()), "iters")
 			}
-			reportCPU(b, cpu0)
+			cputime.ReportMS(b, cpu0)
 		})
 		b.Run(name+"/highs", func(b *testing.B) {
 			if herr != nil {
 				b.Skip(herr)
 			}
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				res, err := h.Solve(context.Background(), m, solve.Options{})
 				if err != nil {
@@ -58,7 +57,7 @@ func BenchmarkNetlib(b *testing.B) {
 				}
 				b.ReportMetric(float64(res.Iterations), "iters")
 			}
-			reportCPU(b, cpu0)
+			cputime.ReportMS(b, cpu0)
 		})
 	}
 }
@@ -72,28 +71,13 @@ func BenchmarkHiGHSOverhead(b *testing.B) {
 		b.Skip(err)
 	}
 	m := lpSpec{obj: []float64{1}, colLo: []float64{0}, colUp: []float64{1}, a: [][]float64{}, rowLo: []float64{}, rowUp: []float64{}}.model()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Now()
 	for i := 0; i < b.N; i++ {
 		if _, err := h.Solve(context.Background(), m, solve.Options{}); err != nil {
 			b.Skip(err)
 		}
 	}
-	reportCPU(b, cpu0)
-}
-
-// cpuTime is the CPU time (user + system) of the process: the machine the
-// benchmarks run on is shared, so wall time alone overstates both solvers.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportCPU reports the CPU time per operation since start as cpu-ms/op.
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	cputime.ReportMS(b, cpu0)
 }
 
 // BenchmarkWarmBranching measures the warm-started dual simplex as a
@@ -129,7 +113,7 @@ func BenchmarkWarmBranching(b *testing.B) {
 				b.Skip("integral root")
 			}
 			it0 := s.Iterations()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				j := frac[i%len(frac)]
 				lo, up := s.ColBounds(j)
@@ -144,7 +128,7 @@ func BenchmarkWarmBranching(b *testing.B) {
 					b.Fatalf("status %v after restoring the bound", st)
 				}
 			}
-			reportCPU(b, cpu0)
+			cputime.ReportMS(b, cpu0)
 			b.ReportMetric(float64(s.Iterations()-it0)/float64(2*b.N), "iters/solve")
 		})
 	}
@@ -169,7 +153,7 @@ func BenchmarkWarmFixedCost(b *testing.B) {
 				b.Fatalf("root status %v", st)
 			}
 			it0 := s.Iterations()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				j := i % m.NumCols()
 				lo, up := s.ColBounds(j)
@@ -180,7 +164,7 @@ func BenchmarkWarmFixedCost(b *testing.B) {
 					b.Fatalf("status %v", st)
 				}
 			}
-			reportCPU(b, cpu0)
+			cputime.ReportMS(b, cpu0)
 			b.ReportMetric(float64(s.Iterations()-it0)/float64(b.N), "iters/solve")
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -127,7 +128,7 @@ func BenchmarkLargeSparse(b *testing.B) {
 	for _, c := range cases {
 		b.Run(fmt.Sprintf("%s-%dx%d", c.name, c.mod.NumRows(), c.mod.NumCols()), func(b *testing.B) {
 			var iters int64
-			cpu0 := cpuTime()
+			cpu0 := cputime.Now()
 			for i := 0; i < b.N; i++ {
 				s, err := New(c.mod, Options{})
 				if err != nil {
@@ -139,8 +140,8 @@ func BenchmarkLargeSparse(b *testing.B) {
 				iters += s.Iterations()
 				b.ReportMetric(s.Objective(), "obj")
 			}
-			cpu := cpuTime() - cpu0
-			reportCPU(b, cpu0)
+			cpu := cputime.Now() - cpu0
+			cputime.ReportMS(b, cpu0)
 			b.ReportMetric(float64(iters)/float64(b.N), "iters")
 			b.ReportMetric(float64(cpu.Microseconds())/float64(iters), "cpu-µs/iter")
 		})

@@ -54,23 +54,9 @@ func BenchmarkSolve(b *testing.B) {
 			for _, method := range []string{"decomposed", "monolithic"} {
 				for _, backend := range backends {
 					b.Run(fmt.Sprintf("jobs=%d/%v/%s/%s", n, f, method, backend), func(b *testing.B) {
-						if _, err := solve.Lookup(backend); err != nil {
-							b.Skip(err)
-						}
-						var out *Outcome
-						for i := 0; i < b.N; i++ {
-							out, err = RunInstance(context.Background(), "bench", in, RunOptions{
-								Build: Options{Formulation: f, Disaggregated: method == "monolithic"},
-								Solve: solve.Options{Solver: backend, TimeLimit: limit}, Monolithic: method == "monolithic"})
-							if err != nil {
-								b.Fatal(err)
-							}
-						}
-						opt := 0.0
-						if out.Result.Status == solve.Optimal {
-							opt = 1
-						}
-						b.ReportMetric(opt, "optimal")
+						out := benchRun(b, in, RunOptions{
+							Build: Options{Formulation: f, Disaggregated: method == "monolithic"},
+							Solve: solve.Options{Solver: backend, TimeLimit: limit}, Monolithic: method == "monolithic"})
 						b.ReportMetric(out.Result.Gap(), "gap")
 						b.ReportMetric(float64(out.Result.Nodes), "nodes")
 						cols := out.Built.Model.NumCols()
@@ -135,22 +121,7 @@ func BenchmarkSeeds(b *testing.B) {
 		}
 		for _, backend := range backends {
 			b.Run(fmt.Sprintf("seed=%d/%s", seed, backend), func(b *testing.B) {
-				if _, err := solve.Lookup(backend); err != nil {
-					b.Skip(err)
-				}
-				var out *Outcome
-				for i := 0; i < b.N; i++ {
-					out, err = RunInstance(context.Background(), "bench", in, RunOptions{
-						Solve: solve.Options{Solver: backend, TimeLimit: limit}})
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
-				opt := 0.0
-				if out.Result.Status == solve.Optimal {
-					opt = 1
-				}
-				b.ReportMetric(opt, "optimal")
+				out := benchRun(b, in, RunOptions{Solve: solve.Options{Solver: backend, TimeLimit: limit}})
 				b.ReportMetric(out.Result.Objective, "objective")
 				b.ReportMetric(out.Result.Bound, "bound")
 				b.ReportMetric(float64(len(out.Subproblems)), "subs")
@@ -172,4 +143,26 @@ func BenchmarkSeeds(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchRun runs in b.N times with o (skipping when o's backend is not
+// usable), reports whether the last run was optimal and returns it.
+func benchRun(b *testing.B, in *inst.Instance, o RunOptions) *Outcome {
+	b.Helper()
+	if _, err := solve.Lookup(o.Solve.Solver); err != nil {
+		b.Skip(err)
+	}
+	var out *Outcome
+	for i := 0; i < b.N; i++ {
+		var err error
+		if out, err = RunInstance(context.Background(), "bench", in, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opt := 0.0
+	if out.Result.Status == solve.Optimal {
+		opt = 1
+	}
+	b.ReportMetric(opt, "optimal")
+	return out
 }

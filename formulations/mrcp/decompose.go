@@ -313,13 +313,7 @@ const maxBoundSets = 300
 func relaxLateBound(in *inst.Instance, rx *relaxation, k, zlo, zcap int) int {
 	d := make([]int, len(in.Jobs))
 	ok := func(z int) bool {
-		var r []int
-		for j, job := range in.Jobs {
-			d[j] = job.Release + z
-			if job.Deadline < d[j] {
-				r = append(r, j)
-			}
-		}
+		r := capDeadlines(in, z, d)
 		if !rx.feasible(d) {
 			return false // even with every job of R_z late
 		}
@@ -374,4 +368,18 @@ func findSchedule(in *inst.Instance, rx *relaxation, k, zlo, zcap int) *Schedule
 		}
 	}
 	return s
+}
+
+// capDeadlines sets d[j] = s_j + z, each job's completion deadline when the
+// maximum turnaround is z and the job may be late, and returns R_z, the jobs
+// whose own deadline d_j falls before it: only they can be late under cap z.
+func capDeadlines(in *inst.Instance, z int, d []int) []int {
+	var r []int
+	for j, job := range in.Jobs {
+		d[j] = job.Release + z
+		if job.Deadline < d[j] {
+			r = append(r, j)
+		}
+	}
+	return r
 }

@@ -479,13 +479,7 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 	}
 	d := make([]int, len(in.Jobs))
 	for z := zlo; z <= zcap; z++ {
-		var r []int
-		for j, job := range in.Jobs {
-			d[j] = job.Release + z
-			if job.Deadline < d[j] {
-				r = append(r, j)
-			}
-		}
+		r := capDeadlines(in, z, d)
 		// Every job of R_z late is the weakest case: if even that fails, z is empty.
 		if !rx.feasible(d) {
 			continue

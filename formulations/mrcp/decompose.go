@@ -326,12 +326,7 @@ func relaxLateBound(in *inst.Instance, rx *relaxation, k, zlo, zcap int) int {
 			pick[i] = i
 		}
 		for {
-			for _, j := range r {
-				d[j] = in.Jobs[j].Deadline
-			}
-			for _, i := range pick {
-				d[r[i]] = in.Jobs[r[i]].Release + z
-			}
+			lateSetDeadlines(in, r, pick, z, d)
 			if rx.feasible(d) {
 				return true
 			}
@@ -382,4 +377,16 @@ func capDeadlines(in *inst.Instance, z int, d []int) []int {
 		}
 	}
 	return r
+}
+
+// lateSetDeadlines sets the deadlines of the jobs in r for the late set
+// {r[i] : i ∈ pick} under cap z: s_j + z for the late ones, d_j for the
+// others (the rest of d is capDeadlines's).
+func lateSetDeadlines(in *inst.Instance, r, pick []int, z int, d []int) {
+	for _, j := range r {
+		d[j] = in.Jobs[j].Deadline
+	}
+	for _, i := range pick {
+		d[r[i]] = in.Jobs[r[i]].Release + z
+	}
 }

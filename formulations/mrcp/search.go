@@ -497,12 +497,7 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 		}
 		aborted := false
 		for {
-			for _, j := range r {
-				d[j] = in.Jobs[j].Deadline
-			}
-			for _, i := range pick {
-				d[r[i]] = in.Jobs[r[i]].Release + z
-			}
+			lateSetDeadlines(in, r, pick, z, d)
 			if rx.feasible(d) {
 				for try := 0; try < tries; try++ {
 					s, res, nodes := searchDeadlinesSeeded(in, d, min(*budget, perSet), uint64(try))

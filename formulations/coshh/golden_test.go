@@ -2,16 +2,12 @@ package coshh
 
 import (
 	"bytes"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/mrbound/mrbound/internal/golden"
 	"github.com/mrbound/mrbound/model/lpformat"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func paperProblem() Problem {
 	return Problem{Name: "paper", Classes: []string{"C1", "C2"}, Resources: []string{"R1", "R2"},
@@ -31,19 +27,6 @@ func TestGoldenLP(t *testing.T) {
 		if err := lpformat.Write(&buf, m); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", name+".lp.golden")
-		if *update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs:\n%s\nwant:\n%s", path, buf.String(), want)
-		}
+		golden.Check(t, name+".lp.golden", buf.Bytes())
 	}
 }

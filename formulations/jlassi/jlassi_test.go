@@ -3,7 +3,6 @@ package jlassi
 import (
 	"bytes"
 	"context"
-	"flag"
 	"math"
 	"os"
 	"strings"
@@ -11,12 +10,11 @@ import (
 	"time"
 
 	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/internal/golden"
 	"github.com/mrbound/mrbound/model/lpformat"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // testSolver is the backend the tests solve with; the hand-made instances
 // are solved with every backend in backends.
@@ -358,19 +356,7 @@ func TestGolden(t *testing.T) {
 		if err := lpformat.Write(&buf, m.Model); err != nil {
 			t.Fatal(err)
 		}
-		path := "testdata/migration_" + form.String() + ".lp.golden"
-		if *update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs from the built model (run with -update after checking the change):\n%s", path, buf.String())
-		}
+		golden.Check(t, "migration_"+form.String()+".lp.golden", buf.Bytes())
 	}
 }
 

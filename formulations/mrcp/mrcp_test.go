@@ -4,24 +4,20 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/internal/golden"
 	"github.com/mrbound/mrbound/model/lpformat"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
 	_ "github.com/mrbound/mrbound/solve/native"
 	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // backends are the solvers the tests try; one that is not registered or
 // fails to run is skipped with the reason.
@@ -366,28 +362,7 @@ func TestModelGolden(t *testing.T) {
 		if err := lpformat.Write(&buf, bt.Model); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, c.name+".lp", buf.Bytes())
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
+		golden.Check(t, c.name+".lp", buf.Bytes())
 	}
 }
 

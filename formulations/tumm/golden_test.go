@@ -2,15 +2,11 @@ package tumm
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/mrbound/mrbound/internal/golden"
 	"github.com/mrbound/mrbound/model/lpformat"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // TestGoldenLP compares a two-node program, in CPLEX LP text, with
 // testdata/*.lp.golden (go test -update rewrites them).
@@ -28,19 +24,6 @@ func TestGoldenLP(t *testing.T) {
 		if err := lpformat.Write(&buf, m); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", name+".lp.golden")
-		if *update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs:\n%s\nwant:\n%s", path, buf.String(), want)
-		}
+		golden.Check(t, name+".lp.golden", buf.Bytes())
 	}
 }

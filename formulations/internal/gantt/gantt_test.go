@@ -3,36 +3,12 @@ package gantt
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mrbound/mrbound/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file; got:\n%s", name, got)
-	}
-}
 
 // sample is a two-resource MapReduce schedule: three maps then a reduce.
 var sample = []Bar{
@@ -48,7 +24,7 @@ func TestTextGolden(t *testing.T) {
 	if err := Text(&buf, sample, 70); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sample.txt", buf.Bytes())
+	golden.Check(t, "sample.txt", buf.Bytes())
 }
 
 func TestTextLayout(t *testing.T) {
@@ -111,7 +87,7 @@ func TestSVGGolden(t *testing.T) {
 	if !bytes.Contains(a.Bytes(), []byte("j0.r0")) {
 		t.Error("label j0.r0 missing from SVG")
 	}
-	golden(t, "sample.svg", a.Bytes())
+	golden.Check(t, "sample.svg", a.Bytes())
 }
 
 func TestSVGEmpty(t *testing.T) {

@@ -213,7 +213,7 @@ func TestRandomMIPs(t *testing.T) {
 	for seed := uint64(1); seed <= 25; seed++ {
 		m := randomModel(seed, true)
 		t.Run(m.Name, func(t *testing.T) {
-			want := enumerate(m)
+			want, _ := solvertest.Enumerate(m)
 			res, err := s.Solve(context.Background(), m, solve.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -224,34 +224,4 @@ func TestRandomMIPs(t *testing.T) {
 			}
 		})
 	}
-}
-
-// enumerate returns the optimum of a pure-integer model with finite bounds.
-func enumerate(m *model.Model) float64 {
-	best := math.Inf(1)
-	x := append([]float64(nil), m.ColLower...)
-	for {
-		if ev := m.Evaluate(x); ev.Feasible(1e-9, true) {
-			v := ev.Objective
-			if m.Sense == model.Maximize {
-				v = -v
-			}
-			best = math.Min(best, v)
-		}
-		j := 0
-		for ; j < len(x); j++ {
-			if x[j] < m.ColUpper[j] {
-				x[j]++
-				break
-			}
-			x[j] = m.ColLower[j]
-		}
-		if j == len(x) {
-			break
-		}
-	}
-	if m.Sense == model.Maximize {
-		return -best
-	}
-	return best
 }

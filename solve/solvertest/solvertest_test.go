@@ -159,31 +159,7 @@ func TestIPOptimaByEnumeration(t *testing.T) {
 		if !pure {
 			continue
 		}
-		best, found := math.Inf(1), false
-		x := append([]float64(nil), m.ColLower...)
-		for {
-			if ev := m.Evaluate(x); ev.Feasible(1e-9, true) {
-				v := ev.Objective
-				if m.Sense == model.Maximize {
-					v = -v
-				}
-				best, found = math.Min(best, v), true
-			}
-			j := 0
-			for ; j < len(x); j++ {
-				if x[j] < m.ColUpper[j] {
-					x[j]++
-					break
-				}
-				x[j] = m.ColLower[j]
-			}
-			if j == len(x) {
-				break
-			}
-		}
-		if m.Sense == model.Maximize {
-			best = -best
-		}
+		best, found := Enumerate(m)
 		switch {
 		case c.Status[0] == solve.Infeasible && found:
 			t.Errorf("%s: stored infeasible but enumeration finds %v", c.Name, best)

@@ -42,7 +42,8 @@ const (
 	proveSetShare = 3 // one late set may use 1/proveSetShare of proveBudget
 	findBudget    = 60000
 	findPerSet    = 2000
-	findTries     = 4
+	findTries     = 4  // per late set in the incumbent pass
+	stallTries    = 12 // per late set once a late count's proof stalls
 )
 
 // runDecomposed minimises the product objective (K + 1)·Z by one solve per
@@ -106,7 +107,7 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 			if float64((k+1)*zk[k]) >= u {
 				continue
 			}
-			if s := findSchedule(in, rx, k, zk[k], int(math.Floor((u-1+boundTol)/float64(k+1)))); s != nil {
+			if s := findSchedule(in, rx, k, zk[k], int(math.Floor((u-1+boundTol)/float64(k+1))), findTries); s != nil {
 				if err := Check(in, s); err != nil {
 					return nil, fmt.Errorf("mrcp: deadline search: %w", err)
 				}
@@ -135,7 +136,7 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
 			ts := time.Now()
 			budget := proveBudget
-			st, z, s := searchLateCount(in, rx, k, zlo, zcapU, &budget, true, proveBudget/proveSetShare)
+			st, z, s := searchLateCount(in, rx, k, zlo, zcapU, &budget, 0, proveBudget/proveSetShare)
 			sub := SubSolve{MaxLate: k, ZCap: zcapU, Z: -1, ZBound: z, Nodes: int64(proveBudget - budget), Search: true}
 			if st == lateUnknown {
 				// Z*_K ≥ z is proven; look for a (better) schedule to lower
@@ -144,7 +145,7 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 				if s != nil {
 					hi = s.MaxTurnaround - 1
 				}
-				if f := findSchedule(in, rx, k, z, hi); f != nil {
+				if f := findSchedule(in, rx, k, z, hi, stallTries); f != nil {
 					s = f
 				}
 				sub.Status = solve.NodeLimit
@@ -351,12 +352,12 @@ func relaxLateBound(in *inst.Instance, rx *relaxation, k, zlo, zcap int) int {
 // bisection on the cap between zlo and zcap with the deadline search,
 // passing over late sets whose search runs out of budget: a heuristic (no
 // proof is drawn from it), nil when it finds nothing.
-func findSchedule(in *inst.Instance, rx *relaxation, k, zlo, zcap int) *Schedule {
+func findSchedule(in *inst.Instance, rx *relaxation, k, zlo, zcap, tries int) *Schedule {
 	var s *Schedule
 	fb := findBudget
 	for lo, hi := zlo, zcap; lo <= hi && fb > 0; {
 		mid := (lo + hi) / 2
-		if _, _, f := searchLateCount(in, rx, k, mid, mid, &fb, false, findPerSet); f != nil {
+		if _, _, f := searchLateCount(in, rx, k, mid, mid, &fb, tries, findPerSet); f != nil {
 			s, hi = f, f.MaxTurnaround-1
 		} else {
 			lo = mid + 1

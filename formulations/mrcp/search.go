@@ -145,6 +145,18 @@ const prioSpread = 40
 // deadline plus a random term drawn from seed (none for seed 0): the same
 // tree in another order, for restarts when only a schedule is sought.
 func searchDeadlinesSeeded(in *inst.Instance, d []int, budget int, seed uint64) (*Schedule, searchResult, int) {
+	return searchDeadlinesDir(in, d, budget, seed, false)
+}
+
+// searchDeadlinesDir is searchDeadlinesSeeded in either direction of time.
+// Reversed, it is the same search on the mirror image of the instance
+// (time t ↦ −t): completion deadlines become releases and releases become
+// deadlines, reduces come first and a job's maps are released when its
+// reduces (mirrored) end. A schedule of the mirror is a schedule of the
+// instance with each task's interval mirrored, so the two searches decide
+// the same question; the mirror places first what the instance places last,
+// which settles instances whose tight part is at the end of the horizon.
+func searchDeadlinesDir(in *inst.Instance, d []int, budget int, seed uint64, reversed bool) (*Schedule, searchResult, int) {
 	ds := &deadlineSearch{in: in, budget: budget}
 	if seed != 0 {
 		ds.rng = rand.New(rand.NewPCG(seed, 0x6d726370))
@@ -156,32 +168,65 @@ func searchDeadlinesSeeded(in *inst.Instance, d []int, budget int, seed uint64) 
 			maxRed[j] = max(maxRed[j], r.Duration)
 		}
 	}
-	mg := groupsOf(in, inst.Map)
-	for g := range mg {
-		mg[g].rel = in.Jobs[mg[g].job].Release
-		mg[g].dl = d[mg[g].job] - maxRed[mg[g].job]
+	mpack, rpack := kindPacks(in)
+	firstKind, secondKind := inst.Map, inst.Reduce
+	firstCap, secondCap := mapCap, redCap
+	firstPack, secondPack := mpack, rpack
+	// start[j] is where job j's first-kind tasks may start: the release, or
+	// mirrored the completion deadline.
+	start := make([]int, len(in.Jobs))
+	fg := groupsOf(in, inst.Map)
+	if reversed {
+		firstKind, secondKind = inst.Reduce, inst.Map
+		firstCap, secondCap = redCap, mapCap
+		firstPack, secondPack = rpack, mpack
+		fg = groupsOf(in, inst.Reduce)
+		for j := range in.Jobs {
+			start[j] = -d[j]
+		}
+		for g := range fg {
+			// A reduce starts after the job's map phase, so its mirror ends
+			// by −(s_j + P_j).
+			fg[g].rel = -d[fg[g].job]
+			fg[g].dl = -(in.Jobs[fg[g].job].Release + mapPhaseBound(in, in.Jobs[fg[g].job]))
+		}
+	} else {
+		for j, job := range in.Jobs {
+			start[j] = job.Release
+		}
+		for g := range fg {
+			fg[g].rel = in.Jobs[fg[g].job].Release
+			fg[g].dl = d[fg[g].job] - maxRed[fg[g].job]
+		}
 	}
 	var found *Schedule
-	mpack, rpack := kindPacks(in)
-	maps := ds.newKind(mapCap, mg)
-	maps.pack = mpack
-	maps.leaf = func(ms *kindSearch) searchResult {
-		rg := groupsOf(in, inst.Reduce)
-		for g := range rg {
-			rg[g].rel = ms.jobEnd[rg[g].job]
-			rg[g].dl = d[rg[g].job]
+	first := ds.newKind(firstCap, fg, start)
+	first.pack = firstPack
+	first.leaf = func(fs *kindSearch) searchResult {
+		sg := groupsOf(in, secondKind)
+		for g := range sg {
+			sg[g].rel = fs.jobEnd[sg[g].job]
+			sg[g].dl = d[sg[g].job]
+			if reversed {
+				sg[g].dl = -in.Jobs[sg[g].job].Release
+			}
 		}
-		reds := ds.newKind(redCap, rg)
-		reds.pack = rpack
-		reds.leaf = func(rs *kindSearch) searchResult {
+		second := ds.newKind(secondCap, sg, fs.jobEnd)
+		second.pack = secondPack
+		second.leaf = func(ss *kindSearch) searchResult {
 			var tasks []Assignment
-			for _, ks := range []*kindSearch{ms, rs} {
-				kind := inst.Map
-				if ks == rs {
-					kind = inst.Reduce
+			for _, ks := range []*kindSearch{fs, ss} {
+				kind := firstKind
+				if ks == ss {
+					kind = secondKind
 				}
 				for g, gr := range ks.gs {
 					st := append([]int(nil), ks.starts[g]...)
+					if reversed {
+						for i := range st {
+							st[i] = -st[i] - gr.dur
+						}
+					}
 					sort.Ints(st)
 					for i, x := range gr.idx {
 						tasks = append(tasks, Assignment{Task: inst.TaskRef{Job: gr.job, Kind: kind, Index: x}, Start: st[i]})
@@ -195,13 +240,15 @@ func searchDeadlinesSeeded(in *inst.Instance, d []int, budget int, seed uint64) 
 			found = s
 			return searchFound
 		}
-		return reds.dfs()
+		return second.dfs()
 	}
-	r := maps.dfs()
+	r := first.dfs()
 	return found, r, ds.nodes
 }
 
-func (ds *deadlineSearch) newKind(slots int, gs []sgroup) *kindSearch {
+// newKind starts the search over one slot kind; start[j] is the earliest
+// any task of job j starts (the job's end so far before any is placed).
+func (ds *deadlineSearch) newKind(slots int, gs []sgroup, start []int) *kindSearch {
 	ks := &kindSearch{ds: ds, slots: slots, gs: gs, left: make([]int, len(gs)), free: make([]int, slots),
 		starts: make([][]int, len(gs)), lastT: -1, lastG: -1, memo: map[string][][]int32{},
 		jobEnd: make([]int, len(ds.in.Jobs))}
@@ -213,9 +260,7 @@ func (ds *deadlineSearch) newKind(slots int, gs []sgroup) *kindSearch {
 			ks.prio[g] += ds.rng.IntN(prioSpread)
 		}
 	}
-	for j, job := range ds.in.Jobs {
-		ks.jobEnd[j] = job.Release
-	}
+	copy(ks.jobEnd, start)
 	for i := range ks.free {
 		ks.free[i] = -1 << 40
 	}
@@ -468,14 +513,16 @@ const (
 // is Z*_k (every smaller z was proven empty). It stops with lateUnknown and
 // the z reached when a search runs out of budget or there are too many sets.
 //
-// With prove false it only looks for a schedule: each set gets findTries
-// searches in differently seeded orders (at most perSet nodes each), a set
-// whose searches run out of budget is passed over, and lateSolved then means
-// only "a schedule with Z ≤ z", not that z is Z*_k.
-func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget *int, prove bool, perSet int) (lateStatus, int, *Schedule) {
-	tries := 1
-	if !prove {
-		tries = findTries
+// With tries > 0 it only looks for a schedule: each set gets that many
+// searches (at most perSet nodes each), in both directions of time with
+// branch orders seeded 0, 0, 1, 1, …, a set whose searches run out of
+// budget is passed over, and lateSolved then means only "a schedule with
+// Z ≤ z", not that z is Z*_k. With tries = 0 it proves: one set at a time
+// by decideDeadlines.
+func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget *int, tries, perSet int) (lateStatus, int, *Schedule) {
+	prove := tries == 0
+	if prove {
+		tries = 1
 	}
 	d := make([]int, len(in.Jobs))
 	for z := zlo; z <= zcap; z++ {
@@ -500,7 +547,14 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 			lateSetDeadlines(in, r, pick, z, d)
 			if rx.feasible(d) {
 				for try := 0; try < tries; try++ {
-					s, res, nodes := searchDeadlinesSeeded(in, d, min(*budget, perSet), uint64(try))
+					var s *Schedule
+					var res searchResult
+					var nodes int
+					if prove {
+						s, res, nodes = decideDeadlines(in, d, min(*budget, perSet), 0)
+					} else {
+						s, res, nodes = searchDeadlinesDir(in, d, min(*budget, perSet), uint64(try/2), try%2 == 1)
+					}
 					*budget -= nodes
 					if res == searchFound {
 						return lateSolved, z, s
@@ -525,6 +579,33 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 		}
 	}
 	return lateEmpty, zcap + 1, nil
+}
+
+// firstRound is the node budget of the first forward and reversed searches
+// of decideDeadlines; each round doubles it.
+const firstRound = 1000
+
+// decideDeadlines runs the deadline search forward and reversed in turn
+// (searchDeadlinesDir), with budgets firstRound, 2·firstRound, … per
+// direction, until one decides or budget nodes are spent: the tight part
+// of an instance may lie at either end of its horizon, and the search
+// settles it fast only from that end. Restarts cost at most twice the
+// nodes of the direction that decides.
+func decideDeadlines(in *inst.Instance, d []int, budget int, seed uint64) (*Schedule, searchResult, int) {
+	used := 0
+	for round := firstRound; ; round *= 2 {
+		for _, rev := range []bool{false, true} {
+			b := min(round, budget-used)
+			if b <= 0 {
+				return nil, searchAborted, used
+			}
+			s, res, n := searchDeadlinesDir(in, d, b, seed, rev)
+			used += min(n, b)
+			if res != searchAborted {
+				return s, res, used
+			}
+		}
+	}
 }
 
 // nextCombination advances pick (increasing indices in [0, n)) to the next

@@ -2,7 +2,9 @@ package mrcp
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	inst "github.com/mrbound/mrbound/instances/mrcp"
@@ -122,6 +124,9 @@ func TestSearchDeadlinesByHand(t *testing.T) {
 		want searchResult
 	}{{[]int{8, 10}, searchFound}, {[]int{11, 5}, searchFound}, {[]int{8, 9}, searchInfeasible}, {[]int{10, 5}, searchInfeasible}} {
 		s, r, _ := searchDeadlines(in, c.d, 1000)
+		if _, rr, _ := searchDeadlinesDir(in, c.d, 1000, 0, true); rr != r {
+			t.Errorf("deadlines %v: reversed %v, forward %v", c.d, rr, r)
+		}
 		if r != c.want {
 			t.Errorf("deadlines %v: %v, want %v", c.d, r, c.want)
 			continue
@@ -222,4 +227,84 @@ func greedyReference(in *inst.Instance, order []int) *Schedule {
 	s := newSchedule(in, tasks)
 	assignSlots(in, s)
 	return s
+}
+
+// TestReversedSearchAgrees: on small random instances (1–4 jobs of 1–3
+// maps and 1–2 reduces with durations 1–5, one or two resources) and random
+// completion deadlines, the deadline search run on the mirror image of the
+// instance decides exactly what the forward search decides, every schedule
+// either returns passes the checker and meets the deadlines, and
+// decideDeadlines agrees with both.
+func TestReversedSearchAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	decided := [2]int{}
+	for trial := 0; trial < 300; trial++ {
+		var sb strings.Builder
+		sb.WriteString(`{"kind": "mrcp", "schema_version": 1, "resources": [`)
+		nres := 1 + rng.IntN(2)
+		for r := 0; r < nres; r++ {
+			if r > 0 {
+				sb.WriteString(",")
+			}
+			fmt.Fprintf(&sb, `{"map_slots": %d, "reduce_slots": 1}`, 1+rng.IntN(2))
+		}
+		sb.WriteString(`], "jobs": [`)
+		njobs := 1 + rng.IntN(4)
+		for j := 0; j < njobs; j++ {
+			if j > 0 {
+				sb.WriteString(",")
+			}
+			fmt.Fprintf(&sb, `{"release": %d, "deadline": 1000, "maps": [`, rng.IntN(8))
+			for m := 0; m < 1+rng.IntN(3); m++ {
+				if m > 0 {
+					sb.WriteString(",")
+				}
+				fmt.Fprintf(&sb, `{"duration": %d}`, 1+rng.IntN(5))
+			}
+			sb.WriteString(`], "reduces": [`)
+			for r := 0; r < 1+rng.IntN(2); r++ {
+				if r > 0 {
+					sb.WriteString(",")
+				}
+				fmt.Fprintf(&sb, `{"duration": %d}`, 1+rng.IntN(5))
+			}
+			sb.WriteString(`]}`)
+		}
+		sb.WriteString(`]}`)
+		in := parse(t, sb.String())
+		d := make([]int, len(in.Jobs))
+		for j, job := range in.Jobs {
+			d[j] = job.Release + mapPhaseBound(in, job) + 1 + rng.IntN(12)
+		}
+		fs, fr, _ := searchDeadlinesDir(in, d, 1<<20, 0, false)
+		rs, rr, _ := searchDeadlinesDir(in, d, 1<<20, 0, true)
+		bs, br, _ := decideDeadlines(in, d, 1<<20, 0)
+		if fr == searchAborted || rr == searchAborted || br == searchAborted {
+			t.Fatalf("trial %d: a search ran out of 2^20 nodes", trial)
+		}
+		if fr != rr || fr != br {
+			t.Fatalf("trial %d %s deadlines %v: forward %v, reversed %v, both %v", trial, sb.String(), d, fr, rr, br)
+		}
+		decided[fr]++
+		for _, s := range []*Schedule{fs, rs, bs} {
+			if (s != nil) != (fr == searchFound) {
+				t.Fatalf("trial %d: schedule %v with result %v", trial, s != nil, fr)
+			}
+			if s == nil {
+				continue
+			}
+			if err := Check(in, s); err != nil {
+				t.Fatalf("trial %d: %v", trial, err)
+			}
+			for j, jo := range s.Jobs {
+				if jo.Completion > d[j] {
+					t.Fatalf("trial %d: job %d completes at %d > %d", trial, j, jo.Completion, d[j])
+				}
+			}
+		}
+	}
+	t.Logf("%d found, %d infeasible", decided[searchFound], decided[searchInfeasible])
+	if decided[searchFound] < 30 || decided[searchInfeasible] < 30 {
+		t.Errorf("too one-sided: %d found, %d infeasible", decided[searchFound], decided[searchInfeasible])
+	}
 }

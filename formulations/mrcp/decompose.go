@@ -38,8 +38,8 @@ type SubSolve struct {
 // late count, findBudget and findPerSet for looking for an incumbent before
 // a late count goes to the MILP.
 const (
-	proveBudget   = 150000
-	proveSetShare = 3 // one late set may use 1/proveSetShare of proveBudget
+	proveBudget   = 400000
+	proveSetShare = 4 // one late set may use 1/proveSetShare of proveBudget
 	findBudget    = 60000
 	findPerSet    = 2000
 	findTries     = 4  // per late set in the incumbent pass

@@ -2,6 +2,7 @@ package mrcp
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"sort"
 
@@ -525,6 +526,8 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 		tries = 1
 	}
 	d := make([]int, len(in.Jobs))
+	// hints carries each late set's subset proofs from one z to the next.
+	hints := map[string]*subsetHint{}
 	for z := zlo; z <= zcap; z++ {
 		r := capDeadlines(in, z, d)
 		// Every job of R_z late is the weakest case: if even that fails, z is empty.
@@ -546,12 +549,18 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 		for {
 			lateSetDeadlines(in, r, pick, z, d)
 			if rx.feasible(d) {
+				key := fmt.Sprint(lateJobs(r, pick))
 				for try := 0; try < tries; try++ {
 					var s *Schedule
 					var res searchResult
 					var nodes int
 					if prove {
-						s, res, nodes = decideDeadlines(in, d, min(*budget, perSet), 0)
+						h := hints[key]
+						if h == nil {
+							h = &subsetHint{fits: [2]int{1, 1}}
+							hints[key] = h
+						}
+						s, res, nodes = decideDeadlines(in, d, min(*budget, perSet), 0, h)
 					} else {
 						s, res, nodes = searchDeadlinesDir(in, d, min(*budget, perSet), uint64(try/2), try%2 == 1)
 					}
@@ -590,9 +599,25 @@ const firstRound = 1000
 // direction, until one decides or budget nodes are spent: the tight part
 // of an instance may lie at either end of its horizon, and the search
 // settles it fast only from that end. Restarts cost at most twice the
-// nodes of the direction that decides.
-func decideDeadlines(in *inst.Instance, d []int, budget int, seed uint64) (*Schedule, searchResult, int) {
+// nodes of the direction that decides. Each round also gives the
+// subsetProver the same budget per subset, for a tight part in the middle.
+// hint (may be nil) carries what the subsetProver learned to the next call
+// on similar deadlines: the set that proved infeasibility last time is
+// searched first, with half the budget.
+func decideDeadlines(in *inst.Instance, d []int, budget int, seed uint64, hint *subsetHint) (*Schedule, searchResult, int) {
 	used := 0
+	sp := newSubsetProver(in, d, seed)
+	if hint != nil {
+		sp.fits = hint.fits
+		if hint.w > 0 {
+			infeasible, n := sp.try(hint.fam, hint.w, budget/2)
+			used += n
+			if infeasible {
+				return nil, searchInfeasible, used
+			}
+		}
+		defer func() { hint.fits = sp.fits }()
+	}
 	for round := firstRound; ; round *= 2 {
 		for _, rev := range []bool{false, true} {
 			b := min(round, budget-used)
@@ -605,7 +630,128 @@ func decideDeadlines(in *inst.Instance, d []int, budget int, seed uint64) (*Sche
 				return s, res, used
 			}
 		}
+		infeasible, n := sp.round(round, budget-used)
+		used += n
+		if infeasible {
+			if hint != nil {
+				hint.fam, hint.w = sp.proof[0], sp.proof[1]
+			}
+			return nil, searchInfeasible, used
+		}
 	}
+}
+
+// subsetHint is what one decideDeadlines call tells the next (see there).
+type subsetHint struct {
+	fam, w int    // the set that proved infeasibility (w = 0: none)
+	fits   [2]int // subsetProver.fits
+}
+
+// subsetTries is how many undecided subsets of each family subsetProver
+// tries per round.
+const subsetTries = 2
+
+// subsetProver looks for a set of jobs that cannot meet their deadlines
+// even without the other jobs: removing jobs only removes load, so such a
+// set proves that no schedule of the instance meets them. Its candidates
+// are the i jobs released first (searched reversed, since their tight part
+// is at their end) and the i released last (searched forward), i = 2, 3, …:
+// a family's sets are nested, so once one has a schedule every smaller one
+// has, and each round starts above the largest set with a schedule.
+type subsetProver struct {
+	in    *inst.Instance
+	d     []int
+	seed  uint64
+	order []int // jobs by release
+	// fits[0], fits[1]: the largest first and last sets found feasible.
+	fits [2]int
+	// proof is the family and size of the set round proved infeasible.
+	proof [2]int
+}
+
+func newSubsetProver(in *inst.Instance, d []int, seed uint64) *subsetProver {
+	order := make([]int, len(in.Jobs))
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool { return in.Jobs[order[a]].Release < in.Jobs[order[b]].Release })
+	return &subsetProver{in: in, d: d, seed: seed, order: order, fits: [2]int{1, 1}}
+}
+
+// round searches up to subsetTries undecided sets of each family with at
+// most per nodes each and budget in total; it reports whether one is
+// infeasible (recorded in proof), and the nodes spent.
+func (sp *subsetProver) round(per, budget int) (bool, int) {
+	n := len(sp.order)
+	used := 0
+	for fam := 0; fam < 2; fam++ {
+		tries := 0
+		for w := sp.fits[fam] + 1; w < n && tries < subsetTries; w++ {
+			b := min(per, budget-used)
+			if b <= 0 {
+				return false, used
+			}
+			res, nodes := sp.search(fam, w, b)
+			used += nodes
+			switch res {
+			case searchInfeasible:
+				sp.proof = [2]int{fam, w}
+				return true, used
+			case searchFound:
+				sp.fits[fam] = w
+			default:
+				tries++
+			}
+		}
+	}
+	return false, used
+}
+
+// try searches set w of family fam with budget nodes; it reports whether
+// the set is infeasible, and the nodes spent.
+func (sp *subsetProver) try(fam, w, budget int) (bool, int) {
+	if w >= len(sp.order) || budget <= 0 {
+		return false, 0
+	}
+	res, nodes := sp.search(fam, w, budget)
+	if res == searchFound {
+		sp.fits[fam] = max(sp.fits[fam], w)
+	}
+	return res == searchInfeasible, nodes
+}
+
+// search runs the deadline search on set w of family fam (0: the w jobs
+// released first, searched reversed; 1: the w released last, forward).
+func (sp *subsetProver) search(fam, w, budget int) (searchResult, int) {
+	n := len(sp.order)
+	js := sp.order[n-w:]
+	if fam == 0 {
+		js = sp.order[:w]
+	}
+	sub, sd := restrictJobs(sp.in, js, sp.d)
+	_, res, nodes := searchDeadlinesDir(sub, sd, budget, sp.seed, fam == 0)
+	return res, min(nodes, budget)
+}
+
+// restrictJobs returns in with only the jobs js (in that order) and their
+// deadlines from d.
+func restrictJobs(in *inst.Instance, js, d []int) (*inst.Instance, []int) {
+	sub := *in
+	sub.Jobs = make([]inst.Job, len(js))
+	sd := make([]int, len(js))
+	for i, j := range js {
+		sub.Jobs[i], sd[i] = in.Jobs[j], d[j]
+	}
+	return &sub, sd
+}
+
+// lateJobs returns the jobs {r[i] : i ∈ pick}.
+func lateJobs(r, pick []int) []int {
+	out := make([]int, len(pick))
+	for x, i := range pick {
+		out[x] = r[i]
+	}
+	return out
 }
 
 // nextCombination advances pick (increasing indices in [0, n)) to the next

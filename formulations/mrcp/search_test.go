@@ -229,15 +229,17 @@ func greedyReference(in *inst.Instance, order []int) *Schedule {
 	return s
 }
 
-// TestReversedSearchAgrees: on small random instances (1–4 jobs of 1–3
+// TestReversedSearchAgrees: on small random instances (1–5 jobs of 1–3
 // maps and 1–2 reduces with durations 1–5, one or two resources) and random
 // completion deadlines, the deadline search run on the mirror image of the
 // instance decides exactly what the forward search decides, every schedule
 // either returns passes the checker and meets the deadlines, and
-// decideDeadlines agrees with both.
+// decideDeadlines agrees with both; the subsetProver never finds an
+// infeasible subset of jobs when the search finds a schedule.
 func TestReversedSearchAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	decided := [2]int{}
+	bySubsets := 0
 	for trial := 0; trial < 300; trial++ {
 		var sb strings.Builder
 		sb.WriteString(`{"kind": "mrcp", "schema_version": 1, "resources": [`)
@@ -249,7 +251,7 @@ func TestReversedSearchAgrees(t *testing.T) {
 			fmt.Fprintf(&sb, `{"map_slots": %d, "reduce_slots": 1}`, 1+rng.IntN(2))
 		}
 		sb.WriteString(`], "jobs": [`)
-		njobs := 1 + rng.IntN(4)
+		njobs := 1 + rng.IntN(5)
 		for j := 0; j < njobs; j++ {
 			if j > 0 {
 				sb.WriteString(",")
@@ -278,7 +280,7 @@ func TestReversedSearchAgrees(t *testing.T) {
 		}
 		fs, fr, _ := searchDeadlinesDir(in, d, 1<<20, 0, false)
 		rs, rr, _ := searchDeadlinesDir(in, d, 1<<20, 0, true)
-		bs, br, _ := decideDeadlines(in, d, 1<<20, 0)
+		bs, br, _ := decideDeadlines(in, d, 1<<20, 0, nil)
 		if fr == searchAborted || rr == searchAborted || br == searchAborted {
 			t.Fatalf("trial %d: a search ran out of 2^20 nodes", trial)
 		}
@@ -286,6 +288,12 @@ func TestReversedSearchAgrees(t *testing.T) {
 			t.Fatalf("trial %d %s deadlines %v: forward %v, reversed %v, both %v", trial, sb.String(), d, fr, rr, br)
 		}
 		decided[fr]++
+		if sub, _ := newSubsetProver(in, d, 0).round(1<<20, 1<<20); sub {
+			bySubsets++
+			if fr != searchInfeasible {
+				t.Fatalf("trial %d %s deadlines %v: subsetProver says infeasible, the search %v", trial, sb.String(), d, fr)
+			}
+		}
 		for _, s := range []*Schedule{fs, rs, bs} {
 			if (s != nil) != (fr == searchFound) {
 				t.Fatalf("trial %d: schedule %v with result %v", trial, s != nil, fr)
@@ -303,7 +311,7 @@ func TestReversedSearchAgrees(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d found, %d infeasible", decided[searchFound], decided[searchInfeasible])
+	t.Logf("%d found, %d infeasible, %d by a subset of the jobs", decided[searchFound], decided[searchInfeasible], bySubsets)
 	if decided[searchFound] < 30 || decided[searchInfeasible] < 30 {
 		t.Errorf("too one-sided: %d found, %d infeasible", decided[searchFound], decided[searchInfeasible])
 	}

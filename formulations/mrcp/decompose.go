@@ -39,7 +39,7 @@ type SubSolve struct {
 // a late count goes to the MILP.
 const (
 	proveBudget   = 400000
-	proveSetShare = 4 // one late set may use 1/proveSetShare of proveBudget
+	proveSetShare = 8 // one late set may use 1/proveSetShare of proveBudget
 	findBudget    = 60000
 	findPerSet    = 2000
 	findTries     = 4  // per late set in the incumbent pass

@@ -62,6 +62,8 @@
 // caps and late sets, and a depth-first search over active schedules
 // (search.go) decides whether the jobs can meet given completion deadlines,
 // giving schedules (checked like the solvers') or proofs that none exists.
+// It runs forward and on the mirror image of the instance (time reversed),
+// and proves infeasibility also on the jobs released first or last alone.
 // Late counts it cannot settle within its node budget go to the MILP with
 // the lower bound it proved. docs/mrcp.md states each argument.
 //

@@ -560,7 +560,12 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 							h = &subsetHint{fits: [2]int{1, 1}}
 							hints[key] = h
 						}
-						s, res, nodes = decideDeadlines(in, d, min(*budget, perSet), 0, h)
+						// A set whose previous cap was proven gets up to
+						// 4 times that proof's nodes, at least perSet.
+						s, res, nodes = decideDeadlines(in, d, min(*budget, max(perSet, 4*h.proofNodes)), 0, h)
+						if res == searchInfeasible {
+							h.proofNodes = nodes
+						}
 					} else {
 						s, res, nodes = searchDeadlinesDir(in, d, min(*budget, perSet), uint64(try/2), try%2 == 1)
 					}
@@ -603,14 +608,14 @@ const firstRound = 1000
 // subsetProver the same budget per subset, for a tight part in the middle.
 // hint (may be nil) carries what the subsetProver learned to the next call
 // on similar deadlines: the set that proved infeasibility last time is
-// searched first, with half the budget.
+// searched first, with 3/4 of the budget.
 func decideDeadlines(in *inst.Instance, d []int, budget int, seed uint64, hint *subsetHint) (*Schedule, searchResult, int) {
 	used := 0
 	sp := newSubsetProver(in, d, seed)
 	if hint != nil {
 		sp.fits = hint.fits
 		if hint.w > 0 {
-			infeasible, n := sp.try(hint.fam, hint.w, budget/2)
+			infeasible, n := sp.try(hint.fam, hint.w, budget*3/4)
 			used += n
 			if infeasible {
 				return nil, searchInfeasible, used
@@ -645,6 +650,8 @@ func decideDeadlines(in *inst.Instance, d []int, budget int, seed uint64, hint *
 type subsetHint struct {
 	fam, w int    // the set that proved infeasibility (w = 0: none)
 	fits   [2]int // subsetProver.fits
+	// proofNodes is what the last proof of infeasibility cost (searchLateCount).
+	proofNodes int
 }
 
 // subsetTries is how many undecided subsets of each family subsetProver

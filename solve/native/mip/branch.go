@@ -176,10 +176,14 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 				}
 				_ = clone.SetColBounds(c.j, lo, up)
 			}
+			s.sbCands++
 			for d := 0; d < 2; d++ {
 				if cut[d] {
 					s.pc.infeasible(c.j, d == 1)
 				}
+			}
+			if cut[0] || cut[1] {
+				s.sbCutoffs++
 			}
 			switch {
 			case cut[0] && cut[1]:

@@ -142,6 +142,7 @@ func (s *search) rootCuts(nd *node) bool {
 	// Keep only the cuts that are tight at the final root point.
 	active = s.ageCuts(active, mRows, true)
 	s.numCuts = len(active)
+	s.cutRows = active
 	s.logf("root cuts: %d in LP (added %d clique, %d cover, %d MIR, %d Gomory), bound %.10g\n",
 		len(active), nClique, nCover, nMIR, nGMI, s.sigma*s.lp.Objective())
 	return true

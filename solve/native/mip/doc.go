@@ -18,7 +18,18 @@
 //     that moved the bound in neither direction (flat objectives);
 //   - node LPs are warm-started from the parent's final basis (dual simplex
 //     after the bound change), after activity-based bound propagation on the
-//     rows of the branched columns;
+//     rows of the branched columns, on the symmetry constraints and on the
+//     stored proofs (below);
+//   - symmetry: package symmetry finds column permutations that map the
+//     presolved model onto itself (swaps of identical machines, bins,
+//     colours); each becomes a lexicographic constraint x ≥lex σ(x) in one
+//     fixed column order (binaries first), which the lexicographically
+//     largest image of any point satisfies, and nodes propagate them;
+//   - proofs: when a node LP is infeasible its Farkas ray, and when its bound
+//     reaches the cutoff its duals together with the cutoff, aggregate the
+//     rows into one inequality that the node's bounds violate; a ring of
+//     maxProofs of them is propagated at later nodes, which prunes nodes
+//     before their LP and rounds integer bounds;
 //   - reduced-cost fixing at every node once an incumbent exists: an integer
 //     column nonbasic at a bound whose reduced cost times one unit of move
 //     exceeds the gap between the incumbent and the node LP is bounded for
@@ -57,7 +68,10 @@
 // LP, c root after cuts, and the source of a new incumbent — L an integral
 // node LP, R simple rounding, N nearest rounding, D diving, F feasibility pump,
 // Z ZI rounding, P fix-and-propagate, I RINS, S the MIP start; * is the final
-// line. Verbosity 2 adds one line per cut round.
+// line. The progress line also shows the share of the tree closed so far
+// (2^−depth summed over the nodes that ended without children), and the
+// final log a line on the symmetry, proof and strong-branching counts.
+// Verbosity 2 adds one line per cut round.
 //
 // # Results
 //

@@ -16,6 +16,10 @@ type LP interface {
 	Objective() float64
 	X() []float64
 	ReducedCosts() []float64
+	// Ray is the Farkas certificate over the rows after Infeasible; Duals
+	// the row duals (d = c − Aᵀy) after Optimal.
+	Ray() []float64
+	Duals() []float64
 	Iterations() int64
 	Basis() simplex.Basis
 	SetBasis(b simplex.Basis) error

@@ -28,6 +28,9 @@ type config struct {
 	noCuts bool // no cutting planes (for tests)
 	// noNodeRC switches off reduced-cost fixing at the nodes (for tests).
 	noNodeRC bool
+	// noSym and noProofs switch off symmetry handling and the node proofs
+	// (for tests).
+	noSym, noProofs bool
 }
 
 // Solve solves the MIP m with branch-and-cut. It returns an error only when

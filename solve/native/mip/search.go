@@ -119,6 +119,9 @@ type search struct {
 	// iterations after the root; strong branching stops while sbIters
 	// exceeds sbIterRatio·treeIters + sbIterBase.
 	sbIters, treeIters int64
+	// sbCands and sbCutoffs count strong-branching candidates and those
+	// with a child cut off (infeasible or past the cutoff).
+	sbCands, sbCutoffs int64
 	glo, gup           []float64 // global bounds
 	curLo              []float64 // bounds currently in the LP
 	curUp              []float64
@@ -154,6 +157,20 @@ type search struct {
 	// nodeRCFixed counts the bounds tightened by reduced-cost fixing at the
 	// nodes.
 	nodeRCFixed int64
+	// explored is the fraction of the tree closed so far: 2^−depth summed
+	// over the nodes that ended without children.
+	explored float64
+	// lex are the symmetry-breaking constraints (sym.go); symFixed counts
+	// the bounds they tightened.
+	lex      []lexOrder
+	symFixed int64
+	// cutRows are the pool indices of the cuts in the LP, in row order
+	// after the model's rows.
+	cutRows []int
+	// proofs are the node proofs propagated at later nodes (proof.go);
+	// proofFixed counts the bounds they tightened.
+	proofs     proofPool
+	proofFixed int64
 
 	incumbent []float64
 	incObj    float64
@@ -213,6 +230,7 @@ func newSearch(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 	s.lastSolved = -1
 	s.rowm = m.RowMatrix()
 	s.computeLocks()
+	s.detectSymmetry()
 	s.prob = cuts.NewProblem(m)
 	s.prob.Lower, s.prob.Upper = s.glo, s.gup
 	s.pool = cuts.NewPool()
@@ -315,8 +333,8 @@ func (s *search) progress(force bool, tag string) {
 	if !math.IsInf(s.incObj, 1) && !math.IsInf(b, -1) {
 		gap = fmt.Sprintf("%.2f%%", 100*solve.RelativeGap(s.incObj, b))
 	}
-	s.logf("%1s %8d nodes %7d open  incumbent %15.8g  bound %15.8g  gap %8s  %7d it  %6.1fs\n",
-		tag, s.nodes, len(s.open), inc, s.sigma*b, gap, s.iterations(), now.Sub(s.start).Seconds())
+	s.logf("%1s %8d nodes %7d open  incumbent %15.8g  bound %15.8g  gap %8s  %7d it  %6.2f%% tree  %6.1fs\n",
+		tag, s.nodes, len(s.open), inc, s.sigma*b, gap, s.iterations(), 100*s.explored, now.Sub(s.start).Seconds())
 }
 
 // limitStatus reports the limit reached, or StatusUnknown.
@@ -367,6 +385,7 @@ func (s *search) run() {
 			cur = heap.Pop(&s.open).(*node)
 			plunge = 0
 			if cur.bound >= s.cutoff() {
+				s.explored += math.Ldexp(1, -cur.depth)
 				cur = nil
 				continue
 			}
@@ -385,6 +404,9 @@ func (s *search) run() {
 		children := s.process(cur)
 		if s.stopped {
 			break
+		}
+		if len(children) == 0 {
+			s.explored += math.Ldexp(1, -cur.depth)
 		}
 		s.curNode = nil
 		cur = nil
@@ -422,6 +444,10 @@ func (s *search) run() {
 				s.message = "subtrees abandoned after LP failures"
 			}
 		}
+	}
+	if len(s.lex) > 0 || s.proofs.added > 0 {
+		s.logf("propagation: %d bounds from symmetry; %d proofs stored, %d nodes pruned and %d bounds tightened by them; strong branching %d candidates, %d with a cut-off child\n",
+			s.symFixed, s.proofs.added, s.proofs.pruned, s.proofFixed, s.sbCands, s.sbCutoffs)
 	}
 	s.progress(true, "*")
 }
@@ -525,7 +551,7 @@ func (s *search) fractional(x []float64) []int {
 // pruned, infeasible or integral).
 func (s *search) process(nd *node) []*node {
 	s.nodes++
-	if !s.apply(nd) || !s.propagate(nd) {
+	if !s.apply(nd) || !s.propagate(nd) || !s.nodePropagate(nd) {
 		return nil
 	}
 	if nd.parent != s.lastSolved && nd.basis.Cols != nil {
@@ -544,6 +570,9 @@ func (s *search) process(nd *node) []*node {
 		case solve.Infeasible:
 			if nd.bvar >= 0 {
 				s.pc.infeasible(nd.bvar, nd.bup)
+			}
+			if !isRoot && !s.cfg.noProofs {
+				s.infeasibleProof()
 			}
 			return nil
 		case solve.TimeLimit, solve.Interrupted:
@@ -566,6 +595,9 @@ func (s *search) process(nd *node) []*node {
 		}
 		nd.bound = math.Max(nd.bound, s.roundBound(z))
 		if nd.bound >= s.cutoff() {
+			if !isRoot && !s.cfg.noProofs {
+				s.cutoffProof()
+			}
 			return nil
 		}
 		if isRoot && resolve == 0 {

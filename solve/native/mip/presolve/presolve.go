@@ -57,11 +57,14 @@ type Stats struct {
 	RowsRemoved, ColsRemoved     int
 	BoundsTightened, CoefsTightd int
 	DuplicateRows                int
+	// DualFixed and SlackCols count the columns removed by dual fixing and
+	// as slack column singletons (both included in ColsRemoved).
+	DualFixed, SlackCols int
 }
 
 func (s Stats) String() string {
-	return fmt.Sprintf("%d passes, %d rows and %d columns removed, %d bounds and %d coefficients tightened, %d duplicate rows",
-		s.Passes, s.RowsRemoved, s.ColsRemoved, s.BoundsTightened, s.CoefsTightd, s.DuplicateRows)
+	return fmt.Sprintf("%d passes, %d rows and %d columns removed (%d dual fixed, %d slacks), %d bounds and %d coefficients tightened, %d duplicate rows",
+		s.Passes, s.RowsRemoved, s.ColsRemoved, s.DualFixed, s.SlackCols, s.BoundsTightened, s.CoefsTightd, s.DuplicateRows)
 }
 
 // Result is the outcome of Run.
@@ -82,13 +85,42 @@ type Postsolve struct {
 	numOrig int
 	// colMap[k] is the original index of reduced column k.
 	colMap []int
-	// fixed lists, in the order they were made, the columns fixed to a value.
-	fixed []fixRecord
+	// steps lists, in the order they were made, the reductions that removed
+	// a column: fixed at a value, or a slack column computed from its row.
+	steps []postStep
 }
 
-type fixRecord struct {
-	col int
-	val float64
+// postStep restores one removed column: col = val, or, when row is not nil,
+// the value of col that puts the row's activity into [lo, up] (the row as it
+// was when col was removed, whose other columns are restored by then),
+// closest to 0 within [colLo, colUp].
+type postStep struct {
+	col          int
+	val          float64
+	row          []entry
+	a            float64
+	lo, up       float64
+	colLo, colUp float64
+}
+
+// slackValue returns the value of a removed slack column for the original
+// point x.
+func (st postStep) slackValue(x []float64) float64 {
+	r := 0.0
+	for _, e := range st.row {
+		r += e.val * x[e.col]
+	}
+	// a·v ∈ [lo − r, up − r].
+	vlo, vup := (st.lo-r)/st.a, (st.up-r)/st.a
+	if st.a < 0 {
+		vlo, vup = vup, vlo
+	}
+	vlo, vup = math.Max(vlo, st.colLo), math.Min(vup, st.colUp)
+	if vlo > vup {
+		// Only by rounding: take the side the row needs.
+		return math.Max(st.colLo, math.Min(st.colUp, vlo))
+	}
+	return math.Max(vlo, math.Min(vup, 0))
 }
 
 // ColMap returns the original index of each reduced column.
@@ -100,8 +132,13 @@ func (p *Postsolve) Primal(xr []float64) []float64 {
 	for k, j := range p.colMap {
 		x[j] = xr[k]
 	}
-	for i := len(p.fixed) - 1; i >= 0; i-- {
-		x[p.fixed[i].col] = p.fixed[i].val
+	for i := len(p.steps) - 1; i >= 0; i-- {
+		st := p.steps[i]
+		if st.row != nil {
+			x[st.col] = st.slackValue(x)
+		} else {
+			x[st.col] = st.val
+		}
 	}
 	return x
 }
@@ -227,7 +264,12 @@ func (w *work) pass() {
 		}
 		if w.colCount(j) == 0 {
 			w.emptyCol(j)
+			continue
 		}
+		if w.dualFix(j) {
+			continue
+		}
+		w.slackCol(j)
 	}
 }
 
@@ -267,7 +309,7 @@ func (w *work) fixCol(j int, v float64) {
 		}
 	}
 	w.colAlive[j] = false
-	w.post.fixed = append(w.post.fixed, fixRecord{j, v})
+	w.post.steps = append(w.post.steps, postStep{col: j, val: v})
 	w.stats.ColsRemoved++
 	w.changed = true
 }
@@ -293,6 +335,104 @@ func (w *work) emptyCol(j int) {
 		return
 	}
 	w.fixCol(j, v)
+}
+
+// locks counts the alive rows that block a decrease (down) and an increase
+// (up) of column j.
+func (w *work) locks(j int) (down, up int) {
+	for _, i := range w.colRows[j] {
+		if !w.rowAlive[i] {
+			continue
+		}
+		a := w.coef(i, j)
+		hasLo, hasUp := !math.IsInf(w.rowLo[i], -1), !math.IsInf(w.rowUp[i], 1)
+		if a < 0 {
+			hasLo, hasUp = hasUp, hasLo
+		}
+		if hasLo {
+			down++
+		}
+		if hasUp {
+			up++
+		}
+	}
+	return down, up
+}
+
+// coef returns the coefficient of column j in row i (0 when absent).
+func (w *work) coef(i, j int) float64 {
+	for _, e := range w.rows[i] {
+		if e.col == j {
+			return e.val
+		}
+	}
+	return 0
+}
+
+// dualFix fixes column j at a finite bound when the objective does not push
+// it away from that bound and no row blocks the move towards it (dual
+// fixing): for every feasible point, the point with x_j at that bound is
+// feasible and no worse, so an optimum survives. It reports whether j was
+// fixed.
+func (w *work) dualFix(j int) bool {
+	c := w.obj[j]
+	if w.m.Sense == model.Maximize {
+		c = -c
+	}
+	down, up := w.locks(j)
+	switch {
+	case c >= 0 && down == 0 && !math.IsInf(w.lo[j], -1):
+		w.fixCol(j, w.lo[j])
+	case c <= 0 && up == 0 && !math.IsInf(w.up[j], 1):
+		w.fixCol(j, w.up[j])
+	default:
+		return false
+	}
+	w.stats.DualFixed++
+	return true
+}
+
+// slackCol removes a continuous column without cost that appears in one row
+// only: the row lo ≤ r + a·v ≤ up with v ∈ [l, u] says exactly that r lies
+// in [lo − max a·v, up − min a·v], and postsolve picks v from r.
+func (w *work) slackCol(j int) {
+	if w.isInt[j] || w.obj[j] != 0 || w.colCount(j) != 1 {
+		return
+	}
+	i := -1
+	for _, r := range w.colRows[j] {
+		if w.rowAlive[r] {
+			i = r
+		}
+	}
+	a := w.coef(i, j)
+	if a == 0 {
+		return
+	}
+	avLo, avUp := a*w.lo[j], a*w.up[j]
+	if a < 0 {
+		avLo, avUp = avUp, avLo
+	}
+	if math.IsNaN(avLo) || math.IsNaN(avUp) {
+		return
+	}
+	st := postStep{col: j, a: a, lo: w.rowLo[i], up: w.rowUp[i], colLo: w.lo[j], colUp: w.up[j]}
+	row := w.rows[i]
+	for k, e := range row {
+		if e.col == j {
+			row = append(row[:k:k], row[k+1:]...)
+			break
+		}
+	}
+	st.row = append([]entry(nil), row...)
+	w.rows[i] = row
+	w.rowLo[i] -= avUp
+	w.rowUp[i] -= avLo
+	w.colAlive[j] = false
+	w.post.steps = append(w.post.steps, st)
+	w.stats.ColsRemoved++
+	w.stats.SlackCols++
+	w.changed = true
 }
 
 // setBounds tightens column bounds to [lo, up], rounding for integers, and

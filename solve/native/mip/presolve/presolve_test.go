@@ -218,3 +218,44 @@ func TestInfeasibleDetected(t *testing.T) {
 		t.Fatalf("status %v, want infeasible", res.Status)
 	}
 }
+
+// TestSlackAndDualFixing: min −x − y s.t. x + 2y + s = 4 and x + y + q ≤ 3,
+// with s, q ≥ 0 continuous without cost and x, y integer in [0, 3]. q only
+// makes its row harder, so dual fixing sets it to 0; s is a slack column
+// singleton, so its row becomes x + 2y ≤ 4. The reduced model is pure
+// integer; the postsolved optimum (2, 1, s = 0, q = 0) or any other optimum
+// must satisfy the original rows with s computed back.
+func TestSlackAndDualFixing(t *testing.T) {
+	b := model.NewBuilder("slack")
+	x, y := b.Integer("x", 0, 3), b.Integer("y", 0, 3)
+	s, q := b.Continuous("s", 0, math.Inf(1)), b.Continuous("q", 0, math.Inf(1))
+	b.Minimize(*(&model.Expr{}).Add(x, -1).Add(y, -1))
+	b.Equal("eq", *(&model.Expr{}).Add(x, 1).Add(y, 2).Add(s, 1), 4)
+	b.LessEq("le", *(&model.Expr{}).Add(x, 1).Add(y, 1).Add(q, 1), 3)
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(m)
+	if res.Status != Reduced {
+		t.Fatalf("status %v", res.Status)
+	}
+	if res.Stats.SlackCols != 1 || res.Stats.DualFixed != 1 {
+		t.Fatalf("stats %v: want one slack column and one dual fixing", res.Stats)
+	}
+	r := res.Model
+	for j, ty := range r.ColType {
+		if !ty.IsInteger() {
+			t.Fatalf("continuous column %s kept", r.ColName(j))
+		}
+	}
+	xr := argBest(r)
+	if xr == nil {
+		t.Fatal("reduced model infeasible")
+	}
+	xo := res.Post.Primal(xr)
+	ev := m.Evaluate(xo)
+	if !ev.Feasible(1e-9, true) || ev.Objective != -3 {
+		t.Fatalf("postsolved %v: feasible %v objective %v, want a feasible optimum −3", xo, ev.Feasible(1e-9, true), ev.Objective)
+	}
+}

@@ -1,0 +1,144 @@
+package mip
+
+import (
+	"sort"
+
+	"github.com/mrbound/mrbound/solve/native/mip/symmetry"
+)
+
+// maxSymPasses bounds the rounds of lexicographic propagation and row
+// propagation at one node.
+const maxSymPasses = 4
+
+// lexOrder is one symmetry-breaking constraint x ≥lex σ(x) for an
+// automorphism σ of the model: comparing, in the fixed column order of the
+// search, x[pos[k]] with x[img[k]] = x[σ(pos[k])] over the columns σ moves.
+// Among the images of a point under the group, the lexicographically
+// largest satisfies all of them at once, and it has the same objective, so
+// a search restricted to such points still finds an optimum.
+type lexOrder struct {
+	pos, img []int
+}
+
+// symOrder is the column order of the lexicographic constraints: binary
+// columns first (branching fixes them, so the walk of lexPass gets past
+// them), those in more rows first, then the other integer columns, then the
+// continuous ones; ties by index.
+func (s *search) symOrder() []int {
+	order := make([]int, s.n)
+	rank := func(j int) int {
+		switch {
+		case s.isInt[j] && s.glo[j] == 0 && s.gup[j] == 1:
+			return 0
+		case s.isInt[j]:
+			return 1
+		}
+		return 2
+	}
+	deg := func(j int) int { return s.m.ColStart[j+1] - s.m.ColStart[j] }
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ja, jb := order[a], order[b]
+		if rank(ja) != rank(jb) {
+			return rank(ja) < rank(jb)
+		}
+		return deg(ja) > deg(jb)
+	})
+	return order
+}
+
+// detectSymmetry finds automorphisms of the (presolved) model and turns each
+// into a lexicographic constraint.
+func (s *search) detectSymmetry() {
+	if s.cfg.sub || s.cfg.noSym || len(s.intCols) == 0 {
+		return
+	}
+	order := s.symOrder()
+	res := symmetry.Find(s.m, symmetry.Options{Order: order})
+	if len(res.Perms) == 0 {
+		return
+	}
+	rank := make([]int, s.n)
+	for k, j := range order {
+		rank[j] = k
+	}
+	for _, p := range res.Perms {
+		pos := p.Moved()
+		sort.Slice(pos, func(a, b int) bool { return rank[pos[a]] < rank[pos[b]] })
+		img := make([]int, len(pos))
+		for k, j := range pos {
+			img[k] = p[j]
+		}
+		s.lex = append(s.lex, lexOrder{pos, img})
+	}
+	s.logf("symmetry: %d permutations of %d candidate columns (work %d)\n", len(res.Perms), res.Candidates, res.Work)
+}
+
+// nodePropagate enforces the lexicographic constraints and the stored
+// proofs on the bounds of node nd, alternating with row propagation; false
+// when nd is infeasible.
+func (s *search) nodePropagate(nd *node) bool {
+	if len(s.lex) == 0 && len(s.proofs.rows) == 0 {
+		return true
+	}
+	for pass := 0; pass < maxSymPasses; pass++ {
+		ok, changed := s.lexPass(nd)
+		if ok && pass == 0 {
+			// One pass over the proofs: they are many, and a second
+			// pass rarely adds anything.
+			var c2 bool
+			ok, c2 = s.proofPass(nd)
+			changed = changed || c2
+		}
+		if !ok {
+			s.reapply(nd)
+			return false
+		}
+		if !changed {
+			return true
+		}
+		if !s.reapply(nd) || !s.propagate(nd) {
+			return false
+		}
+	}
+	return true
+}
+
+// lexPass walks each constraint: past the positions where both columns are
+// fixed to the same value, the first other position must have
+// x[pos] ≥ x[img], which tightens lo[pos] and up[img]; when that fixes
+// both to the same value the walk goes on. Bounds are changed provisionally
+// in curLo/curUp and recorded in nd.chg.
+func (s *search) lexPass(nd *node) (ok, changed bool) {
+	lo, up := s.curLo, s.curUp
+	fixedEq := func(a, b int) bool { return lo[a] == up[a] && lo[b] == up[b] && lo[a] == lo[b] }
+	for _, c := range s.lex {
+		for k, a := range c.pos {
+			b := c.img[k]
+			if fixedEq(a, b) {
+				continue
+			}
+			if lo[b] > lo[a] {
+				lo[a] = lo[b]
+				nd.chg = append(nd.chg, bndChg{a, lo[a], up[a]})
+				changed = true
+				s.symFixed++
+			}
+			if up[a] < up[b] {
+				up[b] = up[a]
+				nd.chg = append(nd.chg, bndChg{b, lo[b], up[b]})
+				changed = true
+				s.symFixed++
+			}
+			if lo[a] > up[a] || lo[b] > up[b] {
+				return false, changed
+			}
+			if !fixedEq(a, b) {
+				break
+			}
+		}
+	}
+	return true, changed
+}

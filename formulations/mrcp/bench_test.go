@@ -134,6 +134,9 @@ func BenchmarkSeeds(b *testing.B) {
 					if s.Search {
 						how = "search"
 					}
+					if s.Jobs > 0 {
+						how = fmt.Sprintf("milp on %d jobs", s.Jobs)
+					}
 					b.Logf("K=%d cap %d %s %v Z %d Z≥%d cols %d nodes %d %.2fs", s.MaxLate, s.ZCap, how, s.Status,
 						s.Z, s.ZBound, s.Cols, s.Nodes, s.Wall.Seconds())
 				}

@@ -31,6 +31,10 @@ type SubSolve struct {
 	// Search reports that the deadline search (no MILP) settled it; Nodes
 	// are then search nodes and Cols is 0.
 	Search bool
+	// Jobs is, for a MILP on part of the instance (coreMILP), how many jobs
+	// it had; Z is then the part's optimum, a bound, not a schedule's. 0:
+	// the whole instance.
+	Jobs int
 }
 
 // Budgets of the combinatorial phase (search nodes; one node costs a few
@@ -136,7 +140,7 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
 			ts := time.Now()
 			budget := proveBudget
-			st, z, s := searchLateCount(in, rx, k, zlo, zcapU, &budget, 0, proveBudget/proveSetShare)
+			st, z, s, core := searchLateCount(in, rx, k, zlo, zcapU, &budget, 0, proveBudget/proveSetShare)
 			sub := SubSolve{MaxLate: k, ZCap: zcapU, Z: -1, ZBound: z, Nodes: int64(proveBudget - budget), Search: true}
 			if st == lateUnknown {
 				// Z*_K ≥ z is proven; look for a (better) schedule to lower
@@ -173,6 +177,24 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 				continue
 			}
 			zlo = z
+			if zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1))); core != nil && zlo <= zcapU {
+				// The jobs the search left undecided, alone, by the MILP.
+				left := time.Duration(0)
+				if o.Solve.TimeLimit > 0 {
+					left = (o.Solve.TimeLimit - time.Since(t0)) / coreTimeShare
+				}
+				if o.Solve.TimeLimit <= 0 || left > 0 {
+					cs, err := coreMILP(ctx, in, core, k, zcapU, bo, o.Solve, left)
+					if err != nil {
+						return nil, err
+					}
+					subs = append(subs, cs)
+					if cs.Status == solve.Infeasible {
+						continue
+					}
+					zlo = max(zlo, cs.ZBound)
+				}
+			}
 		}
 		for !outOfTime {
 			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
@@ -302,6 +324,61 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 	return out, nil
 }
 
+// coreTimeShare: the MILP on the jobs the search left undecided gets
+// 1/coreTimeShare of the time left.
+const coreTimeShare = 3
+
+// coreMILP solves subproblem (k, zcap) — minimise Z with at most k late jobs
+// and Z ≤ zcap — on the jobs core of in alone, within limit (0: none). A
+// schedule of in with at most k late jobs and Z ≤ zcap, restricted to core,
+// is one of the core with at most as many late jobs and no larger Z, so the
+// core's optimum, or its proven bound, bounds Z*_k from below, and an
+// infeasible core proves that no schedule with at most k late jobs has
+// Z ≤ zcap. The returned SubSolve has Status Infeasible then, and ZBound
+// the bound on Z*_k otherwise.
+func coreMILP(ctx context.Context, in *inst.Instance, core []int, k, zcap int, bo Options, so solve.Options, limit time.Duration) (SubSolve, error) {
+	sub := *in
+	sub.Jobs = make([]inst.Job, len(core))
+	order := make([]int, len(core))
+	for i, j := range core {
+		sub.Jobs[i] = in.Jobs[j]
+		order[i] = i
+	}
+	ss := SubSolve{MaxLate: k, ZCap: zcap, Z: -1, ZBound: 0, Jobs: len(core)}
+	ts := time.Now()
+	bo.sub = &subproblem{maxLate: k, zCap: zcap, heuristic: Greedy(&sub, order)}
+	bt, err := Build(&sub, bo)
+	if errors.Is(err, ErrHorizon) {
+		ss.Status, ss.ZBound, ss.Wall = solve.Infeasible, zcap+1, time.Since(ts)
+		return ss, nil
+	}
+	if err != nil {
+		return ss, err
+	}
+	opts := so
+	opts.TimeLimit = limit
+	if opts.RelGap == 0 && opts.AbsGap == 0 {
+		opts.RelGap, opts.AbsGap = 1e-9, integralAbsGap
+	}
+	res, err := solve.Solve(ctx, bt.Model, opts)
+	if err != nil {
+		return ss, err
+	}
+	ss.Cols, ss.Nodes, ss.Status, ss.Wall = bt.Model.NumCols(), res.Nodes, res.Status, time.Since(ts)
+	switch {
+	case res.Status == solve.Infeasible:
+		ss.ZBound = zcap + 1
+	case res.Status == solve.Optimal && res.HasSolution:
+		ss.ZBound = int(math.Ceil(res.Objective - boundTol))
+		ss.Z = ss.ZBound
+	case (res.Status == solve.TimeLimit || res.Status == solve.NodeLimit || res.Status == solve.IterationLimit ||
+		res.Status == solve.Interrupted) && !math.IsInf(res.Bound, 0) && !math.IsNaN(res.Bound):
+		// A limit stopped it: its dual bound holds (no other status's does).
+		ss.ZBound = int(math.Ceil(res.Bound - boundTol))
+	}
+	return ss, nil
+}
+
 // maxBoundSets bounds the late sets relaxLateBound tries per cap; with more
 // it counts the cap as possible (weaker, still a valid bound).
 const maxBoundSets = 300
@@ -357,7 +434,7 @@ func findSchedule(in *inst.Instance, rx *relaxation, k, zlo, zcap, tries int) *S
 	fb := findBudget
 	for lo, hi := zlo, zcap; lo <= hi && fb > 0; {
 		mid := (lo + hi) / 2
-		if _, _, f := searchLateCount(in, rx, k, mid, mid, &fb, tries, findPerSet); f != nil {
+		if _, _, f, _ := searchLateCount(in, rx, k, mid, mid, &fb, tries, findPerSet); f != nil {
 			s, hi = f, f.MaxTurnaround-1
 		} else {
 			lo = mid + 1

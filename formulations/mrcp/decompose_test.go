@@ -2,7 +2,9 @@ package mrcp
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	inst "github.com/mrbound/mrbound/instances/mrcp"
 	"github.com/mrbound/mrbound/solve"
@@ -100,5 +102,66 @@ func TestAggregatedMatchesDisaggregated(t *testing.T) {
 	}
 	if values[0] != values[1] {
 		t.Errorf("aggregated %v, disaggregated %v", values[0], values[1])
+	}
+}
+
+// TestCoreMILPBounds: the MILP on part of the jobs (coreMILP) never bounds
+// Z*_k above the whole instance's optimum (coreMILP on every job, the
+// subproblem itself), and calls a cap infeasible only when the whole
+// instance has no schedule under it, on small random instances (4–6 jobs),
+// random parts of 2–4 jobs (never all), k = 0, 1 and caps from Zmin to Zmin + 15.
+func TestCoreMILPBounds(t *testing.T) {
+	usable(t, "highs")
+	rng := rand.New(rand.NewPCG(5, 6))
+	// Short limits: a solve the backend does not finish is skipped (it would
+	// only test the backend).
+	so := solve.Options{Solver: "highs"}
+	const limit = 2 * time.Second
+	tight, bounded, infeasible, skipped := 0, 0, 0, 0
+	for trial := 0; trial < 20; trial++ {
+		in, text := tinyInstance(t, rng, 3)
+		for len(in.Jobs) < 4 {
+			in, text = tinyInstance(t, rng, 6)
+		}
+		all := make([]int, len(in.Jobs))
+		for j := range all {
+			all[j] = j
+		}
+		zmin := TurnaroundLowerBound(in)
+		k := rng.IntN(2)
+		zcap := zmin + rng.IntN(16)
+		whole, err := coreMILP(context.Background(), in, all, k, zcap, Options{}, so, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole.Status != solve.Optimal && whole.Status != solve.Infeasible {
+			skipped++ // the oracle did not finish, not coreMILP's fault
+			continue
+		}
+		core := rng.Perm(len(in.Jobs))[:2+rng.IntN(min(3, len(in.Jobs)-2))]
+		part, err := coreMILP(context.Background(), in, core, k, zcap, Options{}, so, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if part.Status == solve.Infeasible {
+			infeasible++
+			if whole.Status != solve.Infeasible {
+				t.Fatalf("%s k %d cap %d jobs %v: part infeasible, whole has Z %d", text, k, zcap, core, whole.ZBound)
+			}
+		}
+		if whole.Status == solve.Optimal && part.ZBound > whole.ZBound {
+			t.Fatalf("%s k %d cap %d jobs %v: part bound %d above the optimum %d", text, k, zcap, core, part.ZBound, whole.ZBound)
+		}
+		if part.Status == solve.Optimal && whole.Status == solve.Optimal {
+			bounded++
+			if part.ZBound == whole.ZBound {
+				tight++
+			}
+		}
+	}
+	t.Logf("%d parts bound Z*_k (%d exactly), %d prove the cap empty (%d instances skipped: the whole not solved)",
+		bounded, tight, infeasible, skipped)
+	if bounded == 0 || infeasible == 0 {
+		t.Error("the parts never bound Z*_k or never prove a cap empty")
 	}
 }

@@ -519,8 +519,10 @@ const (
 // branch orders seeded 0, 0, 1, 1, …, a set whose searches run out of
 // budget is passed over, and lateSolved then means only "a schedule with
 // Z ≤ z", not that z is Z*_k. With tries = 0 it proves: one set at a time
-// by decideDeadlines.
-func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget *int, tries, perSet int) (lateStatus, int, *Schedule) {
+// by decideDeadlines. With lateUnknown in prove mode it also returns the
+// smallest set of jobs (by coreJobs) left undecided for the late set that
+// stopped it, nil if none: a candidate for a smaller MILP.
+func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget *int, tries, perSet int) (lateStatus, int, *Schedule, []int) {
 	prove := tries == 0
 	if prove {
 		tries = 1
@@ -536,16 +538,17 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 		}
 		size := min(k, len(r))
 		if binomial(len(r), size) > maxLateSets {
-			return lateUnknown, z, nil
+			return lateUnknown, z, nil, nil
 		}
 		if *budget <= 0 {
-			return lateUnknown, z, nil
+			return lateUnknown, z, nil, nil
 		}
 		pick := make([]int, size) // indices into r, increasing
 		for i := range pick {
 			pick[i] = i
 		}
 		aborted := false
+		var core []int
 		for {
 			lateSetDeadlines(in, r, pick, z, d)
 			if rx.feasible(d) {
@@ -571,10 +574,13 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 					}
 					*budget -= nodes
 					if res == searchFound {
-						return lateSolved, z, s
+						return lateSolved, z, s, nil
+					}
+					if res == searchAborted && prove && core == nil {
+						core = coreJobs(in, hints[key])
 					}
 					if *budget <= 0 {
-						return lateUnknown, z, nil
+						return lateUnknown, z, nil, core
 					}
 					if res == searchInfeasible {
 						break // proven: no restart can find one
@@ -589,10 +595,27 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 		// Another set may have a schedule even when one ran out of budget,
 		// so every set is tried before z is left undecided.
 		if aborted && prove {
-			return lateUnknown, z, nil
+			return lateUnknown, z, nil, core
 		}
 	}
-	return lateEmpty, zcap + 1, nil
+	return lateEmpty, zcap + 1, nil, nil
+}
+
+// coreJobs is the smaller of the two sets the subsetProver of hint would try
+// next (the jobs released first or last, one more than the largest found
+// feasible), nil when both are the whole instance.
+func coreJobs(in *inst.Instance, h *subsetHint) []int {
+	sp := newSubsetProver(in, nil, 0)
+	n := len(sp.order)
+	w0, w1 := h.fits[0]+1, h.fits[1]+1
+	switch {
+	case w0 >= n && w1 >= n:
+		return nil
+	case w0 <= w1:
+		return append([]int(nil), sp.order[:w0]...)
+	default:
+		return append([]int(nil), sp.order[n-w1:]...)
+	}
 }
 
 // firstRound is the node budget of the first forward and reversed searches

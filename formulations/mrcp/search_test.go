@@ -241,39 +241,7 @@ func TestReversedSearchAgrees(t *testing.T) {
 	decided := [2]int{}
 	bySubsets := 0
 	for trial := 0; trial < 300; trial++ {
-		var sb strings.Builder
-		sb.WriteString(`{"kind": "mrcp", "schema_version": 1, "resources": [`)
-		nres := 1 + rng.IntN(2)
-		for r := 0; r < nres; r++ {
-			if r > 0 {
-				sb.WriteString(",")
-			}
-			fmt.Fprintf(&sb, `{"map_slots": %d, "reduce_slots": 1}`, 1+rng.IntN(2))
-		}
-		sb.WriteString(`], "jobs": [`)
-		njobs := 1 + rng.IntN(5)
-		for j := 0; j < njobs; j++ {
-			if j > 0 {
-				sb.WriteString(",")
-			}
-			fmt.Fprintf(&sb, `{"release": %d, "deadline": 1000, "maps": [`, rng.IntN(8))
-			for m := 0; m < 1+rng.IntN(3); m++ {
-				if m > 0 {
-					sb.WriteString(",")
-				}
-				fmt.Fprintf(&sb, `{"duration": %d}`, 1+rng.IntN(5))
-			}
-			sb.WriteString(`], "reduces": [`)
-			for r := 0; r < 1+rng.IntN(2); r++ {
-				if r > 0 {
-					sb.WriteString(",")
-				}
-				fmt.Fprintf(&sb, `{"duration": %d}`, 1+rng.IntN(5))
-			}
-			sb.WriteString(`]}`)
-		}
-		sb.WriteString(`]}`)
-		in := parse(t, sb.String())
+		in, text := tinyInstance(t, rng, 5)
 		d := make([]int, len(in.Jobs))
 		for j, job := range in.Jobs {
 			d[j] = job.Release + mapPhaseBound(in, job) + 1 + rng.IntN(12)
@@ -285,13 +253,13 @@ func TestReversedSearchAgrees(t *testing.T) {
 			t.Fatalf("trial %d: a search ran out of 2^20 nodes", trial)
 		}
 		if fr != rr || fr != br {
-			t.Fatalf("trial %d %s deadlines %v: forward %v, reversed %v, both %v", trial, sb.String(), d, fr, rr, br)
+			t.Fatalf("trial %d %s deadlines %v: forward %v, reversed %v, both %v", trial, text, d, fr, rr, br)
 		}
 		decided[fr]++
 		if sub, _ := newSubsetProver(in, d, 0).round(1<<20, 1<<20); sub {
 			bySubsets++
 			if fr != searchInfeasible {
-				t.Fatalf("trial %d %s deadlines %v: subsetProver says infeasible, the search %v", trial, sb.String(), d, fr)
+				t.Fatalf("trial %d %s deadlines %v: subsetProver says infeasible, the search %v", trial, text, d, fr)
 			}
 		}
 		for _, s := range []*Schedule{fs, rs, bs} {
@@ -315,4 +283,46 @@ func TestReversedSearchAgrees(t *testing.T) {
 	if decided[searchFound] < 30 || decided[searchInfeasible] < 30 {
 		t.Errorf("too one-sided: %d found, %d infeasible", decided[searchFound], decided[searchInfeasible])
 	}
+}
+
+// tinyInstance draws a small random instance: 1–maxJobs jobs (releases
+// 0–7, deadlines 6–25 later) of 1–3 maps and 1–2 reduces with durations 1–5, on one or two
+// resources with 1–2 map slots and one reduce slot; it returns the instance
+// and its JSON.
+func tinyInstance(t *testing.T, rng *rand.Rand, maxJobs int) (*inst.Instance, string) {
+	t.Helper()
+	var sb strings.Builder
+	sb.WriteString(`{"kind": "mrcp", "schema_version": 1, "resources": [`)
+	nres := 1 + rng.IntN(2)
+	for r := 0; r < nres; r++ {
+		if r > 0 {
+			sb.WriteString(",")
+		}
+		fmt.Fprintf(&sb, `{"map_slots": %d, "reduce_slots": 1}`, 1+rng.IntN(2))
+	}
+	sb.WriteString(`], "jobs": [`)
+	njobs := 1 + rng.IntN(maxJobs)
+	for j := 0; j < njobs; j++ {
+		if j > 0 {
+			sb.WriteString(",")
+		}
+		rel := rng.IntN(8)
+		fmt.Fprintf(&sb, `{"release": %d, "deadline": %d, "maps": [`, rel, rel+6+rng.IntN(20))
+		for m := 0; m < 1+rng.IntN(3); m++ {
+			if m > 0 {
+				sb.WriteString(",")
+			}
+			fmt.Fprintf(&sb, `{"duration": %d}`, 1+rng.IntN(5))
+		}
+		sb.WriteString(`], "reduces": [`)
+		for r := 0; r < 1+rng.IntN(2); r++ {
+			if r > 0 {
+				sb.WriteString(",")
+			}
+			fmt.Fprintf(&sb, `{"duration": %d}`, 1+rng.IntN(5))
+		}
+		sb.WriteString(`]}`)
+	}
+	sb.WriteString(`]}`)
+	return parse(t, sb.String()), sb.String()
 }

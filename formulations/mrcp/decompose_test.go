@@ -130,7 +130,7 @@ func TestCoreMILPBounds(t *testing.T) {
 		zmin := TurnaroundLowerBound(in)
 		k := rng.IntN(2)
 		zcap := zmin + rng.IntN(16)
-		whole, err := coreMILP(context.Background(), in, all, k, zcap, Options{}, so, limit)
+		whole, _, err := coreMILP(context.Background(), in, all, k, zcap, Options{}, so, limit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,7 +139,7 @@ func TestCoreMILPBounds(t *testing.T) {
 			continue
 		}
 		core := rng.Perm(len(in.Jobs))[:2+rng.IntN(min(3, len(in.Jobs)-2))]
-		part, err := coreMILP(context.Background(), in, core, k, zcap, Options{}, so, limit)
+		part, _, err := coreMILP(context.Background(), in, core, k, zcap, Options{}, so, limit)
 		if err != nil {
 			t.Fatal(err)
 		}

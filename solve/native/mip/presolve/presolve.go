@@ -90,13 +90,15 @@ type Postsolve struct {
 	steps []postStep
 }
 
-// postStep restores one removed column: col = val, or, when row is not nil,
+// postStep restores one removed column: col = val, or, when slack is set,
 // the value of col that puts the row's activity into [lo, up] (the row as it
 // was when col was removed, whose other columns are restored by then),
-// closest to 0 within [colLo, colUp].
+// closest to 0 within [colLo, colUp]. A flag, not a non-nil row, marks a
+// slack: a slack removed from a row where it was alone leaves row empty.
 type postStep struct {
 	col          int
 	val          float64
+	slack        bool
 	row          []entry
 	a            float64
 	lo, up       float64
@@ -134,7 +136,7 @@ func (p *Postsolve) Primal(xr []float64) []float64 {
 	}
 	for i := len(p.steps) - 1; i >= 0; i-- {
 		st := p.steps[i]
-		if st.row != nil {
+		if st.slack {
 			x[st.col] = st.slackValue(x)
 		} else {
 			x[st.col] = st.val
@@ -416,7 +418,7 @@ func (w *work) slackCol(j int) {
 	if math.IsNaN(avLo) || math.IsNaN(avUp) {
 		return
 	}
-	st := postStep{col: j, a: a, lo: w.rowLo[i], up: w.rowUp[i], colLo: w.lo[j], colUp: w.up[j]}
+	st := postStep{col: j, slack: true, a: a, lo: w.rowLo[i], up: w.rowUp[i], colLo: w.lo[j], colUp: w.up[j]}
 	row := w.rows[i]
 	for k, e := range row {
 		if e.col == j {

@@ -136,7 +136,7 @@ func argBest(m *model.Model) []float64 {
 		if j == n {
 			ev := m.Evaluate(x)
 			if ev.Feasible(1e-9, true) && sign*ev.Objective < bestObj {
-				bestObj, best = sign*ev.Objective, append([]float64(nil), x...)
+				bestObj, best = sign*ev.Objective, append(make([]float64, 0, n), x...)
 			}
 			return
 		}
@@ -257,5 +257,38 @@ func TestSlackAndDualFixing(t *testing.T) {
 	ev := m.Evaluate(xo)
 	if !ev.Feasible(1e-9, true) || ev.Objective != -3 {
 		t.Fatalf("postsolved %v: feasible %v objective %v, want a feasible optimum −3", xo, ev.Feasible(1e-9, true), ev.Objective)
+	}
+}
+
+// TestSlackAloneInItsRow: a slack column whose row has lost every other
+// column by the time it is removed (here x is fixed by its bounds in the same
+// pass) must still be postsolved from the row, not read as fixed at 0. Found
+// by a time-indexed MRCP subproblem whose incumbent failed the final check.
+func TestSlackAloneInItsRow(t *testing.T) {
+	b := model.NewBuilder("lone slack")
+	x, y := b.Integer("x", 1, 1), b.Integer("y", 0, 3)
+	v := b.Continuous("v", 0, 5)
+	b.Minimize(*(&model.Expr{}).Add(y, 1))
+	b.Equal("def", *(&model.Expr{}).Add(v, 1).Add(x, -1), 1)
+	b.GreaterEq("cover", *(&model.Expr{}).Add(y, 1).Add(x, 1), 2)
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Run(m)
+	if res.Status != Reduced {
+		t.Fatalf("status %v", res.Status)
+	}
+	if res.Stats.SlackCols != 1 {
+		t.Fatalf("stats %v: want v removed as a slack", res.Stats)
+	}
+	xr := argBest(res.Model)
+	if xr == nil {
+		t.Fatal("reduced model infeasible")
+	}
+	xo := res.Post.Primal(xr)
+	ev := m.Evaluate(xo)
+	if !ev.Feasible(1e-9, true) || ev.Objective != 1 || xo[v.Index()] != 2 {
+		t.Fatalf("postsolved %v: feasible %v objective %v, want v = 2 and the optimum 1", xo, ev.Feasible(1e-9, true), ev.Objective)
 	}
 }

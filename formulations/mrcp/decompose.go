@@ -407,9 +407,12 @@ func relaxLateBound(in *inst.Instance, rx *relaxation, k, zlo, zcap int) int {
 		if !rx.feasible(d) {
 			return false // even with every job of R_z late
 		}
+		if rx.lateLowerBound(z, r) > k {
+			return false
+		}
 		size := min(k, len(r))
 		if binomial(len(r), size) > maxBoundSets {
-			return true
+			return rx.lateSetPasses(z, r, size)
 		}
 		pick := make([]int, size)
 		for i := range pick {

@@ -189,3 +189,91 @@ func TestRelaxLateBound(t *testing.T) {
 		}
 	}
 }
+
+// TestLateLowerBound: the late-count bound at a schedule's own maximum
+// turnaround never exceeds its late jobs, on greedy schedules of overloaded
+// and ordinary streams (seeds 7 and 10 have 4 or more late jobs at best).
+func TestLateLowerBound(t *testing.T) {
+	type stream struct {
+		seed   uint64
+		jobs   int
+		lambda float64
+	}
+	hits := 0
+	for _, st := range []stream{{7, 20, 0.02}, {10, 20, 0.02}, {3, 8, 0.05}, {4, 10, 0.08}, {5, 6, 0.1}} {
+		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: st.jobs, Lambda: st.lambda, Seed: st.seed, TimeUnit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rx := newRelaxation(in)
+		rng := rand.New(rand.NewPCG(st.seed, 29))
+		scheds := []*Schedule{heuristic(in, Objective{Kind: Product})}
+		for trial := 0; trial < 40; trial++ {
+			scheds = append(scheds, Greedy(in, rng.Perm(len(in.Jobs))))
+		}
+		d := make([]int, len(in.Jobs))
+		for _, s := range scheds {
+			r := capDeadlines(in, s.MaxTurnaround, d)
+			lb := rx.lateLowerBound(s.MaxTurnaround, r)
+			if lb > s.LateJobs {
+				t.Errorf("seed %d, %d jobs: a schedule with Z %d has %d late jobs, below the bound %d",
+					st.seed, st.jobs, s.MaxTurnaround, s.LateJobs, lb)
+			}
+			if lb > 0 {
+				hits++
+			}
+		}
+	}
+	if hits == 0 {
+		t.Error("the bound was never above 0: the test checks nothing")
+	}
+}
+
+// TestLateSetPasses: the branch and bound over late sets says "none passes"
+// only when enumerating every late set of at most k jobs finds none that
+// the relaxation admits, on small tight streams at every cap and late count.
+func TestLateSetPasses(t *testing.T) {
+	none, some := 0, 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 7, Lambda: 0.08, Seed: seed, TimeUnit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rx := newRelaxation(in)
+		zmin := rx.minTurnaround(TurnaroundLowerBound(in))
+		d := make([]int, len(in.Jobs))
+		for z := zmin; z <= zmin+120; z += 7 {
+			r := capDeadlines(in, z, d)
+			for k := 0; k <= min(4, len(r)); k++ {
+				want := false
+				for mask := 0; mask < 1<<len(r) && !want; mask++ {
+					pick := []int{}
+					for i := range r {
+						if mask>>i&1 == 1 {
+							pick = append(pick, i)
+						}
+					}
+					if len(pick) > k {
+						continue
+					}
+					capDeadlines(in, z, d)
+					lateSetDeadlines(in, r, pick, z, d)
+					want = rx.feasible(d)
+				}
+				got := rx.lateSetPasses(z, r, k)
+				if want && !got {
+					t.Errorf("seed %d, z %d, k %d: a late set passes, the branch and bound says none", seed, z, k)
+				}
+				if got {
+					some++
+				} else {
+					none++
+				}
+			}
+		}
+	}
+	t.Logf("%d (z, k) with no late set, %d with one", none, some)
+	if none == 0 || some == 0 {
+		t.Errorf("only one answer (%d none, %d some): the test checks nothing", none, some)
+	}
+}

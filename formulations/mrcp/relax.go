@@ -1,6 +1,9 @@
 package mrcp
 
 import (
+	"slices"
+	"sort"
+
 	inst "github.com/mrbound/mrbound/instances/mrcp"
 )
 
@@ -92,16 +95,52 @@ func (rx *relaxation) feasible(d []int) bool {
 }
 
 func (rx *relaxation) kindFeasible(k inst.TaskKind, d []int) bool {
+	if !rx.groupsFit(k, d) {
+		return false
+	}
+	if need, got := rx.kindFlow(k, d); got != need {
+		return false
+	}
+	if !energeticChecks {
+		return true
+	}
+	gs := rx.groups[k]
+	ets := rx.ets[:0]
+	for _, g := range gs {
+		lo, hi := rx.window(k, g, d[g.job])
+		ets = append(ets, eTask{n: g.n, p: g.dur, q: g.q, r: lo, d: hi})
+	}
+	rx.ets = ets
+	rx.en.pack = rx.packs[k]
+	return rx.en.feasible(ets, rx.cap[k], nil, true)
+}
+
+// groupsFit reports whether every group of kind k fits its window without
+// preemption: ⌈n / ⌊cap/q⌋⌉·e (at most ⌊cap/q⌋ of its tasks run at once).
+func (rx *relaxation) groupsFit(k inst.TaskKind, d []int) bool {
+	for _, g := range rx.groups[k] {
+		if !rx.groupFits(k, g, d[g.job]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (rx *relaxation) groupFits(k inst.TaskKind, g relaxGroup, d int) bool {
+	lo, hi := rx.window(k, g, d)
+	par := rx.cap[k] / g.q // tasks of g that fit at once
+	return par > 0 && hi-lo >= ceilDiv(g.n, par)*g.dur
+}
+
+// kindFlow returns the work of kind k (slot-units) and the most of it the
+// preemptive transportation problem can place within the windows of d
+// (windows assumed non-empty, as groupsFit checks).
+func (rx *relaxation) kindFlow(k inst.TaskKind, d []int) (need, got int) {
 	gs := rx.groups[k]
 	c := rx.cap[k]
 	var pts []int
-	need := 0
 	for _, g := range gs {
 		lo, hi := rx.window(k, g, d[g.job])
-		par := c / g.q // tasks of g that fit at once
-		if par == 0 || hi-lo < ceilDiv(g.n, par)*g.dur {
-			return false
-		}
 		pts = append(pts, lo, hi)
 		need += g.n * g.q * g.dur
 	}
@@ -122,20 +161,7 @@ func (rx *relaxation) kindFeasible(k inst.TaskKind, d []int) bool {
 			f.edge(2+gi, iv+i, rate*(pts[i+1]-pts[i]))
 		}
 	}
-	if f.run(0, 1) != need {
-		return false
-	}
-	if !energeticChecks {
-		return true
-	}
-	ets := rx.ets[:0]
-	for _, g := range gs {
-		lo, hi := rx.window(k, g, d[g.job])
-		ets = append(ets, eTask{n: g.n, p: g.dur, q: g.q, r: lo, d: hi})
-	}
-	rx.ets = ets
-	rx.en.pack = rx.packs[k]
-	return rx.en.feasible(ets, c, nil, true)
+	return need, f.run(0, 1)
 }
 
 // energeticChecks turns on the non-preemptive energetic check (energetic.go)
@@ -281,4 +307,201 @@ func (rx *relaxation) minTurnaround(lo int) int {
 		}
 	}
 	return hi
+}
+
+// lateLowerBound is a lower bound on the number of late jobs of every
+// schedule with maximum turnaround at most z; r is R_z (capDeadlines), the
+// jobs that can be late at all. A job whose groups do not fit their on-time
+// windows even alone (groupsFit) is late in every such schedule. With those
+// late and every other job on time (D_j = d_j), let δ_k be the work of kind
+// k the preemptive flow cannot place. A schedule with late set A ⊇ those
+// gives a full flow for A's deadlines; removing what each job j ∈ A runs
+// outside its on-time window (at most γ_kj: per group, the least of its work
+// and its rate times the length its window gains) leaves a flow for the
+// on-time deadlines, so Σ_{j∈A} γ_kj ≥ δ_k. The least number of jobs whose
+// largest γ_kj reach δ_k, for the stronger kind, bounds |A| beyond the
+// forced ones. Nonincreasing in z (windows and gains only grow, R_z too).
+func (rx *relaxation) lateLowerBound(z int, r []int) int {
+	in := rx.in
+	d := make([]int, len(in.Jobs))
+	for j, job := range in.Jobs {
+		d[j] = job.Release + z
+	}
+	forced := 0
+	free := make([]bool, len(in.Jobs)) // may be late, not forced
+	for _, j := range r {
+		d[j] = in.Jobs[j].Deadline
+		ok := true
+		for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+			for _, g := range rx.groups[k] {
+				if g.job == j && !rx.groupFits(k, g, d[j]) {
+					ok = false
+				}
+			}
+		}
+		if !ok {
+			d[j] = in.Jobs[j].Release + z
+			forced++
+		} else {
+			free[j] = true
+		}
+	}
+	most := 0
+	gain := make([]int, len(in.Jobs))
+	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		need, got := rx.kindFlow(k, d)
+		deficit := need - got
+		if deficit <= 0 {
+			continue
+		}
+		clear(gain)
+		c := rx.cap[k]
+		for _, g := range rx.groups[k] {
+			if !free[g.job] {
+				continue
+			}
+			lo, hiOn := rx.window(k, g, d[g.job])
+			_, hiLate := rx.window(k, g, in.Jobs[g.job].Release+z)
+			extra := hiLate - max(hiOn, lo)
+			if extra > 0 {
+				gain[g.job] += min(g.n*g.q*g.dur, min(g.n*g.q, c)*extra)
+			}
+		}
+		gs := append([]int(nil), gain...)
+		slices.Sort(gs)
+		n := 0
+		for i := len(gs) - 1; i >= 0 && deficit > 0; i-- {
+			deficit -= gs[i]
+			n++
+		}
+		if deficit > 0 {
+			return len(in.Jobs) + 1 // no late set covers it: no schedule at z
+		}
+		most = max(most, n)
+	}
+	return forced + most
+}
+
+// lateSetBudget bounds the nodes of one lateSetPasses call; past it the
+// answer is "passes" (weaker, still valid).
+const lateSetBudget = 4000
+
+// lateSetPasses reports whether some late set L ⊆ r (r = R_z), |L| ≤ k,
+// passes the relaxation at cap z (completion deadlines s_j + z for j ∈ L
+// or j ∉ r, d_j for the rest), or the search for one ran out of budget. A
+// branch and bound over the jobs of r (late or on time), pruned by the
+// argument of lateLowerBound on the jobs still undecided: with the late
+// ones so far late and every other job on time, each kind's unplaced work
+// must be covered by the gains of at most k − |late so far| undecided jobs.
+func (rx *relaxation) lateSetPasses(z int, r []int, k int) bool {
+	in := rx.in
+	d := make([]int, len(in.Jobs))
+	for j, job := range in.Jobs {
+		d[j] = job.Release + z
+	}
+	for _, j := range r {
+		d[j] = in.Jobs[j].Deadline
+	}
+	order := append([]int(nil), r...)
+	work := func(j int) int {
+		w := 0
+		for _, t := range in.Jobs[j].Maps {
+			w += t.Duration * t.Demand
+		}
+		for _, t := range in.Jobs[j].Reduces {
+			w += t.Duration * t.Demand
+		}
+		return w
+	}
+	sort.SliceStable(order, func(a, b int) bool { return work(order[a]) > work(order[b]) })
+	undecided := make([]bool, len(in.Jobs))
+	for _, j := range order {
+		undecided[j] = true
+	}
+	gain := make([]int, len(in.Jobs))
+	budget := lateSetBudget
+	var rec func(i, left int) bool
+	rec = func(i, left int) bool {
+		budget--
+		if budget < 0 {
+			return true
+		}
+		if left == 0 || i == len(order) {
+			return rx.feasible(d)
+		}
+		if !rx.coverable(z, d, undecided, left, gain) {
+			return false
+		}
+		j := order[i]
+		undecided[j] = false
+		defer func() { undecided[j] = true }()
+		d[j] = in.Jobs[j].Release + z
+		if rec(i+1, left-1) {
+			return true
+		}
+		d[j] = in.Jobs[j].Deadline
+		return rec(i+1, left)
+	}
+	return rec(0, k)
+}
+
+// coverable is the pruning of lateSetPasses: false when no choice of at
+// most left jobs among the undecided ones (now on time in d) to make late
+// can let the relaxation place all the work. A job decided on time must fit
+// its window (groupsFit); an undecided one that does not must be late; each
+// kind's work the flow cannot place must be covered by the gains (see
+// lateLowerBound) of the jobs made late.
+func (rx *relaxation) coverable(z int, d []int, undecided []bool, left int, gain []int) bool {
+	in := rx.in
+	forced := 0
+	clear(gain)
+	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		for _, g := range rx.groups[k] {
+			if !rx.groupFits(k, g, d[g.job]) {
+				if !undecided[g.job] {
+					return false
+				}
+				gain[g.job] = -1 // marks a forced job
+			}
+		}
+	}
+	dd := d
+	for j := range gain {
+		if gain[j] < 0 {
+			if forced == 0 {
+				dd = append([]int(nil), d...)
+			}
+			dd[j] = in.Jobs[j].Release + z
+			forced++
+		}
+	}
+	if forced > left {
+		return false
+	}
+	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		need, got := rx.kindFlow(k, dd)
+		deficit := need - got
+		if deficit <= 0 {
+			continue
+		}
+		gs := make([]int, len(in.Jobs))
+		for _, g := range rx.groups[k] {
+			if !undecided[g.job] || gain[g.job] < 0 {
+				continue
+			}
+			lo, hiOn := rx.window(k, g, d[g.job])
+			_, hiLate := rx.window(k, g, in.Jobs[g.job].Release+z)
+			if extra := hiLate - max(hiOn, lo); extra > 0 {
+				gs[g.job] += min(g.n*g.q*g.dur, min(g.n*g.q, rx.cap[k])*extra)
+			}
+		}
+		slices.Sort(gs)
+		for i := len(gs) - 1; i >= len(gs)-(left-forced) && i >= 0; i-- {
+			deficit -= gs[i]
+		}
+		if deficit > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -536,8 +536,15 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 		if !rx.feasible(d) {
 			continue
 		}
+		// So is a z at which more than k jobs must be late.
+		if rx.lateLowerBound(z, r) > k {
+			continue
+		}
 		size := min(k, len(r))
 		if binomial(len(r), size) > maxLateSets {
+			if !rx.lateSetPasses(z, r, size) {
+				continue // no late set passes the relaxation
+			}
 			return lateUnknown, z, nil, nil
 		}
 		if *budget <= 0 {

@@ -447,6 +447,12 @@ func relaxLateBound(in *inst.Instance, rx *relaxation, k, zlo, zcap int) int {
 func findSchedule(in *inst.Instance, rx *relaxation, k, zlo, zcap, tries int) *Schedule {
 	var s *Schedule
 	fb := findBudget
+	// The bound first, on a budget of its own: it is tight when few late
+	// sets pass there (seeds 7 and 8: Z*_K is the relaxation's Z_K).
+	pb := findBudget / 2
+	if _, _, f, _ := searchLateCount(in, rx, k, zlo, zlo, &pb, tries, findPerSet); f != nil {
+		return f
+	}
 	for lo, hi := zlo, zcap; lo <= hi && fb > 0; {
 		mid := (lo + hi) / 2
 		if _, _, f, _ := searchLateCount(in, rx, k, mid, mid, &fb, tries, findPerSet); f != nil {

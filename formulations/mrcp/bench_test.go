@@ -134,6 +134,9 @@ func BenchmarkSeeds(b *testing.B) {
 					if s.Search {
 						how = "search"
 					}
+					if s.LateSet != nil {
+						how = fmt.Sprintf("milp on late set %v", s.LateSet)
+					}
 					if s.Jobs > 0 {
 						how = fmt.Sprintf("milp on %d jobs", s.Jobs)
 					}

@@ -165,3 +165,61 @@ func TestCoreMILPBounds(t *testing.T) {
 		t.Error("the parts never bound Z*_k or never prove a cap empty")
 	}
 }
+
+// TestLateSetMILPs: when few late sets pass the relaxation at a cap, the
+// least optimum over their K = 0 MILPs (lateSetInstance) is the late
+// count's own optimum, and all of them infeasible only when it is (HiGHS as
+// the oracle, on small random instances).
+func TestLateSetMILPs(t *testing.T) {
+	usable(t, "highs")
+	rng := rand.New(rand.NewPCG(8, 9))
+	so := solve.Options{Solver: "highs"}
+	const limit = 2 * time.Second
+	compared, empty := 0, 0
+	for trial := 0; trial < 16; trial++ {
+		in, text := tinyInstance(t, rng, 6)
+		if len(in.Jobs) < 3 {
+			continue
+		}
+		rx := newRelaxation(in)
+		k := 1 + rng.IntN(2)
+		zcap := TurnaroundLowerBound(in) + rng.IntN(12)
+		sets := passingSets(in, rx, k, zcap)
+		if sets == nil {
+			continue
+		}
+		whole, _, err := coreMILP(context.Background(), in, allJobs(in), k, zcap, Options{}, so, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if whole.Status != solve.Optimal && whole.Status != solve.Infeasible {
+			continue
+		}
+		best := zcap + 1
+		solved := true
+		for _, set := range sets {
+			ss, _, err := coreMILP(context.Background(), lateSetInstance(in, set, zcap), allJobs(in), 0, zcap, Options{}, so, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ss.Status != solve.Optimal && ss.Status != solve.Infeasible {
+				solved = false
+			}
+			best = min(best, ss.ZBound)
+		}
+		if !solved {
+			continue
+		}
+		compared++
+		if best > zcap {
+			empty++
+		}
+		if best != whole.ZBound {
+			t.Errorf("%s k %d cap %d sets %v: least set optimum %d, the late count's %d", text, k, zcap, sets, best, whole.ZBound)
+		}
+	}
+	t.Logf("%d compared (%d with no schedule)", compared, empty)
+	if compared == 0 || empty == compared {
+		t.Error("nothing compared, or only empty caps")
+	}
+}

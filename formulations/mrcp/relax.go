@@ -384,7 +384,7 @@ func (rx *relaxation) lateLowerBound(z int, r []int) int {
 
 // lateSetBudget bounds the nodes of one lateSetPasses call; past it the
 // answer is "passes" (weaker, still valid).
-const lateSetBudget = 4000
+const lateSetBudget = 20000
 
 // lateSetPasses reports whether some late set L ⊆ r (r = R_z), |L| ≤ k,
 // passes the relaxation at cap z (completion deadlines s_j + z for j ∈ L

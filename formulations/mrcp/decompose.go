@@ -143,14 +143,15 @@ func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOpt
 			// The combinatorial phase: relaxation and deadline search.
 			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
 			ts := time.Now()
-			if empty, n := topCapEmpty(in, rx, k, zcapU); empty {
+			empty, topNodes := topCapEmpty(in, rx, k, zcapU)
+			if empty {
 				subs = append(subs, SubSolve{MaxLate: k, ZCap: zcapU, Status: solve.Infeasible, Z: -1, ZBound: zcapU + 1,
-					Nodes: int64(n), Search: true, Wall: time.Since(ts)})
+					Nodes: int64(topNodes), Search: true, Wall: time.Since(ts)})
 				continue
 			}
 			budget := proveBudget
 			st, z, s, core := searchLateCount(in, rx, k, zlo, zcapU, &budget, 0, proveBudget/proveSetShare)
-			sub := SubSolve{MaxLate: k, ZCap: zcapU, Z: -1, ZBound: z, Nodes: int64(proveBudget - budget), Search: true}
+			sub := SubSolve{MaxLate: k, ZCap: zcapU, Z: -1, ZBound: z, Nodes: int64(proveBudget - budget + topNodes), Search: true}
 			if st == lateUnknown {
 				// Z*_K ≥ z is proven; look for a (better) schedule to lower
 				// the cap before the MILP proves the rest.

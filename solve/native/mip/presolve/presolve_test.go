@@ -232,29 +232,15 @@ func TestSlackAndDualFixing(t *testing.T) {
 	b.Minimize(*(&model.Expr{}).Add(x, -1).Add(y, -1))
 	b.Equal("eq", *(&model.Expr{}).Add(x, 1).Add(y, 2).Add(s, 1), 4)
 	b.LessEq("le", *(&model.Expr{}).Add(x, 1).Add(y, 1).Add(q, 1), 3)
-	m, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Run(m)
-	if res.Status != Reduced {
-		t.Fatalf("status %v", res.Status)
-	}
+	res, xo, ev := postsolvedBest(t, b)
 	if res.Stats.SlackCols != 1 || res.Stats.DualFixed != 1 {
 		t.Fatalf("stats %v: want one slack column and one dual fixing", res.Stats)
 	}
-	r := res.Model
-	for j, ty := range r.ColType {
+	for j, ty := range res.Model.ColType {
 		if !ty.IsInteger() {
-			t.Fatalf("continuous column %s kept", r.ColName(j))
+			t.Fatalf("continuous column %s kept", res.Model.ColName(j))
 		}
 	}
-	xr := argBest(r)
-	if xr == nil {
-		t.Fatal("reduced model infeasible")
-	}
-	xo := res.Post.Primal(xr)
-	ev := m.Evaluate(xo)
 	if !ev.Feasible(1e-9, true) || ev.Objective != -3 {
 		t.Fatalf("postsolved %v: feasible %v objective %v, want a feasible optimum −3", xo, ev.Feasible(1e-9, true), ev.Objective)
 	}
@@ -271,6 +257,20 @@ func TestSlackAloneInItsRow(t *testing.T) {
 	b.Minimize(*(&model.Expr{}).Add(y, 1))
 	b.Equal("def", *(&model.Expr{}).Add(v, 1).Add(x, -1), 1)
 	b.GreaterEq("cover", *(&model.Expr{}).Add(y, 1).Add(x, 1), 2)
+	res, xo, ev := postsolvedBest(t, b)
+	if res.Stats.SlackCols != 1 {
+		t.Fatalf("stats %v: want v removed as a slack", res.Stats)
+	}
+	if !ev.Feasible(1e-9, true) || ev.Objective != 1 || xo[v.Index()] != 2 {
+		t.Fatalf("postsolved %v: feasible %v objective %v, want v = 2 and the optimum 1", xo, ev.Feasible(1e-9, true), ev.Objective)
+	}
+}
+
+// postsolvedBest builds b's model, presolves it, finds the reduced model's
+// best integer point by enumeration and returns the presolve result, that
+// point postsolved and its evaluation on the original model.
+func postsolvedBest(t *testing.T, b *model.Builder) (Result, []float64, model.Evaluation) {
+	t.Helper()
 	m, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -279,16 +279,10 @@ func TestSlackAloneInItsRow(t *testing.T) {
 	if res.Status != Reduced {
 		t.Fatalf("status %v", res.Status)
 	}
-	if res.Stats.SlackCols != 1 {
-		t.Fatalf("stats %v: want v removed as a slack", res.Stats)
-	}
 	xr := argBest(res.Model)
 	if xr == nil {
 		t.Fatal("reduced model infeasible")
 	}
 	xo := res.Post.Primal(xr)
-	ev := m.Evaluate(xo)
-	if !ev.Feasible(1e-9, true) || ev.Objective != 1 || xo[v.Index()] != 2 {
-		t.Fatalf("postsolved %v: feasible %v objective %v, want v = 2 and the optimum 1", xo, ev.Feasible(1e-9, true), ev.Objective)
-	}
+	return res, xo, m.Evaluate(xo)
 }

@@ -163,14 +163,7 @@ func TestPresolveEmpties(t *testing.T) {
 	b.LessEq("sy", model.Sum(y), 0)
 	b.GreaterEq("cover", model.Sum(x, y, z), 1)
 	b.LessEq("pack", model.Sum(x, z), 1)
-	m, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Run(m)
-	if res.Status != Reduced {
-		t.Fatalf("status %v", res.Status)
-	}
+	_, res := presolved(t, b)
 	if res.Model.NumCols() != 0 || res.Model.NumRows() != 0 {
 		t.Fatalf("reduced model has %d cols, %d rows; want empty (%v)", res.Model.NumCols(), res.Model.NumRows(), res.Stats)
 	}
@@ -271,6 +264,18 @@ func TestSlackAloneInItsRow(t *testing.T) {
 // point postsolved and its evaluation on the original model.
 func postsolvedBest(t *testing.T, b *model.Builder) (Result, []float64, model.Evaluation) {
 	t.Helper()
+	m, res := presolved(t, b)
+	xr := argBest(res.Model)
+	if xr == nil {
+		t.Fatal("reduced model infeasible")
+	}
+	xo := res.Post.Primal(xr)
+	return res, xo, m.Evaluate(xo)
+}
+
+// presolved builds b's model and presolves it, which must reduce it.
+func presolved(t *testing.T, b *model.Builder) (*model.Model, Result) {
+	t.Helper()
 	m, err := b.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -279,10 +284,5 @@ func postsolvedBest(t *testing.T, b *model.Builder) (Result, []float64, model.Ev
 	if res.Status != Reduced {
 		t.Fatalf("status %v", res.Status)
 	}
-	xr := argBest(res.Model)
-	if xr == nil {
-		t.Fatal("reduced model infeasible")
-	}
-	xo := res.Post.Primal(xr)
-	return res, xo, m.Evaluate(xo)
+	return m, res
 }

@@ -120,9 +120,9 @@ func disjunctiveMachine(rng *rand.Rand) *model.Model {
 }
 
 // compareConfigs solves each model with cfg and with off, checks that the
-// optima agree, and returns the node totals and the search with cfg of the
-// last model.
-func compareConfigs(t *testing.T, models []*model.Model, cfg, off config) (with, without int64, searches []*search) {
+// optima agree, and returns the node totals and the finished searches, one
+// per model, with cfg and with off.
+func compareConfigs(t *testing.T, models []*model.Model, cfg, off config) (with, without int64, searches, offSearches []*search) {
 	t.Helper()
 	for c, m := range models {
 		var obj [2]float64
@@ -141,13 +141,14 @@ func compareConfigs(t *testing.T, models []*model.Model, cfg, off config) (with,
 				searches = append(searches, s)
 			} else {
 				without += s.nodes
+				offSearches = append(offSearches, s)
 			}
 		}
 		if math.Abs(obj[0]-obj[1]) > 1e-9*math.Max(1, math.Abs(obj[1])) {
 			t.Fatalf("model %d: optimum %v with %+v, %v with %+v", c, obj[0], cfg, obj[1], off)
 		}
 	}
-	return with, without, searches
+	return with, without, searches, offSearches
 }
 
 func disjunctiveSet() []*model.Model {
@@ -162,7 +163,7 @@ func disjunctiveSet() []*model.Model {
 // Farkas and cutoff proofs must prune nodes before their LP and, over the
 // set, not cost nodes; the optima must not move.
 func TestNodeProofs(t *testing.T) {
-	with, without, ss := compareConfigs(t, disjunctiveSet(), config{}, config{noProofs: true})
+	with, without, ss, _ := compareConfigs(t, disjunctiveSet(), config{}, config{noProofs: true})
 	var added, pruned int64
 	for _, s := range ss {
 		added += s.proofs.added

@@ -2,6 +2,7 @@ package lowerbound
 
 import (
 	"bufio"
+	"context"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -126,3 +127,47 @@ func BenchmarkGenerated10k(b *testing.B) { benchCompute(b, generated10k(1)) }
 
 // BenchmarkSWIMDay: every bound of the FB-2009 SWIM day on 600 nodes.
 func BenchmarkSWIMDay(b *testing.B) { benchCompute(b, swimProblem(b, swimPath(), 600)) }
+
+// mrcpStream is an MRCP mixed stream (policies.md §3.1): 4 nodes with one map
+// and one reduce slot, jobs of 3, 10 or 20 maps of 12 s and one reduce of
+// 39 s, Poisson arrivals with mean gap meanGap seconds, deadlines
+// a_j + U[1,5]·alone time.
+func mrcpStream(seed uint64, jobs int, meanGap float64) *Problem {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	p := &Problem{Mode: Fixed, Groups: 1, Nodes: mrcpCluster()}
+	now := 0.0
+	for range jobs {
+		m := []int{3, 10, 20}[rng.IntN(3)]
+		j := mrcpJob(int64(now*1000), m)
+		alone := float64((m+3)/4*12 + 39)
+		j.HasDeadline = true
+		j.Deadline = j.Arrival + int64((1+4*rng.Float64())*alone*1000)
+		p.Jobs = append(p.Jobs, j)
+		now += rng.ExpFloat64() * meanGap
+	}
+	return p
+}
+
+// BenchmarkBucketLP: the LP on a 100-job MRCP mixed stream at mean gap 40 s
+// and on the 10k-task instance, against the combinatorial bound.
+func BenchmarkBucketLP(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		p    *Problem
+	}{{"mrcp100", mrcpStream(1, 100, 40)}, {"generated10k", generated10k(1)}} {
+		b.Run(c.name, func(b *testing.B) {
+			comb, err := Compute(c.p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var res LPResult
+			for b.Loop() {
+				if res, err = BucketLP(context.Background(), c.p, LPOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.Logf("%s: LP %v %.6g (%d cols, %d rows); combinatorial %.6g by %s", c.name, res.Status, res.Value,
+				res.Cols, res.Rows, comb.Get(TotalTurnaround).Value, comb.Get(TotalTurnaround).By)
+		})
+	}
+}

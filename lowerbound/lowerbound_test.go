@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 // mrcpJob is an MRCP WordCount job: m maps of 12 s and one reduce of 39 s.
@@ -161,7 +163,7 @@ func TestFungibleLoad(t *testing.T) {
 	}
 }
 
-// TestValidateNamesThePlace: errors wrap ErrInvalid and name the JSON path.
+// TestValidateNamesThePlace: errors wrap badinput.Err and name the JSON path.
 func TestValidateNamesThePlace(t *testing.T) {
 	good := func() *Problem {
 		return &Problem{Mode: Fixed, Groups: 1, Nodes: mrcpCluster(), Jobs: []Job{mrcpJob(0, 3)}}
@@ -186,8 +188,8 @@ func TestValidateNamesThePlace(t *testing.T) {
 		p := good()
 		c.edit(p)
 		_, err := Compute(p)
-		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("want an ErrInvalid naming %q, got %v", c.want, err)
+		if !errors.Is(err, badinput.Err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("want a bad-input error naming %q, got %v", c.want, err)
 		}
 	}
 	if _, err := Compute(good()); err != nil {

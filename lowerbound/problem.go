@@ -1,12 +1,10 @@
 package lowerbound
 
 import (
-	"errors"
 	"fmt"
-)
 
-// ErrInvalid is wrapped by every error Validate returns.
-var ErrInvalid = errors.New("lowerbound: invalid problem")
+	"github.com/mrbound/mrbound/badinput"
+)
 
 // SlotMode says how slots are typed. The zero value is unknown.
 type SlotMode int8
@@ -97,10 +95,11 @@ func (t *Task) dur(g int) int64 {
 }
 
 // Validate checks the invariants stated on the fields, and that every task
-// has at least one slot of its kind to run on. Errors name the JSON path.
+// has at least one slot of its kind to run on. Errors are
+// *badinput.PathError naming the JSON path.
 func (p *Problem) Validate() error {
 	bad := func(path, format string, a ...any) error {
-		return fmt.Errorf("%w: %s: %s", ErrInvalid, path, fmt.Sprintf(format, a...))
+		return &badinput.PathError{Path: path, Problem: fmt.Sprintf(format, a...)}
 	}
 	if p.Mode != Fixed && p.Mode != Fungible {
 		return bad("mode", "must be fixed or fungible, not %v", p.Mode)

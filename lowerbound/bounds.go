@@ -1,6 +1,7 @@
 package lowerbound
 
 import (
+	"context"
 	"math"
 	"sort"
 )
@@ -40,6 +41,20 @@ func (b *Bounds) Get(m Metric) Bound { return b.ByMetric[m] }
 // metric. Every component is a valid lower bound for the continuous-time
 // problem (docs/bounds.md), so their maximum is.
 func Compute(p *Problem) (*Bounds, error) {
+	return ComputeWith(context.Background(), p, Options{})
+}
+
+// Options selects the optional (solver-based) components.
+type Options struct {
+	// LP, when not nil, adds the bucketed LP relaxation (BucketLP) to the
+	// total and mean turnaround bounds.
+	LP *LPOptions
+}
+
+// ComputeWith is Compute with the optional components of o. The error is
+// non-nil for an invalid problem or a failed solver call; an LP that stops
+// at a limit still gives its dual-certified value.
+func ComputeWith(ctx context.Context, p *Problem, o Options) (*Bounds, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -55,7 +70,15 @@ func Compute(p *Problem) (*Bounds, error) {
 		mk = append(mk, Component{c.Name, math.Max(0, c.Value-minA)})
 	}
 	out.ByMetric[Makespan] = newBound(Makespan, mk)
-	total := newBound(TotalTurnaround, pr.totalTurnaround())
+	totalComps := pr.totalTurnaround()
+	if o.LP != nil && len(pr.jobs) > 0 {
+		res, err := pr.bucketLP(ctx, *o.LP)
+		if err != nil {
+			return nil, err
+		}
+		totalComps = append(totalComps, Component{"bucketed-lp", res.Value})
+	}
+	total := newBound(TotalTurnaround, totalComps)
 	out.ByMetric[TotalTurnaround] = total
 	mean := Bound{Metric: MeanTurnaround, By: total.By}
 	if n := float64(len(p.Jobs)); n > 0 {

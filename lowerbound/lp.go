@@ -53,6 +53,11 @@ func BucketLP(ctx context.Context, p *Problem, opts LPOptions) (LPResult, error)
 	if len(pr.jobs) == 0 {
 		return LPResult{Status: solve.Optimal}, nil
 	}
+	return pr.bucketLP(ctx, opts)
+}
+
+// bucketLP builds and solves the LP of a non-empty problem.
+func (pr *prep) bucketLP(ctx context.Context, opts LPOptions) (LPResult, error) {
 	m, err := pr.bucketModel(opts)
 	if err != nil {
 		return LPResult{}, err

@@ -10,7 +10,6 @@ import (
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
 
 func generated(tb testing.TB, scenario int, seed int64) *jlassiscenario.Instance {

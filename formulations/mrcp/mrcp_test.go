@@ -16,7 +16,6 @@ import (
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
 	_ "github.com/mrbound/mrbound/solve/native"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
 
 // backends are the solvers the tests try; one that is not registered or

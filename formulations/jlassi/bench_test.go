@@ -58,7 +58,7 @@ func BenchmarkSolve(b *testing.B) {
 				var rep *Report
 				for i := 0; i < b.N; i++ {
 					var err error
-					rep, err = Run(context.Background(), in, RunOptions{Horizon: Horizon{Mode: HorizonTable5},
+					rep, err = RunInstance(context.Background(), in, Options{Horizon: Horizon{Mode: HorizonTable5},
 						Solve: solve.Options{Solver: solver, TimeLimit: 60 * time.Second}})
 					if err != nil {
 						b.Fatal(err)

@@ -130,9 +130,8 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 	return res, nil
 }
 
-func solveLex(ctx context.Context, in *mrcpscenario.Instance, so solve.Options) (*mrcp.Outcome, error) {
-	ro := mrcp.RunOptions{Solve: so}
-	ro.Build.Objective = mrcp.Objective{Kind: mrcp.Lexicographic}
+func solveLex(ctx context.Context, in *mrcpscenario.Instance, so solve.Options) (*mrcp.Report, error) {
+	ro := mrcp.Options{Solve: so, Objective: mrcp.Objective{Kind: mrcp.Lexicographic}}
 	out, err := mrcp.RunInstance(ctx, "window", in, ro)
 	if err != nil {
 		return nil, fmt.Errorf("windowbound: %w", err)

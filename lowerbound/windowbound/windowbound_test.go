@@ -10,7 +10,6 @@ import (
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/lowerbound"
 	_ "github.com/mrbound/mrbound/solve/native"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
 
 // randomStream draws a tiny MRCP-like stream: fixed slots on 1–2 nodes, 2–3

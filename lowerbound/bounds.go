@@ -112,7 +112,9 @@ func (pr *prep) maxCompletion() []Component {
 	comps := []Component{{"critical-path", cp}}
 	comps = append(comps, Component{"map-load-plus-tail", pr.mapLoadPlusTail()})
 	comps = append(comps, Component{"release-load", pr.releaseLoad()})
-	comps = append(comps, Component{"release-waves", pr.releaseWaves()})
+	if !pr.p.Preemptive {
+		comps = append(comps, Component{"release-waves", pr.releaseWaves()})
+	}
 	return comps
 }
 

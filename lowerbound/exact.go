@@ -66,6 +66,9 @@ func Exact(p *Problem) (*Optimum, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if p.Preemptive {
+		return nil, fmt.Errorf("lowerbound: Exact enumerates non-preemptive schedules only")
+	}
 	if n := p.NumTasks(); n > ExactMaxTasks {
 		return nil, fmt.Errorf("lowerbound: Exact takes at most %d tasks, not %d", ExactMaxTasks, n)
 	}

@@ -236,3 +236,28 @@ func TestEmptyProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestPreemptiveDropsWaves: three tasks of 2 on two slots take 4 without
+// preemption (waves) but 3 with it (McNaughton), so the preemptive bound
+// must not exceed 3.
+func TestPreemptiveDropsWaves(t *testing.T) {
+	j := Job{Maps: []Task{{Dur: []int64{2}}, {Dur: []int64{2}}, {Dur: []int64{2}}}}
+	p := &Problem{Mode: Fixed, Groups: 1, Nodes: []Node{{MapSlots: 2, ReduceSlots: 1}}, Jobs: []Job{j}}
+	b, err := Compute(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Get(Makespan).Certified; got != 4 {
+		t.Errorf("non-preemptive bound %g, want 4", got)
+	}
+	p.Preemptive = true
+	if b, err = Compute(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Get(Makespan).Certified; got != 3 {
+		t.Errorf("preemptive bound %g, want 3", got)
+	}
+	if _, err := Exact(p); err == nil {
+		t.Error("Exact accepted a preemptive problem")
+	}
+}

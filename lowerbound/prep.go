@@ -96,7 +96,10 @@ func newPrep(p *Problem) *prep {
 			}
 			sort.Sort(sort.Reverse(sort.Float64Slice(buf)))
 			// Longest task and waves (waves include k = 0, the longest task).
-			phase[k] = waves(buf, pr.slots[k])
+			phase[k] = buf[0]
+			if !p.Preemptive {
+				phase[k] = waves(buf, pr.slots[k])
+			}
 			for v := range pr.weights {
 				phase[k] = math.Max(phase[k], div(ji.work[v][k], pr.rate[v][k]))
 			}

@@ -80,6 +80,11 @@ type Problem struct {
 	Groups int    `json:"groups"`
 	Nodes  []Node `json:"nodes"`
 	Jobs   []Job  `json:"jobs"`
+	// Preemptive: a task may be suspended and resumed later on the same node
+	// (HFSP's suspend). The wave arguments, which need each task to run in
+	// one piece, are then dropped; every other bound holds for preemptive
+	// schedules too (docs/bounds.md §0). Exact and windowbound refuse it.
+	Preemptive bool `json:"preemptive,omitempty"`
 }
 
 // maxTime (about 35 years in ms) keeps sums of up to 2^22 durations inside

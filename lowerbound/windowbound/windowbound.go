@@ -64,6 +64,9 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if p.Preemptive {
+		return nil, badinput.Errorf("windowbound: MRCP schedules are non-preemptive; the problem allows suspend/resume")
+	}
 	if p.Mode != lowerbound.Fixed {
 		return nil, badinput.Errorf("windowbound: MRCP has fixed map and reduce slots, not %v", p.Mode)
 	}

@@ -1,0 +1,192 @@
+package compare
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/mrbound/mrbound/lowerbound"
+)
+
+// SweepRecord is one policy on one instance of a generated family: a row of
+// the sweep table, written as soon as it is known so that a killed sweep
+// loses nothing finished.
+type SweepRecord struct {
+	Workload string
+	// Lambda is the arrival rate (jobs/s) and Load the offered load it gives.
+	Lambda, Load float64
+	Seed         uint64
+	Policy       string
+	Metric       lowerbound.Metric
+	// Value is the policy's metric; Bound the certified bound (or proven
+	// optimum when BoundStatus is "optimal"); Ratio = Value/Bound (NaN when
+	// the bound is 0).
+	Value, Bound, Ratio float64
+	BoundStatus         string
+	Verified            bool
+}
+
+// Key identifies the instance-and-policy a record settles (for resuming).
+func (r SweepRecord) Key() string {
+	return fmt.Sprintf("%s|%s|%s|%d|%s|%s", r.Workload, ff(r.Lambda), ff(r.Load), r.Seed, r.Policy, r.Metric)
+}
+
+var sweepHeader = []string{"workload", "lambda", "load", "seed", "policy", "metric", "value", "bound", "ratio", "bound_status", "verified"}
+
+func ff(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+
+func (r SweepRecord) fields() []string {
+	return []string{r.Workload, ff(r.Lambda), ff(r.Load), strconv.FormatUint(r.Seed, 10), r.Policy, r.Metric.String(),
+		ff(r.Value), ff(r.Bound), ff(r.Ratio), r.BoundStatus, strconv.FormatBool(r.Verified)}
+}
+
+// WriteSweepHeader writes the CSV header of a sweep file.
+func WriteSweepHeader(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(sweepHeader)
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteSweepRecord appends one record as a CSV line.
+func WriteSweepRecord(w io.Writer, r SweepRecord) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(r.fields())
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadSweep reads a sweep CSV; name labels errors (name:line). A truncated
+// last line (an interrupted sweep) is ignored.
+func ReadSweep(name string, rd io.Reader) ([]SweepRecord, error) {
+	cr := csv.NewReader(rd)
+	cr.FieldsPerRecord = -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	if strings.Join(rows[0], ",") != strings.Join(sweepHeader, ",") {
+		return nil, fmt.Errorf("%s:1: not a compare sweep file (header %q)", name, strings.Join(rows[0], ","))
+	}
+	var out []SweepRecord
+	for i, row := range rows[1:] {
+		if len(row) != len(sweepHeader) {
+			if i == len(rows)-2 {
+				break
+			}
+			return nil, fmt.Errorf("%s:%d: %d fields, want %d", name, i+2, len(row), len(sweepHeader))
+		}
+		var r SweepRecord
+		var errs []error
+		atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
+		r.Workload = row[0]
+		r.Lambda, r.Load = atof(row[1]), atof(row[2])
+		seed, err := strconv.ParseUint(row[3], 10, 64)
+		errs = append(errs, err)
+		r.Seed = seed
+		r.Policy = row[4]
+		errs = append(errs, r.Metric.UnmarshalText([]byte(row[5])))
+		r.Value, r.Bound, r.Ratio = atof(row[6]), atof(row[7]), atof(row[8])
+		r.BoundStatus = row[9]
+		r.Verified = row[10] == "true"
+		if err := errors.Join(errs...); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, i+2, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// SweepPoint is the mean ratio of one policy at one load over the seeds.
+type SweepPoint struct {
+	Policy string
+	Load   float64
+	Mean   float64
+	N      int
+}
+
+// SweepMeans averages the verified, finite ratios per (policy, load), sorted
+// by policy then load.
+func SweepMeans(recs []SweepRecord) []SweepPoint {
+	type key struct {
+		policy string
+		load   float64
+	}
+	sum := map[key]float64{}
+	cnt := map[key]int{}
+	for _, r := range recs {
+		if !r.Verified || math.IsNaN(r.Ratio) || math.IsInf(r.Ratio, 0) {
+			continue
+		}
+		k := key{r.Policy, r.Load}
+		sum[k] += r.Ratio
+		cnt[k]++
+	}
+	var out []SweepPoint
+	for k, s := range sum {
+		out = append(out, SweepPoint{k.policy, k.load, s / float64(cnt[k]), cnt[k]})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Policy != out[j].Policy {
+			return out[i].Policy < out[j].Policy
+		}
+		return out[i].Load < out[j].Load
+	})
+	return out
+}
+
+// palette is a colour-blind friendly cycle (Okabe–Ito).
+var palette = []color.RGBA{
+	{230, 159, 0, 255}, {86, 180, 233, 255}, {0, 158, 115, 255}, {0, 114, 178, 255},
+	{213, 94, 0, 255}, {204, 121, 167, 255}, {153, 153, 153, 255}, {0, 0, 0, 255},
+}
+
+// WriteSweepSVG plots, per policy, the mean ratio to the bound against the
+// offered load.
+func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "offered load"
+	p.Y.Label.Text = "mean ratio to the bound"
+	byPolicy := map[string]plotter.XYs{}
+	var names []string
+	for _, pt := range pts {
+		if _, ok := byPolicy[pt.Policy]; !ok {
+			names = append(names, pt.Policy)
+		}
+		byPolicy[pt.Policy] = append(byPolicy[pt.Policy], plotter.XY{X: pt.Load, Y: pt.Mean})
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		line, points, err := plotter.NewLinePoints(byPolicy[n])
+		if err != nil {
+			return err
+		}
+		c := palette[i%len(palette)]
+		line.Color, points.Color = c, c
+		points.Shape = draw.CircleGlyph{}
+		p.Add(line, points)
+		p.Legend.Add(n, line, points)
+	}
+	p.Legend.Top = true
+	p.Y.Min = 0
+	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(560), vg.Points(360)), vgsvg.EmbedFonts(false))
+	p.Draw(draw.New(c))
+	_, err := c.WriteTo(w)
+	return err
+}

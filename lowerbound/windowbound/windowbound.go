@@ -89,40 +89,23 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 		t0 := time.Now()
 		w := Window{First: first, Last: last}
 		jobs := order[first : last+1]
-		// Late jobs: real deadlines, jobs without one dropped.
-		in, err := toMRCP(p, jobs, unit, false)
+		// Late jobs: real deadlines, jobs without one dropped; K ≥ ⌊B/(Zmax+1)⌋.
+		var err error
+		w.LateStatus, err = solveWindow(ctx, p, jobs, unit, false, o.Solve, func(b float64, n, zmax int) {
+			w.LateJobs = max(0, int(math.Floor((b-boundSlack)/float64(zmax+1))))
+		})
 		if err != nil {
 			return nil, err
 		}
-		if len(in.Jobs) > 0 {
-			out, err := solveLex(ctx, in, o.Solve)
-			if err != nil {
-				return nil, err
-			}
-			w.LateStatus = out.Result.Status
-			zw := float64(out.Built.Zmax + 1)
-			w.LateJobs = max(0, int(math.Floor((out.Result.Bound-boundSlack)/zw)))
-		} else {
-			w.LateStatus = solve.Optimal
-		}
-		// Max turnaround: every deadline at the release.
-		in, err = toMRCP(p, jobs, unit, true)
-		if err != nil {
-			return nil, err
-		}
-		if len(in.Jobs) > 0 {
-			out, err := solveLex(ctx, in, o.Solve)
-			if err != nil {
-				return nil, err
-			}
-			w.TurnStatus = out.Result.Status
-			n := float64(len(in.Jobs))
-			z := math.Ceil(out.Result.Bound - boundSlack - n*float64(out.Built.Zmax+1))
-			if z >= 1 {
+		// Max turnaround: every deadline at the release, so K = n and
+		// Z ≥ B − n·(Zmax+1).
+		w.TurnStatus, err = solveWindow(ctx, p, jobs, unit, true, o.Solve, func(b float64, n, zmax int) {
+			if z := math.Ceil(b - boundSlack - float64(n)*float64(zmax+1)); z >= 1 {
 				w.MaxTurnaroundMs = (int64(z)-1)*unit + 1
 			}
-		} else {
-			w.TurnStatus = solve.Optimal
+		})
+		if err != nil {
+			return nil, err
 		}
 		w.Wall = time.Since(t0)
 		res.AllOptimal = res.AllOptimal && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
@@ -133,13 +116,25 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 	return res, nil
 }
 
-func solveLex(ctx context.Context, in *mrcpscenario.Instance, so solve.Options) (*mrcp.Report, error) {
+// solveWindow solves one window's MRCP instance (see toMRCP) with the
+// lexicographic objective and hands use the dual bound, the number of jobs
+// kept and Zmax. An empty instance is optimal with nothing to report.
+func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit int64, allLate bool, so solve.Options,
+	use func(bound float64, n, zmax int)) (solve.Status, error) {
+	in, err := toMRCP(p, jobs, unit, allLate)
+	if err != nil {
+		return solve.StatusUnknown, err
+	}
+	if len(in.Jobs) == 0 {
+		return solve.Optimal, nil
+	}
 	ro := mrcp.Options{Solve: so, Objective: mrcp.Objective{Kind: mrcp.Lexicographic}}
 	out, err := mrcp.RunInstance(ctx, "window", in, ro)
 	if err != nil {
-		return nil, fmt.Errorf("windowbound: %w", err)
+		return solve.StatusUnknown, fmt.Errorf("windowbound: %w", err)
 	}
-	return out, nil
+	use(out.Result.Bound, len(in.Jobs), out.Built.Zmax)
+	return out.Result.Status, nil
 }
 
 // defaultUnit is the gcd of all durations when it is ≥ 1000 ms, else 1000.

@@ -124,16 +124,48 @@ func TestFrontDoorBadInput(t *testing.T) {
 	}
 }
 
-// TestFrontDoorFailedCall: a call that fails (here an unknown backend) is
-// an error that is not bad input.
+// failingSolver is a backend whose every call fails.
+type failingSolver struct{}
+
+var errBackendDown = errors.New("backend down")
+
+func (failingSolver) Name() string { return "failing-for-frontdoor-test" }
+func (failingSolver) Solve(context.Context, *model.Model, solve.Options) (solve.Result, error) {
+	return solve.Result{}, errBackendDown
+}
+
+func init() { solve.Register(failingSolver{}) }
+
+// TestFrontDoorFailedCall: when the backend's call fails, every Run that
+// solves returns that error, and it is not bad input.
 func TestFrontDoorFailedCall(t *testing.T) {
-	data, err := os.ReadFile("../examples/coshh-paper.json")
-	if err != nil {
-		t.Fatal(err)
+	so := solve.Options{Solver: failingSolver{}.Name()}
+	runs := []struct {
+		file string
+		run  func(ctx context.Context, path string, data []byte) (formulations.Report, error)
+	}{
+		{"../cmd/mrbound/testdata/jlassi-migration-text/input.json", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return jlassi.Run(ctx, p, d, jlassi.Options{Solve: so, NoHeuristic: true})
+		}},
+		{"../cmd/mrbound/testdata/mrcp-tiny-text/input.json", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return mrcp.Run(ctx, p, d, mrcp.Options{Solve: so, Method: mrcp.Plain})
+		}},
+		{"../examples/coshh-paper.json", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return coshh.Run(ctx, p, d, coshh.Options{Solve: so})
+		}},
+		{"../examples/tumm-heterogeneous.json", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return tumm.Run(ctx, p, d, tumm.Options{Solve: so})
+		}},
 	}
-	_, err = coshh.Run(context.Background(), "coshh-paper.json", data, coshh.Options{Solve: solve.Options{Solver: "no-such-solver"}})
-	if err == nil || errors.Is(err, badinput.Err) {
-		t.Errorf("unknown backend: error %v, want a failed call that is not badinput.Err", err)
+	for _, r := range runs {
+		data, err := os.ReadFile(r.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = r.run(context.Background(), r.file, data)
+		if !errors.Is(err, errBackendDown) || errors.Is(err, badinput.Err) {
+			t.Errorf("%s: error %v; want the backend's failure, not bad input", r.file, err)
+		}
 	}
 }
 

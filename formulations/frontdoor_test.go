@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
@@ -180,6 +181,53 @@ func TestVerdictString(t *testing.T) {
 	} {
 		if got := c.v.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+// TestFrontDoorBoundSide: stopped early (one node), every formulation's
+// Outcome still keeps its bound on the right side of a verified objective,
+// and reports no objective for an answer that is not verified.
+func TestFrontDoorBoundSide(t *testing.T) {
+	so := solve.Options{NodeLimit: 1, TimeLimit: 20 * time.Second}
+	runs := []struct {
+		file string
+		run  func(ctx context.Context, path string, data []byte) (formulations.Report, error)
+	}{
+		{"../examples/scenario5.json", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return jlassi.Run(ctx, p, d, jlassi.Options{Solve: so, LPBound: true})
+		}},
+		{"../examples/mrcp-stream.json", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return mrcp.Run(ctx, p, d, mrcp.Options{Solve: so, Method: mrcp.Monolithic})
+		}},
+		{"../examples/coshh-facebook.json", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return coshh.Run(ctx, p, d, coshh.Options{Solve: so})
+		}},
+		{"../examples/tumm-heterogeneous.json", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return tumm.Run(ctx, p, d, tumm.Options{Solve: so})
+		}},
+	}
+	for _, r := range runs {
+		data, err := os.ReadFile(r.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := r.run(context.Background(), r.file, data)
+		if err != nil {
+			t.Fatalf("%s: %v", r.file, err)
+		}
+		o := rep.Outcome()
+		x, b := float64(o.Objective), float64(o.Bound)
+		t.Logf("%s: %v %s %v bound %v, %v", r.file, o.Status, o.Measure, x, b, o.Verdict)
+		if !o.Verdict.Verified {
+			if !math.IsNaN(x) {
+				t.Errorf("%s: objective %v reported for an answer that is not verified", r.file, x)
+			}
+			continue
+		}
+		tol := 1e-6 * math.Max(1, math.Abs(x))
+		if (o.Sense == model.Minimize && b > x+tol) || (o.Sense == model.Maximize && b < x-tol) {
+			t.Errorf("%s: bound %v is beyond the verified objective %v (%v)", r.file, b, x, o.Sense)
 		}
 	}
 }

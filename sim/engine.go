@@ -29,14 +29,14 @@ type Sim struct {
 	running []TaskID
 	trace   []Attempt
 
-	replicas  []int32 // rep per task (maps only), -1 = none
-	capable   []int32 // storage-capable nodes, permuted in place by placement
-	locs      []TaskID
-	ranges    []locRange
-	pairScr   []pair
-	dirty     []int32
-	parkedN   int // nodes parked (hadoop1 mode)
-	wakeAll   bool
+	replicas []int32 // rep per task (maps only), -1 = none
+	capable  []int32 // storage-capable nodes, permuted in place by placement
+	locs     []TaskID
+	ranges   []locRange
+	pairScr  []pair
+	dirty    []int32
+	parkedN  int // nodes parked (hadoop1 mode)
+	wakeAll  bool
 	// The sweep offers parked nodes at their grid times after a wake, one
 	// event at a time in phase order (see wake).
 	sweepPending bool
@@ -44,7 +44,7 @@ type Sim struct {
 	// work counts tasks that could launch or resume now: pending maps of
 	// arrived jobs, pending reduces whose slow-start holds, suspended tasks.
 	// With none, no offer can do anything and the policy is not called.
-	work int
+	work      int
 	completed int // tasks done
 	jobsDone  int
 

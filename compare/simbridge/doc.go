@@ -6,7 +6,8 @@
 //
 // A task's duration in the problem is a lower bound on every duration the
 // simulator can give it on a node: the base duration (ByGroup[group], or
-// Work/speed) times (1 − Noise), rounded down. Contention (factor ≥ 1), the
+// Work/speed) times (1 − Noise), rounded as the simulator rounds (to the
+// nearest ms; a hair is taken off first). Contention (factor ≥ 1), the
 // non-local penalty and heartbeats only add time (docs/bounds.md §0). Nodes
 // are grouped by (group, speed).
 //

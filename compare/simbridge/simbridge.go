@@ -9,6 +9,10 @@ import (
 	"github.com/mrbound/mrbound/sim"
 )
 
+// durationSlack (ms) is taken off a product before it is rounded, so that
+// float error in base·(1 − Noise) cannot round it above the simulator's.
+const durationSlack = 1e-6
+
 // Problem converts w, as run with opt, into a lowerbound.Problem.
 // preemptive says whether the runs may suspend tasks (HFSP).
 func Problem(w *sim.Workload, opt sim.Options, preemptive bool) (*lowerbound.Problem, error) {
@@ -56,9 +60,10 @@ func Problem(w *sim.Workload, opt sim.Options, preemptive bool) (*lowerbound.Pro
 			} else {
 				base = float64(t.Work) / k.speed
 			}
-			// The simulator rounds base·factor to whole ms; the floor of the
-			// smallest factor's product, less a hair for float error, is below.
-			out.Dur[g] = max(0, int64(math.Floor(base*shrink*(1-1e-12))))
+			// The simulator rounds base·factor (factor ≥ 1 − Noise) to whole ms,
+			// and rounding is monotone: rounding base·(1 − Noise), less a
+			// hair for float error, gives at most what it gives.
+			out.Dur[g] = max(0, int64(math.Round(base*shrink-durationSlack)))
 		}
 		return out, nil
 	}

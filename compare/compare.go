@@ -62,8 +62,11 @@ type Report struct {
 	BoundStatus string   `json:"bound_status"`
 	Gap         *float64 `json:"gap"`
 	Optimum     *float64 `json:"optimum"`
-	// OfflineVerified is the checker verdict of the offline side.
-	OfflineVerified bool  `json:"offline_verified"`
+	// OfflineVerified is the checker verdict of the offline side: true for
+	// an optimum whose schedule was checked (or enumerated); OfflineCheck
+	// says in words what the offline side is.
+	OfflineVerified bool   `json:"offline_verified"`
+	OfflineCheck    string `json:"offline_check"`
 	Policies        []Row `json:"policies"`
 }
 
@@ -117,7 +120,12 @@ func Build(p *lowerbound.Problem, m lowerbound.Metric, off Offline, runs []Run) 
 	if m == lowerbound.LateJobs {
 		r.Unit = "jobs"
 	}
+	r.OfflineCheck = "certified lower bound: no schedule, valid by proof and property tests (docs/bounds.md)"
 	if off.Optimum != nil {
+		r.OfflineCheck = "proven optimum"
+		if off.Verified {
+			r.OfflineCheck = "proven optimum, schedule verified"
+		}
 		if *off.Optimum < off.Bound {
 			return nil, fmt.Errorf("%w: the proven optimum %g is below the lower bound %g (by %s)", ErrBelowBound, *off.Optimum, off.Bound, off.By)
 		}

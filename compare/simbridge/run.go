@@ -69,7 +69,23 @@ type Outcome struct {
 // The error wraps compare.ErrBelowBound when a verified run is below the
 // bound (a bug somewhere: never ignore it), badinput.Err for input the
 // bounds cannot take, or a failed call.
-func Compare(ctx context.Context, name string, w *sim.Workload, policies []sim.Policy, o Options) (*Outcome, error) {
+// Named is a policy with the name it is reported under (a configured
+// variant, e.g. "fair-nodelay", may share its Name() with the default).
+type Named struct {
+	Name   string
+	Policy sim.Policy
+}
+
+// NameAll labels each policy by its own Name().
+func NameAll(ps ...sim.Policy) []Named {
+	out := make([]Named, len(ps))
+	for i, p := range ps {
+		out[i] = Named{p.Name(), p}
+	}
+	return out
+}
+
+func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named, o Options) (*Outcome, error) {
 	if len(policies) == 0 {
 		return nil, badinput.Errorf("compare: no policy to compare")
 	}
@@ -81,11 +97,11 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []sim.P
 	var runs []compare.Run
 	preemptive := false
 	for _, pol := range policies {
-		res, err := sim.Run(w, pol, o.Sim)
+		res, err := sim.Run(w, pol.Policy, o.Sim)
 		if err != nil {
 			return nil, err
 		}
-		run := compare.Run{Policy: res.Policy}
+		run := compare.Run{Policy: pol.Name}
 		if verr := check.Verify(w, res); verr != nil {
 			run.CheckErr = verr.Error()
 		} else if res.Rejected > 0 {

@@ -22,7 +22,7 @@ func TestCompareTinyIsOptimal(t *testing.T) {
 		{Name: "big", Parent: -1, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 10000}, {Work: 10000}}, Reduces: []sim.TaskSpec{{Work: 5000}}},
 		{Name: "small", Parent: -1, Arrival: 1000, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 2000}}},
 	}
-	out, err := Compare(context.Background(), "tiny", w, []sim.Policy{fifo.New(), fair.New()},
+	out, err := Compare(context.Background(), "tiny", w, NameAll(fifo.New(), fair.New()),
 		Options{Metric: lowerbound.TotalTurnaround, Sim: IdealOptions()})
 	if err != nil {
 		t.Fatal(err)
@@ -53,11 +53,11 @@ func TestCompareRefuses(t *testing.T) {
 	w := randomWorkload(rng, 3)
 	o := Options{Sim: IdealOptions()}
 	o.Sim.Overlap = 0.5
-	if _, err := Compare(context.Background(), "w", w, []sim.Policy{fifo.New()}, o); !errors.Is(err, badinput.Err) {
+	if _, err := Compare(context.Background(), "w", w, NameAll(fifo.New()), o); !errors.Is(err, badinput.Err) {
 		t.Errorf("overlap: %v", err)
 	}
 	w.Jobs = append(w.Jobs, sim.Job{Name: "child", Parent: 0, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 1000}}})
-	if _, err := Compare(context.Background(), "w", w, []sim.Policy{fifo.New()}, Options{Sim: IdealOptions()}); !errors.Is(err, badinput.Err) {
+	if _, err := Compare(context.Background(), "w", w, NameAll(fifo.New()), Options{Sim: IdealOptions()}); !errors.Is(err, badinput.Err) {
 		t.Errorf("chained: %v", err)
 	}
 }

@@ -67,7 +67,7 @@ type Report struct {
 	// says in words what the offline side is.
 	OfflineVerified bool   `json:"offline_verified"`
 	OfflineCheck    string `json:"offline_check"`
-	Policies        []Row `json:"policies"`
+	Policies        []Row  `json:"policies"`
 }
 
 // Value computes metric m of a run's completion times on p.

@@ -261,3 +261,21 @@ func TestPreemptiveDropsWaves(t *testing.T) {
 		t.Error("Exact accepted a preemptive problem")
 	}
 }
+
+// TestMetricNames: every metric round-trips by name; unknown names fail.
+func TestMetricNames(t *testing.T) {
+	for _, m := range Metrics() {
+		var back Metric
+		b, _ := m.MarshalText()
+		if err := back.UnmarshalText(b); err != nil || back != m {
+			t.Errorf("%v: round trip gave %v, %v", m, back, err)
+		}
+	}
+	if _, err := ParseMetric("speed"); err == nil {
+		t.Error("unknown metric accepted")
+	}
+	var mode SlotMode
+	if err := mode.UnmarshalText([]byte("fungible")); err != nil || mode != Fungible {
+		t.Errorf("slot mode %v, %v", mode, err)
+	}
+}

@@ -3,6 +3,8 @@ package lowerbound
 import (
 	"fmt"
 	"math"
+
+	"github.com/mrbound/mrbound/internal/enum"
 )
 
 // Metric is an objective that a bound is for. The zero value is unknown.
@@ -24,7 +26,7 @@ const (
 	MRCPProduct
 )
 
-var metricNames = [...]string{"unknown", "makespan", "total-turnaround", "mean-turnaround",
+var metricNames = enum.Names[Metric]{"unknown", "makespan", "total-turnaround", "mean-turnaround",
 	"max-turnaround", "late-jobs", "mrcp-product"}
 
 // Metrics lists every known metric, in declaration order.
@@ -32,15 +34,10 @@ func Metrics() []Metric {
 	return []Metric{Makespan, TotalTurnaround, MeanTurnaround, MaxTurnaround, LateJobs, MRCPProduct}
 }
 
-func (m Metric) String() string {
-	if int(m) >= 0 && int(m) < len(metricNames) {
-		return metricNames[m]
-	}
-	return fmt.Sprintf("Metric(%d)", int(m))
-}
+func (m Metric) String() string { return metricNames.String(m) }
 
 // MarshalText encodes the metric by name.
-func (m Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+func (m Metric) MarshalText() ([]byte, error) { return metricNames.Text(m) }
 
 // UnmarshalText decodes a metric name.
 func (m *Metric) UnmarshalText(b []byte) error {
@@ -51,10 +48,8 @@ func (m *Metric) UnmarshalText(b []byte) error {
 
 // ParseMetric reads a metric name.
 func ParseMetric(s string) (Metric, error) {
-	for i, n := range metricNames {
-		if i > 0 && n == s {
-			return Metric(i), nil
-		}
+	if m, ok := metricNames.Parse(s); ok {
+		return m, nil
 	}
 	return MetricUnknown, fmt.Errorf("lowerbound: unknown metric %q (makespan, total-turnaround, "+
 		"mean-turnaround, max-turnaround, late-jobs or mrcp-product)", s)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/enum"
 )
 
 // SlotMode says how slots are typed. The zero value is unknown.
@@ -17,27 +18,21 @@ const (
 	Fungible
 )
 
-var slotModeNames = [...]string{"unknown", "fixed", "fungible"}
+var slotModeNames = enum.Names[SlotMode]{"unknown", "fixed", "fungible"}
 
-func (m SlotMode) String() string {
-	if int(m) >= 0 && int(m) < len(slotModeNames) {
-		return slotModeNames[m]
-	}
-	return fmt.Sprintf("SlotMode(%d)", int(m))
-}
+func (m SlotMode) String() string { return slotModeNames.String(m) }
 
 // MarshalText encodes the mode by name.
-func (m SlotMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+func (m SlotMode) MarshalText() ([]byte, error) { return slotModeNames.Text(m) }
 
 // UnmarshalText decodes a mode name.
 func (m *SlotMode) UnmarshalText(b []byte) error {
-	for i, n := range slotModeNames {
-		if i > 0 && n == string(b) {
-			*m = SlotMode(i)
-			return nil
-		}
+	v, ok := slotModeNames.Parse(string(b))
+	if !ok {
+		return fmt.Errorf("lowerbound: unknown slot mode %q (fixed or fungible)", b)
 	}
-	return fmt.Errorf("lowerbound: unknown slot mode %q (fixed or fungible)", b)
+	*m = v
+	return nil
 }
 
 // Node is one machine of the cluster.

@@ -1,15 +1,18 @@
 package workload
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/swim"
@@ -32,12 +35,22 @@ func IsSWIM(path string) bool { return strings.EqualFold(filepath.Ext(path), ".t
 
 // Load reads path: a SWIM trace (.tsv) or a JSON scenario by its kind.
 func Load(path string, o Options) (*sim.Workload, error) {
-	if IsSWIM(path) {
-		return swim.Load(path, o.SWIM, o.SWIMCluster)
-	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, badinput.Errorf("%s: %v", path, err)
+	}
+	return Parse(path, data, o)
+}
+
+// Parse builds the workload of a file's contents; path names it in errors
+// and its extension says whether it is a SWIM trace (.tsv).
+func Parse(path string, data []byte, o Options) (*sim.Workload, error) {
+	if IsSWIM(path) {
+		recs, err := swim.Read(bytes.NewReader(data), path)
+		if err != nil {
+			return nil, err
+		}
+		return o.SWIM.Workload(recs, o.SWIMCluster, path)
 	}
 	var head struct {
 		Kind string `json:"kind"`
@@ -58,10 +71,16 @@ func Load(path string, o Options) (*sim.Workload, error) {
 			return nil, err
 		}
 		return FromCOSHH(path, sc)
+	case "jlassi":
+		in, err := jlassiscenario.Parse(path, data)
+		if err != nil {
+			return nil, err
+		}
+		return FromJlassi(path, in)
 	case "":
 		return nil, &badinput.PathError{File: path, Path: "kind", Problem: "missing"}
 	}
-	return nil, &badinput.PathError{File: path, Path: "kind", Problem: fmt.Sprintf("%q cannot be simulated (mrcp, coshh, or a .tsv SWIM trace)", head.Kind)}
+	return nil, &badinput.PathError{File: path, Path: "kind", Problem: fmt.Sprintf("%q cannot be simulated (mrcp, coshh, jlassi, or a .tsv SWIM trace)", head.Kind)}
 }
 
 // FromMRCP converts an MRCP stream (see the package doc).
@@ -136,4 +155,48 @@ func validate(file string, w *sim.Workload) error {
 		return badinput.Errorf("%s: %w", file, err)
 	}
 	return nil
+}
+
+// FromJlassi converts a Jlassi scenario (see the package doc).
+func FromJlassi(file string, in *jlassiscenario.Instance) (*sim.Workload, error) {
+	w := &sim.Workload{Name: in.Name}
+	rep := 1
+	for _, b := range in.Blocks {
+		rep = max(rep, len(b.Homes))
+	}
+	w.Cluster.Replicas = rep
+	for j, m := range in.Machines {
+		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{Name: m.ID, MapSlots: len(m.MapSlots), ReduceSlots: len(m.RedSlots),
+			Group: j, Speed: 1, RAM: m.RAM, Disk: m.Disk})
+	}
+	for _, job := range in.Jobs {
+		sj := sim.Job{Name: job.ID, Deadline: sim.NoDeadline, Parent: -1}
+		for k, ids := range [2][]int{job.Maps, job.Reduces} {
+			for _, ti := range ids {
+				t := &in.Tasks[ti]
+				spec := sim.TaskSpec{RAM: t.RAM, Disk: t.Disk}
+				for j, p := range t.P {
+					if len(p) == 0 {
+						return nil, &badinput.PathError{File: file, Path: t.Path + ".durations",
+							Problem: fmt.Sprintf("no duration on machine %s: the simulator needs every task runnable on every node", in.Machines[j].ID)}
+					}
+					mean := 0.0
+					for _, d := range p {
+						mean += d
+					}
+					spec.ByGroup = append(spec.ByGroup, sim.FromSeconds(mean/float64(len(p))))
+				}
+				if k == 0 && len(t.Blocks) > 0 {
+					spec.Replicas = slices.Clone(in.Blocks[t.Blocks[0]].Homes)
+				}
+				if k == 0 {
+					sj.Maps = append(sj.Maps, spec)
+				} else {
+					sj.Reduces = append(sj.Reduces, spec)
+				}
+			}
+		}
+		w.Jobs = append(w.Jobs, sj)
+	}
+	return w, validate(file, w)
 }

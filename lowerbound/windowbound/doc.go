@@ -22,6 +22,11 @@
 //	maxT(S) > (Z_k − 1)·u  ms        since the rounded release is at most u
 //	                                 below the true one.
 //
+// When nothing was rounded or dropped (every time a multiple of u, one
+// duration per task on every group) the window is its MRCP instance, and
+// Z_k·u is its optimum; a single such window holding the whole stream gives
+// the stream's optima (Result.Exact).
+//
 // K_k and Z_k come from the solver's dual bound (proven optima when the
 // solve finishes): the late count from the lexicographic objective
 // K·(Zmax+1) + Z, the maximum turnaround from the same objective with every

@@ -44,7 +44,12 @@ type Window struct {
 	// (ms), and TurnStatus the status of its solve.
 	MaxTurnaroundMs int64        `json:"maxTurnaroundMs"`
 	TurnStatus      solve.Status `json:"turnStatus"`
-	Wall            time.Duration
+	// Exact: both solves optimal on the window itself (nothing rounded or
+	// dropped), so LateJobs and MaxTurnaroundMs are the window's optima.
+	Exact bool `json:"exact"`
+	// Verified: both solves' schedules passed formulations/mrcp's checker.
+	Verified bool `json:"verified"`
+	Wall     time.Duration
 }
 
 // Result is the decomposition's bounds for the whole stream.
@@ -56,6 +61,9 @@ type Result struct {
 	Windows         []Window `json:"windows"`
 	// AllOptimal reports that every window's solves were proven optimal.
 	AllOptimal bool `json:"allOptimal"`
+	// Exact: one window holds the whole stream and is Exact, so LateJobs
+	// and MaxTurnaroundMs are the stream's optima (each for its metric).
+	Exact bool `json:"exact"`
 }
 
 // Bound solves the windows of p and returns the bounds. The error is non-nil
@@ -91,24 +99,40 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 		jobs := order[first : last+1]
 		// Late jobs: real deadlines, jobs without one dropped; K ≥ ⌊B/(Zmax+1)⌋.
 		var err error
-		w.LateStatus, err = solveWindow(ctx, p, jobs, unit, false, o.Solve, func(b float64, n, zmax int) {
-			w.LateJobs = max(0, int(math.Floor((b-boundSlack)/float64(zmax+1))))
+		lateExact, turnExact, lateChecked, turnChecked := false, false, false, false
+		w.LateStatus, err = solveWindow(ctx, p, jobs, unit, false, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
+			if n > 0 {
+				w.LateJobs = max(0, int(math.Floor((b-boundSlack)/float64(zmax+1))))
+			}
+			lateExact, lateChecked = exact, verified
 		})
 		if err != nil {
 			return nil, err
 		}
 		// Max turnaround: every deadline at the release, so K = n and
 		// Z ≥ B − n·(Zmax+1).
-		w.TurnStatus, err = solveWindow(ctx, p, jobs, unit, true, o.Solve, func(b float64, n, zmax int) {
-			if z := math.Ceil(b - boundSlack - float64(n)*float64(zmax+1)); z >= 1 {
+		w.TurnStatus, err = solveWindow(ctx, p, jobs, unit, true, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
+			turnChecked = verified
+			if n == 0 {
+				return
+			}
+			z := math.Ceil(b - boundSlack - float64(n)*float64(zmax+1))
+			switch {
+			case exact && z >= 0:
+				w.MaxTurnaroundMs = int64(z) * unit // nothing was rounded
+			case z >= 1:
 				w.MaxTurnaroundMs = (int64(z)-1)*unit + 1
 			}
+			turnExact = exact
 		})
+		w.Verified = lateChecked && turnChecked
 		if err != nil {
 			return nil, err
 		}
+		w.Exact = lateExact && turnExact && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
 		w.Wall = time.Since(t0)
 		res.AllOptimal = res.AllOptimal && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
+		res.Exact = len(order) <= per && w.Exact
 		res.LateJobs += w.LateJobs
 		res.MaxTurnaroundMs = max(res.MaxTurnaroundMs, w.MaxTurnaroundMs)
 		res.Windows = append(res.Windows, w)
@@ -118,14 +142,15 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 
 // solveWindow solves one window's MRCP instance (see toMRCP) with the
 // lexicographic objective and hands use the dual bound, the number of jobs
-// kept and Zmax. An empty instance is optimal with nothing to report.
+// kept, Zmax and whether the instance is the window exactly (toMRCP). An empty instance is optimal with nothing to report.
 func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit int64, allLate bool, so solve.Options,
-	use func(bound float64, n, zmax int)) (solve.Status, error) {
-	in, err := toMRCP(p, jobs, unit, allLate)
+	use func(bound float64, n, zmax int, exact, verified bool)) (solve.Status, error) {
+	in, exact, err := toMRCP(p, jobs, unit, allLate)
 	if err != nil {
 		return solve.StatusUnknown, err
 	}
 	if len(in.Jobs) == 0 {
+		use(0, 0, 0, exact, true)
 		return solve.Optimal, nil
 	}
 	ro := mrcp.Options{Solve: so, Objective: mrcp.Objective{Kind: mrcp.Lexicographic}}
@@ -133,7 +158,7 @@ func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit in
 	if err != nil {
 		return solve.StatusUnknown, fmt.Errorf("windowbound: %w", err)
 	}
-	use(out.Result.Bound, len(in.Jobs), out.Built.Zmax)
+	use(out.Result.Bound, len(in.Jobs), out.Built.Zmax, exact, out.Verified)
 	return out.Result.Status, nil
 }
 
@@ -165,9 +190,12 @@ func gcd(a, b int64) int64 {
 // toMRCP writes the jobs as an MRCP instance in units of unit ms, rounded so
 // that its optimum can only be lower (see the package comment). allLate sets
 // every deadline to the release; otherwise jobs without a deadline are
-// dropped.
-func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (*mrcpscenario.Instance, error) {
-	in := &mrcpscenario.Instance{Kind: "mrcp", SchemaVersion: 1, TimeUnitSeconds: float64(unit) / 1000}
+// dropped. exact reports that nothing was rounded or dropped and every
+// node group gives each task the same duration: the instance is then the
+// window itself, and its optimum the window's.
+func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mrcpscenario.Instance, exact bool, err error) {
+	in = &mrcpscenario.Instance{Kind: "mrcp", SchemaVersion: 1, TimeUnitSeconds: float64(unit) / 1000}
+	exact = true
 	var minDur [2]func(t lowerbound.Task) int64
 	for k := range 2 {
 		eligible := make([]bool, p.Groups)
@@ -190,8 +218,10 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (*mrcps
 	for _, j := range jobs {
 		job := &p.Jobs[j]
 		if len(job.Maps) == 0 || len(job.Reduces) == 0 || (!allLate && !job.HasDeadline) {
+			exact = false
 			continue
 		}
+		exact = exact && job.Arrival%unit == 0 && (allLate || job.Deadline%unit == 0)
 		mj := mrcpscenario.Job{Name: fmt.Sprintf("j%d", j), Release: int(job.Arrival / unit)}
 		if allLate {
 			mj.Deadline = mj.Release
@@ -201,8 +231,12 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (*mrcps
 		for k, ts := range [2][]lowerbound.Task{job.Maps, job.Reduces} {
 			for i, t := range ts {
 				d := minDur[k](t) / unit
+				exact = exact && minDur[k](t)%unit == 0
+				for _, dg := range t.Dur {
+					exact = exact && dg == minDur[k](t)
+				}
 				if d < 1 {
-					return nil, badinput.Errorf("windowbound: jobs[%d].%s[%d] is shorter than the %d ms unit",
+					return nil, false, badinput.Errorf("windowbound: jobs[%d].%s[%d] is shorter than the %d ms unit",
 						j, [2]string{"maps", "reduces"}[k], i, unit)
 				}
 				task := mrcpscenario.Task{Duration: int(d), Demand: 1}
@@ -218,10 +252,11 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (*mrcps
 	// Round-trip through the loader so the instance is validated like a file.
 	var buf bytes.Buffer
 	if err := in.Write(&buf); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(in.Jobs) == 0 {
-		return in, nil
+		return in, exact, nil
 	}
-	return mrcpscenario.Parse("window", buf.Bytes())
+	in, err = mrcpscenario.Parse("window", buf.Bytes())
+	return in, exact, err
 }

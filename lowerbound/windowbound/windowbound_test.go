@@ -54,6 +54,7 @@ func TestWindowBoundNeverExceedsOptimum(t *testing.T) {
 		n = 10
 	}
 	rng := rand.New(rand.NewPCG(5, 19))
+	exactSeen := 0
 	for i := range n {
 		aligned := i%2 == 0
 		p := randomStream(rng, aligned)
@@ -76,20 +77,31 @@ func TestWindowBoundNeverExceedsOptimum(t *testing.T) {
 			if aligned && per == 10 && r.AllOptimal && int64(r.LateJobs) != opt.LateJobs {
 				t.Errorf("%s: proven late count %d, enumerated optimum %d", name, r.LateJobs, opt.LateJobs)
 			}
+			if r.Exact {
+				exactSeen++
+			}
+			if r.Exact && (int64(r.LateJobs) != opt.LateJobs || r.MaxTurnaroundMs != opt.MaxTurnaround) {
+				t.Errorf("%s: exact window gives late %d, max turnaround %d; enumerated %d, %d", name,
+					r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
+			}
 			if !r.AllOptimal {
 				t.Logf("%s: not all windows proven", name)
 			}
 		}
 	}
+	if exactSeen == 0 {
+		t.Error("no window was exact: the exact path is untested")
+	}
+	t.Logf("%d exact runs", exactSeen)
 }
 
 // TestWindowBoundMRCPWindows: two MRCP small jobs (3 maps of 12 s, one
 // reduce of 39 s) arriving together on MRCP's 4-node cluster, deadlines at
-// 60 s. The unit is gcd(12, 39) = 3 s. Together: the first job's maps end at
-// 12 s and its reduce at 51 s, but six maps on four slots end at 24 s at
-// best, so the other reduce ends at 63 s: one job is late and the maximum
-// turnaround is 63 s = 21 units, bound (21−1)·3 s + 1 ms. In separate
-// windows no job is late and each takes 51 s = 17 units alone.
+// 60 s. The unit is gcd(12, 39) = 3 s and nothing is rounded, so the values
+// are exact. Together: the first job's maps end at 12 s and its reduce at
+// 51 s, but six maps on four slots end at 24 s at best, so the other reduce
+// ends at 63 s: one job is late and the maximum turnaround is 63 s. In
+// separate windows no job is late and each takes 51 s alone.
 func TestWindowBoundMRCPWindows(t *testing.T) {
 	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
 	for range 4 {
@@ -106,13 +118,16 @@ func TestWindowBoundMRCPWindows(t *testing.T) {
 	for _, c := range []struct {
 		per, windows, late int
 		maxT               int64
-	}{{2, 1, 1, 20*3000 + 1}, {1, 2, 0, 16*3000 + 1}} {
+	}{{2, 1, 1, 63000}, {1, 2, 0, 51000}} {
 		r, err := Bound(context.Background(), p, Options{WindowJobs: c.per})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.UnitMs != 3000 || !r.AllOptimal || len(r.Windows) != c.windows {
 			t.Fatalf("%d per window: unit %d, all optimal %v, %d windows", c.per, r.UnitMs, r.AllOptimal, len(r.Windows))
+		}
+		if r.Exact != (c.windows == 1) {
+			t.Errorf("%d per window: exact %v", c.per, r.Exact)
 		}
 		if r.LateJobs != c.late || r.MaxTurnaroundMs != c.maxT {
 			t.Errorf("%d per window: late %d, max turnaround %d; want %d, %d", c.per, r.LateJobs, r.MaxTurnaroundMs, c.late, c.maxT)

@@ -45,7 +45,9 @@ func (r SweepRecord) Key() string {
 
 var sweepHeader = []string{"workload", "lambda", "load", "seed", "policy", "metric", "value", "bound", "ratio", "bound_status", "verified"}
 
-func ff(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+// ff is the shortest decimal that reads back to v exactly (resume keys and
+// round trips depend on it).
+func ff(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func (r SweepRecord) fields() []string {
 	return []string{r.Workload, ff(r.Lambda), ff(r.Load), strconv.FormatUint(r.Seed, 10), r.Policy, r.Metric.String(),
@@ -112,34 +114,42 @@ func ReadSweep(name string, rd io.Reader) ([]SweepRecord, error) {
 	return out, nil
 }
 
-// SweepPoint is the mean ratio of one policy at one load over the seeds.
+// SweepPoint is the mean ratio of one policy at one arrival rate over the
+// seeds, placed at the mean offered load of those instances.
 type SweepPoint struct {
-	Policy string
-	Load   float64
-	Mean   float64
-	N      int
+	Policy       string
+	Lambda, Load float64
+	Mean         float64
+	N            int
 }
 
-// SweepMeans averages the verified, finite ratios per (policy, load), sorted
+// SweepMeans averages the verified, finite ratios per (policy, λ), sorted
 // by policy then load.
 func SweepMeans(recs []SweepRecord) []SweepPoint {
 	type key struct {
 		policy string
-		load   float64
+		lambda float64
 	}
-	sum := map[key]float64{}
-	cnt := map[key]int{}
+	type acc struct {
+		ratio, load float64
+		n           int
+	}
+	sums := map[key]*acc{}
 	for _, r := range recs {
 		if !r.Verified || math.IsNaN(r.Ratio) || math.IsInf(r.Ratio, 0) {
 			continue
 		}
-		k := key{r.Policy, r.Load}
-		sum[k] += r.Ratio
-		cnt[k]++
+		k := key{r.Policy, r.Lambda}
+		if sums[k] == nil {
+			sums[k] = &acc{}
+		}
+		sums[k].ratio += r.Ratio
+		sums[k].load += r.Load
+		sums[k].n++
 	}
 	var out []SweepPoint
-	for k, s := range sum {
-		out = append(out, SweepPoint{k.policy, k.load, s / float64(cnt[k]), cnt[k]})
+	for k, a := range sums {
+		out = append(out, SweepPoint{k.policy, k.lambda, a.load / float64(a.n), a.ratio / float64(a.n), a.n})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Policy != out[j].Policy {

@@ -42,7 +42,7 @@ func TestSweepRoundTripAndResume(t *testing.T) {
 		}
 	}
 	means := SweepMeans(got)
-	if len(means) != 1 || means[0].Policy != "fifo" || means[0].N != 2 || math.Abs(means[0].Mean-1.2525) > 1e-12 {
+	if len(means) != 1 || means[0].Policy != "fifo" || means[0].N != 2 || math.Abs(means[0].Mean-1.2525) > 1e-12 || means[0].Load != 0.8 {
 		t.Errorf("means %+v", means)
 	}
 	var svg bytes.Buffer

@@ -30,14 +30,19 @@ func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
 		Usage:     "run online policies in the simulator and compare each with the offline optimum or a certified lower bound",
-		ArgsUsage: "FILE",
+		ArgsUsage: "FILE | --family NAME --lambdas L1,L2,… --table FILE.csv",
 		Description: `FILE is a SWIM trace (.tsv), turned into tasks and a cluster by the SWIM flags as in simulate,
 or a JSON scenario of kind mrcp, coshh or jlassi (package workload).
 
 Every policy runs in ideal mode (offers at once, reduces after all maps, true durations) and its
 trace is verified by the independent checker. The offline side is the exact optimum when the
 instance is tiny enough to enumerate, else the best certified lower bound (docs/bounds.md). A
-verified policy value below the bound is a bug and exits with code 2.`,
+verified policy value below the bound is a bug and exits with code 2.
+
+Sweep form: with --family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed) and no FILE, every
+instance of the family (--jobs jobs, each λ of --lambdas, seeds 1..--seeds) is compared; one row
+per policy and instance is appended to --table as soon as it is known, so a killed sweep resumes
+where it stopped, and --svg plots the mean ratio to the bound per policy against the offered load.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "policies", Required: true, Usage: "comma-separated policies: " + strings.Join(policy.Names(), ", ")},
 			&cli.StringFlag{Name: "metric", Usage: "makespan, total-turnaround, mean-turnaround, max-turnaround, late-jobs or mrcp-product (default: makespan for a batch, mean-turnaround for a stream)"},
@@ -45,6 +50,11 @@ verified policy value below the bound is a bug and exits with code 2.`,
 			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve"},
 			&cli.BoolFlag{Name: "lp", Usage: "add the bucketed LP relaxation to the turnaround bounds"},
 			&cli.IntFlag{Name: "windows", Usage: "jobs per MRCP window for late jobs and max turnaround (0: off)"},
+			&cli.StringFlag{Name: "family", Usage: "sweep: generated family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed)"},
+			&cli.IntFlag{Name: "jobs", Value: 40, Usage: "sweep: jobs per instance"},
+			&cli.StringFlag{Name: "lambdas", Usage: "sweep: arrival rates in jobs/s, comma-separated (1/40 is accepted)"},
+			&cli.IntFlag{Name: "seeds", Value: 3, Usage: "sweep: instances per rate (seeds 1..N)"},
+			&cli.StringFlag{Name: "table", Usage: "sweep: the CSV table to append to (resumed when it exists)"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of every random stream of the runs (block placement, tie-breaks, noise)"},
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise] (the bounds use 1-noise)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table"},
@@ -108,6 +118,9 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 }
 
 func compareAction(c *cli.Context) error {
+	if c.IsSet("family") {
+		return compareSweepAction(c)
+	}
 	o, err := parseCompareOptions(c)
 	if err != nil {
 		return err

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mrbound/mrbound/compare"
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/policy"
+)
+
+// parseRates reads "0.02,1/40" into rates.
+func parseRates(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		num, den, isFrac := strings.Cut(f, "/")
+		v, err := strconv.ParseFloat(num, 64)
+		if err == nil && isFrac {
+			var d float64
+			if d, err = strconv.ParseFloat(den, 64); err == nil {
+				v /= d
+			}
+		}
+		if err != nil || !(v > 0) || v > 1e9 {
+			return nil, badInputf("--lambdas: %q is not a positive rate", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func compareSweepAction(c *cli.Context) error {
+	if c.NArg() != 0 {
+		return badInputf("compare --family runs a sweep and takes no FILE (got %q)", c.Args().First())
+	}
+	o := simbridge.SweepOptions{Family: c.String("family"), Jobs: c.Int("jobs"), Seeds: c.Int("seeds")}
+	var err error
+	if o.Lambdas, err = parseRates(c.String("lambdas")); err != nil {
+		return err
+	}
+	for _, name := range strings.Split(c.String("policies"), ",") {
+		name = strings.TrimSpace(name)
+		if _, err := policy.New(name, policy.Params{}); err != nil {
+			return badInputf("--policies: unknown policy %q (%s)", name, strings.Join(policy.Names(), ", "))
+		}
+		o.Policies = append(o.Policies, name)
+	}
+	o.Compare.Sim = simbridge.IdealOptions()
+	o.Compare.Sim.Noise = c.Float64("noise")
+	o.Compare.Metric = lowerbound.MeanTurnaround
+	if s := c.String("metric"); s != "" {
+		if o.Compare.Metric, err = lowerbound.ParseMetric(s); err != nil {
+			return badInputf("--metric: %v", err)
+		}
+	}
+	if o.Compare.Solve, err = solverOptions(c); err != nil {
+		return err
+	}
+	o.Compare.LP, o.Compare.WindowJobs = c.Bool("lp"), c.Int("windows")
+	table := c.String("table")
+	if table == "" {
+		return badInputf("compare --family needs --table FILE.csv (the resumable results table)")
+	}
+	// Resume: read what the table holds, then append.
+	old, err := os.ReadFile(table)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		var hdr bytes.Buffer
+		if err := compare.WriteSweepHeader(&hdr); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(table, func(w io.Writer) error { _, err := w.Write(hdr.Bytes()); return err }); err != nil {
+			return err
+		}
+	case err != nil:
+		return badInputf("%s: %v", table, err)
+	default:
+		if o.Done, err = compare.ReadSweep(table, bytes.NewReader(old)); err != nil {
+			return badInput(err)
+		}
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			// A killed sweep left a partial line: drop it before appending.
+			cut := bytes.LastIndexByte(old, '\n') + 1
+			if err := writeFileAtomic(table, func(w io.Writer) error { _, err := w.Write(old[:cut]); return err }); err != nil {
+				return err
+			}
+		}
+	}
+	f, err := os.OpenFile(table, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return badInputf("%s: %v", table, err)
+	}
+	defer f.Close()
+	o.Emit = func(r compare.SweepRecord) error {
+		if err := compare.WriteSweepRecord(f, r); err != nil {
+			return err
+		}
+		return f.Sync()
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	recs, err := simbridge.Sweep(ctx, o)
+	if err != nil {
+		return err
+	}
+	pts := compare.SweepMeans(recs)
+	if svg := c.String("svg"); svg != "" {
+		title := fmt.Sprintf("%s, %s: ratio to the bound", o.Family, o.Compare.Metric)
+		if err := writeFileAtomic(svg, func(w io.Writer) error { return compare.WriteSweepSVG(w, title, pts) }); err != nil {
+			return err
+		}
+	}
+	return writeSweepSummary(c.App.Writer, o, pts, len(recs))
+}
+
+// writeSweepSummary prints the mean ratio per policy and load.
+func writeSweepSummary(w io.Writer, o simbridge.SweepOptions, pts []compare.SweepPoint, n int) error {
+	if _, err := fmt.Fprintf(w, "%s, %s: %d records\n", o.Family, o.Compare.Metric, n); err != nil {
+		return err
+	}
+	for _, p := range pts {
+		if _, err := fmt.Fprintf(w, "  %-14s λ %-9.4g load %-6.3f mean ratio %.3f over %d instances\n", p.Policy, p.Lambda, p.Load, p.Mean, p.N); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -29,6 +29,8 @@ type Offline struct {
 	// better), and By names the argument that gave it.
 	Bound float64
 	By    string
+	// Components are the lower bounds that were maximised (for the report).
+	Components []lowerbound.Component
 	// Optimum is the proven optimum, nil when not proven.
 	Optimum *float64
 	// Verified reports that the optimal schedule passed its checker (true for
@@ -67,7 +69,9 @@ type Report struct {
 	// says in words what the offline side is.
 	OfflineVerified bool   `json:"offline_verified"`
 	OfflineCheck    string `json:"offline_check"`
-	Policies        []Row  `json:"policies"`
+	// Components lists every lower bound computed for the metric.
+	Components []lowerbound.Component `json:"bound_components"`
+	Policies   []Row                  `json:"policies"`
 }
 
 // Value computes metric m of a run's completion times on p.
@@ -116,7 +120,7 @@ func Value(p *lowerbound.Problem, m lowerbound.Metric, completion []int64) (floa
 // reported with their verdict and not checked against the bound.
 func Build(p *lowerbound.Problem, m lowerbound.Metric, off Offline, runs []Run) (*Report, error) {
 	r := &Report{Metric: m, Unit: "ms", Bound: off.Bound, By: off.By, BoundStatus: "bound",
-		Optimum: off.Optimum, OfflineVerified: off.Verified}
+		Optimum: off.Optimum, OfflineVerified: off.Verified, Components: off.Components}
 	if m == lowerbound.LateJobs {
 		r.Unit = "jobs"
 	}
@@ -168,7 +172,7 @@ func ptr(v float64) *float64 { return &v }
 // extra bounds (e.g. windowbound's), and takes the optimum of opt when given.
 func OfflineFromBounds(b *lowerbound.Bounds, m lowerbound.Metric, opt *lowerbound.Optimum, extra ...lowerbound.Component) Offline {
 	bd := b.Get(m)
-	off := Offline{Bound: bd.Certified, By: bd.By}
+	off := Offline{Bound: bd.Certified, By: bd.By, Components: append(append([]lowerbound.Component{}, bd.Components...), extra...)}
 	for _, c := range extra {
 		if c.Value > off.Bound {
 			off.Bound, off.By = c.Value, c.Name

@@ -193,8 +193,15 @@ func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 		p.Add(line, points)
 		p.Legend.Add(n, line, points)
 	}
-	p.Legend.Top = true
-	p.Y.Min = 0
+	// Ratios are ≥ 1 (the invariant); start the axis there and leave room
+	// above the lines for the legend.
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs = vg.Points(8)
+	hi := 1.0
+	for _, pt := range pts {
+		hi = math.Max(hi, pt.Mean)
+	}
+	p.Y.Min, p.Y.Max = 1, 1+(hi-1)*(1.25+0.08*float64(len(names)))+0.01
 	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(560), vg.Points(360)), vgsvg.EmbedFonts(false))
 	p.Draw(draw.New(c))
 	_, err := c.WriteTo(w)

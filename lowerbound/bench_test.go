@@ -1,13 +1,8 @@
 package lowerbound
 
 import (
-	"bufio"
 	"context"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -46,67 +41,6 @@ func generated10k(seed uint64) *Problem {
 	return p
 }
 
-// swimProblem turns a SWIM trace (job id, submit s, gap, map input bytes,
-// shuffle bytes, reduce output bytes) into a Problem on nodes with 2 map and
-// 1 reduce slot each. Model (benchmark only): maps = max(1, ⌈input/64 MB⌉),
-// each 1 s + its share of the input at 16 MB/s; a job with shuffle or output
-// has max(1, ⌈max(shuffle, output)/1 GB⌉) reduces, each 2 s + its share of the shuffle at
-// 8 MB/s + its share of the output at 16 MB/s; no deadlines.
-func swimProblem(tb testing.TB, path string, nodes int) *Problem {
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Skipf("SWIM trace not available: %v", err)
-	}
-	defer f.Close()
-	const mb = 1 << 20
-	p := &Problem{Mode: Fixed, Groups: 1}
-	for range nodes {
-		p.Nodes = append(p.Nodes, Node{MapSlots: 2, ReduceSlots: 1})
-	}
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
-		fs := strings.Split(sc.Text(), "\t")
-		if len(fs) < 6 {
-			tb.Fatalf("%s:%d: %d fields, want 6", path, line, len(fs))
-		}
-		var v [4]float64
-		for i, s := range []string{fs[1], fs[3], fs[4], fs[5]} {
-			if v[i], err = strconv.ParseFloat(s, 64); err != nil {
-				tb.Fatalf("%s:%d: %v", path, line, err)
-			}
-		}
-		submit, input, shuffle, output := v[0], v[1], v[2], v[3]
-		j := Job{Arrival: int64(submit * 1000)}
-		nm := max(1, int((input+64*mb-1)/(64*mb)))
-		md := int64(1000 + input/float64(nm)/(16*mb)*1000)
-		for range nm {
-			j.Maps = append(j.Maps, Task{Dur: []int64{md}})
-		}
-		if shuffle > 0 || output > 0 {
-			nr := max(1, int((max(shuffle, output)+1024*mb-1)/(1024*mb)))
-			rd := int64(2000 + (shuffle/float64(nr)/(8*mb)+output/float64(nr)/(16*mb))*1000)
-			for range nr {
-				j.Reduces = append(j.Reduces, Task{Dur: []int64{rd}})
-			}
-		}
-		p.Jobs = append(p.Jobs, j)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
-
-// swimPath is the FB-2009 day beside the worktree, or $MRBOUND_SWIM.
-func swimPath() string {
-	if s := os.Getenv("MRBOUND_SWIM"); s != "" {
-		return s
-	}
-	return filepath.Join("..", "..", "shared", "traces", "swim", "FB-2009_samples_24_times_1hr_0.tsv")
-}
-
 func benchCompute(b *testing.B, p *Problem) {
 	b.ReportMetric(float64(p.NumTasks()), "tasks")
 	var out *Bounds
@@ -125,8 +59,6 @@ func benchCompute(b *testing.B, p *Problem) {
 // BenchmarkGenerated10k: every bound of the 10,000-task, 100-node instance.
 func BenchmarkGenerated10k(b *testing.B) { benchCompute(b, generated10k(1)) }
 
-// BenchmarkSWIMDay: every bound of the FB-2009 SWIM day on 600 nodes.
-func BenchmarkSWIMDay(b *testing.B) { benchCompute(b, swimProblem(b, swimPath(), 600)) }
 
 // mrcpStream is an MRCP mixed stream (policies.md §3.1): 4 nodes with one map
 // and one reduce slot, jobs of 3, 10 or 20 maps of 12 s and one reduce of

@@ -2,6 +2,8 @@ package simbridge
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -37,5 +39,32 @@ func BenchmarkCompare10k(b *testing.B) {
 	b.Logf("%d tasks; offline side %v (bound %.6g by %s)", w.NumTasks(), out.BoundWall.Round(time.Millisecond), out.Report.Bound, out.Report.By)
 	for i, row := range out.Report.Policies {
 		b.Logf("%-14s %.6g ms, ratio %.3f, verified %v, run %v", row.Policy, row.Value, *row.Ratio, row.Verified, out.Results[i].Wall.Round(time.Millisecond))
+	}
+}
+
+// BenchmarkBoundsSWIMDay: every certified bound of the FB-2009 SWIM day
+// (../shared/traces/swim, or $MRBOUND_SWIM) on 600 nodes, workload/swim's
+// default model: the conversion and lowerbound.Compute.
+func BenchmarkBoundsSWIMDay(b *testing.B) {
+	path := os.Getenv("MRBOUND_SWIM")
+	if path == "" {
+		path = filepath.Join("..", "..", "..", "shared", "traces", "swim", "FB-2009_samples_24_times_1hr_0.tsv")
+	}
+	w, err := workload.Load(path, workload.DefaultOptions())
+	if err != nil {
+		b.Skipf("SWIM trace: %v", err)
+	}
+	var bd *lowerbound.Bounds
+	for b.Loop() {
+		p, err := Problem(w, IdealOptions(), false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if bd, err = lowerbound.Compute(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, m := range lowerbound.Metrics() {
+		b.Logf("%d tasks: %-16s %.6g (by %s)", bd.Tasks, m, bd.Get(m).Certified, bd.Get(m).By)
 	}
 }

@@ -59,7 +59,6 @@ func benchCompute(b *testing.B, p *Problem) {
 // BenchmarkGenerated10k: every bound of the 10,000-task, 100-node instance.
 func BenchmarkGenerated10k(b *testing.B) { benchCompute(b, generated10k(1)) }
 
-
 // mrcpStream is an MRCP mixed stream (policies.md §3.1): 4 nodes with one map
 // and one reduce slot, jobs of 3, 10 or 20 maps of 12 s and one reduce of
 // 39 s, Poisson arrivals with mean gap meanGap seconds, deadlines

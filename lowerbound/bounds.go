@@ -266,3 +266,17 @@ func samplePoints(vals []float64, max int) []float64 {
 	}
 	return out
 }
+
+// CriticalPaths validates p and returns CP_j ≤ C_j − a_j for every job, in
+// every schedule (docs/bounds.md §2); it does not depend on arrivals.
+func CriticalPaths(p *Problem) ([]float64, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	pr := newPrep(p)
+	out := make([]float64, len(pr.jobs))
+	for j := range pr.jobs {
+		out[j] = pr.jobs[j].cp
+	}
+	return out, nil
+}

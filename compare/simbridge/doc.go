@@ -13,6 +13,8 @@
 //
 // # Refused
 //
-// Overlap ω > 0 (a reduce's work may then start before the last map ends)
-// and chained jobs (Parent ≥ 0: their arrival is not known before the run).
+// Overlap ω > 0 (a reduce's work may then start before the last map ends).
+// Chained jobs (Parent ≥ 0, submitted when the parent completes) get the
+// arrival lower bound a_parent + CP_parent, which is valid for the makespan
+// only: Compare refuses the other metrics on chained workloads.
 package simbridge

@@ -39,11 +39,11 @@ func IdealOptions() sim.Options {
 	return o
 }
 
-// DefaultMetric is makespan for a batch (every job arrives at once), mean
-// turnaround for a stream.
+// DefaultMetric is makespan for a batch (every job submitted at once, or by
+// its parent's completion), mean turnaround for a stream.
 func DefaultMetric(w *sim.Workload) lowerbound.Metric {
 	for j := range w.Jobs {
-		if w.Jobs[j].Arrival != w.Jobs[0].Arrival || w.Jobs[j].Parent >= 0 {
+		if w.Jobs[j].Parent < 0 && w.Jobs[j].Arrival != w.Jobs[0].Arrival {
 			return lowerbound.MeanTurnaround
 		}
 	}
@@ -92,6 +92,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	m := o.Metric
 	if m == lowerbound.MetricUnknown {
 		m = DefaultMetric(w)
+	}
+	if Chained(w) && m != lowerbound.Makespan {
+		return nil, badinput.Errorf("compare: %s: chained jobs have unknown arrivals; only the makespan can be bounded", m)
 	}
 	out := &Outcome{}
 	var runs []compare.Run
@@ -182,6 +185,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 // ones (no noise, no contention, no non-local penalty, integral base
 // durations), so that an enumerated optimum is the true optimum.
 func exactDurations(w *sim.Workload, o sim.Options) bool {
+	if Chained(w) {
+		return false // arrivals are lower bounds
+	}
 	if o.Noise != 0 || o.MapContention != 0 || o.ReduceContention != 0 || w.Cluster.NonLocalPenalty != 0 {
 		return false
 	}

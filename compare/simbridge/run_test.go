@@ -47,7 +47,8 @@ func TestCompareTinyIsOptimal(t *testing.T) {
 	}
 }
 
-// TestCompareRefuses: ω > 0 and chained jobs are bad input.
+// TestCompareRefuses: ω > 0 is bad input, and so is a turnaround metric on
+// chained jobs; their makespan is compared.
 func TestCompareRefuses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 19))
 	w := randomWorkload(rng, 3)
@@ -57,7 +58,12 @@ func TestCompareRefuses(t *testing.T) {
 		t.Errorf("overlap: %v", err)
 	}
 	w.Jobs = append(w.Jobs, sim.Job{Name: "child", Parent: 0, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 1000}}})
-	if _, err := Compare(context.Background(), "w", w, NameAll(fifo.New()), Options{Sim: IdealOptions()}); !errors.Is(err, badinput.Err) {
-		t.Errorf("chained: %v", err)
+	o = Options{Sim: IdealOptions(), Metric: lowerbound.MeanTurnaround}
+	if _, err := Compare(context.Background(), "w", w, NameAll(fifo.New()), o); !errors.Is(err, badinput.Err) {
+		t.Errorf("chained, mean turnaround: %v", err)
+	}
+	o.Metric = lowerbound.Makespan
+	if _, err := Compare(context.Background(), "w", w, NameAll(fifo.New(), fair.New()), o); err != nil {
+		t.Errorf("chained, makespan: %v", err)
 	}
 }

@@ -69,9 +69,6 @@ func Problem(w *sim.Workload, opt sim.Options, preemptive bool) (*lowerbound.Pro
 	}
 	for j := range w.Jobs {
 		job := &w.Jobs[j]
-		if job.Parent >= 0 {
-			return nil, badinput.Errorf("compare: jobs[%d] is chained to job %d; the bounds need known arrivals", j, job.Parent)
-		}
 		lj := lowerbound.Job{Arrival: int64(job.Arrival)}
 		if job.Deadline != sim.NoDeadline {
 			lj.HasDeadline, lj.Deadline = true, int64(job.Deadline)
@@ -92,7 +89,34 @@ func Problem(w *sim.Workload, opt sim.Options, preemptive bool) (*lowerbound.Pro
 		}
 		p.Jobs = append(p.Jobs, lj)
 	}
+	if Chained(w) {
+		// A chained job is submitted when its parent completes, at least the
+		// parent's (relaxed) arrival plus its critical path after it.
+		cp, err := lowerbound.CriticalPaths(p)
+		if err != nil {
+			return nil, err
+		}
+		for j := range w.Jobs {
+			if q := w.Jobs[j].Parent; q >= 0 {
+				p.Jobs[j].Arrival = p.Jobs[q].Arrival + int64(math.Floor(cp[q]))
+				p.Jobs[j].HasDeadline = false // the deadline is relative to an unknown arrival
+			}
+		}
+	}
 	return p, nil
+}
+
+// Chained reports whether some job of w is submitted by its parent's
+// completion (TPC-H chains). The problem then has lower bounds for those
+// arrivals, which keeps the makespan bounds valid but not the turnaround
+// ones (Compare refuses them).
+func Chained(w *sim.Workload) bool {
+	for j := range w.Jobs {
+		if w.Jobs[j].Parent >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Completions returns each job's completion time (ms), or an error naming

@@ -29,14 +29,16 @@ type Sim struct {
 	running []TaskID
 	trace   []Attempt
 
-	replicas []int32 // rep per task (maps only), -1 = none
-	capable  []int32 // storage-capable nodes, permuted in place by placement
-	locs     []TaskID
-	ranges   []locRange
-	pairScr  []pair
-	dirty    []int32
-	parkedN  int // nodes parked (hadoop1 mode)
-	wakeAll  bool
+	replicas  []int32 // rep per task (maps only), -1 = none
+	capable   []int32 // storage-capable nodes, permuted in place by placement
+	locs      []TaskID
+	ranges    []locRange
+	pairScr   []pair
+	pairScr2  []pair  // counting-sort output, swapped with pairScr
+	nodeCount []int32 // counting-sort buckets
+	dirty     []int32
+	parkedN   int // nodes parked (hadoop1 mode)
+	wakeAll   bool
 	// The sweep offers parked nodes at their grid times after a wake, one
 	// event at a time in phase order (see wake).
 	sweepPending bool
@@ -564,6 +566,17 @@ func (s *Sim) place(j int) {
 		r.locStart, r.locEnd = int32(len(s.ranges)), int32(len(s.ranges))
 		return
 	}
+	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
+		if fixed := s.spec(TaskID(t)).Replicas; len(fixed) > 0 {
+			reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
+			for i := range reps {
+				reps[i] = -1
+				if i < len(fixed) {
+					reps[i] = int32(fixed[i])
+				}
+			}
+		}
+	}
 	if bp, ok := s.policy.(BlockPlacer); ok {
 		t0 := time.Now()
 		bp.PlaceBlocks(s, j)
@@ -572,7 +585,7 @@ func (s *Sim) place(j int) {
 	pairs := s.pairScr[:0]
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
 		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
-		if reps[0] < 0 {
+		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas) == 0 {
 			m := len(s.capable)
 			for i := range reps {
 				k := i + s.rngPlace.IntN(m-i)
@@ -586,12 +599,16 @@ func (s *Sim) place(j int) {
 			}
 		}
 	}
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if a.node != b.node {
-			return int(a.node - b.node)
-		}
-		return int(a.task - b.task)
-	})
+	if len(pairs) > len(s.nodes) {
+		pairs = s.countingSort(pairs)
+	} else {
+		slices.SortFunc(pairs, func(a, b pair) int {
+			if a.node != b.node {
+				return int(a.node - b.node)
+			}
+			return int(a.task - b.task)
+		})
+	}
 	r.locStart = int32(len(s.ranges))
 	for i := 0; i < len(pairs); {
 		k := i
@@ -607,6 +624,32 @@ func (s *Sim) place(j int) {
 	s.pairScr = pairs[:0]
 }
 
+// countingSort orders pairs by node, keeping task order within a node (the
+// pairs come in task order): O(pairs + nodes) for a job with many maps.
+func (s *Sim) countingSort(pairs []pair) []pair {
+	if cap(s.nodeCount) < len(s.nodes)+1 {
+		s.nodeCount = make([]int32, len(s.nodes)+1)
+	}
+	cnt := s.nodeCount[:len(s.nodes)+1]
+	clear(cnt)
+	for _, p := range pairs {
+		cnt[p.node+1]++
+	}
+	for i := 1; i < len(cnt); i++ {
+		cnt[i] += cnt[i-1]
+	}
+	if cap(s.pairScr2) < len(pairs) {
+		s.pairScr2 = make([]pair, len(pairs))
+	}
+	out := s.pairScr2[:len(pairs)]
+	for _, p := range pairs {
+		out[cnt[p.node]] = p
+		cnt[p.node]++
+	}
+	s.pairScr2 = pairs[:0] // swap the scratch buffers
+	return out
+}
+
 // SetReplicas sets the replica nodes of map t's block; only during
 // BlockPlacer.PlaceBlocks. nodes must be distinct storage-capable nodes, at
 // most the replication factor.
@@ -616,6 +659,9 @@ func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
 	}
 	if len(nodes) == 0 || len(nodes) > s.rep {
 		return s.reject("SetReplicas: %d replicas, want 1..%d", len(nodes), s.rep)
+	}
+	if len(s.spec(t).Replicas) > 0 {
+		return s.reject("SetReplicas: map %d's block has fixed replicas", t)
 	}
 	reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 	for i := range reps {

@@ -1,0 +1,247 @@
+package tumm
+
+import (
+	"slices"
+
+	"github.com/mrbound/mrbound/sim"
+)
+
+// DefaultAlpha is eq 6's integral gain (TuMM §4.3: 1.2).
+const DefaultAlpha = 1.2
+
+// Rule is when TuMM recomputes its target (A-T3). The zero value is unknown.
+type Rule uint8
+
+// Rules.
+const (
+	RuleUnknown  Rule = iota
+	RuleFeedback      // eq 4 when a job enters or leaves a phase, eq 6 at every other task end (default)
+	RuleBasic         // eq 4 at every task end, no feedback
+)
+
+func (r Rule) String() string {
+	switch r {
+	case RuleFeedback:
+		return "feedback"
+	case RuleBasic:
+		return "basic"
+	}
+	return "unknown"
+}
+
+// TuMMOptions are TuMM's parameters; the zero value is the paper's system.
+type TuMMOptions struct {
+	Rule     Rule     // default RuleFeedback
+	Rounding Rounding // eq 6's integer step; default RoundTrunc (A-T2)
+	Alpha    float64  // default DefaultAlpha
+	// Known uses the simulator's estimates as prior knowledge of the task
+	// times (§4.1); otherwise they are learned from finished tasks (§4.2).
+	Known bool
+}
+
+// TargetPoint is a change of TuMM's cluster target: s_m from At on.
+type TargetPoint struct {
+	At       sim.Time
+	MapSlots int
+}
+
+// TuMM is the homogeneous dynamic slot configuration (TuMM §4, eqs 2–7,
+// Algorithms 2–3) on a fungible cluster with FIFO job order.
+type TuMM struct {
+	core
+	opt TuMMOptions
+	// S slots, k nodes; the target s_m ∈ [k, S−k].
+	S, k, sm int
+	rhoPrev  float64
+	// mapMean, redMean are per job (Algorithm 2); allMap, allRed over every
+	// finished task (A-T1's fallback); prior are the estimate means (Known).
+	mapMean, redMean       []welford
+	allMap, allRed         welford
+	priorMap, priorRed     []float64
+	phaseM, phaseR         []int // the phase sets at the last update
+	scratchM, scratchR     []int
+	// Targets is the history of s_m (Figs 8, 11); Updates counts the eq 4
+	// and eq 6 evaluations.
+	Targets                []TargetPoint
+	BasicUpdates, Feedback int
+}
+
+// NewTuMM returns TuMM with options o.
+func NewTuMM(o TuMMOptions) *TuMM {
+	if o.Rule == RuleUnknown {
+		o.Rule = RuleFeedback
+	}
+	if o.Rounding == RoundingUnknown {
+		o.Rounding = RoundTrunc
+	}
+	if o.Alpha == 0 {
+		o.Alpha = DefaultAlpha
+	}
+	return &TuMM{opt: o}
+}
+
+// Name is "tumm".
+func (p *TuMM) Name() string { return "tumm" }
+
+// Init sizes the state; the cluster must be fungible.
+func (p *TuMM) Init(s *sim.Sim) error {
+	if err := p.core.init(s, p.Name()); err != nil {
+		return err
+	}
+	p.S, p.k = 0, len(s.Cluster().Nodes)
+	for _, n := range s.Cluster().Nodes {
+		p.S += n.TotalSlots
+	}
+	// Before any job runs, maps come first in a batch: the upper bound.
+	p.sm = max(p.k, p.S-p.k)
+	p.rhoPrev = 1
+	p.mapMean, p.redMean = make([]welford, s.NumJobs()), make([]welford, s.NumJobs())
+	p.allMap, p.allRed = welford{}, welford{}
+	p.priorMap, p.priorRed = make([]float64, s.NumJobs()), make([]float64, s.NumJobs())
+	p.phaseM, p.phaseR = p.phaseM[:0], p.phaseR[:0]
+	p.Targets = []TargetPoint{{0, p.sm}}
+	p.BasicUpdates, p.Feedback = 0, 0
+	return nil
+}
+
+func (p *TuMM) lo() int { return min(p.k, p.S/2) }
+func (p *TuMM) hi() int { return p.S - p.lo() }
+
+// JobArrival queues j; with Known it records j's mean estimates.
+func (p *TuMM) JobArrival(s *sim.Sim, j int) {
+	p.arrive(j)
+	if p.opt.Known {
+		v := s.Job(j)
+		p.priorMap[j] = meanEstimate(s, v.FirstMap, v.NumMaps)
+		p.priorRed[j] = meanEstimate(s, v.FirstRed, v.NumReduces)
+	}
+}
+
+// meanEstimate is the mean estimate of n tasks from first on node 0 (the
+// cluster is homogeneous); 0 when there are none or no estimates.
+func meanEstimate(s *sim.Sim, first sim.TaskID, n int) float64 {
+	sum := 0.0
+	for t := first; t < first+sim.TaskID(n); t++ {
+		e, ok := s.Estimate(t, 0)
+		if !ok {
+			return 0
+		}
+		sum += float64(e)
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// TaskEnd is Algorithm 2 (the workload collector) and the target update.
+func (p *TuMM) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
+	v := p.ended(t)
+	d := observed.Seconds()
+	if v.Kind == sim.Map {
+		p.mapMean[v.Job].add(d)
+		p.allMap.add(d)
+	} else {
+		p.redMean[v.Job].add(d)
+		p.allRed.add(d)
+	}
+	p.update(true)
+}
+
+// Timer is unused.
+func (p *TuMM) Timer(*sim.Sim, int64) {}
+
+// mean is t̄ of job j for a kind with A-T1's fallbacks: the prior
+// (Known), the job's own mean, the mean over all finished tasks, 1.
+func mean(own welford, prior float64, known bool, all welford) float64 {
+	switch {
+	case known && prior > 0:
+		return prior
+	case own.n > 0:
+		return own.mean
+	case all.n > 0:
+		return all.mean
+	}
+	return 1
+}
+
+// workloads computes the phase sets M and R into the scratch slices and
+// w'_m, w'_r (eq 2 over the sets).
+func (p *TuMM) workloads() (wm, wr float64) {
+	p.scratchM, p.scratchR = p.scratchM[:0], p.scratchR[:0]
+	for _, j := range p.queue {
+		if !p.started[j] {
+			continue
+		}
+		v := p.s.Job(j)
+		if v.Done {
+			continue
+		}
+		if v.MapsDone < v.NumMaps {
+			p.scratchM = append(p.scratchM, j)
+			wm += mean(p.mapMean[j], p.priorMap[j], p.opt.Known, p.allMap) * float64(v.NumMaps-v.MapsDone)
+		} else if v.RedsDone < v.NumReduces {
+			p.scratchR = append(p.scratchR, j)
+			wr += mean(p.redMean[j], p.priorRed[j], p.opt.Known, p.allRed) * float64(v.NumReduces-v.RedsDone)
+		}
+	}
+	return wm, wr
+}
+
+// update recomputes s_m: eq 4 when the phase sets changed (or always with
+// RuleBasic), else eq 6 when estimate is set (a task end) (A-T3).
+func (p *TuMM) update(estimate bool) {
+	wm, wr := p.workloads()
+	changed := !slices.Equal(p.scratchM, p.phaseM) || !slices.Equal(p.scratchR, p.phaseR)
+	if changed {
+		p.phaseM = append(p.phaseM[:0], p.scratchM...)
+		p.phaseR = append(p.phaseR[:0], p.scratchR...)
+	}
+	if !(wm+wr > 0) {
+		return
+	}
+	rho := wm / (wm + wr)
+	old := p.sm
+	switch {
+	case changed || p.opt.Rule == RuleBasic:
+		p.sm = BasicTarget(wm, wr, p.S, p.lo(), p.hi(), p.sm)
+		p.BasicUpdates++
+	case estimate:
+		p.sm = FeedbackTarget(p.sm, rho, p.rhoPrev, p.opt.Alpha, p.S, p.lo(), p.hi(), p.opt.Rounding)
+		p.Feedback++
+	default:
+		return
+	}
+	p.rhoPrev = rho
+	if p.sm != old {
+		p.Targets = append(p.Targets, TargetPoint{p.s.Now(), p.sm})
+	}
+}
+
+// Offer is Algorithm 3, once per free slot, with A-T4's fallback.
+func (p *TuMM) Offer(s *sim.Sim, x int, free sim.Free) {
+	p.prune()
+	perNode := s.Cluster().Nodes[x].TotalSlots
+	for n := free.Map; n > 0; n-- {
+		smx, srx := NodeTargets(p.sm, p.S-p.sm, p.k, perNode, p.rtMap, p.rtRed)
+		kind := ChooseKind(smx, srx, p.runMap[x], p.runRed[x])
+		first, ok := p.launchKind(kind, x)
+		if !ok {
+			other, deficit := sim.Reduce, srx-p.runRed[x]
+			if kind == sim.Reduce {
+				other, deficit = sim.Map, smx-p.runMap[x]
+			}
+			if deficit > 0 {
+				first, ok = p.launchKind(other, x)
+			}
+		}
+		if !ok {
+			p.decline()
+			return
+		}
+		p.launched()
+		if first {
+			p.update(false) // a job entered a phase set
+		}
+	}
+}

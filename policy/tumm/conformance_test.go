@@ -28,9 +28,9 @@ func TestConformance(t *testing.T) {
 
 func TestConformanceVariants(t *testing.T) {
 	variants := map[string]func() sim.Policy{
-		"tumm-basic": func() sim.Policy { return tumm.NewTuMM(tumm.TuMMOptions{Rule: tumm.RuleBasic}) },
-		"tumm-floor": func() sim.Policy { return tumm.NewTuMM(tumm.TuMMOptions{Rounding: tumm.RoundFloor}) },
-		"tumm-known": func() sim.Policy { return tumm.NewTuMM(tumm.TuMMOptions{Known: true}) },
+		"tumm-basic":   func() sim.Policy { return tumm.NewTuMM(tumm.TuMMOptions{Rule: tumm.RuleBasic}) },
+		"tumm-floor":   func() sim.Policy { return tumm.NewTuMM(tumm.TuMMOptions{Rounding: tumm.RoundFloor}) },
+		"tumm-known":   func() sim.Policy { return tumm.NewTuMM(tumm.TuMMOptions{Known: true}) },
 		"htumm-bounds": func() sim.Policy { return tumm.NewHTuMM(tumm.HTuMMOptions{Bounds: true}) },
 	}
 	for name, f := range variants {

@@ -55,11 +55,11 @@ type TuMM struct {
 	rhoPrev  float64
 	// mapMean, redMean are per job (Algorithm 2); allMap, allRed over every
 	// finished task (A-T1's fallback); prior are the estimate means (Known).
-	mapMean, redMean       []welford
-	allMap, allRed         welford
-	priorMap, priorRed     []float64
-	phaseM, phaseR         []int // the phase sets at the last update
-	scratchM, scratchR     []int
+	mapMean, redMean   []welford
+	allMap, allRed     welford
+	priorMap, priorRed []float64
+	phaseM, phaseR     []int // the phase sets at the last update
+	scratchM, scratchR []int
 	// Targets is the history of s_m (Figs 8, 11); Updates counts the eq 4
 	// and eq 6 evaluations.
 	Targets                []TargetPoint

@@ -126,3 +126,26 @@ func TestSpreadEvenly(t *testing.T) {
 		t.Errorf("SpreadEvenly(10, 4) = %v", got)
 	}
 }
+
+// TestFeedbackReference: shares drifting by 0.02 per task end (Δ = 0.384
+// slots each on S = 16) move s_m after three ends when the drift is
+// measured from the share s_m was set for, and never when it is measured
+// from the previous end (the literal reading, whose truncation loses it).
+func TestFeedbackReference(t *testing.T) {
+	for _, c := range []struct {
+		ref  Reference
+		want []int
+	}{
+		{ReferenceLastSet, []int{8, 8, 9, 9, 9, 10}},
+		{ReferenceLastUpdate, []int{8, 8, 8, 8, 8, 8}},
+	} {
+		p := NewTuMM(TuMMOptions{Reference: c.ref})
+		p.S, p.k, p.sm, p.rhoPrev = 16, 4, 8, 0.5
+		for i, want := range c.want {
+			p.feedback(0.5 + 0.02*float64(i+1))
+			if p.sm != want {
+				t.Errorf("%v: after end %d s_m = %d, want %d", c.ref, i+1, p.sm, want)
+			}
+		}
+	}
+}

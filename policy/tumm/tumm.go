@@ -37,6 +37,35 @@ type TuMMOptions struct {
 	// Known uses the simulator's estimates as prior knowledge of the task
 	// times (§4.1); otherwise they are learned from finished tasks (§4.2).
 	Known bool
+	// Reference is what eq 6 compares ρ_new with (see Reference).
+	Reference Reference
+}
+
+// Reference is eq 6's previous workload share ρ_prev. The zero value is
+// unknown.
+type Reference uint8
+
+// References.
+const (
+	ReferenceUnknown Reference = iota
+	// ReferenceLastSet: ρ at the last time s_m was set by eq 4 or moved by
+	// eq 6 (the default, docs/tumm.md): drifts smaller than one slot
+	// accumulate until they move s_m.
+	ReferenceLastSet
+	// ReferenceLastUpdate: ρ at the previous evaluation (policies.md §2.6
+	// literally): with truncation every drift below 1/(α·S) per task end is
+	// lost.
+	ReferenceLastUpdate
+)
+
+func (r Reference) String() string {
+	switch r {
+	case ReferenceLastSet:
+		return "last-set"
+	case ReferenceLastUpdate:
+		return "last-update"
+	}
+	return "unknown"
 }
 
 // TargetPoint is a change of TuMM's cluster target: s_m from At on.
@@ -76,6 +105,9 @@ func NewTuMM(o TuMMOptions) *TuMM {
 	}
 	if o.Alpha == 0 {
 		o.Alpha = DefaultAlpha
+	}
+	if o.Reference == ReferenceUnknown {
+		o.Reference = ReferenceLastSet
 	}
 	return &TuMM{opt: o}
 }
@@ -206,15 +238,22 @@ func (p *TuMM) update(estimate bool) {
 	case changed || p.opt.Rule == RuleBasic:
 		p.sm = BasicTarget(wm, wr, p.S, p.lo(), p.hi(), p.sm)
 		p.BasicUpdates++
+		p.rhoPrev = rho
 	case estimate:
-		p.sm = FeedbackTarget(p.sm, rho, p.rhoPrev, p.opt.Alpha, p.S, p.lo(), p.hi(), p.opt.Rounding)
-		p.Feedback++
-	default:
-		return
+		p.feedback(rho)
 	}
-	p.rhoPrev = rho
 	if p.sm != old {
 		p.Targets = append(p.Targets, TargetPoint{p.s.Now(), p.sm})
+	}
+}
+
+// feedback is eq 6 against the reference share (Reference).
+func (p *TuMM) feedback(rho float64) {
+	old := p.sm
+	p.sm = FeedbackTarget(p.sm, rho, p.rhoPrev, p.opt.Alpha, p.S, p.lo(), p.hi(), p.opt.Rounding)
+	p.Feedback++
+	if p.sm != old || p.opt.Reference == ReferenceLastUpdate {
+		p.rhoPrev = rho
 	}
 }
 

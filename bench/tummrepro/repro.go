@@ -88,7 +88,7 @@ func (r *Report) experiment(name string, g tummscenario.GenOptions, policies []s
 		return err
 	}
 	w := sc.Batch.Workload(sc.Name, true)
-	lb := LowerBound(sc.Batch)
+	lb := LowerBound(sc.Batch, r.Options.Sim)
 	label := g.Benchmark
 	switch name {
 	case "mixed":
@@ -133,8 +133,10 @@ func (r *Report) experiment(name string, g tummscenario.GenOptions, policies []s
 const boundTol = 1e-6
 
 // LowerBound is max(Σ_i W_i/S, max over chains of Σ CP_i) with every task
-// at its fastest group's time (package doc).
-func LowerBound(b *tummscenario.Batch) float64 {
+// at its fastest group's time (package doc), each shortened by the largest
+// noise factor 1 − o.Noise and a reduce's critical part by the overlap
+// 1 − o.Overlap; contention only lengthens tasks.
+func LowerBound(b *tummscenario.Batch, o sim.Options) float64 {
 	S := 0
 	for _, n := range b.Cluster.Nodes {
 		S += n.Slots
@@ -149,14 +151,14 @@ func LowerBound(b *tummscenario.Batch) float64 {
 	work, cp := 0.0, 0.0
 	chain := map[string]float64{}
 	for _, j := range b.Jobs {
-		tm, tr := fastest(j.MapTime), fastest(j.ReduceTime)
+		tm, tr := fastest(j.MapTime)*(1-o.Noise), fastest(j.ReduceTime)*(1-o.Noise)
 		work += float64(j.Maps)*tm + float64(j.Reduces)*tr
 		c := 0.0
 		if j.Maps > 0 {
 			c += tm
 		}
 		if j.Reduces > 0 {
-			c += tr
+			c += tr * (1 - o.Overlap)
 		}
 		c += chain[j.Parent]
 		chain[j.Name] = c

@@ -68,10 +68,6 @@ func (c *core) ended(t sim.TaskID) sim.TaskView {
 	if c.s.Job(v.Job).Done {
 		c.doneSeen = true
 	}
-	if c.declined {
-		c.declined = false
-		c.s.Wake()
-	}
 	return v
 }
 
@@ -152,10 +148,11 @@ func (c *core) decline() {
 	}
 }
 
-// launched is called after a launch inside an offer: a node that declined
-// earlier may decide differently now.
-func (c *core) launched() {
-	if c.declined {
+// recheck is called after a state change (a launch or a task end): if a
+// node declined and changed reports that its decision may differ now, the
+// parked nodes are woken.
+func (c *core) recheck(changed bool) {
+	if c.declined && changed {
 		c.declined = false
 		c.s.Wake()
 	}

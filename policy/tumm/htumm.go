@@ -85,6 +85,7 @@ func (p *HTuMM) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
 	if s.Job(v.Job).Done {
 		p.stats[v.Job] = nil
 	}
+	p.recheck(true) // every input of Algorithm 4 may have changed
 }
 
 // inputs gathers Algorithm 4's inputs for node x: the cluster means t̄_m,
@@ -167,6 +168,6 @@ func (p *HTuMM) Offer(s *sim.Sim, x int, free sim.Free) {
 			p.decline()
 			return
 		}
-		p.launched()
+		p.recheck(true)
 	}
 }

@@ -134,7 +134,8 @@ func SpreadEvenly(total, k int) []int {
 // JobArrival queues j.
 func (p *Static) JobArrival(_ *sim.Sim, j int) { p.arrive(j) }
 
-// TaskEnd updates the running counts.
+// TaskEnd updates the running counts. Static never declines a slot with
+// work for it in its caps, so it needs no wake.
 func (p *Static) TaskEnd(_ *sim.Sim, t sim.TaskID, _ sim.Time) { p.ended(t) }
 
 // Timer is unused.

@@ -89,6 +89,12 @@ type TuMM struct {
 	priorMap, priorRed []float64
 	phaseM, phaseR     []int // the phase sets at the last update
 	scratchM, scratchR []int
+	// declSM, declTopUp are the inputs of a node's decision that other
+	// nodes change (the target and Algorithm 3's top-up side) at the last
+	// declined slot: only a change of them can turn a parked node's
+	// decline into a launch (its own counts change only at its own events).
+	declSM    int
+	declTopUp bool
 	// Targets is the history of s_m (Figs 8, 11); Updates counts the eq 4
 	// and eq 6 evaluations.
 	Targets                []TargetPoint
@@ -178,7 +184,14 @@ func (p *TuMM) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
 		p.allRed.add(d)
 	}
 	p.update(true)
+	p.recheck(p.declineStale())
 }
+
+// topUp is Algorithm 3 line 3: whether the cluster's map deficit is larger.
+func (p *TuMM) topUp() bool { return p.sm-p.rtMap > p.S-p.sm-p.rtRed }
+
+// declineStale reports whether the last declined slot's inputs changed.
+func (p *TuMM) declineStale() bool { return p.sm != p.declSM || p.topUp() != p.declTopUp }
 
 // Timer is unused.
 func (p *TuMM) Timer(*sim.Sim, int64) {}
@@ -276,11 +289,12 @@ func (p *TuMM) Offer(s *sim.Sim, x int, free sim.Free) {
 		}
 		if !ok {
 			p.decline()
+			p.declSM, p.declTopUp = p.sm, p.topUp()
 			return
 		}
-		p.launched()
 		if first {
 			p.update(false) // a job entered a phase set
 		}
+		p.recheck(p.declineStale())
 	}
 }

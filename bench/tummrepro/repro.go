@@ -51,12 +51,7 @@ var (
 	Orders         = []string{"johnson", "reverse", "random"}
 )
 
-func policyByName(name string) (sim.Policy, error) {
-	if name == "tumm-literal" {
-		return tumm.NewTuMM(tumm.TuMMOptions{Reference: tumm.ReferenceLastUpdate}), nil
-	}
-	return tumm.ByName(name)
-}
+func policyByName(name string) (sim.Policy, error) { return tumm.ByName(name) }
 
 // ErrBelowBound is returned when a run's makespan is below the lower bound.
 var ErrBelowBound = errors.New("tummrepro: makespan below the lower bound")

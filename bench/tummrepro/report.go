@@ -51,6 +51,10 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 				100*(tu.Makespan/two.Makespan-1), 100*(tu.Makespan/best-1))
 		}
 	}
+	if n := len(r.Ratio.Targets); n > 0 {
+		fmt.Fprintf(w, "\nTuMM on the mixed batch (johnson): the target s_m changed %d times (from %d to %d at the end)\n",
+			n-1, r.Ratio.Targets[0].MapSlots, r.Ratio.Targets[n-1].MapSlots)
+	}
 	fmt.Fprintf(w, "\nTPC-H-like chains, per-query makespan s, FIFO with Table 3's split → H_TuMM (published Table 5 in brackets)\n\n")
 	fmt.Fprintf(w, "| cluster | query | FIFO | H_TuMM | change | published FIFO → H_TuMM |\n|---|---|---|---|---|---|\n")
 	for _, cl := range r.workloads("tpch") {

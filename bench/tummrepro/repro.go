@@ -1,9 +1,11 @@
 package tummrepro
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/mrbound/mrbound/instances/tummscenario"
@@ -41,6 +43,50 @@ type Run struct {
 type Report struct {
 	Options Options
 	Runs    []Run
+	// Ratio is TuMM's slot-ratio trace on the mixed batch in Johnson's order
+	// (Fig 8): its target s_m and the running maps and reduces over time.
+	Ratio RatioTrace
+}
+
+// RatioTrace is a target history and the running counts of a run.
+type RatioTrace struct {
+	Targets []tumm.TargetPoint
+	// Steps are (time, running maps, running reduces) after every change.
+	Steps []CountStep
+}
+
+// CountStep is the running task counts from At on.
+type CountStep struct {
+	At            sim.Time
+	Maps, Reduces int
+}
+
+// countSteps turns a trace into running counts over time (slot-holding
+// intervals [Launch, End)).
+func countSteps(trace []sim.Attempt) []CountStep {
+	type ev struct {
+		at   sim.Time
+		kind sim.Kind
+		d    int
+	}
+	var evs []ev
+	for _, a := range trace {
+		evs = append(evs, ev{a.Launch, a.Kind, 1}, ev{a.End, a.Kind, -1})
+	}
+	slices.SortStableFunc(evs, func(a, b ev) int { return cmp.Compare(a.at, b.at) })
+	var out []CountStep
+	var m, r int
+	for i, e := range evs {
+		if e.kind == sim.Map {
+			m += e.d
+		} else {
+			r += e.d
+		}
+		if i+1 == len(evs) || evs[i+1].at != e.at {
+			out = append(out, CountStep{e.at, m, r})
+		}
+	}
+	return out
 }
 
 // Policy sets of the experiments: tumm-literal is TuMM with eq 6 read as
@@ -118,6 +164,9 @@ func (r *Report) experiment(name string, g tummscenario.GenOptions, policies []s
 				run.QueryMakespan[q] = math.Max(run.QueryMakespan[q], res.Jobs[j].Completion.Seconds())
 				_ = job
 			}
+		}
+		if tp, ok := p.(*tumm.TuMM); ok && name == "mixed" && label == "johnson" && pn == "tumm" {
+			r.Ratio = RatioTrace{Targets: tp.Targets, Steps: countSteps(res.Trace)}
 		}
 		r.Runs = append(r.Runs, run)
 	}

@@ -43,7 +43,8 @@ func barChart(w io.Writer, title, ylabel string, groups []string, ss []series) e
 		p.Add(b)
 		p.Legend.Add(s.name, b)
 	}
-	p.Legend.Top = true
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs = vg.Points(10)
 	top := 0.0
 	for _, s := range ss {
 		for _, v := range s.values {
@@ -52,6 +53,7 @@ func barChart(w io.Writer, title, ylabel string, groups []string, ss []series) e
 	}
 	p.Y.Min, p.Y.Max = 0, top*(1+0.12*float64(len(ss))) // room for the legend
 	p.NominalX(groups...)
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4 // room for the outer bars and labels
 	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(640), vg.Points(360)), vgsvg.EmbedFonts(false))
 	p.Draw(draw.New(c))
 	_, err := c.WriteTo(w)
@@ -95,9 +97,66 @@ func (r *Report) WriteSVG(dir string) error {
 			}
 		}
 	}
-	return writeAtomic(filepath.Join(dir, "tumm-tpch.svg"), func(w io.Writer) error {
+	if err := writeAtomic(filepath.Join(dir, "tumm-tpch.svg"), func(w io.Writer) error {
 		return barChart(w, "H_TuMM vs FIFO, TPC-H-like chains (per-query makespan)", "makespan (s)", groups, ss)
-	})
+	}); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, "tumm-ratio.svg"), func(w io.Writer) error { return ratioChart(w, r.Ratio) })
+}
+
+// ratioPlotStep is the plotted resolution of the running counts (s).
+const ratioPlotStep = 5
+
+// ratioChart draws TuMM's target s_m and the running maps and reduces over
+// time as step lines (Fig 8).
+func ratioChart(w io.Writer, rt RatioTrace) error {
+	p := plot.New()
+	p.Title.Text = "TuMM on the mixed batch (Johnson order): map-slot target and running tasks"
+	p.X.Label.Text = "time (s)"
+	p.Y.Label.Text = "slots"
+	var target, maps, reds plotter.XYs
+	for _, t := range rt.Targets {
+		target = append(target, plotter.XY{X: t.At.Seconds(), Y: float64(t.MapSlots)})
+	}
+	for i, c := range rt.Steps {
+		// one point per ratioPlotStep s keeps the file small; the last is kept
+		if len(maps) > 0 && c.At.Seconds()-maps[len(maps)-1].X < ratioPlotStep && i+1 < len(rt.Steps) {
+			continue
+		}
+		maps = append(maps, plotter.XY{X: c.At.Seconds(), Y: float64(c.Maps)})
+		reds = append(reds, plotter.XY{X: c.At.Seconds(), Y: float64(c.Reduces)})
+	}
+	if n := len(rt.Steps); n > 0 && len(target) > 0 {
+		target = append(target, plotter.XY{X: rt.Steps[n-1].At.Seconds(), Y: target[len(target)-1].Y})
+	}
+	for i, s := range []struct {
+		name string
+		xy   plotter.XYs
+	}{{"running maps", maps}, {"running reduces", reds}, {"target s_m", target}} {
+		if len(s.xy) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(s.xy)
+		if err != nil {
+			return err
+		}
+		l.StepStyle = plotter.PreStep
+		l.Color = palette[[]int{1, 4, 2}[i]]
+		if i == 2 {
+			l.Width = vg.Points(2)
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		}
+		p.Add(l)
+		p.Legend.Add(s.name, l)
+	}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs = vg.Points(10)
+	p.Y.Min, p.Y.Max = 0, 20
+	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(640), vg.Points(320)), vgsvg.EmbedFonts(false))
+	p.Draw(draw.New(c))
+	_, err := c.WriteTo(w)
+	return err
 }
 
 // writeAtomic writes path through a temporary file and a rename.

@@ -19,7 +19,8 @@
 // # Output
 //
 // Report.WriteMarkdown writes the tables beside the published numbers and
-// WriteSVG one bar chart per experiment (gonum/plot). cmd: go test
-// ./bench/tummrepro -run TestReproduce -args -write ../../docs rewrites the
-// figures; the test alone checks every run.
+// WriteSVG the figures (gonum/plot): go test -v ./bench/tummrepro -run
+// TestReproduce -args -write $PWD/docs prints the tables and rewrites
+// docs/figures/tumm-*.svg; the test alone checks every run. DecisionTimes
+// measures the wall time per decision on a SWIM trace (-args -decisions).
 package tummrepro

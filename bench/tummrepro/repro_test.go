@@ -11,7 +11,10 @@ import (
 	"github.com/mrbound/mrbound/sim"
 )
 
-var write = flag.String("write", "", "write results.md's TuMM section and SVG figures under `DIR` (docs)")
+var (
+	write     = flag.String("write", "", "write the SVG figures under `DIR`/figures (docs)")
+	decisions = flag.Bool("decisions", false, "measure the decision cost on the FB-2009 day (about 15 s)")
+)
 
 // TestReproduce runs every experiment: each run passes the checker and is
 // not below the lower bound (Reproduce fails otherwise).
@@ -35,10 +38,10 @@ func TestReproduce(t *testing.T) {
 const fbDay = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
 
 // TestDecisionTimes measures the wall time per decision on the FB-2009 day
-// (printed, never asserted); every run passes the checker.
+// (printed, never asserted; -args -decisions); every run passes the checker.
 func TestDecisionTimes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the FB-2009 day is not short")
+	if !*decisions {
+		t.Skip("a measurement: go test -v ./bench/tummrepro -run TestDecisionTimes -args -decisions")
 	}
 	if _, err := os.Stat(fbDay); err != nil {
 		t.Skip("the SWIM trace is absent")

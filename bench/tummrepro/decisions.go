@@ -19,22 +19,22 @@ type timed struct {
 	offerWorst, endWorst time.Duration
 }
 
-func (t *timed) Offer(s *sim.Sim, x int, free sim.Free) {
+// clock times f and adds it to a count, a sum and a worst case.
+func clock(n *int64, sum, worst *time.Duration, f func()) {
 	t0 := time.Now()
-	t.Policy.Offer(s, x, free)
+	f()
 	d := time.Since(t0)
-	t.offers++
-	t.offerSum += d
-	t.offerWorst = max(t.offerWorst, d)
+	*n++
+	*sum += d
+	*worst = max(*worst, d)
+}
+
+func (t *timed) Offer(s *sim.Sim, x int, free sim.Free) {
+	clock(&t.offers, &t.offerSum, &t.offerWorst, func() { t.Policy.Offer(s, x, free) })
 }
 
 func (t *timed) TaskEnd(s *sim.Sim, id sim.TaskID, observed sim.Time) {
-	t0 := time.Now()
-	t.Policy.TaskEnd(s, id, observed)
-	d := time.Since(t0)
-	t.ends++
-	t.endSum += d
-	t.endWorst = max(t.endWorst, d)
+	clock(&t.ends, &t.endSum, &t.endWorst, func() { t.Policy.TaskEnd(s, id, observed) })
 }
 
 // DecisionTime is one policy's decision cost on a trace.

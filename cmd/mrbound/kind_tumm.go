@@ -46,12 +46,18 @@ var generateTuMMCommand = &cli.Command{
 		if err != nil {
 			return err
 		}
-		write := func(w io.Writer) error { _, err := w.Write(b); return err }
-		if p := c.String("output"); p != "" {
-			return writeFileAtomic(p, write)
-		}
-		return write(c.App.Writer)
+		return writeGenerated(c, b)
 	},
+}
+
+// writeGenerated writes a generated scenario to --output (atomically) or
+// to standard output.
+func writeGenerated(c *cli.Context, b []byte) error {
+	write := func(w io.Writer) error { _, err := w.Write(b); return err }
+	if p := c.String("output"); p != "" {
+		return writeFileAtomic(p, write)
+	}
+	return write(c.App.Writer)
 }
 
 func benchmarkNames() string {

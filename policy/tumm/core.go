@@ -130,6 +130,27 @@ func (c *core) launchKind(k sim.Kind, x int) (first, ok bool) {
 	return c.launch(t, x)
 }
 
+// runningJobs yields the running jobs (started, not done) in FIFO order.
+func (c *core) runningJobs(yield func(int, sim.JobView) bool) {
+	for _, j := range c.queue {
+		if !c.started[j] {
+			continue
+		}
+		if v := c.s.Job(j); !v.Done && !yield(j, v) {
+			return
+		}
+	}
+}
+
+// other is A-T4's fallback: the kind not chosen and node x's deficit for
+// it under the node targets smx, srx.
+func (c *core) other(chosen sim.Kind, smx, srx, x int) (sim.Kind, int) {
+	if chosen == sim.Reduce {
+		return sim.Map, smx - c.runMap[x]
+	}
+	return sim.Reduce, srx - c.runRed[x]
+}
+
 // anyWork reports whether some queued job has a launchable task.
 func (c *core) anyWork() bool {
 	for _, j := range c.queue {

@@ -94,14 +94,7 @@ func (p *HTuMM) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
 func (p *HTuMM) inputs(x int) (tm, tr, tmi, tri float64, nm, nr int) {
 	var sum, nodeSum [2]float64
 	var cnt, nodeCnt [2]int
-	for _, j := range p.queue {
-		if !p.started[j] {
-			continue
-		}
-		v := p.s.Job(j)
-		if v.Done {
-			continue
-		}
+	for j, v := range p.runningJobs {
 		if v.MapPhaseDone {
 			nr += v.RedsPending
 		} else {
@@ -156,11 +149,7 @@ func (p *HTuMM) Offer(s *sim.Sim, x int, free sim.Free) {
 		kind := ChooseKind(p.sm[x], p.sr[x], p.runMap[x], p.runRed[x])
 		_, launched := p.launchKind(kind, x)
 		if !launched {
-			other, deficit := sim.Reduce, p.sr[x]-p.runRed[x]
-			if kind == sim.Reduce {
-				other, deficit = sim.Map, p.sm[x]-p.runMap[x]
-			}
-			if deficit > 0 || !ok {
+			if other, deficit := p.other(kind, p.sm[x], p.sr[x], x); deficit > 0 || !ok {
 				_, launched = p.launchKind(other, x)
 			}
 		}

@@ -214,14 +214,7 @@ func mean(own welford, prior float64, known bool, all welford) float64 {
 // w'_m, w'_r (eq 2 over the sets).
 func (p *TuMM) workloads() (wm, wr float64) {
 	p.scratchM, p.scratchR = p.scratchM[:0], p.scratchR[:0]
-	for _, j := range p.queue {
-		if !p.started[j] {
-			continue
-		}
-		v := p.s.Job(j)
-		if v.Done {
-			continue
-		}
+	for j, v := range p.runningJobs {
 		if v.MapsDone < v.NumMaps {
 			p.scratchM = append(p.scratchM, j)
 			wm += mean(p.mapMean[j], p.priorMap[j], p.opt.Known, p.allMap) * float64(v.NumMaps-v.MapsDone)
@@ -279,11 +272,7 @@ func (p *TuMM) Offer(s *sim.Sim, x int, free sim.Free) {
 		kind := ChooseKind(smx, srx, p.runMap[x], p.runRed[x])
 		first, ok := p.launchKind(kind, x)
 		if !ok {
-			other, deficit := sim.Reduce, srx-p.runRed[x]
-			if kind == sim.Reduce {
-				other, deficit = sim.Map, smx-p.runMap[x]
-			}
-			if deficit > 0 {
+			if other, deficit := p.other(kind, smx, srx, x); deficit > 0 {
 				first, ok = p.launchKind(other, x)
 			}
 		}

@@ -102,3 +102,13 @@ type simtestT struct{ *testing.T }
 func (t simtestT) Run(name string, f func(simtest.T)) bool {
 	return t.T.Run(name, func(t *testing.T) { f(simtestT{t}) })
 }
+
+// TestStaticNodesNeedsASplit: a fungible cluster without a configured split
+// (map and reduce slots) is refused, not left to starve.
+func TestStaticNodesNeedsASplit(t *testing.T) {
+	w := &sim.Workload{Cluster: sim.Cluster{Fungible: true, Nodes: []sim.Node{{TotalSlots: 2}}},
+		Jobs: []sim.Job{{Parent: -1, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 1000}}}}}
+	if _, err := sim.Run(w, tumm.NewStaticNodes(), sim.DefaultOptions()); err == nil {
+		t.Error("static:nodes ran without a configured split")
+	}
+}

@@ -83,6 +83,16 @@ func (p *Static) Init(s *sim.Sim) error {
 		}
 	}
 	p.Alg1MapSlots = 0
+	if p.kind == SplitNodes {
+		maps, reds := 0, 0
+		for x := range nodes {
+			maps += p.mapCap[x]
+			reds += p.redCap[x]
+		}
+		if maps+reds == 0 { // (a split without one kind starves that kind, as fixed slots would)
+			return fmt.Errorf("%s: the nodes have no configured split (map_slots, reduce_slots)", p.Name())
+		}
+	}
 	return nil
 }
 

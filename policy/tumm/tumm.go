@@ -155,8 +155,9 @@ func (p *TuMM) JobArrival(s *sim.Sim, j int) {
 	}
 }
 
-// meanEstimate is the mean estimate of n tasks from first on node 0 (the
-// cluster is homogeneous); 0 when there are none or no estimates.
+// meanEstimate is the mean estimate in seconds of n tasks from first on
+// node 0 (the cluster is homogeneous); 0 when there are none or no
+// estimates.
 func meanEstimate(s *sim.Sim, first sim.TaskID, n int) float64 {
 	sum := 0.0
 	for t := first; t < first+sim.TaskID(n); t++ {
@@ -164,7 +165,7 @@ func meanEstimate(s *sim.Sim, first sim.TaskID, n int) float64 {
 		if !ok {
 			return 0
 		}
-		sum += float64(e)
+		sum += e.Seconds()
 	}
 	if n == 0 {
 		return 0

@@ -1,6 +1,7 @@
 package tumm_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -55,5 +56,49 @@ func TestTuMMByHand(t *testing.T) {
 	}
 	if !slices.Equal(nodes[sim.Map], []int32{0, 0, 1, 1}) || !slices.Equal(nodes[sim.Reduce], []int32{0, 0}) {
 		t.Errorf("placement maps %v reduces %v, want [0 0 1 1] and [0 0]", nodes[sim.Map], nodes[sim.Reduce])
+	}
+}
+
+// TestHTuMMByHand: node 0 (2 slots, maps and reduces 10 s) and node 1 (3
+// slots, maps 20 s), one job of six maps and two reduces, ideal offers,
+// slow-start 1.
+//
+//   - t = 0: no job runs, D = 0: node 0 keeps its initial 1/1 targets, picks
+//     a reduce, finds none and (D = 0) takes map m0. Its second slot: n'_m = 5,
+//     n'_r = 0, so sⁱ_m = ⌊2·5/5⌋ = 2: map m1. Node 1: n'_m = 4 → sⁱ_m = 3: maps
+//     m2, m3, m4.
+//   - t = 10: node 0 takes m5 (n'_m = 1 → 2/0); its other slot finds D = 0,
+//     keeps 2/0, and no reduce is eligible yet: left free.
+//   - t = 20: the map phase ends; node 0: n'_r = 2 → 0/2: reduces r0, r1.
+//   - t = 30: done. D = 0 was met twice.
+func TestHTuMMByHand(t *testing.T) {
+	task := func(d ...sim.Time) sim.TaskSpec { return sim.TaskSpec{ByGroup: d} }
+	job := sim.Job{Name: "a", Parent: -1, Deadline: sim.NoDeadline}
+	for range 6 {
+		job.Maps = append(job.Maps, task(10000, 20000))
+	}
+	job.Reduces = []sim.TaskSpec{task(10000, 10000), task(10000, 10000)}
+	w := &sim.Workload{Cluster: sim.Cluster{Fungible: true, Nodes: []sim.Node{{TotalSlots: 2}, {TotalSlots: 3, Group: 1}}},
+		Jobs: []sim.Job{job}}
+	o := sim.DefaultOptions()
+	o.Heartbeat, o.SlowStart = 0, 1
+	p := tumm.NewHTuMM(tumm.HTuMMOptions{})
+	res, err := sim.Run(w, p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check.Verify(w, res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Metrics.Makespan != 30 || p.NoWork != 2 {
+		t.Errorf("makespan %v s, D = 0 %d times; want 30 and 2", res.Metrics.Makespan, p.NoWork)
+	}
+	var got []string
+	for _, a := range res.Trace {
+		got = append(got, fmt.Sprintf("%s%d@%d:%d", a.Kind.String()[:1], a.Index, a.Node, a.Launch/1000))
+	}
+	want := []string{"m0@0:0", "m1@0:0", "m2@1:0", "m3@1:0", "m4@1:0", "m5@0:10", "r0@0:20", "r1@0:20"}
+	if !slices.Equal(got, want) {
+		t.Errorf("launches %v, want %v", got, want)
 	}
 }

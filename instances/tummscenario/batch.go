@@ -56,6 +56,10 @@ type BatchJob struct {
 	ReduceTime []float64 `json:"reduce_time"`
 }
 
+// MaxBatchTasks bounds a job's maps and reduces so that a typo cannot make
+// the simulator allocate without limit (the papers' jobs have at most 160).
+const MaxBatchTasks = 1_000_000
+
 func (b *Batch) validate(p string) error {
 	c := &b.Cluster
 	if len(c.Groups) == 0 {
@@ -107,6 +111,8 @@ func (b *Batch) validate(p string) error {
 			return perr(jp, "negative task count")
 		case j.Maps+j.Reduces == 0:
 			return perr(jp, "no tasks")
+		case j.Maps > MaxBatchTasks || j.Reduces > MaxBatchTasks:
+			return perr(jp, "more than %d tasks of a kind", MaxBatchTasks)
 		case j.Maps > 0 && !anyMap:
 			return perr(jp+".maps", "the static split has no map slot")
 		case j.Reduces > 0 && !anyRed:

@@ -65,6 +65,21 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 	}
 }
 
+// parsePolicies reads --policies: registered names, comma-separated. The
+// error does not list the registry (it grows as policies register); the
+// flag's help does.
+func parsePolicies(s string) ([]string, error) {
+	var out []string
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if _, err := policy.New(name, policy.Params{}); err != nil {
+			return nil, badInputf("--policies: unknown policy %q (mrbound compare --help lists them)", name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
 // compareOptions are compareAction's flags, checked.
 type compareOptions struct {
 	path     string
@@ -81,12 +96,8 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 	if o.path, err = oneArg(c, "FILE"); err != nil {
 		return o, err
 	}
-	for _, name := range strings.Split(c.String("policies"), ",") {
-		name = strings.TrimSpace(name)
-		if _, err := policy.New(name, policy.Params{}); err != nil {
-			return o, badInputf("--policies: unknown policy %q (%s)", name, strings.Join(policy.Names(), ", "))
-		}
-		o.policies = append(o.policies, name)
+	if o.policies, err = parsePolicies(c.String("policies")); err != nil {
+		return o, err
 	}
 	o.run.Sim = simbridge.IdealOptions()
 	o.run.Sim.Seed = c.Uint64("seed")

@@ -15,7 +15,6 @@ import (
 	"github.com/mrbound/mrbound/compare"
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/lowerbound"
-	"github.com/mrbound/mrbound/policy"
 )
 
 // parseRates reads "0.02,1/40" into rates.
@@ -48,12 +47,8 @@ func compareSweepAction(c *cli.Context) error {
 	if o.Lambdas, err = parseRates(c.String("lambdas")); err != nil {
 		return err
 	}
-	for _, name := range strings.Split(c.String("policies"), ",") {
-		name = strings.TrimSpace(name)
-		if _, err := policy.New(name, policy.Params{}); err != nil {
-			return badInputf("--policies: unknown policy %q (%s)", name, strings.Join(policy.Names(), ", "))
-		}
-		o.Policies = append(o.Policies, name)
+	if o.Policies, err = parsePolicies(c.String("policies")); err != nil {
+		return err
 	}
 	o.Compare.Sim = simbridge.IdealOptions()
 	o.Compare.Sim.Noise = c.Float64("noise")

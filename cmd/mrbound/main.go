@@ -62,6 +62,7 @@ Exit codes: 0 success, 1 bad input, 2 internal error.`,
 			generateCommand(),
 			tableCommand(),
 			simulateCommand(),
+			sweepCommand(),
 			versionCommand(),
 		},
 	}

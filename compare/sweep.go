@@ -9,7 +9,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -18,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/sweep/record"
 )
 
 // SweepRecord is one policy on one instance of a generated family: a row of
@@ -70,48 +70,28 @@ func WriteSweepRecord(w io.Writer, r SweepRecord) error {
 	return cw.Error()
 }
 
-// ReadSweep reads a sweep CSV; name labels errors (name:line). A truncated
-// last line (an interrupted sweep) is ignored.
-func ReadSweep(name string, rd io.Reader) ([]SweepRecord, error) {
-	cr := csv.NewReader(rd)
-	cr.FieldsPerRecord = -1
-	rows, err := cr.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	if strings.Join(rows[0], ",") != strings.Join(sweepHeader, ",") {
-		return nil, fmt.Errorf("%s:1: not a compare sweep file (header %q)", name, strings.Join(rows[0], ","))
-	}
-	var out []SweepRecord
-	for i, row := range rows[1:] {
-		if len(row) != len(sweepHeader) {
-			if i == len(rows)-2 {
-				break
-			}
-			return nil, fmt.Errorf("%s:%d: %d fields, want %d", name, i+2, len(row), len(sweepHeader))
-		}
-		var r SweepRecord
-		var errs []error
-		atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
-		r.Workload = row[0]
-		r.Lambda, r.Load = atof(row[1]), atof(row[2])
-		seed, err := strconv.ParseUint(row[3], 10, 64)
-		errs = append(errs, err)
-		r.Seed = seed
-		r.Policy = row[4]
-		errs = append(errs, r.Metric.UnmarshalText([]byte(row[5])))
-		r.Value, r.Bound, r.Ratio = atof(row[6]), atof(row[7]), atof(row[8])
-		r.BoundStatus = row[9]
-		r.Verified = row[10] == "true"
-		if err := errors.Join(errs...); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, i+2, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+// SweepRecords is the CSV codec of sweep tables (package sweep/record): a
+// truncated last line (a killed sweep) is dropped on reading.
+var SweepRecords = record.Codec[SweepRecord]{Header: sweepHeader, Fields: SweepRecord.fields, Parse: parseSweepRow}
+
+// ReadSweep reads a sweep CSV; name labels errors (name:line).
+func ReadSweep(name string, rd io.Reader) ([]SweepRecord, error) { return SweepRecords.Read(name, rd) }
+
+func parseSweepRow(row []string) (SweepRecord, error) {
+	var r SweepRecord
+	var errs []error
+	atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
+	r.Workload = row[0]
+	r.Lambda, r.Load = atof(row[1]), atof(row[2])
+	seed, err := strconv.ParseUint(row[3], 10, 64)
+	errs = append(errs, err)
+	r.Seed = seed
+	r.Policy = row[4]
+	errs = append(errs, r.Metric.UnmarshalText([]byte(row[5])))
+	r.Value, r.Bound, r.Ratio = atof(row[6]), atof(row[7]), atof(row[8])
+	r.BoundStatus = row[9]
+	r.Verified = row[10] == "true"
+	return r, errors.Join(errs...)
 }
 
 // SweepPoint is the mean ratio of one policy at one arrival rate over the

@@ -187,3 +187,16 @@ func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 	_, err := c.WriteTo(w)
 	return err
 }
+
+// WriteSweepSummary prints the mean ratio per policy and arrival rate.
+func WriteSweepSummary(w io.Writer, family string, m lowerbound.Metric, pts []SweepPoint, records int) error {
+	if _, err := fmt.Fprintf(w, "%s, %s: %d records\n", family, m, records); err != nil {
+		return err
+	}
+	for _, p := range pts {
+		if _, err := fmt.Fprintf(w, "  %-14s λ %-9.4g load %-6.3f mean ratio %.3f over %d instances\n", p.Policy, p.Lambda, p.Load, p.Mean, p.N); err != nil {
+			return err
+		}
+	}
+	return nil
+}

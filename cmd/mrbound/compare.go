@@ -55,6 +55,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.StringFlag{Name: "lambdas", Usage: "sweep: arrival rates in jobs/s, comma-separated (1/40 is accepted)"},
 			&cli.IntFlag{Name: "seeds", Value: 3, Usage: "sweep: instances per rate (seeds 1..N)"},
 			&cli.StringFlag{Name: "table", Usage: "sweep: the CSV table to append to (resumed when it exists)"},
+			&cli.StringFlag{Name: "sweep", Usage: "sweep: plan it as independent items in this folder instead (mrbound sweep submit/collect; Slurm, Kubernetes)"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of every random stream of the runs (block placement, tie-breaks, noise)"},
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise] (the bounds use 1-noise)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table"},

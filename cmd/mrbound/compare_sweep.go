@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mrbound/mrbound/compare"
+	"github.com/mrbound/mrbound/compare/comparesweep"
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/lowerbound"
 )
@@ -62,6 +63,16 @@ func compareSweepAction(c *cli.Context) error {
 		return err
 	}
 	o.Compare.LP, o.Compare.WindowJobs = c.Bool("lp"), c.Int("windows")
+	if dir := c.String("sweep"); dir != "" {
+		if c.IsSet("table") || c.IsSet("svg") {
+			return badInputf("--table and --svg do not apply with --sweep (give --out to mrbound sweep collect)")
+		}
+		m, err := comparesweep.Plan(o)
+		if err != nil {
+			return err
+		}
+		return planSweep(c, dir, m)
+	}
 	table := c.String("table")
 	if table == "" {
 		return badInputf("compare --family needs --table FILE.csv (the resumable results table)")
@@ -115,18 +126,5 @@ func compareSweepAction(c *cli.Context) error {
 			return err
 		}
 	}
-	return writeSweepSummary(c.App.Writer, o, pts, len(recs))
-}
-
-// writeSweepSummary prints the mean ratio per policy and load.
-func writeSweepSummary(w io.Writer, o simbridge.SweepOptions, pts []compare.SweepPoint, n int) error {
-	if _, err := fmt.Fprintf(w, "%s, %s: %d records\n", o.Family, o.Compare.Metric, n); err != nil {
-		return err
-	}
-	for _, p := range pts {
-		if _, err := fmt.Fprintf(w, "  %-14s λ %-9.4g load %-6.3f mean ratio %.3f over %d instances\n", p.Policy, p.Lambda, p.Load, p.Mean, p.N); err != nil {
-			return err
-		}
-	}
-	return nil
+	return compare.WriteSweepSummary(c.App.Writer, o.Family, o.Compare.Metric, pts, len(recs))
 }

@@ -93,6 +93,22 @@ func Sweep(ctx context.Context, o SweepOptions) ([]compare.SweepRecord, error) {
 	return out, nil
 }
 
+// SweepInstance compares one instance of the family, (λ, seed), and returns
+// its records (one per policy), also passing each to o.Emit. It is one item
+// of the distributed sweep (package compare/comparesweep).
+func SweepInstance(ctx context.Context, o SweepOptions, lambda float64, seed uint64) ([]compare.SweepRecord, error) {
+	wl, err := mrcpFamily(o.Family)
+	if err != nil {
+		return nil, err
+	}
+	w, load, err := mrcpInstance(wl, o.Jobs, lambda, seed)
+	if err != nil {
+		return nil, err
+	}
+	base := compare.SweepRecord{Workload: o.Family, Lambda: lambda, Load: load, Seed: seed, Metric: o.Compare.Metric}
+	return sweepOne(ctx, w, base, o)
+}
+
 func sweepOne(ctx context.Context, w *sim.Workload, base compare.SweepRecord, o SweepOptions) ([]compare.SweepRecord, error) {
 	pols := make([]Named, len(o.Policies))
 	for i, n := range o.Policies {

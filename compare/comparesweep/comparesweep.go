@@ -1,12 +1,10 @@
 package comparesweep
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/mrbound/mrbound/badinput"
@@ -74,23 +72,17 @@ func Plan(o simbridge.SweepOptions) (*sweep.Manifest, error) {
 	return m, nil
 }
 
-func decodeStrict(data json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
 func check(params json.RawMessage, items []sweep.Item) error {
 	var p Params
-	if err := decodeStrict(params, &p); err != nil {
-		return fmt.Errorf("params: %v", strings.TrimPrefix(err.Error(), "json: "))
+	if err := sweep.DecodeStrict(params, &p); err != nil {
+		return fmt.Errorf("params: %v", err)
 	}
 	if p.Jobs < 1 || len(p.Policies) == 0 || p.Metric == lowerbound.MetricUnknown {
 		return fmt.Errorf("params: need jobs ≥ 1, a metric and at least one policy")
 	}
 	for i, it := range items {
 		var s spec
-		if err := decodeStrict(it.Spec, &s); err != nil || !(s.Lambda > 0) {
+		if err := sweep.DecodeStrict(it.Spec, &s); err != nil || !(s.Lambda > 0) {
 			return fmt.Errorf("items[%d].spec: want {\"lambda\": rate > 0, \"seed\": n}", i)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mrbound/mrbound/compare"
@@ -67,5 +68,8 @@ func TestItemsCollectToTheLocalTable(t *testing.T) {
 	}
 	if err := check([]byte(`{"family":"mrcp-small","jobs":0}`), nil); err == nil {
 		t.Error("params without jobs accepted")
+	}
+	if err := check([]byte(`{"family":"mrcp-small","jobs":3,"polices":["fifo"]}`), nil); err == nil || !strings.Contains(err.Error(), "polices") {
+		t.Errorf("a misspelt field: %v", err)
 	}
 }

@@ -1,0 +1,89 @@
+package mip
+
+import (
+	"context"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/solvertest"
+)
+
+// countdownCtx is a context that reports itself cancelled from the n-th call
+// of Err on: a deterministic interruption in the middle of a search (in a
+// node LP, a strong-branching LP, a heuristic or between nodes, wherever the
+// n-th check falls).
+type countdownCtx struct {
+	context.Context
+	left atomic.Int64
+}
+
+func newCountdown(n int64) *countdownCtx {
+	c := &countdownCtx{Context: context.Background()}
+	c.left.Store(n)
+	return c
+}
+
+func (c *countdownCtx) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestBoundsAtInterruption interrupts the search after 1 to 3 000 context
+// checks on cases of the bound matrix, minimisations and maximisations,
+// with the default gap and a loose one (which prunes within the tolerance
+// before the stop), and checks bound ≤ optimum ≤ objective at every stop.
+func TestBoundsAtInterruption(t *testing.T) {
+	cs, err := solvertest.BoundCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"random_0", "random_2", "random_9", "p0033", "egout", "egout_max", "lseu"}
+	ran := 0
+	for _, c := range cs {
+		if !slices.Contains(names, c.Name) {
+			continue
+		}
+		ran++
+		for _, gap := range []float64{0, 1e-1} {
+			for _, n := range []int64{1, 3, 10, 30, 100, 300, 1000, 3000} {
+				opts := solve.Options{RelGap: gap}
+				res, err := Solve(newCountdown(n), c.Model, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec := &failRecorder{T: t, prefix: c.Name}
+				solvertest.CheckBounds(rec, c.Model, res, c.Optimum, opts)
+				if rec.failed {
+					t.Logf("%s, gap %g, interrupted at check %d: %v, objective %v, bound %v, %d nodes",
+						c.Name, gap, n, res.Status, res.Objective, res.Bound, res.Nodes)
+				}
+			}
+		}
+	}
+	if ran < 4 {
+		t.Errorf("only %d of the cases %v found", ran, names)
+	}
+}
+
+// failRecorder adapts a *testing.T to solvertest.T, prefixing messages.
+type failRecorder struct {
+	*testing.T
+	prefix string
+	failed bool
+}
+
+func (r *failRecorder) Errorf(f string, a ...any) {
+	r.failed = true
+	r.T.Helper()
+	r.T.Errorf(r.prefix+": "+f, a...)
+}
+func (r *failRecorder) Fatalf(f string, a ...any) { r.Errorf(f, a...); r.T.FailNow() }
+func (r *failRecorder) Skip(a ...any)             { r.T.Skip(a...) }
+func (r *failRecorder) Run(string, func(solvertest.T)) bool {
+	panic("not used")
+}
+func (r *failRecorder) Short() bool { return testing.Short() }

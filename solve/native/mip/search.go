@@ -189,7 +189,7 @@ type search struct {
 	// beat the incumbent by more than pruneTol (a node, a strong-branching
 	// child, a region a cutoff proof excluded). Those regions may hold
 	// points better than the incumbent, so the dual bound must include it.
-	pruned float64
+	pruned  float64
 	status  solve.Status
 	message string
 	log     io.Writer

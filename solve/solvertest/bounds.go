@@ -63,11 +63,11 @@ func Stops() []Stop {
 }
 
 // boundTestsets are the test-set MIPs of the bound matrix: small enough that
-// a gap-1e-4 solve takes well under a second on the native backend. Their
-// objectives are integral (p0033, lseu, stein27, vpm1, gt2) or not (rgn,
-// egout), which matters because an integral objective lets a search prune by
-// whole units.
-var boundTestsets = []string{"p0033", "lseu", "rgn", "egout", "vpm1", "gt2", "stein27"}
+// the whole matrix takes seconds on both backends (lseu, rgn and stein27
+// took 13 to 32 s each on HiGHS and are left to the per-backend tests). Their
+// objectives are integral (p0033, vpm1, gt2) or not (egout), which matters
+// because an integral objective lets a search prune by whole units.
+var boundTestsets = []string{"p0033", "egout", "vpm1", "gt2"}
 
 // boundMirrored are the test-set MIPs also run as maximisations: objective
 // negated, sense flipped and an offset added (mirrorOffset), so that the

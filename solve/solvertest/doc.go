@@ -25,8 +25,8 @@
 // ones, and the "medium" ones under -short;
 // "bounds/<case>/<stop>" is the bound matrix: every BoundCase (seeded random
 // pure-integer MILPs whose optima are enumerated, minimisations and
-// maximisations with objective offsets, and small test-set MIPs, three of
-// them mirrored into maximisations) solved under every Stop (relative gaps
+// maximisations with objective offsets, and four small test-set MIPs plus
+// three mirrored into maximisations) solved under every Stop (relative gaps
 // 1e-1, 1e-2, 1e-4, an absolute gap, node limits 1, 10, 100, an iteration
 // limit, an expired time limit, a cancelled context).
 //

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/model"
-	"github.com/mrbound/mrbound/model/mps"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -94,31 +93,15 @@ func BoundCases() ([]BoundCase, error) {
 	if dir == "" {
 		return cs, nil
 	}
-	ps, err := Problems(dir)
-	if err != nil {
-		return nil, err
-	}
-	byName := map[string]Problem{}
-	for _, p := range ps {
-		byName[p.Name] = p
-	}
-	read := func(name string) (*model.Model, Problem, error) {
-		p, ok := byName[name]
-		if !ok {
-			return nil, p, fmt.Errorf("solvertest: %s is not in optima.tsv", name)
-		}
-		m, err := mps.ReadFile(p.Path)
-		return m, p, err
-	}
 	for _, name := range boundTestsets {
-		m, p, err := read(name)
+		p, m, err := LoadProblem(dir, name)
 		if err != nil {
 			return nil, err
 		}
 		cs = append(cs, BoundCase{Name: name, Model: m, Optimum: p.Optimum})
 	}
 	for _, name := range boundMirrored {
-		m, p, err := read(name)
+		p, m, err := LoadProblem(dir, name)
 		if err != nil {
 			return nil, err
 		}

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mrbound/mrbound/model/mps"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/native"
 	"github.com/mrbound/mrbound/solve/solvertest"
@@ -81,15 +80,8 @@ func TestBoundsLargerTestsets(t *testing.T) {
 	if dir == "" {
 		t.Skip("no ../shared/testsets")
 	}
-	ps, err := solvertest.Problems(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ps {
-		if p.Name != "lseu" && p.Name != "stein27" && p.Name != "rgn" {
-			continue
-		}
-		m, err := mps.ReadFile(p.Path)
+	for _, name := range []string{"lseu", "stein27", "rgn"} {
+		p, m, err := solvertest.LoadProblem(dir, name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -70,7 +70,7 @@ func TestRunBoundsAtStops(t *testing.T) {
 				if _, err := highs.Locate(); err != nil {
 					oracle = "native"
 				}
-				ref := run(t, in, RunOptions{Solve: solve.Options{Solver: oracle, RelGap: 1e-9, AbsGap: 1e-9}})
+				ref := run(t, in, Options{Solve: solve.Options{Solver: oracle, RelGap: 1e-9, AbsGap: 1e-9}})
 				if ref.Result.Status != solve.Optimal || !ref.Verified() {
 					t.Skipf("reference: %v", ref.Result.Status)
 				}
@@ -89,7 +89,7 @@ func TestRunBoundsAtStops(t *testing.T) {
 						}
 						so := st.opts
 						so.Solver = "native"
-						rep, err := Run(ctx, in, RunOptions{LPBound: lp, NoHeuristic: noHeur, Solve: so})
+						rep, err := RunInstance(ctx, in, Options{LPBound: lp, NoHeuristic: noHeur, Solve: so})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -122,7 +122,7 @@ func init() { solve.Register(fakeBadBound) }
 func TestRunRefutedBound(t *testing.T) {
 	in := compile(t, loadScenario(t, "migration"))
 	for _, lp := range []bool{false, true} {
-		rep, err := Run(context.Background(), in, RunOptions{LPBound: lp, Solve: solve.Options{Solver: fakeBadBound.name}})
+		rep, err := RunInstance(context.Background(), in, Options{LPBound: lp, Solve: solve.Options{Solver: fakeBadBound.name}})
 		if err != nil {
 			t.Fatal(err)
 		}

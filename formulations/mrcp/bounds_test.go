@@ -31,7 +31,7 @@ var boundStops = []struct {
 // checkOutcomeBounds fails unless the outcome's bound is at most opt and its
 // objective at least opt (a minimisation), and an Optimal outcome is within
 // the tolerances asked for.
-func checkOutcomeBounds(t *testing.T, what string, out *Outcome, opt float64, so solve.Options) {
+func checkOutcomeBounds(t *testing.T, what string, out *Report, opt float64, so solve.Options) {
 	t.Helper()
 	r := out.Result
 	const tol = 1e-9
@@ -70,12 +70,12 @@ func TestDecompositionBoundsAtStops(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 14))
 	paths := []struct {
 		name string
-		o    RunOptions
+		o    Options
 	}{
-		{"decomposed", RunOptions{}},
-		{"milp_only", RunOptions{NoSearch: true}},
-		{"serial", RunOptions{NoSearch: true, Serial: true}},
-		{"monolithic", RunOptions{Monolithic: true}},
+		{"decomposed", Options{}},
+		{"milp_only", Options{NoSearch: true}},
+		{"serial", Options{NoSearch: true, Method: SerialDecomposition}},
+		{"monolithic", Options{Method: Monolithic}},
 	}
 	t0 := time.Now()
 	checked, limited, loose := 0, 0, 0
@@ -84,7 +84,7 @@ func TestDecompositionBoundsAtStops(t *testing.T) {
 		for len(in.Jobs) < 3 {
 			in, text = tinyInstance(t, rng, 5)
 		}
-		ref, err := RunInstance(context.Background(), "ref", in, RunOptions{Solve: solve.Options{Solver: oracle, TimeLimit: testTimeLimit}})
+		ref, err := RunInstance(context.Background(), "ref", in, Options{Solve: solve.Options{Solver: oracle, TimeLimit: testTimeLimit}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestDecompositionBoundsAtStops(t *testing.T) {
 		opt := ref.Result.Objective
 		for _, p := range paths {
 			for _, st := range boundStops {
-				if p.o.Monolithic && st.opts.NodeLimit != 1 && !st.cancelled && st.opts.TimeLimit == 0 {
+				if p.o.Method == Monolithic && st.opts.NodeLimit != 1 && !st.cancelled && st.opts.TimeLimit == 0 {
 					continue // the monolithic model's nodes take seconds each on native
 				}
 				o := p.o

@@ -123,7 +123,7 @@ func Run(ctx context.Context, path string, data []byte, opts Options) (*Report, 
 	}
 	rep, err := RunInstance(ctx, in, opts)
 	if errors.Is(err, badinput.Err) {
-		return nil, badinput.Errorf("%s: %w", path, err)
+		return nil, badinput.InFile(path, err)
 	}
 	return rep, err
 }

@@ -29,14 +29,16 @@ type Sim struct {
 	running []TaskID
 	trace   []Attempt
 
-	replicas []int32 // rep per task (maps only), -1 = none
-	capable  []int32 // storage-capable nodes, permuted in place by placement
-	locs     []TaskID
-	ranges   []locRange
-	pairScr  []pair
-	dirty    []int32
-	parkedN  int // nodes parked (hadoop1 mode)
-	wakeAll  bool
+	replicas  []int32 // rep per task (maps only), -1 = none
+	capable   []int32 // storage-capable nodes, permuted in place by placement
+	locs      []TaskID
+	ranges    []locRange
+	pairScr   []pair
+	pairScr2  []pair  // counting-sort output, swapped with pairScr
+	nodeCount []int32 // counting-sort buckets
+	dirty     []int32
+	parkedN   int // nodes parked (hadoop1 mode)
+	wakeAll   bool
 	// The sweep offers parked nodes at their grid times after a wake, one
 	// event at a time in phase order (see wake).
 	sweepPending bool
@@ -586,12 +588,16 @@ func (s *Sim) place(j int) {
 			}
 		}
 	}
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if a.node != b.node {
-			return int(a.node - b.node)
-		}
-		return int(a.task - b.task)
-	})
+	if len(pairs) > len(s.nodes) {
+		pairs = s.countingSort(pairs)
+	} else {
+		slices.SortFunc(pairs, func(a, b pair) int {
+			if a.node != b.node {
+				return int(a.node - b.node)
+			}
+			return int(a.task - b.task)
+		})
+	}
 	r.locStart = int32(len(s.ranges))
 	for i := 0; i < len(pairs); {
 		k := i
@@ -605,6 +611,32 @@ func (s *Sim) place(j int) {
 	}
 	r.locEnd = int32(len(s.ranges))
 	s.pairScr = pairs[:0]
+}
+
+// countingSort orders pairs by node, keeping task order within a node (the
+// pairs come in task order): O(pairs + nodes) for a job with many maps.
+func (s *Sim) countingSort(pairs []pair) []pair {
+	if cap(s.nodeCount) < len(s.nodes)+1 {
+		s.nodeCount = make([]int32, len(s.nodes)+1)
+	}
+	cnt := s.nodeCount[:len(s.nodes)+1]
+	clear(cnt)
+	for _, p := range pairs {
+		cnt[p.node+1]++
+	}
+	for i := 1; i < len(cnt); i++ {
+		cnt[i] += cnt[i-1]
+	}
+	if cap(s.pairScr2) < len(pairs) {
+		s.pairScr2 = make([]pair, len(pairs))
+	}
+	out := s.pairScr2[:len(pairs)]
+	for _, p := range pairs {
+		out[cnt[p.node]] = p
+		cnt[p.node]++
+	}
+	s.pairScr2 = pairs[:0] // swap the scratch buffers
+	return out
 }
 
 // SetReplicas sets the replica nodes of map t's block; only during

@@ -503,7 +503,7 @@ func (p *Policy) userRate(u int) float64 {
 	if p.UserRates != nil {
 		return p.UserRates[u]
 	}
-	return float64(p.users[u].arrivals) / math.Max((p.s.Now() - p.first).Seconds(), minSpan)
+	return float64(p.users[u].arrivals) / math.Max((p.s.Now()-p.first).Seconds(), minSpan)
 }
 
 // fit returns the nearest class whose fit test f passes, or -1.

@@ -14,4 +14,9 @@
 // reference speed; its estimate is that work times est_factor (1+E of §6.3),
 // seen by a policy under sim.EstimateGiven. UserRates returns the users'
 // arrival_rate for COSHH's classifier (A-C4's oracle).
+//
+// # Metrics
+//
+// Metrics computes COSHH's user metrics (§4) of a run from its trace:
+// dissatisfaction and fairness, each read three ways (A-C17).
 package coshhsim

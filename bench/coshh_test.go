@@ -1,0 +1,330 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mrbound/mrbound/instances/coshhscenario"
+	"github.com/mrbound/mrbound/policy/coshh"
+	"github.com/mrbound/mrbound/policy/fair"
+	"github.com/mrbound/mrbound/policy/fifo"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+	_ "github.com/mrbound/mrbound/solve/native"
+	"github.com/mrbound/mrbound/workload/coshhsim"
+)
+
+// timed wraps a policy and times every callback: the wall time of one
+// decision (an offer, or an arrival with its classification and placement).
+type timed struct {
+	sim.Policy
+	offers, arrivals stat
+}
+
+type stat struct {
+	n        int
+	sum, max time.Duration
+}
+
+func (s *stat) add(d time.Duration) {
+	s.n++
+	s.sum += d
+	s.max = max(s.max, d)
+}
+
+func (s stat) mean() time.Duration {
+	if s.n == 0 {
+		return 0
+	}
+	return s.sum / time.Duration(s.n)
+}
+
+func (p *timed) Offer(s *sim.Sim, x int, f sim.Free) {
+	t0 := time.Now()
+	p.Policy.Offer(s, x, f)
+	p.offers.add(time.Since(t0))
+}
+
+func (p *timed) JobArrival(s *sim.Sim, j int) {
+	t0 := time.Now()
+	p.Policy.JobArrival(s, j)
+	p.arrivals.add(time.Since(t0))
+}
+
+// timedPlacer also forwards BlockPlacer; placement is timed with the arrival.
+type timedPlacer struct {
+	*timed
+	placer sim.BlockPlacer
+	place  time.Duration
+}
+
+func (p *timedPlacer) PlaceBlocks(s *sim.Sim, j int) {
+	t0 := time.Now()
+	p.placer.PlaceBlocks(s, j)
+	p.place = time.Since(t0)
+}
+
+func (p *timedPlacer) JobArrival(s *sim.Sim, j int) {
+	t0 := time.Now()
+	p.Policy.JobArrival(s, j)
+	p.arrivals.add(time.Since(t0) + p.place)
+	p.place = 0
+}
+
+func wrap(p sim.Policy) (sim.Policy, *timed) {
+	t := &timed{Policy: p}
+	if bp, ok := p.(sim.BlockPlacer); ok {
+		return &timedPlacer{timed: t, placer: bp}, t
+	}
+	return t, t
+}
+
+// coshhRow is one simulated run of the COSHH experiment.
+type coshhRow struct {
+	trace, users, policy string
+	seed                 int64
+	errI                 float64
+	turnaround           float64 // s
+	user                 coshhsim.UserMetrics
+	locality             float64
+	overhead             time.Duration
+	offers, arrivals     stat
+	stats                coshh.Stats
+	completed, jobs      int
+	tasks                int
+	wall                 time.Duration
+}
+
+func newCOSHHPolicy(name string, sc *coshhscenario.Scenario) sim.Policy {
+	switch name {
+	case "fifo":
+		return fifo.New()
+	case "fair":
+		return fair.New()
+	}
+	p := coshh.New()
+	p.Fallback = name == "coshh-fallback"
+	p.UserRates = coshhsim.UserRates(sc)
+	return p
+}
+
+// runCOSHH simulates one (trace, users, seed, I) stream of 100 jobs on Table 3
+// at ρ = 0.9 under one policy, in hadoop1 mode (H = 3 s), and checks the trace.
+func runCOSHH(t testing.TB, trace string, homog bool, seed int64, errI float64, policy string) coshhRow {
+	sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: trace, Seed: seed, Rho: 0.9, Tasks: true,
+		Homogeneous: homog, MaxError: errI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := coshhsim.Workload("gen", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := sim.DefaultOptions()
+	opt.Seed = uint64(seed)
+	opt.Estimates = sim.EstimateGiven
+	p, tm := wrap(newCOSHHPolicy(policy, sc))
+	res, err := sim.Run(w, p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check.Verify(w, res); err != nil {
+		t.Fatalf("%s %s seed %d: checker: %v", trace, policy, seed, err)
+	}
+	if res.Rejected > 0 {
+		t.Fatalf("%s %s: %d invalid actions", trace, policy, res.Rejected)
+	}
+	r := coshhRow{trace: trace, users: "heterogeneous", policy: policy, seed: seed, errI: errI,
+		turnaround: res.Metrics.MeanTurnaround, user: coshhsim.Metrics(w, res), locality: res.Metrics.Locality,
+		overhead: res.Overhead, offers: tm.offers, arrivals: tm.arrivals, completed: res.Metrics.CompletedJobs,
+		jobs: len(w.Jobs), tasks: w.NumTasks(), wall: res.Wall}
+	if homog {
+		r.users = "homogeneous"
+	}
+	if c, ok := tm.Policy.(*coshh.Policy); ok {
+		r.stats = c.Stats
+	}
+	return r
+}
+
+// TestCOSHHSmoke runs the experiment's pipeline on a short stream: every
+// policy's trace passes the checker and COSHH classified at least once.
+func TestCOSHHSmoke(t *testing.T) {
+	for _, pol := range []string{"fifo", "fair", "coshh", "coshh-fallback"} {
+		sc, _ := coshhscenario.Generate(coshhscenario.GenOptions{Trace: "facebook", Jobs: 12, Seed: 2, Rho: 0.9, Tasks: true})
+		w, err := coshhsim.Workload("gen", sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the small stream keeps only small categories fast enough for a test
+		for j := range w.Jobs {
+			if len(w.Jobs[j].Maps) > 50 {
+				w.Jobs[j].Maps = w.Jobs[j].Maps[:50]
+			}
+			if len(w.Jobs[j].Reduces) > 10 {
+				w.Jobs[j].Reduces = w.Jobs[j].Reduces[:10]
+			}
+		}
+		opt := sim.DefaultOptions()
+		opt.Estimates = sim.EstimateGiven
+		p, _ := wrap(newCOSHHPolicy(pol, sc))
+		res, err := sim.Run(w, p, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := check.Verify(w, res); err != nil {
+			t.Errorf("%s: checker: %v", pol, err)
+		}
+		if strings.HasPrefix(pol, "coshh") {
+			if c := p.(*timedPlacer).Policy.(*coshh.Policy); c.Stats.Classifications == 0 || c.Stats.LPFailures > 0 {
+				t.Errorf("%s: stats %+v", pol, c.Stats)
+			}
+		}
+		if pol != "coshh" && res.Metrics.CompletedJobs != len(w.Jobs) {
+			t.Errorf("%s: %d of %d jobs completed", pol, res.Metrics.CompletedJobs, len(w.Jobs))
+		}
+	}
+}
+
+// TestCOSHHExperiment reproduces COSHH §5–6 in simulation (minutes of CPU);
+// it runs only with MRBOUND_COSHH_OUT set to a folder, where it writes
+// coshh-experiment.md and the SVG plots.
+func TestCOSHHExperiment(t *testing.T) {
+	out, part := os.Getenv("MRBOUND_COSHH_OUT"), os.Getenv("MRBOUND_COSHH_PART")
+	if out == "" || part != "main" && part != "error" {
+		t.Skip("set MRBOUND_COSHH_OUT=folder and MRBOUND_COSHH_PART=main or error to run the COSHH experiment")
+	}
+	seeds := []int64{1, 2, 3}
+	if s := os.Getenv("MRBOUND_COSHH_SEEDS"); s != "" {
+		var n int
+		fmt.Sscan(s, &n)
+		seeds = seeds[:0]
+		for i := 1; i <= n; i++ {
+			seeds = append(seeds, int64(i))
+		}
+	}
+	policies := []string{"fifo", "fair", "coshh", "coshh-fallback"}
+	var rows []coshhRow
+	for _, trace := range []string{"facebook", "yahoo"} {
+		if part != "main" {
+			break
+		}
+		for _, homog := range []bool{false, true} {
+			for _, pol := range policies {
+				for _, seed := range seeds {
+					r := runCOSHH(t, trace, homog, seed, 0, pol)
+					t.Logf("%s %s %s seed %d: T %.0f s, done %d/%d, dis %.3f, fair %.3f, loc %.3f, wall %v, lp %d",
+						trace, r.users, pol, seed, r.turnaround, r.completed, r.jobs, r.user.Dissatisfaction.AtCompletions,
+						r.user.Fairness.AtCompletions, r.locality, r.wall, r.stats.LPSolves)
+					rows = append(rows, r)
+				}
+			}
+		}
+	}
+	var errRows []coshhRow
+	for _, trace := range []string{"facebook", "yahoo"} {
+		if part != "error" {
+			break
+		}
+		for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
+			for _, seed := range seeds {
+				r := runCOSHH(t, trace, false, seed, e, "coshh")
+				t.Logf("%s I=%.1f seed %d: T %.0f s", trace, e, seed, r.turnaround)
+				errRows = append(errRows, r)
+			}
+		}
+	}
+	md := coshhMarkdown(rows, errRows, policies, len(seeds))
+	if err := os.WriteFile(filepath.Join(out, "coshh-"+part+".md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := coshhPlots(out, rows, errRows, policies); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mean over rows matching keep of f, with the 95% half-width (normal).
+func meanOf(rows []coshhRow, keep func(coshhRow) bool, f func(coshhRow) float64) (m, hw float64, n int) {
+	var xs []float64
+	for _, r := range rows {
+		if keep(r) {
+			xs = append(xs, f(r))
+		}
+	}
+	n = len(xs)
+	if n == 0 {
+		return math.NaN(), 0, 0
+	}
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(n)
+	if n > 1 {
+		v := 0.0
+		for _, x := range xs {
+			v += (x - m) * (x - m)
+		}
+		hw = 1.96 * math.Sqrt(v/float64(n-1)/float64(n))
+	}
+	return m, hw, n
+}
+
+func coshhMarkdown(rows, errRows []coshhRow, policies []string, nSeeds int) string {
+	var b strings.Builder
+	for _, trace := range []string{"facebook", "yahoo"} {
+		if len(rows) == 0 {
+			break
+		}
+		for _, users := range []string{"heterogeneous", "homogeneous"} {
+			fmt.Fprintf(&b, "\n**%s, %s users** (Table 3, 100 jobs, ρ = 0.9, H = 3 s; mean over %d seeds, ± 95%% half-width)\n\n", trace, users, nSeeds)
+			b.WriteString("| policy | avg completion (s) | jobs done | dissatisfaction (completions / time avg / last) | fairness (completions / time avg / last) | locality | overhead (s) | offer mean / max (µs) | arrival mean / max (ms) | classifications | LP solves (wall s) |\n")
+			b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+			for _, pol := range policies {
+				keep := func(r coshhRow) bool { return r.trace == trace && r.users == users && r.policy == pol }
+				f := func(g func(coshhRow) float64) float64 { m, _, _ := meanOf(rows, keep, g); return m }
+				T, hw, _ := meanOf(rows, keep, func(r coshhRow) float64 { return r.turnaround })
+				maxOffer, maxArr := time.Duration(0), time.Duration(0)
+				for _, r := range rows {
+					if keep(r) {
+						maxOffer = max(maxOffer, r.offers.max)
+						maxArr = max(maxArr, r.arrivals.max)
+					}
+				}
+				fmt.Fprintf(&b, "| %s | %.0f ± %.0f | %.1f/100 | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.1f %% | %.2f | %.1f / %.0f | %.2f / %.1f | %.1f | %.1f (%.2f) |\n",
+					pol, T, hw, f(func(r coshhRow) float64 { return float64(r.completed) }),
+					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.AtCompletions }),
+					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.TimeAverage }),
+					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.Last }),
+					f(func(r coshhRow) float64 { return r.user.Fairness.AtCompletions }),
+					f(func(r coshhRow) float64 { return r.user.Fairness.TimeAverage }),
+					f(func(r coshhRow) float64 { return r.user.Fairness.Last }),
+					100*f(func(r coshhRow) float64 { return r.locality }),
+					f(func(r coshhRow) float64 { return r.overhead.Seconds() }),
+					f(func(r coshhRow) float64 { return float64(r.offers.mean().Nanoseconds()) / 1e3 }), float64(maxOffer.Nanoseconds())/1e3,
+					f(func(r coshhRow) float64 { return float64(r.arrivals.mean().Nanoseconds()) / 1e6 }), float64(maxArr.Nanoseconds())/1e6,
+					f(func(r coshhRow) float64 { return float64(r.stats.Classifications) }),
+					f(func(r coshhRow) float64 { return float64(r.stats.LPSolves) }),
+					f(func(r coshhRow) float64 { return r.stats.LPWall.Seconds() }))
+			}
+		}
+	}
+	if len(errRows) == 0 {
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\n**Estimation error** (COSHH, heterogeneous users; estimates L·(1+E), E ~ U[−I, I] per job; mean over %d seeds)\n\n", nSeeds)
+	b.WriteString("| trace | I = 0 | I = 0.1 | I = 0.2 | I = 0.3 | I = 0.4 |\n|---|---|---|---|---|---|\n")
+	for _, trace := range []string{"facebook", "yahoo"} {
+		fmt.Fprintf(&b, "| %s |", trace)
+		for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
+			m, hw, _ := meanOf(errRows, func(r coshhRow) bool { return r.trace == trace && r.errI == e }, func(r coshhRow) float64 { return r.turnaround })
+			fmt.Fprintf(&b, " %.0f ± %.0f |", m, hw)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -78,6 +78,8 @@ type Stats struct {
 	Lambda [2]float64 `json:"lambda"`
 	// FallbackLaunches counts tasks launched by the fallback stage.
 	FallbackLaunches int `json:"fallback_launches"`
+	// LastError is the last failed LP call (an error, not a status).
+	LastError string `json:"last_error,omitempty"`
 }
 
 type userState struct {
@@ -129,6 +131,9 @@ func (p *Policy) Name() string {
 func (p *Policy) Init(s *sim.Sim) error {
 	p.s = s
 	p.Stats = Stats{}
+	if _, err := solve.Lookup(p.Solve.Solver); err != nil {
+		return fmt.Errorf("coshh: %w", err)
+	}
 	us := s.Users()
 	p.users = make([]userState, max(1, len(us)))
 	for i := range p.users {
@@ -652,6 +657,9 @@ func (p *Policy) solveLP(k int, pr capacity.Problem) {
 	sc := make([][]bool, cols)
 	for t := range sc {
 		sc[t] = make([]bool, len(pr.Classes))
+	}
+	if err != nil {
+		p.Stats.LastError = err.Error()
 	}
 	if err != nil || a.Status != solve.Optimal || a.Delta == nil {
 		p.Stats.LPFailures++

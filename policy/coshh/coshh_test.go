@@ -218,3 +218,12 @@ func TestReclassifyOnlyWhenNoFit(t *testing.T) {
 		t.Errorf("with an outsized job: %d classifications, want 3", p2.Stats.Classifications)
 	}
 }
+
+// TestUnknownBackend: a backend nobody registered fails the run at Init.
+func TestUnknownBackend(t *testing.T) {
+	p := coshh.New()
+	p.Solve.Solver = "nope"
+	if _, err := sim.Run(exampleWorkload(0, 1), p, ideal()); err == nil {
+		t.Error("unknown backend accepted")
+	}
+}

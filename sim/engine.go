@@ -566,6 +566,17 @@ func (s *Sim) place(j int) {
 		r.locStart, r.locEnd = int32(len(s.ranges)), int32(len(s.ranges))
 		return
 	}
+	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
+		if fixed := s.spec(TaskID(t)).Replicas; len(fixed) > 0 {
+			reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
+			for i := range reps {
+				reps[i] = -1
+				if i < len(fixed) {
+					reps[i] = int32(fixed[i])
+				}
+			}
+		}
+	}
 	if bp, ok := s.policy.(BlockPlacer); ok {
 		t0 := time.Now()
 		bp.PlaceBlocks(s, j)
@@ -574,7 +585,7 @@ func (s *Sim) place(j int) {
 	pairs := s.pairScr[:0]
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
 		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
-		if reps[0] < 0 {
+		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas) == 0 {
 			m := len(s.capable)
 			for i := range reps {
 				k := i + s.rngPlace.IntN(m-i)
@@ -648,6 +659,9 @@ func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
 	}
 	if len(nodes) == 0 || len(nodes) > s.rep {
 		return s.reject("SetReplicas: %d replicas, want 1..%d", len(nodes), s.rep)
+	}
+	if len(s.spec(t).Replicas) > 0 {
+		return s.reject("SetReplicas: map %d's block has fixed replicas", t)
 	}
 	reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 	for i := range reps {

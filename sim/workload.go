@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Time is simulated time in whole milliseconds (policies.md §1.1).
@@ -88,6 +89,10 @@ type TaskSpec struct {
 	// 0 means "the truth".
 	Estimate  Time
 	RAM, Disk float64
+	// Replicas, for a map, fixes the nodes holding its block (Jlassi's block
+	// homes); neither the policy nor the default placement moves them. At
+	// most Cluster.Replicas distinct nodes.
+	Replicas []int
 }
 
 // Job is one MapReduce job.
@@ -159,6 +164,10 @@ func (w *Workload) Validate() error {
 	if c.NonLocalPenalty < 0 {
 		return badf("cluster.non_local_penalty", "negative")
 	}
+	maxRep := c.Replicas
+	if maxRep == 0 {
+		maxRep = 3
+	}
 	for i, u := range w.Users {
 		if u.MinShare < 0 || u.Weight < 0 || math.IsNaN(u.Weight) {
 			return badf(fmt.Sprintf("users[%d]", i), "negative min share or weight")
@@ -198,6 +207,17 @@ func (w *Workload) Validate() error {
 				}
 				if len(t.ByGroup) > 0 && len(t.ByGroup) < groups {
 					return badf(tp(i)+".by_group", "%d durations for %d node groups", len(t.ByGroup), groups)
+				}
+				for r, x := range t.Replicas {
+					if x < 0 || x >= len(c.Nodes) || slices.Contains(t.Replicas[:r], x) {
+						return badf(fmt.Sprintf("%s.replicas[%d]", tp(i), r), "node %d is not a distinct node", x)
+					}
+				}
+				if k == 1 && len(t.Replicas) > 0 {
+					return badf(tp(i)+".replicas", "a reduce reads no block")
+				}
+				if len(t.Replicas) > maxRep {
+					return badf(tp(i)+".replicas", "%d replicas, more than the cluster's %d", len(t.Replicas), maxRep)
 				}
 				for g, d := range t.ByGroup {
 					if d < 0 {

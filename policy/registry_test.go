@@ -14,7 +14,7 @@ func TestNew(t *testing.T) {
 			t.Errorf("%s: %v", n, err)
 		}
 	}
-	if _, err := New("lifo", Params{}); !errors.Is(err, badinput.Err) || err.Error() != `--policy: unknown policy "lifo" (edf, fair, fair-nodelay, fifo)` {
+	if _, err := New("lifo", Params{}); !errors.Is(err, badinput.Err) || err.Error() != `--policy: unknown policy "lifo" (coshh, coshh-fallback, edf, fair, fair-nodelay, fifo)` {
 		t.Errorf("unknown policy: %v", err)
 	}
 }

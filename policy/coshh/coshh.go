@@ -40,6 +40,10 @@ type Policy struct {
 	UserRates []float64
 	// Stated, when set, gives the classes directly instead of k-means.
 	Stated *Stated
+	// ResolveEvery, when > 0, re-solves both LPs with the classes' current
+	// arrival rates at this period (§2.5's resolveEvery option); otherwise
+	// only a job that fits no class does.
+	ResolveEvery sim.Time
 
 	Stats Stats
 
@@ -78,6 +82,9 @@ type Stats struct {
 	Lambda [2]float64 `json:"lambda"`
 	// FallbackLaunches counts tasks launched by the fallback stage.
 	FallbackLaunches int `json:"fallback_launches"`
+	// Resolves counts the periodic re-solves (ResolveEvery), each of up to
+	// two LPs, also counted in LPSolves.
+	Resolves int `json:"resolves"`
 	// LastError is the last failed LP call (an error, not a status).
 	LastError string `json:"last_error,omitempty"`
 }
@@ -177,6 +184,14 @@ func (p *Policy) Init(s *sim.Sim) error {
 			p.types[k].count++
 		}
 		p.nodeTyp[x] = k
+	}
+	if p.ResolveEvery < 0 {
+		return fmt.Errorf("coshh: negative re-solve period %d ms", p.ResolveEvery)
+	}
+	if p.ResolveEvery > 0 {
+		if err := s.SetTimer(p.ResolveEvery, 0); err != nil {
+			return err
+		}
 	}
 	if p.Stated != nil {
 		for k, pr := range []capacity.Problem{p.Stated.Primary, p.Stated.Secondary} {
@@ -282,8 +297,22 @@ func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
 	}
 }
 
-// Timer is unused.
-func (p *Policy) Timer(*sim.Sim, int64) {}
+// Timer re-solves both LPs with the classes' current rates (ResolveEvery);
+// the engine wakes every node after a timer.
+func (p *Policy) Timer(s *sim.Sim, _ int64) {
+	if p.Stated == nil {
+		for k := range p.cls {
+			if len(p.cls[k].members) > 0 {
+				p.Stats.Resolves++
+				p.solveLP(k, p.problem(k))
+			}
+		}
+	}
+	if len(p.seen) == s.NumJobs() && len(s.Running()) == 0 {
+		return // nothing can change any more: no more timers (a strict run may idle for ever)
+	}
+	_ = s.SetTimer(s.Now()+p.ResolveEvery, 0)
+}
 
 // Offer routes node x's free map slots, then its free reduce slots.
 func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
@@ -617,6 +646,14 @@ func (p *Policy) cluster(k int, jobs []int, kk int) {
 	for n, l := range labels {
 		c.radius[l] = math.Max(c.radius[l], dist(pts[n], c.centroids[l]))
 	}
+	p.solveLP(k, p.problem(k))
+}
+
+// problem is classification k's capacity LP from its members now: α_i sums
+// the member users' current rates (each user once), μ[i,t] is the members'
+// mean rate on one node of type t times the type's node count.
+func (p *Policy) problem(k int) capacity.Problem {
+	c := &p.cls[k]
 	pr := capacity.Problem{Name: [2]string{"primary", "secondary"}[k]}
 	for _, t := range p.types {
 		pr.Resources = append(pr.Resources, "T"+strconv.Itoa(t.rep))
@@ -641,7 +678,7 @@ func (p *Policy) cluster(k int, jobs []int, kk int) {
 		pr.Alpha = append(pr.Alpha, alpha)
 		pr.Mu = append(pr.Mu, mu)
 	}
-	p.solveLP(k, pr)
+	return pr
 }
 
 // solveLP solves classification k's capacity LP and sets its suggested sets;

@@ -227,3 +227,28 @@ func TestUnknownBackend(t *testing.T) {
 		t.Error("unknown backend accepted")
 	}
 }
+
+func TestConformanceCOSHHResolveEvery(t *testing.T) {
+	simtest.Run(t, func() sim.Policy { p := coshh.New(); p.Fallback, p.ResolveEvery = true, 5000; return p }, simtest.Caps{})
+}
+
+// TestResolveEvery: periodic re-solves happen and are counted; a strict run
+// that idles stops re-arming its timer (the run ends).
+func TestResolveEvery(t *testing.T) {
+	w := exampleWorkload(0, 1, 0, 1)
+	p := coshh.New()
+	p.ResolveEvery = 2000
+	run(t, w, p)
+	if p.Stats.Resolves == 0 || p.Stats.LPSolves < p.Stats.Resolves {
+		t.Errorf("stats %+v: no periodic re-solve", p.Stats)
+	}
+	// a third user has no stated class: strict COSHH never serves its job
+	w3 := exampleWorkload(0, 2)
+	w3.Users = append(w3.Users, sim.User{Name: "U3", Weight: 1})
+	strict := coshh.New()
+	strict.Stated, strict.ResolveEvery = example(), 1000
+	res := run(t, w3, strict)
+	if res.Metrics.CompletedJobs != 1 || res.Jobs[1].Done {
+		t.Errorf("%d of 2 jobs completed; the classless job should wait for ever", res.Metrics.CompletedJobs)
+	}
+}

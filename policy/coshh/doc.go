@@ -23,7 +23,8 @@
 // distance to the centroid ≤ 1.1 × the class radius, or ≤ 0.1 × ‖centroid‖
 // for a singleton) joins the nearest class it fits; otherwise every job seen
 // so far is re-clustered, both LPs are re-solved and SC, SC' recomputed. The
-// first arrival always classifies. α drift alone triggers nothing.
+// first arrival always classifies. α drift alone triggers nothing, unless
+// ResolveEvery asks for a periodic re-solve with the current rates.
 //
 // # Resources are node types
 //

@@ -113,11 +113,22 @@ func newCOSHHPolicy(name string, sc *coshhscenario.Scenario) sim.Policy {
 	return p
 }
 
-// runCOSHH simulates one (trace, users, seed, I) stream of 100 jobs on Table 3
-// at ρ = 0.9 under one policy, in hadoop1 mode (H = 3 s), and checks the trace.
-func runCOSHH(t testing.TB, trace string, homog bool, seed int64, errI float64, policy string) coshhRow {
-	sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: trace, Seed: seed, Rho: 0.9, Tasks: true,
-		Homogeneous: homog, MaxError: errI})
+// coshhRun names one run: a generated stream of Jobs (0: 100) on Table 3 at
+// ρ = 0.9; Trim cuts every job to 50 maps and 10 reduces (tests).
+type coshhRun struct {
+	trace  string
+	homog  bool
+	seed   int64
+	errI   float64
+	policy string
+	jobs   int
+	trim   bool
+}
+
+// runCOSHH simulates one run in hadoop1 mode (H = 3 s) and checks its trace.
+func runCOSHH(t testing.TB, c coshhRun) coshhRow {
+	sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: c.trace, Jobs: c.jobs, Seed: c.seed, Rho: 0.9, Tasks: true,
+		Homogeneous: c.homog, MaxError: c.errI})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,68 +136,50 @@ func runCOSHH(t testing.TB, trace string, homog bool, seed int64, errI float64, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	for j := range w.Jobs {
+		if c.trim {
+			w.Jobs[j].Maps = w.Jobs[j].Maps[:min(50, len(w.Jobs[j].Maps))]
+			w.Jobs[j].Reduces = w.Jobs[j].Reduces[:min(10, len(w.Jobs[j].Reduces))]
+		}
+	}
 	opt := sim.DefaultOptions()
-	opt.Seed = uint64(seed)
+	opt.Seed = uint64(c.seed)
 	opt.Estimates = sim.EstimateGiven
-	p, tm := wrap(newCOSHHPolicy(policy, sc))
+	p, tm := wrap(newCOSHHPolicy(c.policy, sc))
 	res, err := sim.Run(w, p, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := check.Verify(w, res); err != nil {
-		t.Fatalf("%s %s seed %d: checker: %v", trace, policy, seed, err)
+		t.Fatalf("%s %s seed %d: checker: %v", c.trace, c.policy, c.seed, err)
 	}
 	if res.Rejected > 0 {
-		t.Fatalf("%s %s: %d invalid actions", trace, policy, res.Rejected)
+		t.Fatalf("%s %s: %d invalid actions", c.trace, c.policy, res.Rejected)
 	}
-	r := coshhRow{trace: trace, users: "heterogeneous", policy: policy, seed: seed, errI: errI,
+	r := coshhRow{trace: c.trace, users: "heterogeneous", policy: c.policy, seed: c.seed, errI: c.errI,
 		turnaround: res.Metrics.MeanTurnaround, user: coshhsim.Metrics(w, res), locality: res.Metrics.Locality,
 		overhead: res.Overhead, offers: tm.offers, arrivals: tm.arrivals, completed: res.Metrics.CompletedJobs,
 		jobs: len(w.Jobs), tasks: w.NumTasks(), wall: res.Wall}
-	if homog {
+	if c.homog {
 		r.users = "homogeneous"
 	}
-	if c, ok := tm.Policy.(*coshh.Policy); ok {
-		r.stats = c.Stats
+	if cp, ok := tm.Policy.(*coshh.Policy); ok {
+		r.stats = cp.Stats
 	}
 	return r
 }
 
-// TestCOSHHSmoke runs the experiment's pipeline on a short stream: every
-// policy's trace passes the checker and COSHH classified at least once.
+// TestCOSHHSmoke runs the experiment's pipeline on a short trimmed stream:
+// every policy's trace passes the checker (inside runCOSHH), COSHH classified
+// without an LP failure, and the work-conserving policies finish every job.
 func TestCOSHHSmoke(t *testing.T) {
 	for _, pol := range []string{"fifo", "fair", "coshh", "coshh-fallback"} {
-		sc, _ := coshhscenario.Generate(coshhscenario.GenOptions{Trace: "facebook", Jobs: 12, Seed: 2, Rho: 0.9, Tasks: true})
-		w, err := coshhsim.Workload("gen", sc)
-		if err != nil {
-			t.Fatal(err)
+		r := runCOSHH(t, coshhRun{trace: "facebook", seed: 2, policy: pol, jobs: 12, trim: true})
+		if strings.HasPrefix(pol, "coshh") && (r.stats.Classifications == 0 || r.stats.LPFailures > 0) {
+			t.Errorf("%s: stats %+v", pol, r.stats)
 		}
-		// the small stream keeps only small categories fast enough for a test
-		for j := range w.Jobs {
-			if len(w.Jobs[j].Maps) > 50 {
-				w.Jobs[j].Maps = w.Jobs[j].Maps[:50]
-			}
-			if len(w.Jobs[j].Reduces) > 10 {
-				w.Jobs[j].Reduces = w.Jobs[j].Reduces[:10]
-			}
-		}
-		opt := sim.DefaultOptions()
-		opt.Estimates = sim.EstimateGiven
-		p, _ := wrap(newCOSHHPolicy(pol, sc))
-		res, err := sim.Run(w, p, opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := check.Verify(w, res); err != nil {
-			t.Errorf("%s: checker: %v", pol, err)
-		}
-		if strings.HasPrefix(pol, "coshh") {
-			if c := p.(*timedPlacer).Policy.(*coshh.Policy); c.Stats.Classifications == 0 || c.Stats.LPFailures > 0 {
-				t.Errorf("%s: stats %+v", pol, c.Stats)
-			}
-		}
-		if pol != "coshh" && res.Metrics.CompletedJobs != len(w.Jobs) {
-			t.Errorf("%s: %d of %d jobs completed", pol, res.Metrics.CompletedJobs, len(w.Jobs))
+		if pol != "coshh" && r.completed != r.jobs {
+			t.Errorf("%s: %d of %d jobs completed", pol, r.completed, r.jobs)
 		}
 	}
 }
@@ -217,7 +210,7 @@ func TestCOSHHExperiment(t *testing.T) {
 		for _, homog := range []bool{false, true} {
 			for _, pol := range policies {
 				for _, seed := range seeds {
-					r := runCOSHH(t, trace, homog, seed, 0, pol)
+					r := runCOSHH(t, coshhRun{trace: trace, homog: homog, seed: seed, policy: pol})
 					t.Logf("%s %s %s seed %d: T %.0f s, done %d/%d, dis %.3f, fair %.3f, loc %.3f, wall %v, lp %d",
 						trace, r.users, pol, seed, r.turnaround, r.completed, r.jobs, r.user.Dissatisfaction.AtCompletions,
 						r.user.Fairness.AtCompletions, r.locality, r.wall, r.stats.LPSolves)
@@ -233,7 +226,7 @@ func TestCOSHHExperiment(t *testing.T) {
 		}
 		for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
 			for _, seed := range seeds {
-				r := runCOSHH(t, trace, false, seed, e, "coshh")
+				r := runCOSHH(t, coshhRun{trace: trace, seed: seed, errI: e, policy: "coshh"})
 				t.Logf("%s I=%.1f seed %d: T %.0f s", trace, e, seed, r.turnaround)
 				errRows = append(errRows, r)
 			}

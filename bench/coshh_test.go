@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,12 +124,14 @@ type coshhRun struct {
 	policy string
 	jobs   int
 	trim   bool
+	// ignoreStorage: every resource can hold a block (A-C7 "ignore").
+	ignoreStorage bool
 }
 
 // runCOSHH simulates one run in hadoop1 mode (H = 3 s) and checks its trace.
 func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 	sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: c.trace, Jobs: c.jobs, Seed: c.seed, Rho: 0.9, Tasks: true,
-		Homogeneous: c.homog, MaxError: c.errI})
+		Homogeneous: c.homog, MaxError: c.errI, IgnoreStorage: c.ignoreStorage})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,6 +166,9 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 	if c.homog {
 		r.users = "homogeneous"
 	}
+	if c.ignoreStorage {
+		r.users += ", storage ignored"
+	}
 	if cp, ok := tm.Policy.(*coshh.Policy); ok {
 		r.stats = cp.Stats
 	}
@@ -189,8 +195,8 @@ func TestCOSHHSmoke(t *testing.T) {
 // coshh-experiment.md and the SVG plots.
 func TestCOSHHExperiment(t *testing.T) {
 	out, part := os.Getenv("MRBOUND_COSHH_OUT"), os.Getenv("MRBOUND_COSHH_PART")
-	if out == "" || part != "main" && part != "error" {
-		t.Skip("set MRBOUND_COSHH_OUT=folder and MRBOUND_COSHH_PART=main or error to run the COSHH experiment")
+	if out == "" || part != "main" && part != "error" && part != "storage" {
+		t.Skip("set MRBOUND_COSHH_OUT=folder and MRBOUND_COSHH_PART=main, error or storage to run the COSHH experiment")
 	}
 	seeds := []int64{1, 2, 3}
 	if s := os.Getenv("MRBOUND_COSHH_SEEDS"); s != "" {
@@ -204,13 +210,16 @@ func TestCOSHHExperiment(t *testing.T) {
 	policies := []string{"fifo", "fair", "coshh", "coshh-fallback"}
 	var rows []coshhRow
 	for _, trace := range []string{"facebook", "yahoo"} {
-		if part != "main" {
+		if part != "main" && part != "storage" {
 			break
 		}
 		for _, homog := range []bool{false, true} {
+			if homog && part == "storage" {
+				continue
+			}
 			for _, pol := range policies {
 				for _, seed := range seeds {
-					r := runCOSHH(t, coshhRun{trace: trace, homog: homog, seed: seed, policy: pol})
+					r := runCOSHH(t, coshhRun{trace: trace, homog: homog, seed: seed, policy: pol, ignoreStorage: part == "storage"})
 					t.Logf("%s %s %s seed %d: T %.0f s, done %d/%d, dis %.3f, fair %.3f, loc %.3f, wall %v, lp %d",
 						trace, r.users, pol, seed, r.turnaround, r.completed, r.jobs, r.user.Dissatisfaction.AtCompletions,
 						r.user.Fairness.AtCompletions, r.locality, r.wall, r.stats.LPSolves)
@@ -235,6 +244,9 @@ func TestCOSHHExperiment(t *testing.T) {
 	md := coshhMarkdown(rows, errRows, policies, len(seeds))
 	if err := os.WriteFile(filepath.Join(out, "coshh-"+part+".md"), []byte(md), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if part == "storage" {
+		return
 	}
 	if err := coshhPlots(out, rows, errRows, policies); err != nil {
 		t.Fatal(err)
@@ -273,7 +285,10 @@ func coshhMarkdown(rows, errRows []coshhRow, policies []string, nSeeds int) stri
 		if len(rows) == 0 {
 			break
 		}
-		for _, users := range []string{"heterogeneous", "homogeneous"} {
+		for _, users := range []string{"heterogeneous", "homogeneous", "heterogeneous, storage ignored"} {
+			if !slices.ContainsFunc(rows, func(r coshhRow) bool { return r.users == users }) {
+				continue
+			}
 			fmt.Fprintf(&b, "\n**%s, %s users** (Table 3, 100 jobs, ρ = 0.9, H = 3 s; mean over %d seeds, ± 95%% half-width)\n\n", trace, users, nSeeds)
 			b.WriteString("| policy | avg completion (s) | jobs done | dissatisfaction (completions / time avg / last) | fairness (completions / time avg / last) | locality | overhead (s) | offer mean / max (µs) | arrival mean / max (ms) | classifications | LP solves (wall s) |\n")
 			b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
-	"github.com/mrbound/mrbound/policy/coshh"
 	"github.com/mrbound/mrbound/policy/fair"
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/sim"
@@ -32,8 +31,6 @@ var registry = map[string]Constructor{
 		q.H1Caps, q.NoDelay = p.H1Caps, true
 		return q
 	},
-	"coshh":          func(Params) sim.Policy { return coshh.New() },
-	"coshh-fallback": func(Params) sim.Policy { q := coshh.New(); q.Fallback = true; return q },
 }
 
 // Register adds a policy under name; it panics on a duplicate (a

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/mrbound/mrbound/badinput"
@@ -14,7 +15,8 @@ func TestNew(t *testing.T) {
 			t.Errorf("%s: %v", n, err)
 		}
 	}
-	if _, err := New("lifo", Params{}); !errors.Is(err, badinput.Err) || err.Error() != `--policy: unknown policy "lifo" (coshh, coshh-fallback, edf, fair, fair-nodelay, fifo)` {
+	want := `--policy: unknown policy "lifo" (` + strings.Join(Names(), ", ") + ")"
+	if _, err := New("lifo", Params{}); !errors.Is(err, badinput.Err) || err.Error() != want {
 		t.Errorf("unknown policy: %v", err)
 	}
 }

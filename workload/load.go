@@ -14,6 +14,7 @@ import (
 	"github.com/mrbound/mrbound/instances/coshhscenario"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/coshhsim"
 	"github.com/mrbound/mrbound/workload/swim"
@@ -78,10 +79,16 @@ func Parse(path string, data []byte, o Options) (*sim.Workload, error) {
 			return nil, err
 		}
 		return FromJlassi(path, in)
+	case tummscenario.Kind:
+		sc, err := tummscenario.Parse(path, data)
+		if err != nil {
+			return nil, err
+		}
+		return FromTuMM(path, sc)
 	case "":
 		return nil, &badinput.PathError{File: path, Path: "kind", Problem: "missing"}
 	}
-	return nil, &badinput.PathError{File: path, Path: "kind", Problem: fmt.Sprintf("%q cannot be simulated (mrcp, coshh, jlassi, or a .tsv SWIM trace)", head.Kind)}
+	return nil, &badinput.PathError{File: path, Path: "kind", Problem: fmt.Sprintf("%q cannot be simulated (mrcp, coshh, jlassi, tumm, or a .tsv SWIM trace)", head.Kind)}
 }
 
 // FromMRCP converts an MRCP stream (see the package doc).

@@ -52,7 +52,7 @@ func TestLoadSWIMFromBytes(t *testing.T) {
 
 func TestLoadBad(t *testing.T) {
 	for _, c := range []struct{ name, data, want string }{
-		{"a.json", `{"kind": "jlassi2"}`, `a.json: kind: "jlassi2" cannot be simulated (mrcp, coshh, jlassi, or a .tsv SWIM trace)`},
+		{"a.json", `{"kind": "jlassi2"}`, `a.json: kind: "jlassi2" cannot be simulated (mrcp, coshh, jlassi, tumm, or a .tsv SWIM trace)`},
 		{"a.json", `{}`, `a.json: kind: missing`},
 		{"a.json", `nope`, `a.json: not a SWIM trace (.tsv) nor a JSON scenario: invalid character 'o' in literal null (expecting 'u')`},
 	} {

@@ -159,6 +159,10 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 	if res.Rejected > 0 {
 		t.Fatalf("%s %s: %d invalid actions", c.trace, c.policy, res.Rejected)
 	}
+	if j, cp := belowCriticalPath(w, res); j >= 0 {
+		t.Fatalf("%s %s seed %d: job %d took %v s, below its critical path %v s", c.trace, c.policy, c.seed, j,
+			(res.Jobs[j].Completion - res.Jobs[j].Arrival).Seconds(), cp)
+	}
 	r := coshhRow{trace: c.trace, users: "heterogeneous", policy: c.policy, seed: c.seed, errI: c.errI,
 		turnaround: res.Metrics.MeanTurnaround, user: coshhsim.Metrics(w, res), locality: res.Metrics.Locality,
 		overhead: res.Overhead, offers: tm.offers, arrivals: tm.arrivals, completed: res.Metrics.CompletedJobs,
@@ -174,6 +178,48 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 	}
 	return r
 }
+
+// belowCriticalPath returns a completed job whose turnaround is below its
+// critical path (policies.md §6), or -1:
+//
+//	CP_j = max(maxMap_j, W^m_j/S_m) + max(maxRed_j, W^r_j/S_r)
+//
+// with every task at the fastest node's speed and S_m, S_r the cluster's map
+// and reduce slots; with ω = 0 no schedule does better.
+func belowCriticalPath(w *sim.Workload, res *sim.Result) (int, float64) {
+	speed, sm, sr := 0.0, 0, 0
+	for _, n := range w.Cluster.Nodes {
+		speed = max(speed, n.Speed)
+		sm += n.MapSlots
+		sr += n.ReduceSlots
+	}
+	phase := func(ts []sim.TaskSpec, slots int) float64 {
+		longest, sum := 0.0, 0.0
+		for _, t := range ts {
+			d := t.Work.Seconds() / speed
+			longest = max(longest, d)
+			sum += d
+		}
+		if len(ts) == 0 {
+			return 0
+		}
+		return max(longest, sum/float64(slots))
+	}
+	for j, o := range res.Jobs {
+		if !o.Done {
+			continue
+		}
+		cp := phase(w.Jobs[j].Maps, sm) + phase(w.Jobs[j].Reduces, sr)
+		if (o.Completion-o.Arrival).Seconds() < cp-cpTol {
+			return j, cp
+		}
+	}
+	return -1, 0
+}
+
+// cpTol absorbs the simulator's rounding of each task to whole milliseconds
+// (seconds; a job's path has at most two rounded tasks plus phase sums).
+const cpTol = 0.01
 
 // TestCOSHHSmoke runs the experiment's pipeline on a short trimmed stream:
 // every policy's trace passes the checker (inside runCOSHH), COSHH classified
@@ -335,4 +381,19 @@ func coshhMarkdown(rows, errRows []coshhRow, policies []string, nSeeds int) stri
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// TestBelowCriticalPathCatches: two 10 s maps on one slot cannot finish in
+// 15 s (CP = max(10, 20/1) = 20 s); 20 s passes.
+func TestBelowCriticalPathCatches(t *testing.T) {
+	w := &sim.Workload{Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 1, Speed: 1}}},
+		Jobs: []sim.Job{{Parent: -1, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 10000}, {Work: 10000}}}}}
+	res := &sim.Result{Jobs: []sim.JobOutcome{{Arrived: true, Done: true, Completion: 15000}}}
+	if j, cp := belowCriticalPath(w, res); j != 0 || cp != 20 {
+		t.Errorf("15 s: got job %d, CP %v; want job 0, CP 20", j, cp)
+	}
+	res.Jobs[0].Completion = 20000
+	if j, _ := belowCriticalPath(w, res); j != -1 {
+		t.Errorf("20 s flagged job %d", j)
+	}
 }

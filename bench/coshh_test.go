@@ -210,7 +210,7 @@ func belowCriticalPath(w *sim.Workload, res *sim.Result) (int, float64) {
 			continue
 		}
 		cp := phase(w.Jobs[j].Maps, sm) + phase(w.Jobs[j].Reduces, sr)
-		if (o.Completion-o.Arrival).Seconds() < cp-cpTol {
+		if (o.Completion - o.Arrival).Seconds() < cp-cpTol {
 			return j, cp
 		}
 	}

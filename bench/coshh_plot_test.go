@@ -22,7 +22,7 @@ func coshhPlots(out string, rows, errRows []coshhRow, policies []string) error {
 		return errorPlot(out, errRows)
 	}
 	p := plot.New()
-	p.Title.Text = "Average completion time relative to FIFO, Table 3, 100 jobs"
+	p.Title.Text = "COSHH §5–6: mean completion time / FIFO's"
 	p.Y.Label.Text = "mean completion / FIFO's"
 	groups := []struct{ trace, users, label string }{
 		{"facebook", "heterogeneous", "FB het."}, {"facebook", "homogeneous", "FB hom."},
@@ -71,7 +71,8 @@ func coshhPlots(out string, rows, errRows []coshhRow, policies []string) error {
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true
 	p.Legend.Left = true
-	p.Y.Max = 1.6
+	p.Y.Min, p.Y.Max = 0, 2.1
+	p.X.Min, p.X.Max = -0.7, float64(len(groups))-0.3
 	names := make([]string, len(groups))
 	for g, gr := range groups {
 		names[g] = gr.label
@@ -82,15 +83,17 @@ func coshhPlots(out string, rows, errRows []coshhRow, policies []string) error {
 
 func errorPlot(out string, errRows []coshhRow) error {
 	q := plot.New()
-	q.Title.Text = "COSHH: completion time against estimation error I"
-	q.X.Label.Text = "I"
-	q.Y.Label.Text = "average completion time (s)"
+	q.Title.Text = "COSHH: completion time with estimation error I / with I = 0"
+	q.X.Label.Text = "I (estimates L·(1+E), E ~ U[−I, I] per job)"
+	q.Y.Label.Text = "mean completion / at I = 0"
+	errs := []float64{0, 0.1, 0.2, 0.3, 0.4}
 	for i, trace := range []string{"facebook", "yahoo"} {
+		base, _, _ := meanOf(errRows, func(r coshhRow) bool { return r.trace == trace && r.errI == 0 }, func(r coshhRow) float64 { return r.turnaround })
 		var pts plotter.XYs
-		for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
+		for _, e := range errs {
 			m, _, n := meanOf(errRows, func(r coshhRow) bool { return r.trace == trace && r.errI == e }, func(r coshhRow) float64 { return r.turnaround })
 			if n > 0 {
-				pts = append(pts, plotter.XY{X: e, Y: m})
+				pts = append(pts, plotter.XY{X: e, Y: m / base})
 			}
 		}
 		l, s, err := plotter.NewLinePoints(pts)
@@ -102,7 +105,10 @@ func errorPlot(out string, errRows []coshhRow) error {
 		q.Add(l, s)
 		q.Legend.Add(trace, l, s)
 	}
+	q.Y.Min, q.Y.Max = 0, 1.6
+	q.X.Min, q.X.Max = -0.02, 0.42
 	q.Legend.Top = true
+	q.Legend.Left = true
 	q.Add(plotter.NewGrid())
 	return writeSVG(q, filepath.Join(out, "coshh-error.svg"))
 }

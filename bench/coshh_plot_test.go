@@ -83,7 +83,7 @@ func coshhPlots(out string, rows, errRows []coshhRow, policies []string) error {
 
 func errorPlot(out string, errRows []coshhRow) error {
 	q := plot.New()
-	q.Title.Text = "COSHH: completion time with estimation error I / with I = 0"
+	q.Title.Text = "COSHH: completion time vs error I (ratio to I = 0)"
 	q.X.Label.Text = "I (estimates L·(1+E), E ~ U[−I, I] per job)"
 	q.Y.Label.Text = "mean completion / at I = 0"
 	errs := []float64{0, 0.1, 0.2, 0.3, 0.4}

@@ -16,6 +16,7 @@ import (
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/sim/report"
 	_ "github.com/mrbound/mrbound/solve/native"
 	"github.com/mrbound/mrbound/workload/coshhsim"
 )
@@ -91,7 +92,7 @@ type coshhRow struct {
 	seed                 int64
 	errI                 float64
 	turnaround           float64 // s
-	user                 coshhsim.UserMetrics
+	user                 report.UserReadings
 	locality             float64
 	overhead             time.Duration
 	offers, arrivals     stat
@@ -164,7 +165,7 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 			(res.Jobs[j].Completion - res.Jobs[j].Arrival).Seconds(), cp)
 	}
 	r := coshhRow{trace: c.trace, users: "heterogeneous", policy: c.policy, seed: c.seed, errI: c.errI,
-		turnaround: res.Metrics.MeanTurnaround, user: coshhsim.Metrics(w, res), locality: res.Metrics.Locality,
+		turnaround: res.Metrics.MeanTurnaround, user: userReadings(w, res), locality: res.Metrics.Locality,
 		overhead: res.Overhead, offers: tm.offers, arrivals: tm.arrivals, completed: res.Metrics.CompletedJobs,
 		jobs: len(w.Jobs), tasks: w.NumTasks(), wall: res.Wall}
 	if c.homog {
@@ -177,6 +178,12 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 		r.stats = cp.Stats
 	}
 	return r
+}
+
+// userReadings are COSHH's dissatisfaction and fairness (zero without users).
+func userReadings(w *sim.Workload, res *sim.Result) report.UserReadings {
+	rd, _ := (&report.Report{Workload: w, Result: res}).UserReadings()
+	return rd
 }
 
 // belowCriticalPath returns a completed job whose turnaround is below its

@@ -15,8 +15,5 @@
 // seen by a policy under sim.EstimateGiven. UserRates returns the users'
 // arrival_rate for COSHH's classifier (A-C4's oracle).
 //
-// # Metrics
-//
-// Metrics computes COSHH's user metrics (§4) of a run from its trace:
-// dissatisfaction and fairness, each read three ways (A-C17).
+// COSHH's user metrics of a run (§4, A-C17) are sim/report's UserReadings.
 package coshhsim

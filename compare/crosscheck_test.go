@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/mrbound/mrbound/compare"
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/lowerbound/windowbound"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/solve"
+	_ "github.com/mrbound/mrbound/solve/native"
 )
 
 // This file cross-checks the certified bounds from the simulator's side: every
@@ -185,9 +189,9 @@ const valueTol = 1e-9
 // TestCrossCheckBoundsAgainstSimulator is the adversarial check: hundreds of
 // random workloads, every registered policy, every metric.
 func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
-	n := 600
+	n := 2000
 	if testing.Short() {
-		n = 150
+		n = 300
 	}
 	var runs, exacts, checks, checkerKnown, deadlocks int
 	for seed := range uint64(n) {
@@ -403,4 +407,102 @@ func TestCrossCheckZeroLengthContention(t *testing.T) {
 	if err := check.Verify(w, res); err != nil {
 		t.Errorf("the checker rejects the simulator's own trace: %v\ntrace %+v", err, res.Trace)
 	}
+}
+
+// crossRuns runs every registered policy on cs and returns the completion
+// times of the runs that the checker verifies and that complete.
+func crossRuns(t *testing.T, seed uint64, cs crossSpec) (names []string, comps [][]int64, preemptive bool) {
+	t.Helper()
+	for _, name := range policy.Names() {
+		res, err := sim.Run(cs.w, policy.MustNew(name), cs.opt)
+		if err != nil {
+			continue
+		}
+		if verr := check.Verify(cs.w, res); verr != nil && !zeroLengthContention(cs.opt, res) {
+			t.Errorf("seed %d (%s): %s: trace fails the checker: %v", seed, cs.tag, name, verr)
+			continue
+		}
+		c, err := simbridge.Completions(res)
+		if err != nil || res.Rejected > 0 {
+			continue
+		}
+		names, comps = append(names, name), append(comps, c)
+		preemptive = preemptive || simbridge.Suspends(res)
+	}
+	return names, comps, preemptive
+}
+
+// windowMaxTasks keeps the MRCP window solves of the cross-check small (one
+// 25-task instance took 54 s).
+const windowMaxTasks = 14
+
+// TestCrossCheckSolverBounds checks the solver-based bounds the same way:
+// the bucketed LP (total/mean turnaround) and windowbound's MRCP windows
+// (late jobs, max turnaround), on fixed-slot instances whose tasks last at
+// least windowbound's 1 s unit (durations off the unit grid included).
+func TestCrossCheckSolverBounds(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	ctx := context.Background()
+	var runs, windows int
+	for seed := range uint64(n) {
+		cs := randomCross(2_000_000 + seed)
+		if cs.w.Cluster.Fungible || simbridge.Chained(cs.w) {
+			continue
+		}
+		for j := range cs.w.Jobs {
+			for _, ts := range [][]sim.TaskSpec{cs.w.Jobs[j].Maps, cs.w.Jobs[j].Reduces} {
+				for i := range ts {
+					ts[i].Work += 6000 // ≥ 1000 ms at speed 3 and noise 0.5
+					for g := range ts[i].ByGroup {
+						ts[i].ByGroup[g] += 2000
+					}
+				}
+			}
+		}
+		cs.opt.Noise = min(cs.opt.Noise, 0.5) // keeps every task ≥ 1000 ms
+		names, comps, preemptive := crossRuns(t, seed, cs)
+		p, err := simbridge.Problem(cs.w, cs.opt, preemptive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := lowerbound.ComputeWith(ctx, p, lowerbound.Options{LP: &lowerbound.LPOptions{}})
+		if err != nil {
+			t.Fatalf("seed %d: LP bounds: %v", seed, err)
+		}
+		var wb *windowbound.Result
+		if !p.Preemptive && p.NumTasks() <= windowMaxTasks {
+			// A window stopped by the limit still gives its dual bound.
+			wo := windowbound.Options{WindowJobs: 1 + int(seed%3), Solve: solve.Options{TimeLimit: time.Second}}
+			wb, err = windowbound.Bound(ctx, p, wo)
+			if err != nil {
+				t.Fatalf("seed %d (%s): windows: %v", seed, cs.tag, err)
+			}
+			windows++
+		}
+		for i, c := range comps {
+			runs++
+			for _, m := range crossMetrics {
+				v, err := compare.Value(p, m, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if bd := b.Get(m); v < bd.Certified-valueTol {
+					t.Errorf("seed %d (%s): %s: %s %g < certified bound %g (by %s)", seed, cs.tag, names[i], m, v, bd.Certified, bd.By)
+				}
+				if wb == nil {
+					continue
+				}
+				if m == lowerbound.LateJobs && v < float64(wb.LateJobs) {
+					t.Errorf("seed %d (%s): %s: %g late jobs < windowbound's %d", seed, cs.tag, names[i], v, wb.LateJobs)
+				}
+				if m == lowerbound.MaxTurnaround && v < float64(wb.MaxTurnaroundMs) {
+					t.Errorf("seed %d (%s): %s: max turnaround %g ms < windowbound's %d", seed, cs.tag, names[i], v, wb.MaxTurnaroundMs)
+				}
+			}
+		}
+	}
+	t.Logf("%d instances, %d with windows, %d verified policy runs checked against the LP and window bounds", n, windows, runs)
 }

@@ -198,7 +198,7 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 	if testing.Short() {
 		n = 300
 	}
-	var runs, exacts, checks, checkerKnown, deadlocks int
+	var runs, exacts, checks, deadlocks int
 	for seed := range uint64(n) {
 		cs := randomCross(seed)
 		if err := cs.w.Validate(); err != nil {
@@ -213,14 +213,8 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 				continue // the policy refuses this workload in Init
 			}
 			if verr := check.Verify(cs.w, res); verr != nil {
-				if !zeroLengthContention(cs.opt, res) {
-					t.Errorf("seed %d (%s): %s: trace fails the checker: %v", seed, cs.tag, name, verr)
-					continue
-				}
-				// Known sim/checker disagreement (see
-				// TestCrossCheckZeroLengthContention); the durations are
-				// still ≥ base, so the bounds must hold: check them anyway.
-				checkerKnown++
+				t.Errorf("seed %d (%s): %s: trace fails the checker: %v", seed, cs.tag, name, verr)
+				continue
 			}
 			if res.Rejected > 0 {
 				continue
@@ -283,9 +277,9 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d instances, %d completed policy runs (%d failing the checker only by the known zero-length contention count), "+
+	t.Logf("%d instances, %d completed policy runs, "+
 		"%d slow-start deadlocks skipped, %d value≥bound checks, %d instances with an enumerated optimum",
-		n, runs, checkerKnown, deadlocks, checks, exacts)
+		n, runs, deadlocks, checks, exacts)
 	if runs < n {
 		t.Fatalf("only %d policy runs on %d instances: the generator or registry is off", runs, n)
 	}
@@ -377,20 +371,6 @@ func TestCrossCheckComparePipeline(t *testing.T) {
 	t.Logf("%d instances, %d compared (%d with the LP and windows)", n, ok, solver)
 }
 
-// zeroLengthContention reports whether res may hit the known disagreement:
-// contention is on and some attempt has zero length.
-func zeroLengthContention(o sim.Options, res *sim.Result) bool {
-	if o.MapContention == 0 && o.ReduceContention == 0 {
-		return false
-	}
-	for _, a := range res.Trace {
-		if a.End == a.Launch {
-			return true
-		}
-	}
-	return false
-}
-
 // slowStartDeadlock reports whether cs can deadlock by design: reduces
 // launched before the map phase ends (slow-start f < 1) may hold every
 // fungible slot, or the RAM every remaining map needs.
@@ -402,17 +382,14 @@ func slowStartDeadlock(cs crossSpec) bool {
 }
 
 // TestCrossCheckZeroLengthContention is the smallest case the cross-check
-// found where the simulator and its independent checker disagree: with
+// found where the simulator and its independent checker disagreed: with
 // contention γ > 0, a zero-length map launched in the same offer as another
-// map of its node still counts as running for the second one's contention
-// factor (the simulator gives 1000·(1+γ) = 1500 ms), while the checker, whose
-// rule is "releases come first at equal times" and which ignores zero-length
-// segments, recomputes 1000 ms and rejects the trace. The bounds are not
-// affected (both values are ≥ the base duration the bounds use), but the run
-// is reported unverified and so escapes compare's invariant.
+// map of its node counted as running for the second one's contention factor
+// (the simulator gave 1000·(1+γ) = 1500 ms) while the checker, which ignores
+// zero-length segments, recomputed 1000 ms and rejected the trace, so the run
+// escaped compare's invariant as unverified. A zero-length task never runs
+// for a positive time, so the simulator now leaves it out of the count.
 func TestCrossCheckZeroLengthContention(t *testing.T) {
-	t.Skip("known sim/checker disagreement on the contention count at a zero-length task's instant; " +
-		"which side is right is a spec question (policies.md §1: \"same-kind tasks running on x at launch\"): reported to the lead")
 	w := &sim.Workload{
 		Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 2, ReduceSlots: 1}}},
 		Jobs: []sim.Job{{Deadline: sim.NoDeadline, Parent: -1,
@@ -438,7 +415,7 @@ func crossRuns(t *testing.T, seed uint64, cs crossSpec) (names []string, comps [
 		if err != nil {
 			continue
 		}
-		if verr := check.Verify(cs.w, res); verr != nil && !zeroLengthContention(cs.opt, res) {
+		if verr := check.Verify(cs.w, res); verr != nil {
 			t.Errorf("seed %d (%s): %s: trace fails the checker: %v", seed, cs.tag, name, verr)
 			continue
 		}

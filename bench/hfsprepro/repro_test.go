@@ -1,0 +1,83 @@
+package hfsprepro
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/workload/swim"
+)
+
+var write = flag.String("write", "", "directory (docs/) to write figures/hfsp-*.svg into")
+
+const fbDay = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
+
+// Policies are the compared policies; the first is the dominance
+// reference (PS: Fair, equal weights, no min shares).
+var Policies = []string{"fair", "fair-nodelay", "fifo", "hfsp", "hfsp-kill", "hfsp-suspend"}
+
+func load(t *testing.T, path string) *sim.Workload {
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("../shared/traces/swim is absent")
+	}
+	w, err := swim.Load(path, swim.DefaultModel(), swim.DefaultCluster())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestSample: the 20-job sample on 4 nodes × (1 + 1) — every policy's run
+// verified, complete and no job below its alone time (Run's checks).
+func TestSample(t *testing.T) {
+	w := load(t, "../../workload/swim/testdata/fb2009-first20.tsv")
+	w.Cluster.Nodes = w.Cluster.Nodes[:4]
+	for i := range w.Cluster.Nodes {
+		w.Cluster.Nodes[i].MapSlots, w.Cluster.Nodes[i].ReduceSlots = 1, 1
+	}
+	rows, err := Run(w, Policies, sim.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + b.String())
+	if rows[0].Dominance != 1 {
+		t.Errorf("the reference dominates itself on %v of jobs", rows[0].Dominance)
+	}
+}
+
+// TestFB2009Day is the reproduction (minutes; skipped under -short).
+func TestFB2009Day(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the FB-2009 day takes minutes")
+	}
+	w := load(t, fbDay)
+	rows, err := Run(w, Policies, sim.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + b.String())
+	if *write != "" {
+		var svg bytes.Buffer
+		if err := WriteSVG(&svg, "FB-2009 SWIM day, 600 nodes × (2+2): mean sojourn by job size", rows); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(*write, "figures", "hfsp-fb2009.svg")
+		if err := os.WriteFile(path+".tmp", svg.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(path+".tmp", path); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

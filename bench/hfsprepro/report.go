@@ -58,21 +58,18 @@ var palette = []color.Color{
 	color.RGBA{0x42, 0x92, 0xc6, 0xff}, color.RGBA{0x08, 0x45, 0x94, 0xff}, color.RGBA{0xd9, 0x48, 0x01, 0xff},
 }
 
-// WriteSVG draws the mean sojourn per size class, one bar per policy, on a
-// log scale (classes differ by orders of magnitude).
+// WriteSVG draws the mean sojourn per size class, one bar per policy.
 func WriteSVG(w io.Writer, title string, rows []Row) error {
 	p := plot.New()
 	p.Title.Text = title
-	p.Y.Label.Text = "mean sojourn (s, log scale)"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Label.Text = "mean sojourn (s)"
 	width := vg.Points(60 / float64(len(rows)))
 	for i, r := range rows {
 		vals := make(plotter.Values, len(Classes))
 		for c, v := range r.ClassSojourn {
 			vals[c] = v
-			if math.IsNaN(v) || v <= 0 {
-				vals[c] = 1e-3
+			if math.IsNaN(v) {
+				vals[c] = 0
 			}
 		}
 		b, err := plotter.NewBarChart(vals, width)

@@ -81,3 +81,40 @@ func TestFB2009Day(t *testing.T) {
 		}
 	}
 }
+
+// TestCategories is policies.md §3.4's stream: 100 jobs of the FB-2009
+// categories on 20 nodes × (2+2) at ρ ∈ {0.5, 0.7, 0.9}, hadoop1 mode
+// (skipped under -short).
+func TestCategories(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the category streams take a minute")
+	}
+	for _, rho := range []float64{0.5, 0.7, 0.9} {
+		w, err := CategoryStream(rho, 100, 20, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := Run(w, Policies, sim.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteMarkdown(&b, rows); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("ρ = %g\n%s", rho, b.String())
+		if *write != "" && rho == 0.9 {
+			var svg bytes.Buffer
+			if err := WriteSVG(&svg, "FB-2009 categories, 20 nodes × (2+2), ρ = 0.9: mean sojourn by job size", rows); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(*write, "figures", "hfsp-categories.svg")
+			if err := os.WriteFile(path+".tmp", svg.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(path+".tmp", path); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

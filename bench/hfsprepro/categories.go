@@ -20,10 +20,10 @@ const (
 // ⌈shuffle/1 GB⌉) of ReduceTime/reduces, none if ReduceTime = 0) on
 // nodes × (2 map + 2 reduce), Poisson arrivals at offered load ρ on the
 // busier side: λ = ρ · min(S_m/E[W_m], S_r/E[W_r]) [ours].
-func CategoryStream(rho float64, n, nodes int, seed uint64) (*sim.Workload, error) {
+func CategoryStream(rho float64, n, nodes int, seed uint64) (*sim.Workload, Classes, error) {
 	cats, err := coshhscenario.Trace("facebook")
 	if err != nil {
-		return nil, err
+		return nil, Classes{}, err
 	}
 	type shape struct {
 		name             string
@@ -42,7 +42,7 @@ func CategoryStream(rho float64, n, nodes int, seed uint64) (*sim.Workload, erro
 		in, err1 := coshhscenario.ParseSize(c.Input)
 		sh, err2 := coshhscenario.ParseSize(c.Shuffle)
 		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("category %s: bad size", c.Name)
+			return nil, Classes{}, fmt.Errorf("category %s: bad size", c.Name)
 		}
 		s := shape{name: c.Name, p: float64(c.Jobs) / float64(total), maps: max(1, int(math.Ceil(in/categoryBlock)))}
 		s.mapDur = max(1, sim.FromSeconds(c.MapTime/float64(s.maps)))
@@ -84,5 +84,9 @@ func CategoryStream(rho float64, n, nodes int, seed uint64) (*sim.Workload, erro
 		w.Jobs = append(w.Jobs, j)
 		at += r.ExpFloat64() / lambda
 	}
-	return w, nil
+	names := make([]string, len(shapes))
+	for i, s := range shapes {
+		names[i] = s.name
+	}
+	return w, ByCategory(names), nil
 }

@@ -19,8 +19,8 @@ import (
 func WriteMarkdown(w io.Writer, rows []Row) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "| policy | mean sojourn (s) | slowdown mean / p95 / max | %s | C ≤ C(%s) | killed / suspended (work lost s) | decisions | per decision mean / worst | run wall |\n",
-		strings.Join(Classes, " | "), rows[0].Policy)
-	b.WriteString("|---|---|---|" + strings.Repeat("---|", len(Classes)) + "---|---|---|---|---|\n")
+		strings.Join(rows[0].Classes, " | "), rows[0].Policy)
+	b.WriteString("|---|---|---|" + strings.Repeat("---|", len(rows[0].Classes)) + "---|---|---|---|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %.1f | %.2f / %.2f / %.1f |", r.Policy, r.MeanSojourn, r.SlowMean, r.SlowP95, r.SlowMax)
 		for _, v := range r.ClassSojourn {
@@ -36,7 +36,7 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 	if len(rows) > 0 {
 		fmt.Fprintf(&b, "\nJobs per class: ")
 		for c, n := range rows[0].ClassJobs {
-			fmt.Fprintf(&b, "%s %d; ", Classes[c], n)
+			fmt.Fprintf(&b, "%s %d; ", rows[0].Classes[c], n)
 		}
 		b.WriteString("\n")
 	}
@@ -65,7 +65,7 @@ func WriteSVG(w io.Writer, title string, rows []Row) error {
 	p.Y.Label.Text = "mean sojourn (s)"
 	width := vg.Points(60 / float64(len(rows)))
 	for i, r := range rows {
-		vals := make(plotter.Values, len(Classes))
+		vals := make(plotter.Values, len(r.Classes))
 		for c, v := range r.ClassSojourn {
 			vals[c] = v
 			if math.IsNaN(v) {
@@ -84,7 +84,7 @@ func WriteSVG(w io.Writer, title string, rows []Row) error {
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
-	p.NominalX(Classes...)
+	p.NominalX(rows[0].Classes...)
 	c := vgsvg.New(8*vg.Inch, 4*vg.Inch)
 	p.Draw(draw.New(c))
 	_, err := c.WriteTo(w)

@@ -11,19 +11,29 @@ import (
 	"github.com/mrbound/mrbound/sim/check"
 )
 
-// Classes name the size classes by map count.
-var Classes = []string{"1 map", "2–10 maps", "11–100 maps", ">100 maps"}
+// Classes group jobs for the per-class sojourn: Names, and Of(job) an
+// index into them.
+type Classes struct {
+	Names []string
+	Of    func(j *sim.Job) int
+}
 
-func classOf(maps int) int {
-	switch {
-	case maps <= 1:
+// BySize classes jobs by map count (SWIM traces).
+var BySize = Classes{Names: []string{"1 map", "2–10 maps", "11–100 maps", ">100 maps"}, Of: func(j *sim.Job) int {
+	switch m := len(j.Maps); {
+	case m <= 1:
 		return 0
-	case maps <= 10:
+	case m <= 10:
 		return 1
-	case maps <= 100:
+	case m <= 100:
 		return 2
 	}
 	return 3
+}}
+
+// ByCategory classes jobs by their Category, in the order names gives.
+func ByCategory(names []string) Classes {
+	return Classes{Names: names, Of: func(j *sim.Job) int { return slices.Index(names, j.Category) }}
 }
 
 // Row is one policy's run.
@@ -32,6 +42,7 @@ type Row struct {
 	Jobs, Completed            int
 	MeanSojourn                float64 // s
 	SlowMean, SlowP95, SlowMax float64
+	Classes                    []string
 	ClassSojourn               []float64 // s, per class (NaN: no job)
 	ClassJobs                  []int
 	Dominance                  float64 // share of jobs with C_j ≤ C_j of the reference run
@@ -83,7 +94,7 @@ func AloneTime(w *sim.Workload, j int) sim.Time {
 
 // Run simulates each named policy on w, checks every trace, and measures
 // it; the first name is the dominance reference.
-func Run(w *sim.Workload, names []string, o sim.Options) ([]Row, error) {
+func Run(w *sim.Workload, names []string, o sim.Options, cl Classes) ([]Row, error) {
 	for _, n := range w.Cluster.Nodes {
 		if n.Speed != 1 || w.Cluster.Fungible {
 			return nil, fmt.Errorf("hfsprepro: needs a homogeneous fixed-slot cluster")
@@ -112,7 +123,7 @@ func Run(w *sim.Workload, names []string, o sim.Options) ([]Row, error) {
 		}
 		r := Row{Policy: name, Jobs: len(w.Jobs), Completed: res.Metrics.CompletedJobs, Killed: res.Metrics.Killed,
 			Suspended: res.Metrics.Suspended, WorkLost: res.Metrics.WorkLost, Offers: tp.n, OfferWorst: tp.worst, Wall: res.Wall,
-			ClassSojourn: make([]float64, len(Classes)), ClassJobs: make([]int, len(Classes))}
+			Classes: cl.Names, ClassSojourn: make([]float64, len(cl.Names)), ClassJobs: make([]int, len(cl.Names))}
 		if tp.n > 0 {
 			r.OfferMean = tp.sum / time.Duration(tp.n)
 		}
@@ -129,9 +140,10 @@ func Run(w *sim.Workload, names []string, o sim.Options) ([]Row, error) {
 			r.completion[j] = jo.Completion
 			r.MeanSojourn += soj.Seconds()
 			slow = append(slow, float64(soj)/float64(max(alone[j], 1)))
-			c := classOf(len(w.Jobs[j].Maps))
-			r.ClassSojourn[c] += soj.Seconds()
-			r.ClassJobs[c]++
+			if c := cl.Of(&w.Jobs[j]); c >= 0 {
+				r.ClassSojourn[c] += soj.Seconds()
+				r.ClassJobs[c]++
+			}
 		}
 		r.MeanSojourn /= float64(len(w.Jobs))
 		for c := range r.ClassSojourn {

@@ -3,6 +3,7 @@ package hfsprepro
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,7 +39,7 @@ func TestSample(t *testing.T) {
 	for i := range w.Cluster.Nodes {
 		w.Cluster.Nodes[i].MapSlots, w.Cluster.Nodes[i].ReduceSlots = 1, 1
 	}
-	rows, err := Run(w, Policies, sim.DefaultOptions())
+	rows, err := Run(w, Policies, sim.DefaultOptions(), BySize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,33 +53,43 @@ func TestSample(t *testing.T) {
 	}
 }
 
-// TestFB2009Day is the reproduction (minutes; skipped under -short).
+// TestFB2009Day is the reproduction (a few minutes; skipped under -short):
+// the day on the original 600 nodes (about 2 % busy) and on policies.md
+// §3.4's 20 nodes × (2+2) (about 55 % busy), where sizes matter.
 func TestFB2009Day(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the FB-2009 day takes minutes")
 	}
-	w := load(t, fbDay)
-	rows, err := Run(w, Policies, sim.DefaultOptions())
-	if err != nil {
+	for _, nodes := range []int{600, 20} {
+		w := load(t, fbDay)
+		w.Cluster.Nodes = w.Cluster.Nodes[:nodes]
+		rows, err := Run(w, Policies, sim.DefaultOptions(), BySize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteMarkdown(&b, rows); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d nodes\n%s", nodes, b.String())
+		if *write != "" {
+			var svg bytes.Buffer
+			title := fmt.Sprintf("FB-2009 SWIM day, %d nodes × (2+2): mean sojourn by job size", nodes)
+			if err := WriteSVG(&svg, title, rows); err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(*write, "figures", fmt.Sprintf("hfsp-fb2009-%dn.svg", nodes)), svg.Bytes())
+		}
+	}
+}
+
+// writeFile writes atomically (temp + rename).
+func writeFile(t *testing.T, path string, data []byte) {
+	if err := os.WriteFile(path+".tmp", data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := WriteMarkdown(&b, rows); err != nil {
+	if err := os.Rename(path+".tmp", path); err != nil {
 		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
-	if *write != "" {
-		var svg bytes.Buffer
-		if err := WriteSVG(&svg, "FB-2009 SWIM day, 600 nodes × (2+2): mean sojourn by job size", rows); err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(*write, "figures", "hfsp-fb2009.svg")
-		if err := os.WriteFile(path+".tmp", svg.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(path+".tmp", path); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 
@@ -90,11 +101,11 @@ func TestCategories(t *testing.T) {
 		t.Skip("the category streams take a minute")
 	}
 	for _, rho := range []float64{0.5, 0.7, 0.9} {
-		w, err := CategoryStream(rho, 100, 20, 1)
+		w, cl, err := CategoryStream(rho, 100, 20, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := Run(w, Policies, sim.DefaultOptions())
+		rows, err := Run(w, Policies, sim.DefaultOptions(), cl)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,13 +119,7 @@ func TestCategories(t *testing.T) {
 			if err := WriteSVG(&svg, "FB-2009 categories, 20 nodes × (2+2), ρ = 0.9: mean sojourn by job size", rows); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join(*write, "figures", "hfsp-categories.svg")
-			if err := os.WriteFile(path+".tmp", svg.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(path+".tmp", path); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, filepath.Join(*write, "figures", "hfsp-categories.svg"), svg.Bytes())
 		}
 	}
 }

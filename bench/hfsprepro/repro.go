@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/policy/hfsp"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
 )
@@ -70,6 +71,15 @@ func (t *timed) Offer(s *sim.Sim, x int, free sim.Free) {
 	t.worst = max(t.worst, d)
 }
 
+// newPolicy is policy.New plus hfsp-aftermaps (HFSP starting reduce
+// phases after the map phase, the seed's reading; not registered).
+func newPolicy(name string) (sim.Policy, error) {
+	if name == "hfsp-aftermaps" {
+		return hfsp.New(hfsp.Options{ReducesAfterMaps: true}), nil
+	}
+	return policy.New(name, policy.Params{})
+}
+
 // AloneTime is job j's critical path on the idle cluster (policies.md §6),
 // homogeneous fixed slots: a lower bound on its sojourn under any policy.
 func AloneTime(w *sim.Workload, j int) sim.Time {
@@ -106,7 +116,7 @@ func Run(w *sim.Workload, names []string, o sim.Options, cl Classes) ([]Row, err
 	}
 	var rows []Row
 	for _, name := range names {
-		p, err := policy.New(name, policy.Params{})
+		p, err := newPolicy(name)
 		if err != nil {
 			return nil, err
 		}

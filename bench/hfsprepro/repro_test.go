@@ -6,19 +6,25 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/swim"
 )
 
-var write = flag.String("write", "", "directory (docs/) to write figures/hfsp-*.svg into")
+var (
+	write    = flag.String("write", "", "directory (docs/) to write figures/hfsp-*.svg into")
+	nodeList = flag.String("nodes", "600,20", "cluster sizes (nodes) for TestFB2009Day")
+	only     = flag.String("policies", "", "comma-separated policies instead of Policies (the first is the reference)")
+)
 
 const fbDay = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
 
 // Policies are the compared policies; the first is the dominance
 // reference (PS: Fair, equal weights, no min shares).
-var Policies = []string{"fair", "fair-nodelay", "fifo", "hfsp", "hfsp-kill", "hfsp-suspend"}
+var Policies = []string{"fair", "fair-nodelay", "fifo", "hfsp", "hfsp-kill", "hfsp-suspend", "hfsp-aftermaps"}
 
 func load(t *testing.T, path string) *sim.Workload {
 	if _, err := os.Stat(path); err != nil {
@@ -60,32 +66,43 @@ func TestFB2009Day(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the FB-2009 day takes minutes")
 	}
-	for _, nodes := range []int{600, 20} {
+	for _, f := range strings.Split(*nodeList, ",") {
+		nodes, err := strconv.Atoi(f)
+		if err != nil || nodes < 1 || nodes > 600 {
+			t.Fatalf("-nodes: %q is not a node count in [1, 600]", f)
+		}
 		w := load(t, fbDay)
 		w.Cluster.Nodes = w.Cluster.Nodes[:nodes]
-		rows, err := Run(w, Policies, sim.DefaultOptions(), BySize)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := WriteMarkdown(&b, rows); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%d nodes\n%s", nodes, b.String())
-		if *write != "" {
-			var svg bytes.Buffer
-			title := fmt.Sprintf("FB-2009 SWIM day, %d nodes × (2+2): mean sojourn by job size", nodes)
-			if err := WriteSVG(&svg, title, rows); err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, filepath.Join(*write, "figures", fmt.Sprintf("hfsp-fb2009-%dn.svg", nodes)), svg.Bytes())
-		}
+		report(t, w, BySize, fmt.Sprintf("FB-2009 SWIM day, %d nodes × (2+2): mean sojourn by job size", nodes),
+			fmt.Sprintf("hfsp-fb2009-%dn.svg", nodes))
 	}
 }
 
-// writeFile writes atomically (temp + rename).
-func writeFile(t *testing.T, path string, data []byte) {
-	if err := os.WriteFile(path+".tmp", data, 0o644); err != nil {
+// report runs Policies on w, logs the table and with -write writes the
+// figure svg (atomically) under figures/; svg "" writes none.
+func report(t *testing.T, w *sim.Workload, cl Classes, title, svg string) {
+	names := Policies
+	if *only != "" {
+		names = strings.Split(*only, ",")
+	}
+	rows, err := Run(w, names, sim.DefaultOptions(), cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s\n%s", title, b.String())
+	if *write == "" || svg == "" {
+		return
+	}
+	b.Reset()
+	if err := WriteSVG(&b, title, rows); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(*write, "figures", svg)
+	if err := os.WriteFile(path+".tmp", b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(path+".tmp", path); err != nil {
@@ -105,21 +122,10 @@ func TestCategories(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := Run(w, Policies, sim.DefaultOptions(), cl)
-		if err != nil {
-			t.Fatal(err)
+		svg := ""
+		if rho == 0.9 {
+			svg = "hfsp-categories.svg"
 		}
-		var b bytes.Buffer
-		if err := WriteMarkdown(&b, rows); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("ρ = %g\n%s", rho, b.String())
-		if *write != "" && rho == 0.9 {
-			var svg bytes.Buffer
-			if err := WriteSVG(&svg, "FB-2009 categories, 20 nodes × (2+2), ρ = 0.9: mean sojourn by job size", rows); err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, filepath.Join(*write, "figures", "hfsp-categories.svg"), svg.Bytes())
-		}
+		report(t, w, cl, fmt.Sprintf("FB-2009 categories, 20 nodes × (2+2), ρ = %g: mean sojourn by category", rho), svg)
 	}
 }

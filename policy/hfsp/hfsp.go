@@ -69,6 +69,10 @@ type Options struct {
 	Sizes         Sizes      // Trained if unknown
 	Training      int        // t; DefaultTraining if 0
 	TrainingShare float64    // T_k/slots_k; DefaultTrainingShare if 0, negative = no training slots
+	// ReducesAfterMaps starts a reduce phase only when its job's map phase
+	// is done (the seed's "only after the MAP phase") instead of at
+	// slow-start eligibility; name suffix "-aftermaps".
+	ReducesAfterMaps bool
 }
 
 // Policy is HFSP.
@@ -145,6 +149,9 @@ func (p *Policy) Name() string {
 	}
 	if p.opt.Sizes == Estimated {
 		n += "-exact"
+	}
+	if p.opt.ReducesAfterMaps {
+		n += "-aftermaps"
 	}
 	return n
 }
@@ -245,7 +252,7 @@ func (p *Policy) JobArrival(s *sim.Sim, j int) {
 	p.advance(s.Now())
 	p.active++
 	p.start(j, sim.Map)
-	if s.Job(j).ReducesEligible {
+	if p.reducesReady(s.Job(j)) {
 		p.start(j, sim.Reduce)
 	}
 	if p.opt.Preemption != Wait {
@@ -276,12 +283,20 @@ func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
 		}
 	}
 	v := s.Job(tv.Job)
-	if k == sim.Map && v.ReducesEligible {
+	if k == sim.Map && p.reducesReady(v) {
 		p.start(tv.Job, sim.Reduce)
 	}
 	if v.Done {
 		p.active--
 	}
+}
+
+// reducesReady: job v's reduce phase may enter the system.
+func (p *Policy) reducesReady(v sim.JobView) bool {
+	if p.opt.ReducesAfterMaps {
+		return v.MapPhaseDone
+	}
+	return v.ReducesEligible
 }
 
 // setFinal replaces S_i by S_f subtractively (A-H5).

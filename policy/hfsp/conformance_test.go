@@ -19,6 +19,7 @@ func TestConformance(t *testing.T) {
 		// sim/check rejects that killed attempt (a sim/check question,
 		// reported to the lead; hfsp-kill itself passes).
 		{TrainingShare: -1},
+		{ReducesAfterMaps: true},
 	} {
 		name := hfsp.New(o).Name()
 		if o.TrainingShare < 0 {

@@ -190,3 +190,25 @@ func TestSuspendResumesOnItsNode(t *testing.T) {
 		t.Errorf("completions %d, %d ms; want A 250000, B 155000", res.Jobs[0].Completion, res.Jobs[1].Completion)
 	}
 }
+
+// TestReducesAfterMaps: with slow-start 0.05 a reduce launches after the
+// first of two maps (10 s) and idles in shuffle; with ReducesAfterMaps it
+// launches only when the map phase is done (20 s).
+func TestReducesAfterMaps(t *testing.T) {
+	w := &sim.Workload{Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 1, ReduceSlots: 1}}},
+		Jobs: []sim.Job{{Deadline: sim.NoDeadline, Parent: -1, Maps: same(2, 10000), Reduces: same(1, 5000)}}}
+	for _, c := range []struct {
+		after  bool
+		launch sim.Time
+	}{{false, 10000}, {true, 20000}} {
+		res := run(t, w, New(Options{ReducesAfterMaps: c.after}), ideal())
+		for _, a := range res.Trace {
+			if a.Kind == sim.Reduce && a.Launch != c.launch {
+				t.Errorf("ReducesAfterMaps=%v: reduce launched at %d ms, want %d", c.after, a.Launch, c.launch)
+			}
+		}
+		if res.Jobs[0].Completion != 25000 {
+			t.Errorf("ReducesAfterMaps=%v: completion %d ms, want 25000", c.after, res.Jobs[0].Completion)
+		}
+	}
+}

@@ -320,14 +320,14 @@ func TestStrongVsPublished(t *testing.T) {
 			in := compile(t, sc)
 			var rt, lp [3]float64
 			for _, form := range []Form{Strong, Published} {
-				rep := run(t, in, RunOptions{Form: form, LPBound: true})
+				rep := run(t, in, RunOptions{Form: form, LPBound: true, NoDecomposition: true})
 				if rep.Result.Status != solve.Optimal || !rep.Verified() {
 					t.Fatalf("%+v seed %d %v: status %v verdict %v", spec, seed, form, rep.Result.Status, rep.Verdict)
 				}
 				rt[form], lp[form] = rep.Schedule.RealTime, rep.LPBound
 			}
 			// The other backend on the strong form: same optimum.
-			rep := run(t, in, RunOptions{Solve: solve.Options{Solver: "native"}})
+			rep := run(t, in, RunOptions{NoDecomposition: true, Solve: solve.Options{Solver: "native"}})
 			if rep.Result.Status != solve.Optimal || !rep.Verified() || math.Abs(rep.Schedule.RealTime-rt[Strong]) > 1e-6 {
 				t.Errorf("%+v seed %d: native: status %v, verdict %v, RealTime %v, want %g", spec, seed,
 					rep.Result.Status, rep.Verdict, rep.Result.Objective, rt[Strong])

@@ -13,8 +13,8 @@ import (
 
 	"github.com/mrbound/mrbound/formulations/jlassi"
 	"github.com/mrbound/mrbound/formulations/mrcp"
-	ij "github.com/mrbound/mrbound/instances/jlassi"
-	im "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/model/mps"
@@ -103,21 +103,21 @@ func loadBenchModel(spec string) (*model.Model, error) {
 	}
 	switch f[0] {
 	case "jlassi":
-		sc, err := ij.Generate(a, seed)
+		sc, err := jlassiscenario.Generate(a, seed)
 		if err != nil {
 			return nil, err
 		}
-		in, err := ij.Compile(sc.Name, sc)
+		in, err := jlassiscenario.Compile(sc.Name, sc)
 		if err != nil {
 			return nil, err
 		}
-		m, err := jlassi.Build(in, jlassi.BuildOptions{T: ij.Table5Horizon[a]})
+		m, err := jlassi.Build(in, jlassi.BuildOptions{T: jlassiscenario.Table5Horizon[a]})
 		if err != nil {
 			return nil, err
 		}
 		return m.Model, nil
 	case "mrcp":
-		in, err := im.Generate(im.GenOptions{Workload: im.Mixed, Jobs: a, Lambda: 0.02, Seed: uint64(seed), TimeUnit: 10})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: a, Lambda: 0.02, Seed: uint64(seed), TimeUnit: 10})
 		if err != nil {
 			return nil, err
 		}

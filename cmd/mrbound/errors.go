@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/highs"
@@ -65,6 +66,7 @@ func exitCode(err error) int {
 // userErrors are library errors that mean the input or the set-up is wrong
 // (exit 1), wherever in a command they surface.
 var userErrors = []error{
+	badinput.Err,
 	model.ErrInvalid,
 	solve.ErrUnknownSolver,
 	highs.ErrNotInstalled,

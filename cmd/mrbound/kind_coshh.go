@@ -5,20 +5,20 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	fcoshh "github.com/mrbound/mrbound/formulations/coshh"
-	icoshh "github.com/mrbound/mrbound/instances/coshh"
+	"github.com/mrbound/mrbound/formulations/coshh"
+	"github.com/mrbound/mrbound/instances/coshhscenario"
 )
 
 func init() {
-	registerKind(kindHandler{Name: icoshh.Kind, Solve: solveCOSHH, Generate: generateCOSHHCommand})
+	registerKind(kindHandler{Name: coshhscenario.Kind, Solve: solveCOSHH, Generate: generateCOSHHCommand})
 }
 
 func solveCOSHH(c *cli.Context, in solveInput) error {
 	ctx, stop := signalContext()
 	defer stop()
-	r, err := fcoshh.Run(ctx, in.Data, in.Opts)
+	r, err := coshh.Run(ctx, in.Data, in.Opts)
 	if err != nil {
-		if fcoshh.IsBadInput(err) {
+		if coshh.IsBadInput(err) {
 			return badInputf("%s: %v", in.Path, err)
 		}
 		return err
@@ -30,16 +30,16 @@ func solveCOSHH(c *cli.Context, in solveInput) error {
 }
 
 var generateCOSHHCommand = &cli.Command{
-	Name:  icoshh.Kind,
+	Name:  coshhscenario.Kind,
 	Usage: "generate a COSHH job stream from the Facebook or Yahoo! 2009 trace categories (Rasooli & Down, Table 4)",
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "trace", Value: "facebook", Usage: "facebook or yahoo"},
-		&cli.IntFlag{Name: "jobs", Value: icoshh.DefaultJobs, Usage: "number of jobs"},
+		&cli.IntFlag{Name: "jobs", Value: coshhscenario.DefaultJobs, Usage: "number of jobs"},
 		&cli.Int64Flag{Name: "seed", Value: 1, Usage: "random seed (stream and k-means)"},
 		&cli.StringFlag{Name: "cluster", Value: "table3", Usage: "table3, table10 or table11"},
 		&cli.IntFlag{Name: "resources", Usage: "number of resources (0: as published; any count for table10)"},
 		&cli.Float64Flag{Name: "error", Usage: "maximum estimation error I: estimates are L·(1+E), E ~ U[-I, I] (§6.3)"},
-		&cli.Float64Flag{Name: "interarrival", Value: icoshh.DefaultInterarrival, Usage: "mean seconds between job arrivals"},
+		&cli.Float64Flag{Name: "interarrival", Value: coshhscenario.DefaultInterarrival, Usage: "mean seconds between job arrivals"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the scenario to `FILE` (default: standard output)"},
 	},
 	Action: func(c *cli.Context) error {
@@ -49,7 +49,7 @@ var generateCOSHHCommand = &cli.Command{
 		if c.Int("jobs") <= 0 {
 			return badInputf("--jobs: must be positive, got %d", c.Int("jobs"))
 		}
-		s, err := icoshh.Generate(icoshh.GenOptions{
+		s, err := coshhscenario.Generate(coshhscenario.GenOptions{
 			Trace: c.String("trace"), Jobs: c.Int("jobs"), Seed: c.Int64("seed"),
 			Cluster: c.String("cluster"), Resources: c.Int("resources"),
 			MaxError: c.Float64("error"), MeanInterarrival: c.Float64("interarrival"),

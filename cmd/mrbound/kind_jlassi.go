@@ -13,28 +13,29 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	fjlassi "github.com/mrbound/mrbound/formulations/jlassi"
-	ijlassi "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/formulations/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 )
 
 func init() {
-	registerKind(kindHandler{Name: ijlassi.Kind, Solve: solveJlassi, Generate: generateJlassiCommand, Table: tableJlassiCommand})
+	registerKind(kindHandler{Name: jlassiscenario.Kind, Solve: solveJlassi, Generate: generateJlassiCommand, Table: tableJlassiCommand})
 }
 
 // jlassiOptions turns the shared kind flags into the formulation's options.
-func jlassiOptions(c *cli.Context) (fjlassi.RunOptions, error) {
-	var o fjlassi.RunOptions
+func jlassiOptions(c *cli.Context) (jlassi.RunOptions, error) {
+	var o jlassi.RunOptions
 	var err error
-	if o.Objective, err = fjlassi.ParseObjective(c.String("objective")); err != nil {
+	if o.Objective, err = jlassi.ParseObjective(c.String("objective")); err != nil {
 		return o, badInputf("--objective: %v", err)
 	}
 	if c.String("objective") == "" {
-		o.Objective = fjlassi.ObjectiveUnknown // the scenario's own
+		o.Objective = jlassi.ObjectiveUnknown // the scenario's own
 	}
-	if o.Form, err = fjlassi.ParseForm(c.String("formulation")); err != nil {
+	if o.Form, err = jlassi.ParseForm(c.String("formulation")); err != nil {
 		return o, badInputf("--formulation: %v", err)
 	}
-	if o.Horizon, err = fjlassi.ParseHorizon(c.String("horizon")); err != nil {
+	if o.Horizon, err = jlassi.ParseHorizon(c.String("horizon")); err != nil {
 		return o, badInputf("--horizon: %v", err)
 	}
 	return o, nil
@@ -46,15 +47,15 @@ func solveJlassi(c *cli.Context, in solveInput) error {
 		return err
 	}
 	o.Solve = in.Opts
-	inst, err := ijlassi.Parse(in.Path, in.Data)
+	inst, err := jlassiscenario.Parse(in.Path, in.Data)
 	if err != nil {
 		return badInput(err)
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	rep, err := fjlassi.Run(ctx, inst, o)
+	rep, err := jlassi.Run(ctx, inst, o)
 	if err != nil {
-		if errors.Is(err, fjlassi.ErrHorizon) || errors.Is(err, ijlassi.ErrInvalid) {
+		if errors.Is(err, jlassi.ErrHorizon) || errors.Is(err, badinput.Err) {
 			return badInput(fmt.Errorf("%s: %w", in.Path, err))
 		}
 		return err
@@ -89,7 +90,7 @@ func solveJlassi(c *cli.Context, in solveInput) error {
 }
 
 var generateJlassiCommand = &cli.Command{
-	Name:  ijlassi.Kind,
+	Name:  jlassiscenario.Kind,
 	Usage: "generate an instance of one of Jlassi et al.'s Table 5 scenarios (Tables 2-4, eq 16)",
 	Flags: []cli.Flag{
 		&cli.IntFlag{Name: "scenario", Value: 1, Usage: "Table 5 scenario, 1..7"},
@@ -100,7 +101,7 @@ var generateJlassiCommand = &cli.Command{
 		if c.NArg() != 0 {
 			return badInputf("generate jlassi: unexpected argument %q", c.Args().First())
 		}
-		sc, err := ijlassi.Generate(c.Int("scenario"), c.Int64("seed"))
+		sc, err := jlassiscenario.Generate(c.Int("scenario"), c.Int64("seed"))
 		if err != nil {
 			return badInputf("--scenario: %v", err)
 		}
@@ -117,7 +118,7 @@ var generateJlassiCommand = &cli.Command{
 }
 
 var tableJlassiCommand = &cli.Command{
-	Name:  ijlassi.Kind,
+	Name:  jlassiscenario.Kind,
 	Usage: "the Table 6 analogue: solve 20 generated instances per scenario, with the published row beside ours",
 	Description: `Each instance is solved at Table 5's horizon (or --horizon) with the RealTime objective (or
 --objective; tst is eq 1, the paper's own), its LP relaxation too; the table gives the paper's columns plus
@@ -171,32 +172,32 @@ func tableJlassi(c *cli.Context) error {
 	if c.Int("instances") < 1 {
 		return badInputf("--instances: must be positive, got %d", c.Int("instances"))
 	}
-	form, err := fjlassi.ParseForm(c.String("formulation"))
+	form, err := jlassi.ParseForm(c.String("formulation"))
 	if err != nil {
 		return badInputf("--formulation: %v", err)
 	}
-	hz, err := fjlassi.ParseHorizon(c.String("horizon"))
+	hz, err := jlassi.ParseHorizon(c.String("horizon"))
 	if err != nil {
 		return badInputf("--horizon: %v", err)
 	}
-	obj, err := fjlassi.ParseObjective(c.String("objective"))
+	obj, err := jlassi.ParseObjective(c.String("objective"))
 	if err != nil {
 		return badInputf("--objective: %v", err)
 	}
 	out := c.String("out")
-	format := fjlassi.FormatText
+	format := jlassi.FormatText
 	switch strings.ToLower(filepath.Ext(out)) {
 	case ".csv":
-		format = fjlassi.FormatCSV
+		format = jlassi.FormatCSV
 	case ".md":
-		format = fjlassi.FormatMarkdown
+		format = jlassi.FormatMarkdown
 	}
-	topts := fjlassi.TableOptions{Scenarios: scs, Instances: c.Int("instances"), Solve: opts, Form: form, Objective: obj, Horizon: hz}
+	topts := jlassi.TableOptions{Scenarios: scs, Instances: c.Int("instances"), Solve: opts, Form: form, Objective: obj, Horizon: hz}
 	var recFile *os.File
 	if out != "" {
 		recPath := out + ".instances.csv"
 		if data, err := os.ReadFile(recPath); err == nil {
-			if topts.Done, err = fjlassi.ReadRecords(recPath, strings.NewReader(string(data))); err != nil {
+			if topts.Done, err = jlassi.ReadRecords(recPath, strings.NewReader(string(data))); err != nil {
 				return badInput(err)
 			}
 		} else if !os.IsNotExist(err) {
@@ -208,20 +209,20 @@ func tableJlassi(c *cli.Context) error {
 		}
 		defer recFile.Close()
 		if st, err := recFile.Stat(); err == nil && st.Size() == 0 {
-			if err := fjlassi.WriteRecordHeader(recFile); err != nil {
+			if err := jlassi.WriteRecordHeader(recFile); err != nil {
 				return err
 			}
 		}
 	}
-	var recs []fjlassi.Record
+	var recs []jlassi.Record
 	recs = append(recs, topts.Done...)
-	writeTable := func(w io.Writer) error { return fjlassi.WriteTable(w, fjlassi.Summarize(recs), format) }
-	topts.Emit = func(r fjlassi.Record) error {
+	writeTable := func(w io.Writer) error { return jlassi.WriteTable(w, jlassi.Summarize(recs), format) }
+	topts.Emit = func(r jlassi.Record) error {
 		recs = append(recs, r)
 		if recFile == nil {
 			return nil
 		}
-		if err := fjlassi.WriteRecord(recFile, r); err != nil {
+		if err := jlassi.WriteRecord(recFile, r); err != nil {
 			return err
 		}
 		return writeFileAtomic(out, writeTable)
@@ -234,7 +235,7 @@ func tableJlassi(c *cli.Context) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	if _, err := fjlassi.RunTable(ctx, topts); err != nil && ctx.Err() == nil {
+	if _, err := jlassi.RunTable(ctx, topts); err != nil && ctx.Err() == nil {
 		return err
 	}
 	if out != "" {

@@ -5,26 +5,26 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	fmrcp "github.com/mrbound/mrbound/formulations/mrcp"
-	imrcp "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/formulations/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 func init() {
-	registerKind(kindHandler{Name: imrcp.Kind, Solve: solveMRCP, Generate: generateMRCPCommand})
+	registerKind(kindHandler{Name: mrcpscenario.Kind, Solve: solveMRCP, Generate: generateMRCPCommand})
 }
 
 // mrcpOptions turns the shared kind flags into the formulation's options.
-func mrcpOptions(c *cli.Context) (fmrcp.Options, error) {
-	var o fmrcp.Options
+func mrcpOptions(c *cli.Context) (mrcp.Options, error) {
+	var o mrcp.Options
 	if s := c.String("formulation"); s != "" {
-		f, err := fmrcp.ParseFormulation(s)
+		f, err := mrcp.ParseFormulation(s)
 		if err != nil {
 			return o, badInputf("--formulation: %v", err)
 		}
 		o.Formulation = f
 	}
 	if s := c.String("objective"); s != "" {
-		obj, err := fmrcp.ParseObjective(s)
+		obj, err := mrcp.ParseObjective(s)
 		if err != nil {
 			return o, badInputf("--objective: %v", err)
 		}
@@ -47,9 +47,9 @@ func solveMRCP(c *cli.Context, in solveInput) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	out, err := fmrcp.Run(ctx, in.Path, in.Data, fmrcp.RunOptions{Build: bo, Solve: in.Opts})
+	out, err := mrcp.Run(ctx, in.Path, in.Data, mrcp.RunOptions{Build: bo, Solve: in.Opts})
 	if err != nil {
-		if fmrcp.IsBadInput(err) {
+		if mrcp.IsBadInput(err) {
 			return badInput(err)
 		}
 		return err
@@ -71,7 +71,7 @@ func solveMRCP(c *cli.Context, in solveInput) error {
 }
 
 var generateMRCPCommand = &cli.Command{
-	Name:  imrcp.Kind,
+	Name:  mrcpscenario.Kind,
 	Usage: "generate a stream of WordCount MapReduce jobs (MRCP §5.1.2)",
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "workload", Value: "mixed", Usage: "small, medium, large or mixed"},
@@ -88,7 +88,7 @@ var generateMRCPCommand = &cli.Command{
 		if c.NArg() != 0 {
 			return badInputf("generate mrcp: unexpected argument %q", c.Args().First())
 		}
-		w, err := imrcp.ParseWorkload(c.String("workload"))
+		w, err := mrcpscenario.ParseWorkload(c.String("workload"))
 		if err != nil {
 			return badInputf("--workload: %v", err)
 		}
@@ -97,7 +97,7 @@ var generateMRCPCommand = &cli.Command{
 				return badInputf("--%s: must be positive, got %d", f, c.Int(f))
 			}
 		}
-		in, err := imrcp.Generate(imrcp.GenOptions{
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{
 			Workload: w, Jobs: c.Int("jobs"), Lambda: c.Float64("lambda"), Seed: c.Uint64("seed"),
 			Resources: c.Int("resources"), MapSlots: c.Int("map-slots"), ReduceSlots: c.Int("reduce-slots"),
 			TimeUnit: c.Float64("time-unit"),

@@ -3,21 +3,21 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	ftumm "github.com/mrbound/mrbound/formulations/tumm"
-	itumm "github.com/mrbound/mrbound/instances/tumm"
+	"github.com/mrbound/mrbound/formulations/tumm"
+	"github.com/mrbound/mrbound/instances/tummscenario"
 )
 
 func init() {
-	registerKind(kindHandler{Name: itumm.Kind, Solve: solveTuMM})
+	registerKind(kindHandler{Name: tummscenario.Kind, Solve: solveTuMM})
 }
 
 // solveTuMM runs Algorithm 1 and/or the per-node program. --objective
 // (published, stage) overrides the file's; --formulation perspective adds
 // the perspective rows.
 func solveTuMM(c *cli.Context, in solveInput) error {
-	var o ftumm.Options
+	var o tumm.Options
 	if s := c.String("objective"); s != "" {
-		if _, err := ftumm.ParseObjective(s); err != nil {
+		if _, err := tumm.ParseObjective(s); err != nil {
 			return badInputf("--objective: %v", err)
 		}
 		o.Objective = s
@@ -31,9 +31,9 @@ func solveTuMM(c *cli.Context, in solveInput) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
-	r, err := ftumm.Run(ctx, in.Data, in.Opts, o)
+	r, err := tumm.Run(ctx, in.Data, in.Opts, o)
 	if err != nil {
-		if ftumm.IsBadInput(err) {
+		if tumm.IsBadInput(err) {
 			return badInputf("%s: %v", in.Path, err)
 		}
 		return err

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	ic "github.com/mrbound/mrbound/instances/coshh"
+	"github.com/mrbound/mrbound/instances/coshhscenario"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/solvertest"
 )
@@ -18,7 +18,7 @@ func BenchmarkRun(b *testing.B) {
 		trace, cluster string
 		resources      int
 	}{{"facebook", "table3", 0}, {"yahoo", "table3", 0}, {"facebook", "table10", 102}, {"yahoo", "table10", 102}} {
-		s, err := ic.Generate(ic.GenOptions{Trace: c.trace, Jobs: 100, Seed: 1, Cluster: c.cluster, Resources: c.resources, MaxError: 0.1})
+		s, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: c.trace, Jobs: 100, Seed: 1, Cluster: c.cluster, Resources: c.resources, MaxError: 0.1})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	ic "github.com/mrbound/mrbound/instances/coshh"
+	"github.com/mrbound/mrbound/instances/coshhscenario"
 )
 
 // Classification tunables.
@@ -34,11 +34,11 @@ type Classes struct {
 // k = number of users) of a job-stream scenario. A classification with no
 // job has no classes (Problem has no classes). k is lowered to the number of
 // distinct feature vectors when there are fewer.
-func Classify(s *ic.Scenario) (primary, secondary Classes, err error) {
+func Classify(s *coshhscenario.Scenario) (primary, secondary Classes, err error) {
 	if len(s.Jobs) == 0 {
-		return Classes{}, Classes{}, fmt.Errorf("%w: no jobs to classify", ic.ErrEmptyStream)
+		return Classes{}, Classes{}, fmt.Errorf("%w: no jobs to classify", coshhscenario.ErrEmptyStream)
 	}
-	users := map[string]ic.User{}
+	users := map[string]coshhscenario.User{}
 	perUser := map[string]int{}
 	kPrimary := 0
 	for _, u := range s.Users {
@@ -85,7 +85,7 @@ func Classify(s *ic.Scenario) (primary, secondary Classes, err error) {
 	return primary, secondary, nil
 }
 
-func classesOf(name, prefix string, s *ic.Scenario, jobs []int, feat [][]float64, k int, span float64, res []string, seed int64) Classes {
+func classesOf(name, prefix string, s *coshhscenario.Scenario, jobs []int, feat [][]float64, k int, span float64, res []string, seed int64) Classes {
 	c := Classes{Problem: Problem{Name: name, Resources: res}}
 	if len(jobs) == 0 || k <= 0 {
 		return c

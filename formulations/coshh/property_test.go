@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	ic "github.com/mrbound/mrbound/instances/coshh"
+	"github.com/mrbound/mrbound/instances/coshhscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -157,7 +157,7 @@ func TestBadScenarios(t *testing.T) {
 // and verify.
 func TestGeneratedStream(t *testing.T) {
 	for _, trace := range []string{"facebook", "yahoo"} {
-		s, err := ic.Generate(ic.GenOptions{Trace: trace, Jobs: 100, Seed: 1, MaxError: 0.2})
+		s, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: trace, Jobs: 100, Seed: 1, MaxError: 0.2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,9 +200,9 @@ func TestGeneratedStream(t *testing.T) {
 // TestClassifyWithoutMinShares: no user has a min share, so there is no
 // primary classification; the secondary one still solves.
 func TestClassifyWithoutMinShares(t *testing.T) {
-	s := &ic.Scenario{Kind: "coshh", SchemaVersion: 1, Resources: []ic.Resource{{Name: "R1"}, {Name: "R2"}},
-		Users: []ic.User{{Name: "U1", Priority: 1}, {Name: "U2", Priority: 2}},
-		Jobs: []ic.Job{
+	s := &coshhscenario.Scenario{Kind: "coshh", SchemaVersion: 1, Resources: []coshhscenario.Resource{{Name: "R1"}, {Name: "R2"}},
+		Users: []coshhscenario.User{{Name: "U1", Priority: 1}, {Name: "U2", Priority: 2}},
+		Jobs: []coshhscenario.Job{
 			{ID: "J1", User: "U1", Arrival: 0, ExecTime: []float64{10, 20}},
 			{ID: "J2", User: "U2", Arrival: 5, ExecTime: []float64{30, 5}},
 			{ID: "J3", User: "U1", Arrival: 9, ExecTime: []float64{11, 19}},
@@ -264,7 +264,7 @@ func TestKMeansDeterministic(t *testing.T) {
 func TestClassesAreCategories(t *testing.T) {
 	for _, trace := range []string{"facebook", "yahoo"} {
 		for seed := int64(1); seed <= 3; seed++ {
-			s, err := ic.Generate(ic.GenOptions{Trace: trace, Jobs: 60, Seed: seed})
+			s, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: trace, Jobs: 60, Seed: seed})
 			if err != nil {
 				t.Fatal(err)
 			}

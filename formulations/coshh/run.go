@@ -8,13 +8,13 @@ import (
 	"io"
 	"strings"
 
-	ic "github.com/mrbound/mrbound/instances/coshh"
+	"github.com/mrbound/mrbound/instances/coshhscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
 // Result is the answer for one scenario: one allocation per classification.
 type Result struct {
-	Scenario *ic.Scenario
+	Scenario *coshhscenario.Scenario
 	// Allocations: the primary classification first, then the secondary when
 	// there is one. A classification without classes is absent.
 	Allocations []*Allocation
@@ -25,14 +25,14 @@ type Result struct {
 
 // Problems returns the capacity LPs of a scenario: stated classes directly,
 // or the k-means classifications of its job stream.
-func Problems(s *ic.Scenario) ([]Problem, [][][]int, error) {
+func Problems(s *coshhscenario.Scenario) ([]Problem, [][][]int, error) {
 	res := make([]string, len(s.Resources))
 	for j, r := range s.Resources {
 		res[j] = r.Name
 	}
 	if len(s.Classes) > 0 {
 		var ps []Problem
-		for k, cs := range [][]ic.Class{s.Classes, s.SecondaryClasses} {
+		for k, cs := range [][]coshhscenario.Class{s.Classes, s.SecondaryClasses} {
 			if len(cs) == 0 {
 				continue
 			}
@@ -78,7 +78,7 @@ func IsBadInput(err error) bool {
 // capacity LP with the backend named in opts, decodes and checks. Bad input
 // is an error naming its JSON path.
 func Run(ctx context.Context, data []byte, opts solve.Options) (*Result, error) {
-	s, err := ic.Parse(data)
+	s, err := coshhscenario.Parse(data)
 	if err != nil {
 		return nil, inputError{err}
 	}
@@ -86,7 +86,7 @@ func Run(ctx context.Context, data []byte, opts solve.Options) (*Result, error) 
 }
 
 // RunScenario is Run on a parsed scenario.
-func RunScenario(ctx context.Context, s *ic.Scenario, opts solve.Options) (*Result, error) {
+func RunScenario(ctx context.Context, s *coshhscenario.Scenario, opts solve.Options) (*Result, error) {
 	ps, mem, err := Problems(s)
 	if err != nil {
 		return nil, inputError{err}
@@ -166,7 +166,7 @@ type Report struct {
 
 // Report assembles the machine-readable report.
 func (r *Result) Report() Report {
-	rep := Report{Kind: ic.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified()}
+	rep := Report{Kind: coshhscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified()}
 	for _, res := range r.Scenario.Resources {
 		rep.Resources = append(rep.Resources, res.Name)
 	}

@@ -7,19 +7,19 @@ import (
 	"testing"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native"
 	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
 
-func generated(tb testing.TB, scenario int, seed int64) *inst.Instance {
+func generated(tb testing.TB, scenario int, seed int64) *jlassiscenario.Instance {
 	tb.Helper()
-	sc, err := inst.Generate(scenario, seed)
+	sc, err := jlassiscenario.Generate(scenario, seed)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	in, err := inst.Compile(sc.Name, sc)
+	in, err := jlassiscenario.Compile(sc.Name, sc)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func BenchmarkBuild(b *testing.B) {
 				var m *Model
 				for i := 0; i < b.N; i++ {
 					var err error
-					if m, err = Build(in, BuildOptions{Form: form, T: inst.Table5Horizon[s]}); err != nil {
+					if m, err = Build(in, BuildOptions{Form: form, T: jlassiscenario.Table5Horizon[s]}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/model"
 )
 
@@ -22,7 +22,7 @@ type (
 	zKey struct{ R, M, JR, JM, T int } // shuffle reduce R on JR ← map M on JM booked in T
 	sKey struct {
 		J    int
-		K    inst.TaskKind
+		K    jlassiscenario.TaskKind
 		S, T int
 	} // a slot-interval
 )
@@ -40,7 +40,7 @@ type BuildOptions struct {
 // Model is a built model with what is needed to decode its solutions.
 type Model struct {
 	Model     *model.Model
-	Inst      *inst.Instance
+	Inst      *jlassiscenario.Instance
 	T         int
 	Objective Objective
 	Form      Form
@@ -60,7 +60,7 @@ type Model struct {
 
 // builder holds the indices used while emitting rows.
 type builder struct {
-	in   *inst.Instance
+	in   *jlassiscenario.Instance
 	T    int
 	form Form
 	b    *model.Builder
@@ -87,7 +87,7 @@ type uEntry struct {
 }
 
 // Build emits the time-indexed model of the instance; see the package doc.
-func Build(in *inst.Instance, opts BuildOptions) (*Model, error) {
+func Build(in *jlassiscenario.Instance, opts BuildOptions) (*Model, error) {
 	if opts.Objective == ObjectiveUnknown {
 		opts.Objective = RealTime
 	}
@@ -116,8 +116,8 @@ func Build(in *inst.Instance, opts BuildOptions) (*Model, error) {
 	return m, nil
 }
 
-func kindIndex(k inst.TaskKind) int {
-	if k == inst.Reduce {
+func kindIndex(k jlassiscenario.TaskKind) int {
+	if k == jlassiscenario.Reduce {
 		return 1
 	}
 	return 0
@@ -126,10 +126,10 @@ func kindIndex(k inst.TaskKind) int {
 // slotClasses groups the slots of each machine and kind: with merge, slots
 // with the same cost on which every task has the same processing time form
 // one class (they are interchangeable); otherwise each slot is a class.
-func slotClasses(in *inst.Instance, merge bool) [][2][][]int {
+func slotClasses(in *jlassiscenario.Instance, merge bool) [][2][][]int {
 	out := make([][2][][]int, len(in.Machines))
 	for j := range in.Machines {
-		for x, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		for x, k := range []jlassiscenario.TaskKind{jlassiscenario.Map, jlassiscenario.Reduce} {
 			slots := in.Machines[j].Slots(k)
 			index := map[string]int{}
 			for s := range slots {
@@ -164,7 +164,7 @@ func (bd *builder) allowed(i, j, t int) bool {
 	if task.P[j] == nil {
 		return false
 	}
-	if task.Kind == inst.Reduce {
+	if task.Kind == jlassiscenario.Reduce {
 		return t >= 1
 	}
 	if len(bd.in.Jobs[task.Job].Reduces) > 0 && t == bd.T-1 {
@@ -254,7 +254,7 @@ func (bd *builder) rows() {
 	length := model.NewRowFamily[sKey](b, "len")
 	lengthTask := model.NewRowFamily[wKey](b, "len")
 	for j := range in.Machines {
-		for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		for _, k := range []jlassiscenario.TaskKind{jlassiscenario.Map, jlassiscenario.Reduce} {
 			for s, cls := range m.classes[j][kindIndex(k)] {
 				size := float64(len(cls))
 				for t := 0; t < T; t++ {
@@ -719,7 +719,7 @@ func (bd *builder) objective() {
 
 // tstBlockCost is eq 1's transfer-time coefficient of y[b,·,t]:
 // Σ over shuffle pairs (l, l') with b ∈ B_{l'} of S_b / b_{l,l'}.
-func tstBlockCost(in *inst.Instance) []float64 {
+func tstBlockCost(in *jlassiscenario.Instance) []float64 {
 	c := make([]float64, len(in.Blocks))
 	for _, sh := range in.Shuffles {
 		for _, b := range in.Tasks[sh.Map].Blocks {
@@ -731,14 +731,14 @@ func tstBlockCost(in *inst.Instance) []float64 {
 
 // trcTaskCost is eq 2's cost of task i on slot s of machine j:
 // p · (α^r_j n^r_i + α^h_j n^h_i + α^c_{s,j}).
-func trcTaskCost(in *inst.Instance, i, j, s int) float64 {
+func trcTaskCost(in *jlassiscenario.Instance, i, j, s int) float64 {
 	task, mc := &in.Tasks[i], &in.Machines[j]
 	return task.P[j][s] * (mc.CostRAM*task.RAM + mc.CostDisk*task.Disk + mc.Slots(task.Kind)[s].Cost)
 }
 
 // trcBlockCost[b][j] is eq 2's cost of block b on (or sent from) machine j
 // for one interval: Σ_{i: b ∈ B_i} (α^r_j n^r_i + α^h_j n^h_i).
-func trcBlockCost(in *inst.Instance) [][]float64 {
+func trcBlockCost(in *jlassiscenario.Instance) [][]float64 {
 	c := make([][]float64, len(in.Blocks))
 	for b := range c {
 		c[b] = make([]float64, len(in.Machines))

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 )
 
 // Tolerances of the checker.
@@ -86,7 +86,7 @@ func fail(f Family, format string, a ...any) *violation {
 // RealTime and the objective obj. When claimed is not NaN it must match the
 // recomputed objective (for RealTime, the solver's Σ L_t may only exceed it).
 // The first violation found is returned in the verdict.
-func Check(in *inst.Instance, s *Schedule, obj Objective, claimed float64) Verdict {
+func Check(in *jlassiscenario.Instance, s *Schedule, obj Objective, claimed float64) Verdict {
 	c := &checker{in: in, s: s, ix: newIndex(in), T: s.Horizon}
 	v := Verdict{}
 	viol := c.run()
@@ -112,7 +112,7 @@ func Check(in *inst.Instance, s *Schedule, obj Objective, claimed float64) Verdi
 }
 
 type checker struct {
-	in *inst.Instance
+	in *jlassiscenario.Instance
 	s  *Schedule
 	ix *index
 	T  int
@@ -181,7 +181,7 @@ func (c *checker) assignment() *violation {
 func (c *checker) slots() *violation {
 	type key struct {
 		j    int
-		k    inst.TaskKind
+		k    jlassiscenario.TaskKind
 		s, t int
 	}
 	used := map[key]string{}

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/model"
 )
 
@@ -37,7 +37,7 @@ type countModel struct {
 }
 
 // taskP is the processing time of task i on slot class c of machine j.
-func taskP(in *inst.Instance, classes [][2][][]int, i, j, c int) float64 {
+func taskP(in *jlassiscenario.Instance, classes [][2][][]int, i, j, c int) float64 {
 	task := &in.Tasks[i]
 	return task.P[j][classes[j][kindIndex(task.Kind)][c][0]]
 }
@@ -48,7 +48,7 @@ func taskP(in *inst.Instance, classes [][2][][]int, i, j, c int) float64 {
 // horizon: when K = T every interval holds a task, none is left for
 // migrations before the first, so a map in interval 0 runs where its blocks
 // are at home (the full model's domain); with K < T it may not.
-func buildCount(in *inst.Instance, K, T int, cutoff float64) (*countModel, error) {
+func buildCount(in *jlassiscenario.Instance, K, T int, cutoff float64) (*countModel, error) {
 	if K <= 0 {
 		return nil, fmt.Errorf("jlassi: interval count must be positive, got %d", K)
 	}
@@ -91,10 +91,10 @@ func buildCount(in *inst.Instance, K, T int, cutoff float64) (*countModel, error
 		task := &in.Tasks[i]
 		x := kindIndex(task.Kind)
 		for t := 0; t < K; t++ {
-			if task.Kind == inst.Reduce && t == 0 && hasMaps(i) {
+			if task.Kind == jlassiscenario.Reduce && t == 0 && hasMaps(i) {
 				continue
 			}
-			if task.Kind == inst.Map && t == K-1 && hasReduces(i) {
+			if task.Kind == jlassiscenario.Map && t == K-1 && hasReduces(i) {
 				continue
 			}
 			for j := range in.Machines {
@@ -202,7 +202,7 @@ func buildCount(in *inst.Instance, K, T int, cutoff float64) (*countModel, error
 	}
 	// Level covers: the tasks of a kind whose shortest time is at least λ_k
 	// need ⌈n / slots⌉ intervals of length ≥ λ_k.
-	for x, kind := range []inst.TaskKind{inst.Map, inst.Reduce} {
+	for x, kind := range []jlassiscenario.TaskKind{jlassiscenario.Map, jlassiscenario.Reduce} {
 		slots := in.TotalSlots(kind)
 		if slots == 0 {
 			continue
@@ -300,7 +300,7 @@ func (cm *countModel) placements(x []float64) []wKey {
 }
 
 // homeOfAll reports whether machine j is a home of every block.
-func homeOfAll(in *inst.Instance, blocks []int, j int) bool {
+func homeOfAll(in *jlassiscenario.Instance, blocks []int, j int) bool {
 	for _, b := range blocks {
 		if !in.Blocks[b].IsHome(j) {
 			return false

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -18,7 +18,7 @@ import (
 // every interval holding a task, slot capacity, precedence as eq 7. It has
 // no levels, no level-slot rows and no covers: the test of those rows is
 // that both give the same optimum.
-func plainCount(in *inst.Instance, K int) *model.Model {
+func plainCount(in *jlassiscenario.Instance, K int) *model.Model {
 	classes := slotClasses(in, true)
 	b := model.NewBuilder("plain")
 	rows := 0
@@ -105,13 +105,13 @@ func solveOpt(t *testing.T, m *model.Model, solver string) solve.Result {
 
 // countInstances are small instances for the decomposition's tests: two
 // generated specs (one and two jobs) and scenario 1 and 2 seeds.
-func countInstances(t *testing.T) map[string]*inst.Instance {
-	out := map[string]*inst.Instance{}
-	for x, spec := range []inst.ScenarioSpec{
+func countInstances(t *testing.T) map[string]*jlassiscenario.Instance {
+	out := map[string]*jlassiscenario.Instance{}
+	for x, spec := range []jlassiscenario.ScenarioSpec{
 		{Jobs: [3]int{1, 0, 0}, Machines: [3]int{1, 0, 1}, Blocks: 3, T: 3},
 		{Jobs: [3]int{2, 0, 0}, Machines: [3]int{0, 0, 2}, Blocks: 3, T: 4},
 	} {
-		sc, err := inst.GenerateSpec(spec, 1)
+		sc, err := jlassiscenario.GenerateSpec(spec, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestDemoScenario5(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := inst.Decode("scenario5.json", data)
+	sc, err := jlassiscenario.Decode("scenario5.json", data)
 	if err != nil {
 		t.Fatal(err)
 	}

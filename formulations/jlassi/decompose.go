@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -76,7 +76,7 @@ func (d *DecompositionReport) String() string {
 // a kind with the longest shortest times do not fit in r intervals of that
 // kind's S slots, so L(r+1) ≥ the (r·S+1)-th longest of them; and every
 // interval holds a task, so it is at least the shortest time of all.
-func waveBound(in *inst.Instance, K int) float64 {
+func waveBound(in *jlassiscenario.Instance, K int) float64 {
 	shortest := math.Inf(1)
 	var byKind [2][]float64
 	for i := range in.Tasks {
@@ -97,7 +97,7 @@ func waveBound(in *inst.Instance, K int) float64 {
 	if math.IsInf(shortest, 1) {
 		return 0
 	}
-	slots := [2]int{in.TotalSlots(inst.Map), in.TotalSlots(inst.Reduce)}
+	slots := [2]int{in.TotalSlots(jlassiscenario.Map), in.TotalSlots(jlassiscenario.Reduce)}
 	for x := range byKind {
 		sort.Sort(sort.Reverse(sort.Float64Slice(byKind[x])))
 	}
@@ -116,7 +116,7 @@ func waveBound(in *inst.Instance, K int) float64 {
 
 // integralDurations reports whether every processing time is a whole
 // number, so that every RealTime is one and a bound may be rounded up.
-func integralDurations(in *inst.Instance) bool {
+func integralDurations(in *jlassiscenario.Instance) bool {
 	for i := range in.Tasks {
 		for _, ps := range in.Tasks[i].P {
 			for _, p := range ps {
@@ -143,7 +143,7 @@ type decomposition struct {
 // decomposition and completes the optimal placements of R_K into schedules
 // of the full model. best is the RealTime of the incumbent (+Inf when
 // none); the per-K solves use so (its TimeLimit is the whole budget).
-func decompose(ctx context.Context, in *inst.Instance, m *Model, so solve.Options, best float64) *decomposition {
+func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, best float64) *decomposition {
 	t0 := time.Now()
 	rep := &DecompositionReport{Bound: math.Inf(-1)}
 	d := &decomposition{Report: rep, Objective: math.Inf(1)}
@@ -254,7 +254,7 @@ func decompose(ctx context.Context, in *inst.Instance, m *Model, so solve.Option
 // when T leaves room for a leading interval of migrations, else 0..K−1; the
 // model, with every w fixed, then only chooses migrations and bandwidth
 // bookings. It returns the checked schedule and its vector, or nil.
-func completeCount(ctx context.Context, in *inst.Instance, m *Model, cm *countModel, x []float64, so solve.Options, t0 time.Time) (*Schedule, []float64) {
+func completeCount(ctx context.Context, in *jlassiscenario.Instance, m *Model, cm *countModel, x []float64, so solve.Options, t0 time.Time) (*Schedule, []float64) {
 	place := cm.placements(x)
 	for _, shift := range []int{1, 0} {
 		if cm.K+shift > m.T {

@@ -3,17 +3,17 @@ package jlassi_test
 import (
 	"fmt"
 
-	fjlassi "github.com/mrbound/mrbound/formulations/jlassi"
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/formulations/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 )
 
 // ExampleBuild builds the strong and published models of a generated
 // three-job instance (type 1 jobs, a c3.2xlarge and an r3.xlarge, T = 4).
 func ExampleBuild() {
-	sc, _ := inst.GenerateSpec(inst.ScenarioSpec{Jobs: [3]int{3, 0, 0}, Machines: [3]int{1, 0, 1}, Blocks: 4, T: 4}, 1)
-	in, _ := inst.Compile(sc.Name, sc)
-	for _, form := range []fjlassi.Form{fjlassi.Strong, fjlassi.Published} {
-		m, err := fjlassi.Build(in, fjlassi.BuildOptions{Form: form, T: 4})
+	sc, _ := jlassiscenario.GenerateSpec(jlassiscenario.ScenarioSpec{Jobs: [3]int{3, 0, 0}, Machines: [3]int{1, 0, 1}, Blocks: 4, T: 4}, 1)
+	in, _ := jlassiscenario.Compile(sc.Name, sc)
+	for _, form := range []jlassi.Form{jlassi.Strong, jlassi.Published} {
+		m, err := jlassi.Build(in, jlassi.BuildOptions{Form: form, T: 4})
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 )
 
 // heuristicTol is the slack the heuristic keeps on RAM, disk and bandwidth
@@ -49,13 +49,13 @@ var heuristicBandwidthWeights = []float64{0, 1, 100}
 // heuristicBandwidthWeights, both migration timings and every cap below the
 // last interval an uncapped attempt uses; reduces go longest first. The best
 // RealTime wins; every schedule returned has passed Check.
-func Heuristic(in *inst.Instance, T int) *Schedule {
+func Heuristic(in *jlassiscenario.Instance, T int) *Schedule {
 	if T <= 0 || len(in.Tasks) == 0 {
 		return nil
 	}
 	var maps, reds []int
 	for i := range in.Tasks {
-		if in.Tasks[i].Kind == inst.Map {
+		if in.Tasks[i].Kind == jlassiscenario.Map {
 			maps = append(maps, i)
 		} else {
 			reds = append(reds, i)
@@ -112,7 +112,7 @@ func Heuristic(in *inst.Instance, T int) *Schedule {
 				if capT == lastCap {
 					top = -1
 					for _, pl := range s.Tasks {
-						if pl.Kind == inst.Map {
+						if pl.Kind == jlassiscenario.Map {
 							top = max(top, pl.Interval)
 						}
 					}
@@ -133,7 +133,7 @@ func Heuristic(in *inst.Instance, T int) *Schedule {
 
 // planner is the state of one list-scheduling attempt.
 type planner struct {
-	in *inst.Instance
+	in *jlassiscenario.Instance
 	T  int
 	// bwWeight is the seconds of RealTime one MB/s·interval of booked
 	// bandwidth is worth in the placement score; migLate plans migrations in
@@ -153,7 +153,7 @@ type planner struct {
 	migs   []Migration
 }
 
-func newPlanner(in *inst.Instance, T int, bwWeight float64, migLate bool) *planner {
+func newPlanner(in *jlassiscenario.Instance, T int, bwWeight float64, migLate bool) *planner {
 	grid := func(n int) [][]float64 {
 		g := make([][]float64, n)
 		for k := range g {
@@ -234,7 +234,7 @@ func (p *planner) place(i, from, to int) bool {
 	task := &in.Tasks[i]
 	var best *option
 	for t := from; t <= to && t < p.T; t++ {
-		if task.Kind == inst.Reduce && t == 0 {
+		if task.Kind == jlassiscenario.Reduce && t == 0 {
 			continue
 		}
 		for j := range in.Machines {
@@ -261,7 +261,7 @@ func (p *planner) place(i, from, to int) bool {
 				continue // booking bandwidth can only make it worse
 			}
 			ok := true
-			if task.Kind == inst.Map {
+			if task.Kind == jlassiscenario.Map {
 				o.mig, ok = p.migrationsFor(i, j, t, task.Disk)
 				for _, mg := range o.mig {
 					o.bw += p.in.Bwd * float64(len(p.in.Path(p.machineIndex(mg.From), j)))
@@ -287,7 +287,7 @@ func (p *planner) place(i, from, to int) bool {
 	p.disk[j][t] += task.Disk
 	p.length[t] = math.Max(p.length[t], best.p)
 	p.mach[i], p.intv[i], p.slot[i] = j, t, best.s
-	if task.Kind == inst.Reduce {
+	if task.Kind == jlassiscenario.Reduce {
 		p.bookShuffle(i, j, t)
 	}
 	return true

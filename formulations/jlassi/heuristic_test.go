@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -19,7 +19,7 @@ const encodeTol = 1e-9
 
 // checkHeuristic asserts that s passes the checker and that its encoding is
 // feasible for the model of form f with objective RealTime = s.RealTime.
-func checkHeuristic(t *testing.T, in *inst.Instance, s *Schedule, T int, f Form) {
+func checkHeuristic(t *testing.T, in *jlassiscenario.Instance, s *Schedule, T int, f Form) {
 	t.Helper()
 	if v := Check(in, s, RealTime, math.NaN()); !v.OK {
 		t.Fatalf("%s T=%d: checker rejects the heuristic's schedule: %v", in.Name, T, v)
@@ -61,7 +61,7 @@ func TestHeuristicScenarios(t *testing.T) {
 	for sc := 1; sc <= 7; sc++ {
 		for _, seed := range seeds {
 			in := generated(t, sc, seed)
-			for _, T := range []int{in.Eq17(), inst.Table5Horizon[sc]} {
+			for _, T := range []int{in.Eq17(), jlassiscenario.Table5Horizon[sc]} {
 				tried++
 				s := Heuristic(in, T)
 				if s == nil {
@@ -70,7 +70,7 @@ func TestHeuristicScenarios(t *testing.T) {
 				}
 				found++
 				checkHeuristic(t, in, s, T, Strong)
-				if seed == 1 && T == inst.Table5Horizon[sc] {
+				if seed == 1 && T == jlassiscenario.Table5Horizon[sc] {
 					checkHeuristic(t, in, s, T, Published)
 				}
 			}
@@ -131,7 +131,7 @@ func TestEncodeRejects(t *testing.T) {
 	early := *s
 	early.Tasks = slices.Clone(s.Tasks)
 	for i := range early.Tasks {
-		if early.Tasks[i].Kind == inst.Reduce {
+		if early.Tasks[i].Kind == jlassiscenario.Reduce {
 			early.Tasks[i].Interval = 0
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/internal/golden"
 	"github.com/mrbound/mrbound/model/lpformat"
 	"github.com/mrbound/mrbound/solve"
@@ -23,29 +23,29 @@ var (
 	backends   = []string{"highs", "native"}
 )
 
-func loadScenario(t *testing.T, name string) *inst.Scenario {
+func loadScenario(t *testing.T, name string) *jlassiscenario.Scenario {
 	t.Helper()
 	data, err := os.ReadFile("testdata/" + name + ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := inst.Decode(name+".json", data)
+	sc, err := jlassiscenario.Decode(name+".json", data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sc
 }
 
-func compile(t *testing.T, sc *inst.Scenario) *inst.Instance {
+func compile(t *testing.T, sc *jlassiscenario.Scenario) *jlassiscenario.Instance {
 	t.Helper()
-	in, err := inst.Compile(sc.Name, sc)
+	in, err := jlassiscenario.Compile(sc.Name, sc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return in
 }
 
-func run(t *testing.T, in *inst.Instance, o RunOptions) *Report {
+func run(t *testing.T, in *jlassiscenario.Instance, o RunOptions) *Report {
 	t.Helper()
 	if o.Solve.Solver == "" {
 		o.Solve.Solver = testSolver
@@ -197,11 +197,11 @@ func TestObjectives(t *testing.T) {
 
 // goodSchedule is a valid hand-made schedule of the migration instance with
 // the reduce on B, so that it holds a migration and shuffle reservations.
-func goodSchedule(t *testing.T, in *inst.Instance) *Schedule {
+func goodSchedule(t *testing.T, in *jlassiscenario.Instance) *Schedule {
 	s := &Schedule{Instance: in.Name, Horizon: 3,
 		Tasks: []Placement{
-			{Task: "j1.m1", Job: "j1", Kind: inst.Map, Machine: "A", Slot: 0, Interval: 1},
-			{Task: "j1.r1", Job: "j1", Kind: inst.Reduce, Machine: "B", Slot: 0, Interval: 2},
+			{Task: "j1.m1", Job: "j1", Kind: jlassiscenario.Map, Machine: "A", Slot: 0, Interval: 1},
+			{Task: "j1.r1", Job: "j1", Kind: jlassiscenario.Reduce, Machine: "B", Slot: 0, Interval: 2},
 		},
 		Migrations: []Migration{{Block: "b1", From: "B", To: "A", Interval: 0}},
 		Reservations: []Reservation{
@@ -226,8 +226,8 @@ func TestCheckerRejects(t *testing.T) {
 	ramIn := compile(t, ramSc)
 	ramSched := func(slot2, interval2 int) *Schedule {
 		s := &Schedule{Instance: "ram", Horizon: 2, Tasks: []Placement{
-			{Task: "j1.m1", Job: "j1", Kind: inst.Map, Machine: "A", Slot: 0, Interval: 0},
-			{Task: "j2.m1", Job: "j2", Kind: inst.Map, Machine: "A", Slot: slot2, Interval: interval2}}}
+			{Task: "j1.m1", Job: "j1", Kind: jlassiscenario.Map, Machine: "A", Slot: 0, Interval: 0},
+			{Task: "j2.m1", Job: "j2", Kind: jlassiscenario.Map, Machine: "A", Slot: slot2, Interval: interval2}}}
 		if err := s.Retime(ramIn); err != nil {
 			t.Fatal(err)
 		}
@@ -236,14 +236,14 @@ func TestCheckerRejects(t *testing.T) {
 	if v := Check(ramIn, ramSched(0, 1), RealTime, math.NaN()); !v.OK {
 		t.Fatalf("valid RAM schedule rejected: %v", v)
 	}
-	small := func(edit func(*inst.Scenario)) *inst.Instance {
+	small := func(edit func(*jlassiscenario.Scenario)) *jlassiscenario.Instance {
 		c := loadScenario(t, "migration")
 		edit(c)
 		return compile(t, c)
 	}
 	cases := []struct {
 		name  string
-		in    *inst.Instance
+		in    *jlassiscenario.Instance
 		sched func() *Schedule
 		obj   Objective
 		claim float64
@@ -259,7 +259,7 @@ func TestCheckerRejects(t *testing.T) {
 		{"outside horizon", in, func() *Schedule { s := goodSchedule(t, in); s.Tasks[1].Interval = 3; return s }, RealTime, math.NaN(), Assignment},
 		{"slot shared", ramIn, func() *Schedule { return ramSched(0, 0) }, RealTime, math.NaN(), Slots},
 		{"ram", ramIn, func() *Schedule { return ramSched(1, 0) }, RealTime, math.NaN(), RAM},
-		{"disk", small(func(c *inst.Scenario) { c.Machines[0].DiskMB = 50 }), func() *Schedule { return goodSchedule(t, in) }, RealTime, math.NaN(), Disk},
+		{"disk", small(func(c *jlassiscenario.Scenario) { c.Machines[0].DiskMB = 50 }), func() *Schedule { return goodSchedule(t, in) }, RealTime, math.NaN(), Disk},
 		{"precedence", in, func() *Schedule {
 			s := goodSchedule(t, in)
 			s.Tasks[1].Interval = 1
@@ -275,7 +275,7 @@ func TestCheckerRejects(t *testing.T) {
 		{"locality", in, func() *Schedule { s := goodSchedule(t, in); s.Migrations = nil; return s }, RealTime, math.NaN(), Locality},
 		{"late migration", in, func() *Schedule { s := goodSchedule(t, in); s.Migrations[0].Interval = 1; return s }, RealTime, math.NaN(), Locality},
 		{"shuffle", in, func() *Schedule { s := goodSchedule(t, in); s.Reservations = s.Reservations[1:]; return s }, RealTime, math.NaN(), ShuffleReservation},
-		{"bandwidth", small(func(c *inst.Scenario) { c.Network.Links[0].Capacity = 5 }), func() *Schedule { return goodSchedule(t, in) }, RealTime, math.NaN(), Bandwidth},
+		{"bandwidth", small(func(c *jlassiscenario.Scenario) { c.Network.Links[0].Capacity = 5 }), func() *Schedule { return goodSchedule(t, in) }, RealTime, math.NaN(), Bandwidth},
 		{"start time", in, func() *Schedule { s := goodSchedule(t, in); s.Tasks[1].Start -= 1; return s }, RealTime, math.NaN(), Timing},
 		{"stated RealTime", in, func() *Schedule { s := goodSchedule(t, in); s.RealTime = 15; return s }, RealTime, math.NaN(), Timing},
 		{"objective below the schedule's", in, func() *Schedule { return goodSchedule(t, in) }, RealTime, 16, ObjectiveValue},
@@ -295,14 +295,14 @@ func TestCheckerRejects(t *testing.T) {
 // same optimum (on HiGHS, and on native for the strong form), and the strong
 // LP bound is at least the published one.
 func TestStrongVsPublished(t *testing.T) {
-	specs := []inst.ScenarioSpec{
+	specs := []jlassiscenario.ScenarioSpec{
 		{Jobs: [3]int{1, 0, 0}, Machines: [3]int{1, 0, 1}, Blocks: 3, T: 3},
 		{Jobs: [3]int{1, 0, 0}, Machines: [3]int{0, 1, 1}, Blocks: 2, T: 4},
 	}
 	if !testing.Short() {
 		// Two jobs: the strong LP bound is below the optimum here, so
 		// branching is exercised (about 12 s, mostly the published form).
-		specs = append(specs, inst.ScenarioSpec{Jobs: [3]int{2, 0, 0}, Machines: [3]int{0, 0, 2}, Blocks: 3, T: 4})
+		specs = append(specs, jlassiscenario.ScenarioSpec{Jobs: [3]int{2, 0, 0}, Machines: [3]int{0, 0, 2}, Blocks: 3, T: 4})
 	}
 	seeds := []int64{1, 2}
 	if testing.Short() {
@@ -313,7 +313,7 @@ func TestStrongVsPublished(t *testing.T) {
 			if x == 2 && seed > 1 {
 				continue
 			}
-			sc, err := inst.GenerateSpec(spec, seed)
+			sc, err := jlassiscenario.GenerateSpec(spec, seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -447,7 +447,7 @@ func TestUnitOfT(t *testing.T) {
 	for _, scenario := range []int{1, 2} {
 		worst := 0.0
 		for seed := int64(1); seed <= 4; seed++ {
-			sc, _ := inst.Generate(scenario, seed)
+			sc, _ := jlassiscenario.Generate(scenario, seed)
 			// native: these solve in about a second each (HiGHS-wasm: ~10 s).
 			rep := run(t, compile(t, sc), RunOptions{Solve: solve.Options{Solver: "native"}})
 			if rep.Result.Status != solve.Optimal || !rep.Verified() {

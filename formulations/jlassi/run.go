@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/formulations/internal/gantt"
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -89,7 +89,7 @@ type Report struct {
 func (r *Report) Verified() bool { return r.Schedule != nil && r.Verdict != nil && r.Verdict.OK }
 
 // ResolveHorizon returns the T that h selects for the instance.
-func ResolveHorizon(in *inst.Instance, h Horizon) (int, error) {
+func ResolveHorizon(in *jlassiscenario.Instance, h Horizon) (int, error) {
 	switch h.Mode {
 	case HorizonUnknown, HorizonFile:
 		if in.Source != nil && in.Source.Horizon > 0 {
@@ -107,7 +107,7 @@ func ResolveHorizon(in *inst.Instance, h Horizon) (int, error) {
 		if in.Source == nil || in.Source.Scenario < 1 || in.Source.Scenario > 7 {
 			return 0, fmt.Errorf("%w: table5: the instance names no Table 5 scenario (its \"scenario\" field)", ErrHorizon)
 		}
-		return inst.Table5Horizon[in.Source.Scenario], nil
+		return jlassiscenario.Table5Horizon[in.Source.Scenario], nil
 	case HorizonSearch:
 		return in.MinHorizon(), nil
 	}
@@ -116,13 +116,13 @@ func ResolveHorizon(in *inst.Instance, h Horizon) (int, error) {
 
 // searchSlack bounds the horizon search: no instance needs more than one
 // interval per task plus one for migrations, so the search stops there.
-func searchLimit(in *inst.Instance) int { return in.MinHorizon() + len(in.Tasks) + 1 }
+func searchLimit(in *jlassiscenario.Instance) int { return in.MinHorizon() + len(in.Tasks) + 1 }
 
 // Run builds the model, solves it, decodes the solution and checks the
 // schedule against the instance. It returns an error only when the call
 // failed (bad options, a solver failure); infeasibility and limits are in
 // Report.Result.Status.
-func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, error) {
+func Run(ctx context.Context, in *jlassiscenario.Instance, opts RunOptions) (*Report, error) {
 	if opts.Objective == ObjectiveUnknown {
 		o, err := ParseObjective(in.Source.Objective)
 		if err != nil {
@@ -279,7 +279,7 @@ func Run(ctx context.Context, in *inst.Instance, opts RunOptions) (*Report, erro
 // over m's columns and records it in rep.Heuristic; it returns the schedule
 // and the start vector, or nil when there is none (or, which would be a bug,
 // when the checker or the model rejects it).
-func runHeuristic(in *inst.Instance, m *Model, rep *Report) (*Schedule, []float64) {
+func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule, []float64) {
 	t0 := time.Now()
 	h := &HeuristicReport{RealTime: math.NaN(), Objective: math.NaN()}
 	rep.Heuristic = h

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 )
 
 // integralTol is how far from 1 a binary may be and still read as 1 when
@@ -37,14 +37,14 @@ type Interval struct {
 // Placement puts a task on a slot of a machine in an interval. Slot counts
 // within the task's kind (map slot 0, 1, … or reduce slot 0, 1, …).
 type Placement struct {
-	Task     string        `json:"task"`
-	Job      string        `json:"job"`
-	Kind     inst.TaskKind `json:"kind"`
-	Machine  string        `json:"machine"`
-	Slot     int           `json:"slot"`
-	Interval int           `json:"interval"`
-	Start    float64       `json:"start"`
-	End      float64       `json:"end"`
+	Task     string                  `json:"task"`
+	Job      string                  `json:"job"`
+	Kind     jlassiscenario.TaskKind `json:"kind"`
+	Machine  string                  `json:"machine"`
+	Slot     int                     `json:"slot"`
+	Interval int                     `json:"interval"`
+	Start    float64                 `json:"start"`
+	End      float64                 `json:"end"`
 }
 
 // Migration moves a block during an interval; it is present on To from the
@@ -109,7 +109,7 @@ func (m *Model) Decode(x []float64) (*Schedule, error) {
 // machines, one per interval from the map's to the reduce's (§3 "Notice").
 // Decode derives them from the placements rather than from the model's z,
 // which the strong form omits where no link can saturate.
-func Reservations(in *inst.Instance, tasks []Placement) []Reservation {
+func Reservations(in *jlassiscenario.Instance, tasks []Placement) []Reservation {
 	at := map[string]Placement{}
 	for _, p := range tasks {
 		at[p.Task] = p
@@ -130,7 +130,7 @@ func Reservations(in *inst.Instance, tasks []Placement) []Reservation {
 
 // Retime sets the intervals, the start and end of every task, RealTime and
 // UnitOfT from the placements, and sorts the schedule's lists.
-func (s *Schedule) Retime(in *inst.Instance) error {
+func (s *Schedule) Retime(in *jlassiscenario.Instance) error {
 	ix := newIndex(in)
 	length := make([]float64, s.Horizon)
 	for _, p := range s.Tasks {
@@ -175,11 +175,11 @@ func (s *Schedule) Retime(in *inst.Instance) error {
 
 // index maps ids of an instance to indices.
 type index struct {
-	in                   *inst.Instance
+	in                   *jlassiscenario.Instance
 	machine, task, block map[string]int
 }
 
-func newIndex(in *inst.Instance) *index {
+func newIndex(in *jlassiscenario.Instance) *index {
 	ix := &index{in: in, machine: map[string]int{}, task: map[string]int{}, block: map[string]int{}}
 	for j, m := range in.Machines {
 		ix.machine[m.ID] = j

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jedib0t/go-pretty/v6/table"
 
-	inst "github.com/mrbound/mrbound/instances/jlassi"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -194,11 +194,11 @@ func RunTable(ctx context.Context, opts TableOptions) ([]Record, error) {
 			if opts.Progress != nil {
 				opts.Progress(done, total)
 			}
-			s, err := inst.Generate(sc, seed)
+			s, err := jlassiscenario.Generate(sc, seed)
 			if err != nil {
 				return recs, err
 			}
-			in, err := inst.Compile(s.Name, s)
+			in, err := jlassiscenario.Compile(s.Name, s)
 			if err != nil {
 				return recs, err
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -46,7 +46,7 @@ func BenchmarkSolve(b *testing.B) {
 		}
 	}
 	for _, n := range sizes {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: n, Lambda: 0.02, Seed: 1, TimeUnit: unit})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: n, Lambda: 0.02, Seed: 1, TimeUnit: unit})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func BenchmarkSeeds(b *testing.B) {
 		}
 	}
 	for _, seed := range seeds {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func BenchmarkSeeds(b *testing.B) {
 
 // benchRun runs in b.N times with o (skipping when o's backend is not
 // usable), reports whether the last run was optimal and returns it.
-func benchRun(b *testing.B, in *inst.Instance, o RunOptions) *Outcome {
+func benchRun(b *testing.B, in *mrcpscenario.Instance, o RunOptions) *Outcome {
 	b.Helper()
 	if _, err := solve.Lookup(o.Solve.Solver); err != nil {
 		b.Skip(err)

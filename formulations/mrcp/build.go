@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"sort"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/model"
 )
 
@@ -64,7 +64,7 @@ var ErrHorizon = errors.New("mrcp: horizon too short")
 
 // taskInfo is a task with its time window: it may start in [est, lst].
 type taskInfo struct {
-	ref      inst.TaskRef
+	ref      mrcpscenario.TaskRef
 	dur, q   int
 	est, lst int
 }
@@ -72,7 +72,7 @@ type taskInfo struct {
 // Built is a model with what is needed to decode its solutions.
 type Built struct {
 	Model       *model.Model
-	Instance    *inst.Instance
+	Instance    *mrcpscenario.Instance
 	Formulation Formulation
 	Objective   Objective
 	// Pooled reports whether the time-indexed model has one lane per slot
@@ -89,7 +89,7 @@ type Built struct {
 	Heuristic *Schedule
 
 	tasks []taskInfo
-	index map[inst.TaskRef]int
+	index map[mrcpscenario.TaskRef]int
 	ubC   []int
 
 	// time-indexed
@@ -135,7 +135,7 @@ type startVar struct {
 // objective (non-decreasing in every C_j) does not worsen. In the result each
 // instant after max_j s_j up to the last completion has a task running, so the
 // last completion is at most max_j s_j + Σ_t e_t.
-func HorizonBound(in *inst.Instance) int {
+func HorizonBound(in *mrcpscenario.Instance) int {
 	h := 0
 	for _, j := range in.Jobs {
 		h = max(h, j.Release)
@@ -154,14 +154,14 @@ const heuristicBudget = 3000
 // shortest alone first — improved by moving single jobs to other positions
 // of the order, or exchanging two, while that helps (at most heuristicBudget
 // schedules).
-func heuristic(in *inst.Instance, obj Objective) *Schedule {
+func heuristic(in *mrcpscenario.Instance, obj Objective) *Schedule {
 	keys := []func(j int) int{
 		func(j int) int { return in.Jobs[j].Release },
 		func(j int) int { return in.Jobs[j].Deadline },
 		func(j int) int {
-			return in.Jobs[j].Deadline - in.Jobs[j].Release - inst.AloneTime(in.Jobs[j], in.Resources)
+			return in.Jobs[j].Deadline - in.Jobs[j].Release - mrcpscenario.AloneTime(in.Jobs[j], in.Resources)
 		},
-		func(j int) int { return inst.AloneTime(in.Jobs[j], in.Resources) },
+		func(j int) int { return mrcpscenario.AloneTime(in.Jobs[j], in.Resources) },
 	}
 	var best *Schedule
 	var bestOrder []int
@@ -227,7 +227,7 @@ func better(obj Objective, a, b *Schedule) bool {
 }
 
 // slotTotals returns the total map and reduce capacity.
-func slotTotals(in *inst.Instance) (mapCap, redCap int) {
+func slotTotals(in *mrcpscenario.Instance) (mapCap, redCap int) {
 	for _, r := range in.Resources {
 		mapCap += r.MapSlots
 		redCap += r.ReduceSlots
@@ -236,7 +236,7 @@ func slotTotals(in *inst.Instance) (mapCap, redCap int) {
 }
 
 // work is Σ e_t·q_t over ts.
-func work(ts []inst.Task) int {
+func work(ts []mrcpscenario.Task) int {
 	w := 0
 	for _, t := range ts {
 		w += t.Duration * t.Demand
@@ -249,7 +249,7 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 // mapPhaseBound is a lower bound on how long after its release the last map
 // of job ends: the longest map, and the map work spread over every map slot,
 // max(max_t e_t, ⌈Σ_t e_t·q_t / Σ_r c^mp_r⌉).
-func mapPhaseBound(in *inst.Instance, job inst.Job) int {
+func mapPhaseBound(in *mrcpscenario.Instance, job mrcpscenario.Job) int {
 	mapCap, _ := slotTotals(in)
 	b := ceilDiv(work(job.Maps), mapCap)
 	for _, m := range job.Maps {
@@ -265,7 +265,7 @@ func mapPhaseBound(in *inst.Instance, job inst.Job) int {
 // its shortest reduce later; its turnaround is at least that minus c.
 // Likewise for the reduce work alone. Each job alone gives mapPhaseBound +
 // its longest reduce.
-func TurnaroundLowerBound(in *inst.Instance) int {
+func TurnaroundLowerBound(in *mrcpscenario.Instance) int {
 	mapCap, redCap := slotTotals(in)
 	lb := 0
 	for _, job := range in.Jobs {
@@ -309,14 +309,14 @@ func TurnaroundLowerBound(in *inst.Instance) int {
 // at least as good as the heuristic has C_j − s_j ≤ U. From these, each map
 // may start in [s_j, ubC_j − max reduce duration − e_t] and each reduce in
 // [s_j + max map duration, ubC_j − e_t].
-func Build(in *inst.Instance, o Options) (*Built, error) {
+func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 	if o.Formulation == FormulationUnknown {
 		o.Formulation = TimeIndexed
 	}
 	if o.Objective.Kind == ObjectiveUnknown {
 		o.Objective.Kind = Product
 	}
-	bt := &Built{Instance: in, Formulation: o.Formulation, Objective: o.Objective, index: map[inst.TaskRef]int{}}
+	bt := &Built{Instance: in, Formulation: o.Formulation, Objective: o.Objective, index: map[mrcpscenario.TaskRef]int{}}
 	if o.sub != nil {
 		bt.Heuristic = o.sub.heuristic
 	} else {
@@ -357,7 +357,7 @@ func Build(in *inst.Instance, o Options) (*Built, error) {
 		}
 		task := in.Task(t)
 		ti := taskInfo{ref: t, dur: task.Duration, q: task.Demand}
-		if t.Kind == inst.Map {
+		if t.Kind == mrcpscenario.Map {
 			ti.est, ti.lst = job.Release, bt.ubC[t.Job]-maxRed-task.Duration
 		} else {
 			ti.est, ti.lst = job.Release+mapPhase, bt.ubC[t.Job]-task.Duration
@@ -427,7 +427,7 @@ func (bt *Built) jobs(b *model.Builder, ends func(j int) []model.Expr) (jobVars,
 	for j, job := range in.Jobs {
 		estC := job.Release
 		for i, r := range job.Reduces {
-			estC = max(estC, bt.tasks[bt.index[inst.TaskRef{Job: j, Kind: inst.Reduce, Index: i}]].est+r.Duration)
+			estC = max(estC, bt.tasks[bt.index[mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Reduce, Index: i}]].est+r.Duration)
 		}
 		zmin = max(zmin, estC-job.Release)
 		jv.c = append(jv.c, cf.Add(j, float64(estC), float64(bt.ubC[j]), 0, model.Continuous))

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 // decodeTol is how far from 0 or 1 a binary may be and still be read as
@@ -89,8 +89,8 @@ func (bt *Built) Decode(x []float64) (*Schedule, error) {
 // in order of start take the first unit slot free by then (interval
 // colouring, optimal for intervals, so it succeeds whenever no more tasks
 // overlap than there are slots).
-func colour(in *inst.Instance, s *Schedule) error {
-	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+func colour(in *mrcpscenario.Instance, s *Schedule) error {
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		var slots []unitSlot
 		for r, res := range in.Resources {
 			for i := 0; i < res.Slots(k); i++ {

@@ -7,7 +7,7 @@ import (
 	"math"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -70,7 +70,7 @@ const (
 // relaxation, incumbents by findSchedule for every K, then per K
 // settleLateCount; a K it settles needs no MILP, one it cannot settle goes to
 // the MILP from the lower bound it proved.
-func runDecomposed(ctx context.Context, path string, in *inst.Instance, o RunOptions) (*Outcome, error) {
+func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, o RunOptions) (*Outcome, error) {
 	t0 := time.Now()
 	bo := o.Build
 	bo.Cutoff = false
@@ -395,9 +395,9 @@ const (
 // Z ≤ zcap. The returned SubSolve has Status Infeasible then, and ZBound
 // the bound on Z*_k otherwise; the string is the backend's name ("" when
 // the windows alone were empty).
-func coreMILP(ctx context.Context, in *inst.Instance, core []int, k, zcap int, bo Options, so solve.Options, limit time.Duration) (SubSolve, string, error) {
+func coreMILP(ctx context.Context, in *mrcpscenario.Instance, core []int, k, zcap int, bo Options, so solve.Options, limit time.Duration) (SubSolve, string, error) {
 	sub := *in
-	sub.Jobs = make([]inst.Job, len(core))
+	sub.Jobs = make([]mrcpscenario.Job, len(core))
 	order := make([]int, len(core))
 	for i, j := range core {
 		sub.Jobs[i] = in.Jobs[j]
@@ -447,7 +447,7 @@ const maxBoundSets = 300
 // zcap + 1 if none does: no schedule with at most k late jobs has Z below it.
 // The predicate is monotone in z (R_z only grows, and every deadline of a
 // passing set only grows with z), so bisection finds it.
-func relaxLateBound(in *inst.Instance, rx *relaxation, k, zlo, zcap int) int {
+func relaxLateBound(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int) int {
 	d := make([]int, len(in.Jobs))
 	ok := func(z int) bool {
 		r := capDeadlines(in, z, d)
@@ -491,7 +491,7 @@ func relaxLateBound(in *inst.Instance, rx *relaxation, k, zlo, zcap int) int {
 // bisection on the cap between zlo and zcap with the deadline search,
 // passing over late sets whose search runs out of budget: a heuristic (no
 // proof is drawn from it), nil when it finds nothing.
-func findSchedule(in *inst.Instance, rx *relaxation, k, zlo, zcap, tries int) *Schedule {
+func findSchedule(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap, tries int) *Schedule {
 	var s *Schedule
 	fb := findBudget
 	// The bound first, on a budget of its own: it is tight when few late
@@ -514,7 +514,7 @@ func findSchedule(in *inst.Instance, rx *relaxation, k, zlo, zcap, tries int) *S
 // capDeadlines sets d[j] = s_j + z, each job's completion deadline when the
 // maximum turnaround is z and the job may be late, and returns R_z, the jobs
 // whose own deadline d_j falls before it: only they can be late under cap z.
-func capDeadlines(in *inst.Instance, z int, d []int) []int {
+func capDeadlines(in *mrcpscenario.Instance, z int, d []int) []int {
 	var r []int
 	for j, job := range in.Jobs {
 		d[j] = job.Release + z
@@ -528,7 +528,7 @@ func capDeadlines(in *inst.Instance, z int, d []int) []int {
 // lateSetDeadlines sets the deadlines of the jobs in r for the late set
 // {r[i] : i ∈ pick} under cap z: s_j + z for the late ones, d_j for the
 // others (the rest of d is capDeadlines's).
-func lateSetDeadlines(in *inst.Instance, r, pick []int, z int, d []int) {
+func lateSetDeadlines(in *mrcpscenario.Instance, r, pick []int, z int, d []int) {
 	for _, j := range r {
 		d[j] = in.Jobs[j].Deadline
 	}
@@ -549,7 +549,7 @@ const setMILPMax = 4
 // than setMILPMax or too many to enumerate. A schedule with at most k late
 // jobs and Z ≤ z has its late set inside one of them (a set passing at its
 // own Z passes at z, and so does every superset).
-func passingSets(in *inst.Instance, rx *relaxation, k, z int) [][]int {
+func passingSets(in *mrcpscenario.Instance, rx *relaxation, k, z int) [][]int {
 	d := make([]int, len(in.Jobs))
 	r := capDeadlines(in, z, d)
 	size := min(k, len(r))
@@ -579,9 +579,9 @@ func passingSets(in *inst.Instance, rx *relaxation, k, z int) [][]int {
 // lateSetInstance is in with the deadline of each job of set moved to
 // s_j + z when later: its schedules with no late job and Z ≤ z are those of
 // in with Z ≤ z whose late jobs lie in set.
-func lateSetInstance(in *inst.Instance, set []int, z int) *inst.Instance {
+func lateSetInstance(in *mrcpscenario.Instance, set []int, z int) *mrcpscenario.Instance {
 	out := *in
-	out.Jobs = append([]inst.Job(nil), in.Jobs...)
+	out.Jobs = append([]mrcpscenario.Job(nil), in.Jobs...)
 	for _, j := range set {
 		out.Jobs[j].Deadline = max(out.Jobs[j].Deadline, out.Jobs[j].Release+z)
 	}
@@ -589,7 +589,7 @@ func lateSetInstance(in *inst.Instance, set []int, z int) *inst.Instance {
 }
 
 // allJobs is 0, 1, …, |J| − 1.
-func allJobs(in *inst.Instance) []int {
+func allJobs(in *mrcpscenario.Instance) []int {
 	js := make([]int, len(in.Jobs))
 	for j := range js {
 		js[j] = j
@@ -611,7 +611,7 @@ const topSetBudget = 60000
 // reversed search. (Seed 7, K = 3: one set, {j2, j8, j9},
 // proven infeasible at cap 1186 in about 36 000 nodes forward, where the
 // caps from 1032 up stall one by one.)
-func topCapEmpty(in *inst.Instance, rx *relaxation, k, zcap int) (bool, int) {
+func topCapEmpty(in *mrcpscenario.Instance, rx *relaxation, k, zcap int) (bool, int) {
 	sets := passingSets(in, rx, k, zcap)
 	if sets == nil {
 		return false, 0

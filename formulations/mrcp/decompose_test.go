@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -17,15 +17,15 @@ import (
 // no aggregation), on every usable backend, and expects the same optimum.
 func TestDecompositionMatchesMonolithic(t *testing.T) {
 	type stream struct {
-		w         inst.Workload
+		w         mrcpscenario.Workload
 		jobs      int
 		seed      uint64
 		lambda    float64
 		resources int
 	}
-	streams := []stream{{inst.Small, 3, 1, 0.05, 2}}
+	streams := []stream{{mrcpscenario.Small, 3, 1, 0.05, 2}}
 	if !testing.Short() {
-		streams = append(streams, stream{inst.Small, 4, 2, 0.1, 1}, stream{inst.Mixed, 3, 3, 0.05, 2})
+		streams = append(streams, stream{mrcpscenario.Small, 4, 2, 0.1, 1}, stream{mrcpscenario.Mixed, 3, 3, 0.05, 2})
 	}
 	// values[i] collects stream i's optima over methods and backends.
 	values := make([][]float64, len(streams))
@@ -33,7 +33,7 @@ func TestDecompositionMatchesMonolithic(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			usable(t, backend)
 			for i, s := range streams {
-				in, err := inst.Generate(inst.GenOptions{Workload: s.w, Jobs: s.jobs, Lambda: s.lambda, Seed: s.seed, TimeUnit: 10, Resources: s.resources})
+				in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: s.w, Jobs: s.jobs, Lambda: s.lambda, Seed: s.seed, TimeUnit: 10, Resources: s.resources})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -87,7 +87,7 @@ func TestDecompositionMatchesMonolithic(t *testing.T) {
 // same optimum, and the decoded schedules pass the checker.
 func TestAggregatedMatchesDisaggregated(t *testing.T) {
 	usable(t, "highs")
-	in, err := inst.Generate(inst.GenOptions{Workload: inst.Medium, Jobs: 2, Lambda: 0.05, Seed: 7, TimeUnit: 10, Resources: 2})
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Medium, Jobs: 2, Lambda: 0.05, Seed: 7, TimeUnit: 10, Resources: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

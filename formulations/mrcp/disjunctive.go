@@ -3,7 +3,7 @@ package mrcp
 import (
 	"fmt"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/model"
 )
 
@@ -28,24 +28,24 @@ func (bt *Built) disjunctive(b *model.Builder) error {
 			return fmt.Errorf("%w: %s demands %d slots; the disjunctive model needs demand 1 (use time-indexed)", ErrUnsupported, t.ref, t.q)
 		}
 	}
-	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		for r, res := range in.Resources {
 			for s := 0; s < res.Slots(k); s++ {
 				bt.machines[k] = append(bt.machines[k], unitSlot{r, s})
 			}
 		}
 	}
-	sf := model.NewFamily[inst.TaskRef](b, "S")
+	sf := model.NewFamily[mrcpscenario.TaskRef](b, "S")
 	bt.start = make([]model.Var, len(bt.tasks))
 	for i, t := range bt.tasks {
 		bt.start[i] = sf.Add(t.ref, float64(t.est), float64(t.lst), 0, model.Integer)
 	}
 	type yKey struct {
-		T inst.TaskRef
+		T mrcpscenario.TaskRef
 		M int
 	}
 	yf := model.NewFamily[yKey](b, "y")
-	one := model.NewRowFamily[inst.TaskRef](b, "assign")
+	one := model.NewRowFamily[mrcpscenario.TaskRef](b, "assign")
 	bt.assign = make([][]model.Var, len(bt.tasks))
 	rank := [3]int{}
 	for i, t := range bt.tasks {
@@ -67,10 +67,10 @@ func (bt *Built) disjunctive(b *model.Builder) error {
 	for _, p := range bt.identicalPairs() {
 		ident[p] = true
 	}
-	type pairKey struct{ T, U inst.TaskRef }
+	type pairKey struct{ T, U mrcpscenario.TaskRef }
 	of := model.NewFamily[pairKey](b, "o")
 	type linkKey struct {
-		T, U inst.TaskRef
+		T, U mrcpscenario.TaskRef
 		M    int
 	}
 	link := model.NewRowFamily[linkKey](b, "link")
@@ -114,11 +114,11 @@ func (bt *Built) disjunctive(b *model.Builder) error {
 	}
 	prec := model.NewRowFamily[pairKey](b, "prec")
 	for ri, r := range bt.tasks {
-		if r.ref.Kind != inst.Reduce {
+		if r.ref.Kind != mrcpscenario.Reduce {
 			continue
 		}
 		for m := range in.Jobs[r.ref.Job].Maps {
-			mi := bt.index[inst.TaskRef{Job: r.ref.Job, Kind: inst.Map, Index: m}]
+			mi := bt.index[mrcpscenario.TaskRef{Job: r.ref.Job, Kind: mrcpscenario.Map, Index: m}]
 			e := model.Expr{}
 			e.Add(bt.start[ri], 1).Add(bt.start[mi], -1)
 			prec.GreaterEq(pairKey{r.ref, bt.tasks[mi].ref}, e, float64(bt.tasks[mi].dur))
@@ -128,7 +128,7 @@ func (bt *Built) disjunctive(b *model.Builder) error {
 	bt.jv, err = bt.jobs(b, func(j int) []model.Expr {
 		var out []model.Expr
 		for r := range in.Jobs[j].Reduces {
-			i := bt.index[inst.TaskRef{Job: j, Kind: inst.Reduce, Index: r}]
+			i := bt.index[mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Reduce, Index: r}]
 			e := model.Sum(bt.start[i])
 			e.AddConst(float64(bt.tasks[i].dur))
 			out = append(out, e)

@@ -6,7 +6,7 @@
 //
 // Jobs j have a release s_j, a deadline d_j, map tasks and reduce tasks; task t
 // has an integer duration e_t and a demand q_t; resource r has c^mp_r map and
-// c^rd_r reduce slots (see package instances/mrcp). The paper minimises
+// c^rd_r reduce slots (see package instances/mrcpscenario). The paper minimises
 //
 //	(Σ_j N_j + 1) · max_j (C_j − s_j)
 //

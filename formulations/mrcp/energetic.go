@@ -3,7 +3,7 @@ package mrcp
 import (
 	"slices"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 // eTask is n identical non-preemptive tasks of one job and slot kind for
@@ -76,7 +76,7 @@ func (pt *packTable) bit(p int) uint {
 const maxPackLen = 1 << 16
 
 // kindPacks returns the packing tables of the map and reduce durations of in.
-func kindPacks(in *inst.Instance) (maps, reduces *packTable) {
+func kindPacks(in *mrcpscenario.Instance) (maps, reduces *packTable) {
 	var md, rd []int
 	for _, j := range in.Jobs {
 		for _, t := range j.Maps {

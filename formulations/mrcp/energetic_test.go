@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 // TestEnergeticByHand: cases the preemptive relaxation admits and the
@@ -58,13 +58,13 @@ func TestEnergeticByHand(t *testing.T) {
 // least F), with the cheap interval set of the search as well as the full one.
 func TestEnergeticAdmitsSchedules(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		mpack, rpack := kindPacks(in)
 		caps := [3]int{}
-		caps[inst.Map], caps[inst.Reduce] = slotTotals(in)
+		caps[mrcpscenario.Map], caps[mrcpscenario.Reduce] = slotTotals(in)
 		rng := rand.New(rand.NewPCG(seed, 11))
 		var en energetic
 		for trial := 0; trial < 4; trial++ {
@@ -72,9 +72,9 @@ func TestEnergeticAdmitsSchedules(t *testing.T) {
 			if err := Check(in, s); err != nil {
 				t.Fatal(err)
 			}
-			for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+			for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 				en.pack = mpack
-				if k == inst.Reduce {
+				if k == mrcpscenario.Reduce {
 					en.pack = rpack
 				}
 				var single []eTask
@@ -163,7 +163,7 @@ func TestPackTable(t *testing.T) {
 // does not grow when more jobs may be late.
 func TestRelaxLateBound(t *testing.T) {
 	for seed := uint64(1); seed <= 2; seed++ {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +201,7 @@ func TestLateLowerBound(t *testing.T) {
 	}
 	hits := 0
 	for _, st := range []stream{{7, 20, 0.02}, {10, 20, 0.02}, {3, 8, 0.05}, {4, 10, 0.08}, {5, 6, 0.1}} {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: st.jobs, Lambda: st.lambda, Seed: st.seed, TimeUnit: 1})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: st.jobs, Lambda: st.lambda, Seed: st.seed, TimeUnit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +235,7 @@ func TestLateLowerBound(t *testing.T) {
 func TestLateSetPasses(t *testing.T) {
 	none, some := 0, 0
 	for seed := uint64(1); seed <= 12; seed++ {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 7, Lambda: 0.08, Seed: seed, TimeUnit: 1})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 7, Lambda: 0.08, Seed: seed, TimeUnit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

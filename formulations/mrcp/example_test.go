@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/mrbound/mrbound/formulations/mrcp"
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 // A three-job stream on one resource with one map and one reduce slot: the
@@ -13,7 +13,7 @@ import (
 // integer start counts), its horizon and the bounds on the maximum
 // turnaround.
 func Example() {
-	in, err := inst.Parse("three.json", []byte(`{"kind": "mrcp", "schema_version": 1,
+	in, err := mrcpscenario.Parse("three.json", []byte(`{"kind": "mrcp", "schema_version": 1,
 	  "resources": [{"map_slots": 1, "reduce_slots": 1}],
 	  "jobs": [
 	    {"release": 0, "deadline": 6, "maps": [{"duration": 2}, {"duration": 2}], "reduces": [{"duration": 1}]},

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/internal/golden"
 	"github.com/mrbound/mrbound/model/lpformat"
 	"github.com/mrbound/mrbound/solve"
@@ -27,9 +27,9 @@ var backends = []string{"highs", "native"}
 // model here solves in well under a second on an idle machine.
 const testTimeLimit = 60 * time.Second
 
-func parse(t *testing.T, doc string) *inst.Instance {
+func parse(t *testing.T, doc string) *mrcpscenario.Instance {
 	t.Helper()
-	in, err := inst.Parse(t.Name(), []byte(doc))
+	in, err := mrcpscenario.Parse(t.Name(), []byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func usable(t *testing.T, backend string) {
 	}
 }
 
-func run(t *testing.T, in *inst.Instance, backend string, o Options, noCutoff bool) *Outcome {
+func run(t *testing.T, in *mrcpscenario.Instance, backend string, o Options, noCutoff bool) *Outcome {
 	t.Helper()
 	out, err := RunInstance(context.Background(), t.Name(), in, RunOptions{Build: o, NoCutoff: noCutoff,
 		Solve: solve.Options{Solver: backend, TimeLimit: testTimeLimit}})
@@ -178,7 +178,7 @@ func TestFormulationsAgree(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			usable(t, backend)
 			for _, seed := range seeds {
-				in, err := inst.Generate(inst.GenOptions{Workload: inst.Small, Jobs: jobs, Lambda: 0.05, Seed: seed, TimeUnit: 10, Resources: 2})
+				in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Small, Jobs: jobs, Lambda: 0.05, Seed: seed, TimeUnit: 10, Resources: 2})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -209,7 +209,7 @@ func TestFormulationsAgree(t *testing.T) {
 
 func TestPerResourceMatchesPooled(t *testing.T) {
 	usable(t, "highs")
-	in, err := inst.Generate(inst.GenOptions{Workload: inst.Small, Jobs: 2, Lambda: 0.05, Seed: 4, TimeUnit: 10, Resources: 2})
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Small, Jobs: 2, Lambda: 0.05, Seed: 4, TimeUnit: 10, Resources: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestCheckerRejectsBrokenSchedules(t *testing.T) {
 	}
 	bad := clone(s)
 	for i := range bad.Tasks {
-		if bad.Tasks[i].Task.Kind == inst.Map {
+		if bad.Tasks[i].Task.Kind == mrcpscenario.Map {
 			shift(bad, i, -bad.Tasks[i].Start)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"sort"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 // relaxation is the preemptive relaxation of MRCP on pooled slots, used by
@@ -25,7 +25,7 @@ import (
 // flow each group's window must hold its tasks without preemption:
 // ⌈n / ⌊cap/q⌋⌉·e (at most ⌊cap/q⌋ of them run at once).
 type relaxation struct {
-	in     *inst.Instance
+	in     *mrcpscenario.Instance
 	groups [3][]relaxGroup // per kind
 	cap    [3]int
 	maxRed []int // longest reduce per job
@@ -41,13 +41,13 @@ type relaxGroup struct {
 	job, n, dur, q int
 }
 
-func newRelaxation(in *inst.Instance) *relaxation {
+func newRelaxation(in *mrcpscenario.Instance) *relaxation {
 	rx := &relaxation{in: in, maxRed: make([]int, len(in.Jobs)), phase: make([]int, len(in.Jobs))}
-	rx.cap[inst.Map], rx.cap[inst.Reduce] = slotTotals(in)
+	rx.cap[mrcpscenario.Map], rx.cap[mrcpscenario.Reduce] = slotTotals(in)
 	for j, job := range in.Jobs {
-		for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 			ts := job.Maps
-			if k == inst.Reduce {
+			if k == mrcpscenario.Reduce {
 				ts = job.Reduces
 			}
 			var gs []relaxGroup
@@ -69,16 +69,16 @@ func newRelaxation(in *inst.Instance) *relaxation {
 		rx.phase[j] = mapPhaseBound(in, job)
 	}
 	if unitDemands(in) {
-		rx.packs[inst.Map], rx.packs[inst.Reduce] = kindPacks(in)
+		rx.packs[mrcpscenario.Map], rx.packs[mrcpscenario.Reduce] = kindPacks(in)
 	}
 	return rx
 }
 
 // window returns the interval [lo, hi) in which the tasks of group g of kind
 // k must run when job g.job completes by d.
-func (rx *relaxation) window(k inst.TaskKind, g relaxGroup, d int) (lo, hi int) {
+func (rx *relaxation) window(k mrcpscenario.TaskKind, g relaxGroup, d int) (lo, hi int) {
 	s := rx.in.Jobs[g.job].Release
-	if k == inst.Map {
+	if k == mrcpscenario.Map {
 		return s, d - rx.maxRed[g.job]
 	}
 	return s + rx.phase[g.job], d
@@ -86,7 +86,7 @@ func (rx *relaxation) window(k inst.TaskKind, g relaxGroup, d int) (lo, hi int) 
 
 // feasible reports whether the relaxation admits completions C_j ≤ d[j].
 func (rx *relaxation) feasible(d []int) bool {
-	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		if !rx.kindFeasible(k, d) {
 			return false
 		}
@@ -94,7 +94,7 @@ func (rx *relaxation) feasible(d []int) bool {
 	return true
 }
 
-func (rx *relaxation) kindFeasible(k inst.TaskKind, d []int) bool {
+func (rx *relaxation) kindFeasible(k mrcpscenario.TaskKind, d []int) bool {
 	if !rx.groupsFit(k, d) {
 		return false
 	}
@@ -117,7 +117,7 @@ func (rx *relaxation) kindFeasible(k inst.TaskKind, d []int) bool {
 
 // groupsFit reports whether every group of kind k fits its window without
 // preemption: ⌈n / ⌊cap/q⌋⌉·e (at most ⌊cap/q⌋ of its tasks run at once).
-func (rx *relaxation) groupsFit(k inst.TaskKind, d []int) bool {
+func (rx *relaxation) groupsFit(k mrcpscenario.TaskKind, d []int) bool {
 	for _, g := range rx.groups[k] {
 		if !rx.groupFits(k, g, d[g.job]) {
 			return false
@@ -126,7 +126,7 @@ func (rx *relaxation) groupsFit(k inst.TaskKind, d []int) bool {
 	return true
 }
 
-func (rx *relaxation) groupFits(k inst.TaskKind, g relaxGroup, d int) bool {
+func (rx *relaxation) groupFits(k mrcpscenario.TaskKind, g relaxGroup, d int) bool {
 	lo, hi := rx.window(k, g, d)
 	par := rx.cap[k] / g.q // tasks of g that fit at once
 	return par > 0 && hi-lo >= ceilDiv(g.n, par)*g.dur
@@ -135,7 +135,7 @@ func (rx *relaxation) groupFits(k inst.TaskKind, g relaxGroup, d int) bool {
 // kindFlow returns the work of kind k (slot-units) and the most of it the
 // preemptive transportation problem can place within the windows of d
 // (windows assumed non-empty, as groupsFit checks).
-func (rx *relaxation) kindFlow(k inst.TaskKind, d []int) (need, got int) {
+func (rx *relaxation) kindFlow(k mrcpscenario.TaskKind, d []int) (need, got int) {
 	gs := rx.groups[k]
 	c := rx.cap[k]
 	var pts []int
@@ -332,7 +332,7 @@ func (rx *relaxation) lateLowerBound(z int, r []int) int {
 	for _, j := range r {
 		d[j] = in.Jobs[j].Deadline
 		ok := true
-		for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 			for _, g := range rx.groups[k] {
 				if g.job == j && !rx.groupFits(k, g, d[j]) {
 					ok = false
@@ -348,7 +348,7 @@ func (rx *relaxation) lateLowerBound(z int, r []int) int {
 	}
 	most := 0
 	gain := make([]int, len(in.Jobs))
-	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		need, got := rx.kindFlow(k, d)
 		deficit := need - got
 		if deficit <= 0 {
@@ -455,7 +455,7 @@ func (rx *relaxation) coverable(z int, d []int, undecided []bool, left int, gain
 	in := rx.in
 	forced := 0
 	clear(gain)
-	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		for _, g := range rx.groups[k] {
 			if !rx.groupFits(k, g, d[g.job]) {
 				if !undecided[g.job] {
@@ -478,7 +478,7 @@ func (rx *relaxation) coverable(z int, d []int, undecided []bool, left int, gain
 	if forced > left {
 		return false
 	}
-	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		need, got := rx.kindFlow(k, dd)
 		deficit := need - got
 		if deficit <= 0 {

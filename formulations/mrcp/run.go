@@ -10,8 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations/internal/gantt"
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -46,7 +47,7 @@ type RunOptions struct {
 // schedule and the checker's verdict.
 type Outcome struct {
 	Path     string
-	Instance *inst.Instance
+	Instance *mrcpscenario.Instance
 	Built    *Built
 	Result   solve.Result
 	// Schedule is nil when the solver found no solution.
@@ -69,7 +70,7 @@ type Outcome struct {
 // IsBadInput reports whether err is the user's fault (an invalid scenario or
 // options the formulation cannot honour) rather than a failed call.
 func IsBadInput(err error) bool {
-	return errors.Is(err, inst.ErrInvalid) || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrHorizon) || errors.Is(err, errBadOption)
+	return errors.Is(err, badinput.Err) || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrHorizon) || errors.Is(err, errBadOption)
 }
 
 var errBadOption = errors.New("mrcp: bad option")
@@ -78,7 +79,7 @@ var errBadOption = errors.New("mrcp: bad option")
 // solves it, decodes and checks the schedule. The error is non-nil only when
 // something failed (see IsBadInput); solver statuses are in the Outcome.
 func Run(ctx context.Context, path string, data []byte, o RunOptions) (*Outcome, error) {
-	in, err := inst.Parse(path, data)
+	in, err := mrcpscenario.Parse(path, data)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func Run(ctx context.Context, path string, data []byte, o RunOptions) (*Outcome,
 // (infeasible, or a dual bound above the cutoff) the heuristic is reported as
 // optimal; when it stops at a limit without a better solution the heuristic
 // is reported with the solver's bound.
-func RunInstance(ctx context.Context, path string, in *inst.Instance, o RunOptions) (*Outcome, error) {
+func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o RunOptions) (*Outcome, error) {
 	if o.Build.Objective.Kind == Weighted && o.Build.Objective.LateWeight < 0 {
 		return nil, fmt.Errorf("%w: negative late weight", errBadOption)
 	}
@@ -372,10 +373,10 @@ func (o *Outcome) WriteSVG(w io.Writer) error {
 // Bars turns a schedule into Gantt bars: one lane per resource, slot kind and
 // slot ("r0 map", or "r0 map#1" when a resource has several), resources in
 // order, map lanes before reduce lanes.
-func Bars(in *inst.Instance, s *Schedule) []gantt.Bar {
+func Bars(in *mrcpscenario.Instance, s *Schedule) []gantt.Bar {
 	var bars []gantt.Bar
 	for r, res := range in.Resources {
-		for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 			for slot := 0; slot < res.Slots(k); slot++ {
 				lane := fmt.Sprintf("%s %s", res.Name, k)
 				if res.Slots(k) > 1 {

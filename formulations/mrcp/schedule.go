@@ -6,19 +6,19 @@ import (
 	"math"
 	"sort"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 // Assignment places one task: on Resources[Resource], in slot Slot of its kind
 // (0-based, only for drawing), over [Start, End).
 type Assignment struct {
-	Task     inst.TaskRef  `json:"-"`
-	Name     string        `json:"task"`
-	Kind     inst.TaskKind `json:"kind"`
-	Resource int           `json:"resource"`
-	Slot     int           `json:"slot"`
-	Start    int           `json:"start"`
-	End      int           `json:"end"`
+	Task     mrcpscenario.TaskRef  `json:"-"`
+	Name     string                `json:"task"`
+	Kind     mrcpscenario.TaskKind `json:"kind"`
+	Resource int                   `json:"resource"`
+	Slot     int                   `json:"slot"`
+	Start    int                   `json:"start"`
+	End      int                   `json:"end"`
 }
 
 // JobOutcome is what a schedule means for one job.
@@ -61,13 +61,13 @@ func violation(family, format string, a ...any) error {
 }
 
 // outcomes computes the job outcomes of placed tasks (nothing checked).
-func outcomes(in *inst.Instance, tasks []Assignment) ([]JobOutcome, int, int) {
+func outcomes(in *mrcpscenario.Instance, tasks []Assignment) ([]JobOutcome, int, int) {
 	jobs := make([]JobOutcome, len(in.Jobs))
 	for j, job := range in.Jobs {
 		jobs[j] = JobOutcome{Name: job.Name, Completion: job.Release}
 	}
 	for _, a := range tasks {
-		if a.Task.Kind == inst.Reduce && a.Task.Job >= 0 && a.Task.Job < len(jobs) {
+		if a.Task.Kind == mrcpscenario.Reduce && a.Task.Job >= 0 && a.Task.Job < len(jobs) {
 			jobs[a.Task.Job].Completion = max(jobs[a.Task.Job].Completion, a.End)
 		}
 	}
@@ -84,7 +84,7 @@ func outcomes(in *inst.Instance, tasks []Assignment) ([]JobOutcome, int, int) {
 }
 
 // newSchedule fills names, ends, outcomes and a canonical order.
-func newSchedule(in *inst.Instance, tasks []Assignment) *Schedule {
+func newSchedule(in *mrcpscenario.Instance, tasks []Assignment) *Schedule {
 	for i := range tasks {
 		a := &tasks[i]
 		a.Name = a.Task.String()
@@ -113,12 +113,12 @@ func newSchedule(in *inst.Instance, tasks []Assignment) *Schedule {
 // slot kind within its capacity (6, 7), and the completion, turnaround and
 // lateness flags (4, 5) and the two totals as recomputed. It returns nil or a
 // *Violation.
-func Check(in *inst.Instance, s *Schedule) error {
-	want := map[inst.TaskRef]bool{}
+func Check(in *mrcpscenario.Instance, s *Schedule) error {
+	want := map[mrcpscenario.TaskRef]bool{}
 	for _, t := range in.Tasks() {
 		want[t] = true
 	}
-	placed := map[inst.TaskRef]Assignment{}
+	placed := map[mrcpscenario.TaskRef]Assignment{}
 	for _, a := range s.Tasks {
 		t := a.Task
 		if !want[t] {
@@ -138,7 +138,7 @@ func Check(in *inst.Instance, s *Schedule) error {
 		if a.End != a.Start+task.Duration {
 			return violation("assignment", "%s runs [%d, %d), not its duration %d", t, a.Start, a.End, task.Duration)
 		}
-		if t.Kind == inst.Map && a.Start < in.Jobs[t.Job].Release {
+		if t.Kind == mrcpscenario.Map && a.Start < in.Jobs[t.Job].Release {
 			return violation("release", "%s starts at %d, before the release %d of %s", t, a.Start, in.Jobs[t.Job].Release, in.Jobs[t.Job].Name)
 		}
 		if a.Start < 0 {
@@ -155,10 +155,10 @@ func Check(in *inst.Instance, s *Schedule) error {
 	for j, job := range in.Jobs {
 		lastMap := math.MinInt
 		for i := range job.Maps {
-			lastMap = max(lastMap, placed[inst.TaskRef{Job: j, Kind: inst.Map, Index: i}].End)
+			lastMap = max(lastMap, placed[mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Map, Index: i}].End)
 		}
 		for i := range job.Reduces {
-			r := inst.TaskRef{Job: j, Kind: inst.Reduce, Index: i}
+			r := mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Reduce, Index: i}
 			if st := placed[r].Start; st < lastMap {
 				return violation("precedence", "%s starts at %d before the maps of %s end at %d", r, st, job.Name, lastMap)
 			}
@@ -167,7 +167,7 @@ func Check(in *inst.Instance, s *Schedule) error {
 	// Capacity: sweep the start and end events of each resource and kind.
 	type event struct{ at, delta int }
 	for r, res := range in.Resources {
-		for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+		for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 			var ev []event
 			for _, a := range s.Tasks {
 				if a.Resource == r && a.Task.Kind == k {
@@ -213,13 +213,13 @@ func Check(in *inst.Instance, s *Schedule) error {
 // the earliest time a resource has room for it (maps in index order from the
 // release, then reduces after the last map). It always succeeds and gives an
 // upper bound for every objective.
-func Greedy(in *inst.Instance, order []int) *Schedule {
+func Greedy(in *mrcpscenario.Instance, order []int) *Schedule {
 	// usage[r][k][τ] is the demand on resource r's kind-k slots at instant τ.
 	usage := make([][3][]int, len(in.Resources))
 	// earliest is the first τ ≥ from at which resource r has room for
 	// [τ, τ + dur), or −1 when it has fewer than q slots of kind k: a
 	// conflict at instant x rules out every τ ≤ x, so the scan jumps past it.
-	earliest := func(r int, k inst.TaskKind, q, from, dur int) int {
+	earliest := func(r int, k mrcpscenario.TaskKind, q, from, dur int) int {
 		c := in.Resources[r].Slots(k)
 		if c < q {
 			return -1
@@ -240,7 +240,7 @@ func Greedy(in *inst.Instance, order []int) *Schedule {
 	}
 	// place puts t at the earliest instant any resource has room, on the
 	// first such resource.
-	place := func(t inst.TaskRef, ready int) Assignment {
+	place := func(t mrcpscenario.TaskRef, ready int) Assignment {
 		task := in.Task(t)
 		best, at := -1, 0
 		for r := range in.Resources {
@@ -266,7 +266,7 @@ func Greedy(in *inst.Instance, order []int) *Schedule {
 			if i > 0 && m != job.Maps[i-1] {
 				from = job.Release
 			}
-			a := place(inst.TaskRef{Job: j, Kind: inst.Map, Index: i}, from)
+			a := place(mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Map, Index: i}, from)
 			tasks = append(tasks, a)
 			end = max(end, a.Start+m.Duration)
 			// Nothing had room for this task before a.Start, and placing it
@@ -274,7 +274,7 @@ func Greedy(in *inst.Instance, order []int) *Schedule {
 			from = a.Start
 		}
 		for i := range job.Reduces {
-			tasks = append(tasks, place(inst.TaskRef{Job: j, Kind: inst.Reduce, Index: i}, end))
+			tasks = append(tasks, place(mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Reduce, Index: i}, end))
 		}
 	}
 	s := newSchedule(in, tasks)
@@ -284,7 +284,7 @@ func Greedy(in *inst.Instance, order []int) *Schedule {
 
 // assignSlots numbers the slot each task uses on its resource (first free
 // slot at its start), for drawing. Tasks with demand > 1 get their first slot.
-func assignSlots(in *inst.Instance, s *Schedule) {
+func assignSlots(in *mrcpscenario.Instance, s *Schedule) {
 	idx := make([]int, len(s.Tasks))
 	for i := range idx {
 		idx[i] = i
@@ -292,7 +292,7 @@ func assignSlots(in *inst.Instance, s *Schedule) {
 	sort.SliceStable(idx, func(a, b int) bool { return s.Tasks[idx[a]].Start < s.Tasks[idx[b]].Start })
 	type key struct {
 		r int
-		k inst.TaskKind
+		k mrcpscenario.TaskKind
 	}
 	free := map[key][]int{} // per slot: time it becomes free
 	for _, i := range idx {

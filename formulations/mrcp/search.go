@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 // searchResult is what a deadline search learned.
@@ -53,7 +53,7 @@ type sgroup struct {
 // proven to fail (remaining counts, slot free times, map ends so far and the
 // last decision).
 type deadlineSearch struct {
-	in     *inst.Instance
+	in     *mrcpscenario.Instance
 	budget int
 	nodes  int
 	flow   maxFlow
@@ -91,7 +91,7 @@ type kindSearch struct {
 }
 
 // unitDemands reports whether every task of in has demand 1.
-func unitDemands(in *inst.Instance) bool {
+func unitDemands(in *mrcpscenario.Instance) bool {
 	for _, j := range in.Jobs {
 		for _, t := range j.Maps {
 			if t.Demand != 1 {
@@ -109,11 +109,11 @@ func unitDemands(in *inst.Instance) bool {
 
 // groupsOf returns the groups of identical tasks (same duration) of each job
 // for kind k, with releases and deadlines left zero.
-func groupsOf(in *inst.Instance, k inst.TaskKind) []sgroup {
+func groupsOf(in *mrcpscenario.Instance, k mrcpscenario.TaskKind) []sgroup {
 	var out []sgroup
 	for j, job := range in.Jobs {
 		ts := job.Maps
-		if k == inst.Reduce {
+		if k == mrcpscenario.Reduce {
 			ts = job.Reduces
 		}
 		first := len(out)
@@ -134,7 +134,7 @@ func groupsOf(in *inst.Instance, k inst.TaskKind) []sgroup {
 // searchDeadlines looks for a schedule of in (unit demands) in which every
 // job j completes by d[j], within budget search nodes (maps and reduces
 // together). It returns the schedule when found.
-func searchDeadlines(in *inst.Instance, d []int, budget int) (*Schedule, searchResult, int) {
+func searchDeadlines(in *mrcpscenario.Instance, d []int, budget int) (*Schedule, searchResult, int) {
 	return searchDeadlinesSeeded(in, d, budget, 0)
 }
 
@@ -145,7 +145,7 @@ const prioSpread = 40
 // searchDeadlinesSeeded is searchDeadlines with the branches ordered by
 // deadline plus a random term drawn from seed (none for seed 0): the same
 // tree in another order, for restarts when only a schedule is sought.
-func searchDeadlinesSeeded(in *inst.Instance, d []int, budget int, seed uint64) (*Schedule, searchResult, int) {
+func searchDeadlinesSeeded(in *mrcpscenario.Instance, d []int, budget int, seed uint64) (*Schedule, searchResult, int) {
 	return searchDeadlinesDir(in, d, budget, seed, false)
 }
 
@@ -157,7 +157,7 @@ func searchDeadlinesSeeded(in *inst.Instance, d []int, budget int, seed uint64) 
 // instance with each task's interval mirrored, so the two searches decide
 // the same question; the mirror places first what the instance places last,
 // which settles instances whose tight part is at the end of the horizon.
-func searchDeadlinesDir(in *inst.Instance, d []int, budget int, seed uint64, reversed bool) (*Schedule, searchResult, int) {
+func searchDeadlinesDir(in *mrcpscenario.Instance, d []int, budget int, seed uint64, reversed bool) (*Schedule, searchResult, int) {
 	ds := &deadlineSearch{in: in, budget: budget}
 	if seed != 0 {
 		ds.rng = rand.New(rand.NewPCG(seed, 0x6d726370))
@@ -170,18 +170,18 @@ func searchDeadlinesDir(in *inst.Instance, d []int, budget int, seed uint64, rev
 		}
 	}
 	mpack, rpack := kindPacks(in)
-	firstKind, secondKind := inst.Map, inst.Reduce
+	firstKind, secondKind := mrcpscenario.Map, mrcpscenario.Reduce
 	firstCap, secondCap := mapCap, redCap
 	firstPack, secondPack := mpack, rpack
 	// start[j] is where job j's first-kind tasks may start: the release, or
 	// mirrored the completion deadline.
 	start := make([]int, len(in.Jobs))
-	fg := groupsOf(in, inst.Map)
+	fg := groupsOf(in, mrcpscenario.Map)
 	if reversed {
-		firstKind, secondKind = inst.Reduce, inst.Map
+		firstKind, secondKind = mrcpscenario.Reduce, mrcpscenario.Map
 		firstCap, secondCap = redCap, mapCap
 		firstPack, secondPack = rpack, mpack
-		fg = groupsOf(in, inst.Reduce)
+		fg = groupsOf(in, mrcpscenario.Reduce)
 		for j := range in.Jobs {
 			start[j] = -d[j]
 		}
@@ -230,7 +230,7 @@ func searchDeadlinesDir(in *inst.Instance, d []int, budget int, seed uint64, rev
 					}
 					sort.Ints(st)
 					for i, x := range gr.idx {
-						tasks = append(tasks, Assignment{Task: inst.TaskRef{Job: gr.job, Kind: kind, Index: x}, Start: st[i]})
+						tasks = append(tasks, Assignment{Task: mrcpscenario.TaskRef{Job: gr.job, Kind: kind, Index: x}, Start: st[i]})
 					}
 				}
 			}
@@ -522,7 +522,7 @@ const (
 // by decideDeadlines. With lateUnknown in prove mode it also returns the
 // smallest set of jobs (by coreJobs) left undecided for the late set that
 // stopped it, nil if none: a candidate for a smaller MILP.
-func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget *int, tries, perSet int) (lateStatus, int, *Schedule, []int) {
+func searchLateCount(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int, budget *int, tries, perSet int) (lateStatus, int, *Schedule, []int) {
 	prove := tries == 0
 	if prove {
 		tries = 1
@@ -611,7 +611,7 @@ func searchLateCount(in *inst.Instance, rx *relaxation, k, zlo, zcap int, budget
 // coreJobs is the smaller of the two sets the subsetProver of hint would try
 // next (the jobs released first or last, one more than the largest found
 // feasible), nil when both are the whole instance.
-func coreJobs(in *inst.Instance, h *subsetHint) []int {
+func coreJobs(in *mrcpscenario.Instance, h *subsetHint) []int {
 	sp := newSubsetProver(in, nil, 0)
 	n := len(sp.order)
 	w0, w1 := h.fits[0]+1, h.fits[1]+1
@@ -639,7 +639,7 @@ const firstRound = 1000
 // hint (may be nil) carries what the subsetProver learned to the next call
 // on similar deadlines: the set that proved infeasibility last time is
 // searched first, with 3/4 of the budget.
-func decideDeadlines(in *inst.Instance, d []int, budget int, seed uint64, hint *subsetHint) (*Schedule, searchResult, int) {
+func decideDeadlines(in *mrcpscenario.Instance, d []int, budget int, seed uint64, hint *subsetHint) (*Schedule, searchResult, int) {
 	used := 0
 	sp := newSubsetProver(in, d, seed)
 	if hint != nil {
@@ -696,7 +696,7 @@ const subsetTries = 2
 // a family's sets are nested, so once one has a schedule every smaller one
 // has, and each round starts above the largest set with a schedule.
 type subsetProver struct {
-	in    *inst.Instance
+	in    *mrcpscenario.Instance
 	d     []int
 	seed  uint64
 	order []int // jobs by release
@@ -706,7 +706,7 @@ type subsetProver struct {
 	proof [2]int
 }
 
-func newSubsetProver(in *inst.Instance, d []int, seed uint64) *subsetProver {
+func newSubsetProver(in *mrcpscenario.Instance, d []int, seed uint64) *subsetProver {
 	order := make([]int, len(in.Jobs))
 	for j := range order {
 		order[j] = j
@@ -772,9 +772,9 @@ func (sp *subsetProver) search(fam, w, budget int) (searchResult, int) {
 
 // restrictJobs returns in with only the jobs js (in that order) and their
 // deadlines from d.
-func restrictJobs(in *inst.Instance, js, d []int) (*inst.Instance, []int) {
+func restrictJobs(in *mrcpscenario.Instance, js, d []int) (*mrcpscenario.Instance, []int) {
 	sub := *in
-	sub.Jobs = make([]inst.Job, len(js))
+	sub.Jobs = make([]mrcpscenario.Job, len(js))
 	sd := make([]int, len(js))
 	for i, j := range js {
 		sub.Jobs[i], sd[i] = in.Jobs[j], d[j]

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -18,7 +18,7 @@ import (
 // and minTurnaround lies between TurnaroundLowerBound and every schedule's Z.
 func TestRelaxationAdmitsSchedules(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed, TimeUnit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func TestRelaxationAdmitsSchedules(t *testing.T) {
 func TestSearchMatchesMILP(t *testing.T) {
 	usable(t, "highs")
 	type stream struct {
-		w         inst.Workload
+		w         mrcpscenario.Workload
 		jobs      int
 		seed      uint64
 		lambda    float64
@@ -65,15 +65,15 @@ func TestSearchMatchesMILP(t *testing.T) {
 		unit      float64
 	}
 	streams := []stream{
-		{inst.Small, 4, 1, 0.05, 1, 10}, {inst.Mixed, 3, 2, 0.05, 2, 10}, {inst.Small, 5, 3, 0.1, 2, 10},
-		{inst.Small, 4, 4, 0.08, 1, 5}, {inst.Mixed, 3, 5, 0.03, 1, 10},
+		{mrcpscenario.Small, 4, 1, 0.05, 1, 10}, {mrcpscenario.Mixed, 3, 2, 0.05, 2, 10}, {mrcpscenario.Small, 5, 3, 0.1, 2, 10},
+		{mrcpscenario.Small, 4, 4, 0.08, 1, 5}, {mrcpscenario.Mixed, 3, 5, 0.03, 1, 10},
 	}
 	if testing.Short() {
 		streams = streams[:2]
 	}
 	searched := 0
 	for _, s := range streams {
-		in, err := inst.Generate(inst.GenOptions{Workload: s.w, Jobs: s.jobs, Lambda: s.lambda, Seed: s.seed, TimeUnit: s.unit, Resources: s.resources})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: s.w, Jobs: s.jobs, Lambda: s.lambda, Seed: s.seed, TimeUnit: s.unit, Resources: s.resources})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,9 +149,9 @@ func TestSearchDeadlinesByHand(t *testing.T) {
 // mixed streams in random job orders and on a two-resource stream with
 // demands above 1.
 func TestGreedyMatchesPlainScan(t *testing.T) {
-	var ins []*inst.Instance
+	var ins []*mrcpscenario.Instance
 	for seed := uint64(1); seed <= 2; seed++ {
-		in, err := inst.Generate(inst.GenOptions{Workload: inst.Mixed, Jobs: 10, Lambda: 0.02, Seed: seed, TimeUnit: 1})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 10, Lambda: 0.02, Seed: seed, TimeUnit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,10 +178,10 @@ func TestGreedyMatchesPlainScan(t *testing.T) {
 
 // greedyReference is the plain Greedy: every instant from the ready time,
 // every resource in order.
-func greedyReference(in *inst.Instance, order []int) *Schedule {
+func greedyReference(in *mrcpscenario.Instance, order []int) *Schedule {
 	// usage[r][k][τ] is the demand on resource r's kind-k slots at instant τ.
 	usage := make([][3][]int, len(in.Resources))
-	fits := func(r int, k inst.TaskKind, q, from, dur int) bool {
+	fits := func(r int, k mrcpscenario.TaskKind, q, from, dur int) bool {
 		c := in.Resources[r].Slots(k)
 		if c < q {
 			return false
@@ -194,7 +194,7 @@ func greedyReference(in *inst.Instance, order []int) *Schedule {
 		}
 		return true
 	}
-	place := func(t inst.TaskRef, ready int) Assignment {
+	place := func(t mrcpscenario.TaskRef, ready int) Assignment {
 		task := in.Task(t)
 		for τ := ready; ; τ++ {
 			for r := range in.Resources {
@@ -216,12 +216,12 @@ func greedyReference(in *inst.Instance, order []int) *Schedule {
 		job := in.Jobs[j]
 		end := job.Release
 		for i, m := range job.Maps {
-			a := place(inst.TaskRef{Job: j, Kind: inst.Map, Index: i}, job.Release)
+			a := place(mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Map, Index: i}, job.Release)
 			tasks = append(tasks, a)
 			end = max(end, a.Start+m.Duration)
 		}
 		for i := range job.Reduces {
-			tasks = append(tasks, place(inst.TaskRef{Job: j, Kind: inst.Reduce, Index: i}, end))
+			tasks = append(tasks, place(mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Reduce, Index: i}, end))
 		}
 	}
 	s := newSchedule(in, tasks)
@@ -289,7 +289,7 @@ func TestReversedSearchAgrees(t *testing.T) {
 // 0–7, deadlines 6–25 later) of 1–3 maps and 1–2 reduces with durations 1–5, on one or two
 // resources with 1–2 map slots and one reduce slot; it returns the instance
 // and its JSON.
-func tinyInstance(t *testing.T, rng *rand.Rand, maxJobs int) (*inst.Instance, string) {
+func tinyInstance(t *testing.T, rng *rand.Rand, maxJobs int) (*mrcpscenario.Instance, string) {
 	t.Helper()
 	var sb strings.Builder
 	sb.WriteString(`{"kind": "mrcp", "schema_version": 1, "resources": [`)

@@ -1,7 +1,7 @@
 package mrcp
 
 import (
-	inst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/model"
 )
 
@@ -26,7 +26,7 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		unit = unit && t.q == 1
 	}
 	bt.Pooled = unit && !o.PerResource
-	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		if bt.Pooled {
 			total := 0
 			for _, r := range in.Resources {
@@ -45,10 +45,10 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	bt.groupOf = make([]int, len(bt.tasks))
 	bt.groups = nil
 	for i, t := range bt.tasks {
-		if bt.Pooled && !o.Disaggregated && t.ref.Kind == inst.Map && i > 0 {
+		if bt.Pooled && !o.Disaggregated && t.ref.Kind == mrcpscenario.Map && i > 0 {
 			g := bt.groupOf[i-1]
 			p := bt.tasks[bt.groups[g].tasks[0]]
-			if p.ref.Job == t.ref.Job && p.ref.Kind == inst.Map && p.dur == t.dur && p.q == t.q {
+			if p.ref.Job == t.ref.Job && p.ref.Kind == mrcpscenario.Map && p.dur == t.dur && p.q == t.q {
 				bt.groupOf[i] = g
 				bt.groups[g].tasks = append(bt.groups[g].tasks, i)
 				continue
@@ -58,12 +58,12 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		bt.groups = append(bt.groups, taskGroup{tasks: []int{i}})
 	}
 	type xKey struct {
-		T    inst.TaskRef
+		T    mrcpscenario.TaskRef
 		L, S int
 	}
 	xf := model.NewFamily[xKey](b, "x")
 	bt.xs = make([][]startVar, len(bt.tasks))
-	one := model.NewRowFamily[inst.TaskRef](b, "assign")
+	one := model.NewRowFamily[mrcpscenario.TaskRef](b, "assign")
 	for g := range bt.groups {
 		gr := &bt.groups[g]
 		t := bt.tasks[gr.tasks[0]]
@@ -90,11 +90,11 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	}
 	// Capacity, only where the tasks that could run exceed the lane.
 	type capKey struct {
-		K    inst.TaskKind
+		K    mrcpscenario.TaskKind
 		L, S int
 	}
 	capRows := model.NewRowFamily[capKey](b, "cap")
-	for _, k := range []inst.TaskKind{inst.Map, inst.Reduce} {
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		lo, hi := -1, -1
 		for _, t := range bt.tasks {
 			if t.ref.Kind == k {
@@ -129,7 +129,7 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	// Cumulative starts F_g(τ), τ ∈ [est, lst): F_g(τ) = F_g(τ−1) + Σ_ℓ x[g,ℓ,τ]
 	// (a count in [0, n_g] for a group of n_g tasks).
 	type fKey struct {
-		T inst.TaskRef
+		T mrcpscenario.TaskRef
 		S int
 	}
 	ff := model.NewFamily[fKey](b, "F")
@@ -169,18 +169,18 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	// tasks: n_m·F_r(τ) ≤ F_m(τ − e_m), i.e. r may have started by τ only
 	// when all n_m maps had started by τ − e_m (n_m = 1 is (3) itself).
 	type precKey struct {
-		R, M inst.TaskRef
+		R, M mrcpscenario.TaskRef
 		S    int
 	}
 	prec := model.NewRowFamily[precKey](b, "prec")
 	for ri, r := range bt.tasks {
-		if r.ref.Kind != inst.Reduce {
+		if r.ref.Kind != mrcpscenario.Reduce {
 			continue
 		}
 		rg := bt.groupOf[ri]
 		done := map[int]bool{}
 		for m := range in.Jobs[r.ref.Job].Maps {
-			mg := bt.groupOf[bt.index[inst.TaskRef{Job: r.ref.Job, Kind: inst.Map, Index: m}]]
+			mg := bt.groupOf[bt.index[mrcpscenario.TaskRef{Job: r.ref.Job, Kind: mrcpscenario.Map, Index: m}]]
 			if done[mg] {
 				continue
 			}
@@ -202,7 +202,7 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		}
 	}
 	// Identical tasks of a job start in index order.
-	sym := model.NewRowFamily[inst.TaskRef](b, "order")
+	sym := model.NewRowFamily[mrcpscenario.TaskRef](b, "order")
 	startExpr := func(i int) model.Expr {
 		e := model.Expr{}
 		for _, sv := range bt.xs[i] {
@@ -222,7 +222,7 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	bt.jv, err = bt.jobs(b, func(j int) []model.Expr {
 		var out []model.Expr
 		for r := range in.Jobs[j].Reduces {
-			i := bt.index[inst.TaskRef{Job: j, Kind: inst.Reduce, Index: r}]
+			i := bt.index[mrcpscenario.TaskRef{Job: j, Kind: mrcpscenario.Reduce, Index: r}]
 			e := startExpr(i)
 			e.AddConst(float64(bt.tasks[i].dur))
 			out = append(out, e)
@@ -235,9 +235,9 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	// Lateness in the strong form: a reduce that starts after d_j − e_r makes
 	// job j late, N_j ≥ 1 − F_r(d_j − e_r) (the big-M row alone is weak in
 	// the LP relaxation).
-	lateRows := model.NewRowFamily[inst.TaskRef](b, "latestart")
+	lateRows := model.NewRowFamily[mrcpscenario.TaskRef](b, "latestart")
 	for ri, r := range bt.tasks {
-		if r.ref.Kind != inst.Reduce {
+		if r.ref.Kind != mrcpscenario.Reduce {
 			continue
 		}
 		d := in.Jobs[r.ref.Job].Deadline - r.dur

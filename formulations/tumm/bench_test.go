@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	it "github.com/mrbound/mrbound/instances/tumm"
+	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/solvertest"
 )
@@ -18,7 +18,7 @@ func BenchmarkHeterogeneousExample(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := it.Parse(data)
+	s, err := tummscenario.Parse(data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	it "github.com/mrbound/mrbound/instances/tumm"
+	"github.com/mrbound/mrbound/instances/tummscenario"
 )
 
 // FuzzParseAndStatic: any input either fails to parse with an error or runs
@@ -16,7 +16,7 @@ func FuzzParseAndStatic(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := it.Parse(data)
+		s, err := tummscenario.Parse(data)
 		if err != nil {
 			return
 		}

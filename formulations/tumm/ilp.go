@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"math"
 
-	it "github.com/mrbound/mrbound/instances/tumm"
+	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
 
-// Node is one machine of a heterogeneous cluster (see instances/tumm).
-type Node = it.Node
+// Node is one machine of a heterogeneous cluster (see instances/tummscenario).
+type Node = tummscenario.Node
 
 // Objective selects the ILP's objective.
 type Objective int8

@@ -9,7 +9,7 @@ import (
 	"math"
 	"strings"
 
-	it "github.com/mrbound/mrbound/instances/tumm"
+	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -19,7 +19,7 @@ const StaticCheckTol = 1e-9
 
 // Result is the answer for one scenario.
 type Result struct {
-	Scenario *it.Scenario
+	Scenario *tummscenario.Scenario
 	// Static is Algorithm 1's answer (nil without a static part);
 	// StaticSimulated the task-level simulation at its split.
 	Static          *StaticResult
@@ -54,7 +54,7 @@ type Options struct {
 // with the backend named in opts (objective overrides the file's when not
 // empty), and checks both.
 func Run(ctx context.Context, data []byte, opts solve.Options, o Options) (*Result, error) {
-	s, err := it.Parse(data)
+	s, err := tummscenario.Parse(data)
 	if err != nil {
 		return nil, inputError{err}
 	}
@@ -62,7 +62,7 @@ func Run(ctx context.Context, data []byte, opts solve.Options, o Options) (*Resu
 }
 
 // RunScenario is Run on a parsed scenario.
-func RunScenario(ctx context.Context, s *it.Scenario, opts solve.Options, o Options) (*Result, error) {
+func RunScenario(ctx context.Context, s *tummscenario.Scenario, opts solve.Options, o Options) (*Result, error) {
 	if err := s.Validate(); err != nil {
 		return nil, inputError{err}
 	}
@@ -190,7 +190,7 @@ type Report struct {
 
 // Report assembles the machine-readable report.
 func (r *Result) Report() Report {
-	rep := Report{Kind: it.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Solver: "algorithm1"}
+	rep := Report{Kind: tummscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Solver: "algorithm1"}
 	if s := r.Static; s != nil {
 		rep.Static = &StaticReport{Slots: r.Scenario.Static.Slots, MapSlots: s.MapSlots, ReduceSlots: s.ReduceSlots,
 			PredictedMakespan: s.Makespan, SimulatedMakespan: r.StaticSimulated, Finish: s.Finish, Verified: r.StaticVerified}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 
-	it "github.com/mrbound/mrbound/instances/tumm"
+	"github.com/mrbound/mrbound/instances/tummscenario"
 )
 
-// Job is one job of a FIFO batch (see instances/tumm).
-type Job = it.Job
+// Job is one job of a FIFO batch (see instances/tummscenario).
+type Job = tummscenario.Job
 
 // StaticResult is Algorithm 1's answer.
 type StaticResult struct {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	it "github.com/mrbound/mrbound/instances/tumm"
+	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -257,8 +257,8 @@ func TestBadInput(t *testing.T) {
 	}
 	// A scenario that is well formed but has no feasible split reports a
 	// status, not an error: one node with one slot and both phases.
-	var s = &it.Scenario{Kind: "tumm", SchemaVersion: 1, Heterogeneous: &it.Heterogeneous{MapTasks: 1, ReduceTasks: 1,
-		Nodes: []it.Node{{Name: "n", Slots: 1, MapTime: 1, ReduceTime: 1}}}}
+	var s = &tummscenario.Scenario{Kind: "tumm", SchemaVersion: 1, Heterogeneous: &tummscenario.Heterogeneous{MapTasks: 1, ReduceTasks: 1,
+		Nodes: []tummscenario.Node{{Name: "n", Slots: 1, MapTime: 1, ReduceTime: 1}}}}
 	forEachBackend(t, func(t *testing.T, opts solve.Options) {
 		r, err := RunScenario(context.Background(), s, opts, Options{})
 		if err != nil {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/mrbound/mrbound/formulations/jlassi"
 	"github.com/mrbound/mrbound/formulations/mrcp"
-	jinst "github.com/mrbound/mrbound/instances/jlassi"
-	minst "github.com/mrbound/mrbound/instances/mrcp"
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
@@ -31,11 +31,11 @@ func relaxation(m *model.Model) *model.Model {
 // instances with 4 and 8 jobs (λ = 0.02, seeds 1 and 2).
 func formulationLPs(b *testing.B) (names []string, models []*model.Model) {
 	for _, sc := range []int{1, 2, 3} {
-		s, err := jinst.Generate(sc, 1)
+		s, err := jlassiscenario.Generate(sc, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
-		in, err := jinst.Compile("generated", s)
+		in, err := jlassiscenario.Compile("generated", s)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func formulationLPs(b *testing.B) (names []string, models []*model.Model) {
 		models = append(models, relaxation(bm.Model))
 	}
 	for i, jobs := range []int{4, 8} {
-		in, err := minst.Generate(minst.GenOptions{Workload: minst.Small, Jobs: jobs, Lambda: 0.02, Seed: uint64(i + 1)})
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Small, Jobs: jobs, Lambda: 0.02, Seed: uint64(i + 1)})
 		if err != nil {
 			b.Fatal(err)
 		}

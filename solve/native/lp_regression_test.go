@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mrbound/mrbound/formulations/coshh"
-	ic "github.com/mrbound/mrbound/instances/coshh"
+	"github.com/mrbound/mrbound/instances/coshhscenario"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/native"
 )
@@ -18,7 +18,7 @@ import (
 // solve. Retries now tighten the working tolerances.
 func TestCoshhTable10Regression(t *testing.T) {
 	for _, trace := range []string{"facebook", "yahoo"} {
-		s, err := ic.Generate(ic.GenOptions{Trace: trace, Seed: 1, Cluster: "table10", Resources: 102, MaxError: 0.1})
+		s, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: trace, Seed: 1, Cluster: "table10", Resources: 102, MaxError: 0.1})
 		if err != nil {
 			t.Fatal(err)
 		}

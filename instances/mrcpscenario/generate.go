@@ -1,4 +1,4 @@
-package mrcp
+package mrcpscenario
 
 import (
 	"fmt"

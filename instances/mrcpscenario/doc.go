@@ -1,5 +1,5 @@
-// Package mrcp reads, validates and generates MRCP scenarios: streams of
-// MapReduce jobs with release times and deadlines, to be scheduled on a
+// Package mrcpscenario reads, validates and generates MRCP scenarios: streams
+// of MapReduce jobs with release times and deadlines, to be scheduled on a
 // cluster of resources with map and reduce slots (Lim, Majumdar and
 // Ashwood-Smith, MRCP, §3 and §5.1).
 //
@@ -54,4 +54,4 @@
 // With a time unit of u seconds every time is divided by u and rounded (at
 // least 1 for a duration), which shrinks time-indexed models. Everything is
 // deterministic given the seed.
-package mrcp
+package mrcpscenario

@@ -1,4 +1,4 @@
-package tumm
+package tummscenario
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package jlassi
+package jlassiscenario
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -78,8 +79,8 @@ func TestLoadErrors(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "scenario.json: ") || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %q, want it to contain %q", err, c.want)
 			}
-			if !errors.Is(err, ErrInvalid) {
-				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			if !errors.Is(err, badinput.Err) {
+				t.Fatalf("error %v does not wrap badinput.Err", err)
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error spans lines: %q", err)

@@ -1,4 +1,4 @@
-package jlassi
+package jlassiscenario
 
 import (
 	"bytes"
@@ -9,32 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/mrbound/mrbound/badinput"
 )
-
-// ErrInvalid is wrapped by every error about a scenario's content.
-var ErrInvalid = errors.New("jlassi: invalid scenario")
-
-// PathError names the place in a scenario file that is wrong.
-type PathError struct {
-	// File is the file name (may be empty); Path the JSON path
-	// (jobs[2].maps[1].blocks) or "line:col" for a syntax error.
-	File, Path string
-	Problem    string
-}
-
-func (e *PathError) Error() string {
-	s := e.Path + ": " + e.Problem
-	if e.Path == "" {
-		s = e.Problem
-	}
-	if e.File != "" {
-		s = e.File + ": " + s
-	}
-	return s
-}
-
-// Unwrap lets errors.Is(err, ErrInvalid) hold.
-func (e *PathError) Unwrap() error { return ErrInvalid }
 
 // Load reads and validates a scenario file.
 func Load(path string) (*Instance, error) {
@@ -66,14 +43,14 @@ func Decode(file string, data []byte) (*Scenario, error) {
 		switch {
 		case errors.As(err, &se):
 			l, c := lineCol(data, se.Offset)
-			return nil, &PathError{File: file, Path: fmt.Sprintf("%d:%d", l, c), Problem: se.Error()}
+			return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("%d:%d", l, c), Problem: se.Error()}
 		case errors.As(err, &te):
-			return nil, &PathError{File: file, Path: te.Field, Problem: fmt.Sprintf("expected %v, got JSON %s", te.Type, te.Value)}
+			return nil, &badinput.PathError{File: file, Path: te.Field, Problem: fmt.Sprintf("expected %v, got JSON %s", te.Type, te.Value)}
 		}
-		return nil, &PathError{File: file, Problem: err.Error()}
+		return nil, &badinput.PathError{File: file, Problem: err.Error()}
 	}
 	if dec.More() {
-		return nil, &PathError{File: file, Problem: "trailing data after the scenario object"}
+		return nil, &badinput.PathError{File: file, Problem: "trailing data after the scenario object"}
 	}
 	return &sc, nil
 }
@@ -99,7 +76,7 @@ type compiler struct {
 
 func (c *compiler) fail(path, format string, a ...any) {
 	if c.err == nil {
-		c.err = &PathError{File: c.file, Path: path, Problem: fmt.Sprintf(format, a...)}
+		c.err = &badinput.PathError{File: c.file, Path: path, Problem: fmt.Sprintf(format, a...)}
 	}
 }
 

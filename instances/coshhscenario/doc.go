@@ -1,5 +1,6 @@
-// Package coshh holds the COSHH scenario format, its loader and validator, the
-// published workloads of Rasooli and Down and a generator of job streams.
+// Package coshhscenario holds the COSHH scenario format, its loader and
+// validator, the published workloads of Rasooli and Down and a generator of
+// job streams.
 //
 // # Scenario files
 //
@@ -32,4 +33,4 @@
 // proportions, Poisson arrivals, execution times from the task-seconds of
 // Table 4 scaled by each resource's rate and slots, and estimates with the
 // over-and-under estimation error of §6.3: L̂ = L·(1 + E), E ~ U[−I, I].
-package coshh
+package coshhscenario

@@ -1,4 +1,4 @@
-package tumm
+package tummscenario
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 // Kind is the value of "kind" in a TuMM scenario file.
@@ -63,13 +65,8 @@ type Node struct {
 	ReduceTime float64 `json:"reduce_time"`
 }
 
-// PathError is a validation error at a JSON path.
-type PathError struct{ Path, Problem string }
-
-func (e *PathError) Error() string { return "tumm: " + e.Path + ": " + e.Problem }
-
 func perr(path, format string, a ...any) error {
-	return &PathError{Path: path, Problem: fmt.Sprintf(format, a...)}
+	return &badinput.PathError{Kind: Kind, Path: path, Problem: fmt.Sprintf(format, a...)}
 }
 
 // Parse decodes and validates a scenario; errors name the JSON path or the
@@ -86,11 +83,11 @@ func Parse(data []byte) (*Scenario, error) {
 			off := min(int(syn.Offset), len(data))
 			line := bytes.Count(data[:off], []byte("\n")) + 1
 			col := off - bytes.LastIndexByte(data[:off], '\n')
-			return nil, fmt.Errorf("tumm: line %d, column %d: %v", line, col, syn)
+			return nil, perr(fmt.Sprintf("line %d, column %d", line, col), "%v", syn)
 		case errors.As(err, &typ):
-			return nil, fmt.Errorf("tumm: $.%s: expected %v, found %s", typ.Field, typ.Type, typ.Value)
+			return nil, perr("$."+typ.Field, "expected %v, found %s", typ.Type, typ.Value)
 		}
-		return nil, fmt.Errorf("tumm: %v", err)
+		return nil, perr("", "%v", err)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err

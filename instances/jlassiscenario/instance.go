@@ -1,4 +1,4 @@
-package jlassi
+package jlassiscenario
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package mrcp
+package mrcpscenario
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances"
 )
 
@@ -116,29 +117,6 @@ func (in *Instance) Task(t TaskRef) Task {
 	return in.Jobs[t.Job].Reduces[t.Index]
 }
 
-// ErrInvalid is wrapped by every validation error.
-var ErrInvalid = errors.New("mrcp: invalid scenario")
-
-// PathError names the file and JSON path of a problem.
-type PathError struct {
-	File, Path, Problem string
-}
-
-func (e *PathError) Error() string {
-	var parts []string
-	if e.File != "" {
-		parts = append(parts, e.File)
-	}
-	if e.Path != "" {
-		parts = append(parts, e.Path)
-	}
-	parts = append(parts, e.Problem)
-	return strings.Join(parts, ": ")
-}
-
-// Unwrap lets errors.Is(err, ErrInvalid) hold.
-func (e *PathError) Unwrap() error { return ErrInvalid }
-
 // Load reads and validates the scenario in file.
 func Load(file string) (*Instance, error) {
 	data, err := os.ReadFile(file)
@@ -154,10 +132,10 @@ func Parse(file string, data []byte) (*Instance, error) {
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err != nil {
-		return nil, &PathError{File: file, Problem: "not valid JSON: " + jsonErr(data, err)}
+		return nil, &badinput.PathError{File: file, Problem: "not valid JSON: " + jsonErr(data, err)}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, &PathError{File: file, Problem: "not valid JSON: data after the top-level object"}
+		return nil, &badinput.PathError{File: file, Problem: "not valid JSON: data after the top-level object"}
 	}
 	p := parser{file: file}
 	in := p.instance(raw)
@@ -185,7 +163,7 @@ type parser struct {
 
 func (p *parser) fail(path, format string, a ...any) {
 	if p.err == nil {
-		p.err = &PathError{File: p.file, Path: path, Problem: fmt.Sprintf(format, a...)}
+		p.err = &badinput.PathError{File: p.file, Path: path, Problem: fmt.Sprintf(format, a...)}
 	}
 }
 

@@ -1,4 +1,4 @@
-package coshh
+package coshhscenario
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package coshh
+package coshhscenario
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 // Kind is the value of "kind" in a COSHH scenario file.
@@ -113,11 +115,11 @@ func jsonError(data []byte, err error) error {
 	switch {
 	case errors.As(err, &syn):
 		line, col := lineCol(data, syn.Offset)
-		return fmt.Errorf("coshh: line %d, column %d: %v", line, col, syn)
+		return perr(fmt.Sprintf("line %d, column %d", line, col), "%v", syn)
 	case errors.As(err, &typ):
-		return fmt.Errorf("coshh: $.%s: expected %v, found %s", typ.Field, typ.Type, typ.Value)
+		return perr("$."+typ.Field, "expected %v, found %s", typ.Type, typ.Value)
 	}
-	return fmt.Errorf("coshh: %v", err)
+	return perr("", "%v", err)
 }
 
 func lineCol(data []byte, off int64) (line, col int) {
@@ -130,16 +132,8 @@ func lineCol(data []byte, off int64) (line, col int) {
 	return line, col
 }
 
-// PathError is a validation error at a JSON path.
-type PathError struct {
-	Path    string
-	Problem string
-}
-
-func (e *PathError) Error() string { return "coshh: " + e.Path + ": " + e.Problem }
-
 func perr(path, format string, a ...any) error {
-	return &PathError{Path: path, Problem: fmt.Sprintf(format, a...)}
+	return &badinput.PathError{Kind: Kind, Path: path, Problem: fmt.Sprintf(format, a...)}
 }
 
 func bad(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
@@ -176,7 +170,7 @@ func (s *Scenario) Validate() error {
 	case hasClasses && hasJobs:
 		return perr("$", "give either classes or users and jobs, not both")
 	case !hasClasses && !hasJobs:
-		return fmt.Errorf("%w: $: neither classes nor jobs", ErrEmptyStream)
+		return badinput.Errorf("%w: $: neither classes nor jobs", ErrEmptyStream)
 	case hasClasses:
 		if len(s.Classes) == 0 {
 			return perr("$.classes", "secondary_classes given without classes")
@@ -203,7 +197,7 @@ func (s *Scenario) Validate() error {
 		return perr("$.users", "jobs given without users")
 	}
 	if len(s.Jobs) == 0 {
-		return fmt.Errorf("%w: $.jobs: no jobs", ErrEmptyStream)
+		return badinput.Errorf("%w: $.jobs: no jobs", ErrEmptyStream)
 	}
 	ids := map[string]bool{}
 	for i, job := range s.Jobs {

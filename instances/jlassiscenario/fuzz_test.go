@@ -1,8 +1,10 @@
-package jlassi
+package jlassiscenario
 
 import (
 	"errors"
 	"testing"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 // FuzzParse checks that no input makes the loader panic, and that whatever
@@ -16,7 +18,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := Parse("fuzz.json", data)
 		if err != nil {
-			var pe *PathError
+			var pe *badinput.PathError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %v is not a *PathError", err)
 			}

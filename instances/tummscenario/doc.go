@@ -1,6 +1,6 @@
-// Package tumm holds the TuMM / H_TuMM scenario format (Yao et al., "Self-
-// adjusting slot configurations for homogeneous and heterogeneous Hadoop
-// clusters") and its validating loader.
+// Package tummscenario holds the TuMM / H_TuMM scenario format (Yao et al.,
+// "Self-adjusting slot configurations for homogeneous and heterogeneous
+// Hadoop clusters") and its validating loader.
 //
 // # Scenario files
 //
@@ -21,4 +21,4 @@
 // the remaining map and reduce tasks of the running jobs and the cluster's
 // nodes with their mean task times, for the per-node integer program of
 // eqs 8–17. Parse names the JSON path of the first problem.
-package tumm
+package tummscenario

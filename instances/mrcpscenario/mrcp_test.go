@@ -1,4 +1,4 @@
-package mrcp
+package mrcpscenario
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 const tinyJSON = `{"kind": "mrcp", "schema_version": 1,
@@ -66,7 +68,7 @@ func TestParseErrors(t *testing.T) {
 		}
 		doc := strings.Replace(tinyJSON, c.from, c.to, 1)
 		_, err := Parse("s.json", []byte(doc))
-		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, ErrInvalid) {
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, badinput.Err) {
 			t.Errorf("%s → %s: err = %v, want %q", c.from, c.to, err, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-// Package jlassi reads, validates and generates scenarios for the
+// Package jlassiscenario reads, validates and generates scenarios for the
 // time-indexed MILP of Jlassi, Martineau and Tkindt ("Offline scheduling of
 // map and reduce tasks on Hadoop systems", CLOSER 2015).
 //
@@ -45,4 +45,4 @@
 // 2–4 and eq 16, reproducibly from (scenario, seed). The readings chosen where
 // the paper is silent are the constants of generate.go and are discussed in
 // docs/jlassi.md.
-package jlassi
+package jlassiscenario

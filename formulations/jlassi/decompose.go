@@ -57,6 +57,8 @@ func (d *DecompositionReport) String() string {
 			b.WriteString(", ")
 		}
 		switch {
+		case math.IsInf(o.Bound, 1):
+			fmt.Fprintf(&b, "K=%d none (%s)", o.K, o.How)
 		case o.How == "waves":
 			fmt.Fprintf(&b, "K=%d ≥ %s (waves)", o.K, solve.FormatValue(o.Bound))
 		case !math.IsNaN(o.Value):
@@ -136,7 +138,10 @@ type decomposition struct {
 	Schedule  *Schedule
 	X         []float64
 	Objective float64
-	Nodes     int64
+	// Nodes and Iterations add up the per-count solves; Version is their
+	// backend's.
+	Nodes, Iterations int64
+	Version           string
 }
 
 // decompose bounds RealTime at m's horizon by the interval-count
@@ -209,6 +214,8 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 		}
 		o.Seconds, o.Nodes, o.How = time.Since(ks).Seconds(), res.Nodes, res.Status.String()
 		d.Nodes += res.Nodes
+		d.Iterations += res.Iterations
+		d.Version = res.SolverVersion
 		switch res.Status {
 		case solve.Infeasible:
 			// No schedule with K task intervals beats the incumbent (none
@@ -324,7 +331,7 @@ func settled(d *decomposition, best float64) bool {
 // with the best schedule (x, its vector) or infeasible.
 func (d *decomposition) result(solver string, best float64, x []float64, wall time.Duration) solve.Result {
 	inc := d.incumbent(best)
-	r := solve.Result{Solver: solver, Nodes: d.Nodes, Wall: wall,
+	r := solve.Result{Solver: solver, SolverVersion: d.Version, Nodes: d.Nodes, Iterations: d.Iterations, Wall: wall,
 		Message: "settled by the interval-count decomposition (its bound meets the best schedule)"}
 	if math.IsInf(inc, 1) {
 		r.Status, r.Objective, r.Bound = solve.Infeasible, math.Inf(1), math.Inf(1)

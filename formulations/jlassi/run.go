@@ -394,7 +394,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		ew.printf("lp bound     %s\n", solve.FormatValue(r.LPBound))
 	}
 	if d := r.Decomposition; d != nil {
-		ew.printf("intervals    bound %s over K task intervals (%.3g s): %s\n", solve.FormatValue(d.Bound), d.Seconds, d)
+		ew.printf("intervals    bound %s over the counts K of task intervals: %s\n", solve.FormatValue(d.Bound), d)
 	}
 	if h := r.Heuristic; h != nil {
 		if h.Found {

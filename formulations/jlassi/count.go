@@ -42,13 +42,24 @@ func taskP(in *jlassiscenario.Instance, classes [][2][][]int, i, j, c int) float
 	return task.P[j][classes[j][kindIndex(task.Kind)][c][0]]
 }
 
-// buildCount emits R_K over the strong form's slot classes; with a finite
-// cutoff it also asks for RealTime ≤ cutoff (so that an infeasible answer
-// proves that no K-interval schedule is that short). T is the full model's
-// horizon: when K = T every interval holds a task, none is left for
-// migrations before the first, so a map in interval 0 runs where its blocks
-// are at home (the full model's domain); with K < T it may not.
-func buildCount(in *jlassiscenario.Instance, K, T int, cutoff float64) (*countModel, error) {
+// countOptions choose R_K.
+type countOptions struct {
+	// K is the number of task intervals; T the full model's horizon: when
+	// K = T every interval holds a task, none is left for migrations
+	// before the first, so a map in interval 0 runs where its blocks are at
+	// home (the full model's domain); with K < T it may not.
+	K, T int
+	// Cutoff, when finite, asks for RealTime ≤ Cutoff (an infeasible answer
+	// then proves that no K-interval schedule is that short); Floor, when
+	// positive, for RealTime ≥ Floor (a bound already proven).
+	Cutoff, Floor float64
+	// Network adds the shuffle reservations and their bandwidth rows.
+	Network bool
+}
+
+// buildCount emits R_K over the strong form's slot classes.
+func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error) {
+	K, T := o.K, o.T
 	if K <= 0 {
 		return nil, fmt.Errorf("jlassi: interval count must be positive, got %d", K)
 	}
@@ -86,6 +97,7 @@ func buildCount(in *jlassiscenario.Instance, K, T int, cutoff float64) (*countMo
 	type classKey struct{ J, X, C, T int }
 	byClass := map[classKey][]wEntry{}
 	byTaskT := map[[2]int][]model.Var{}
+	byTaskJT := map[[3]int][]model.Var{}
 	byT := make([]model.Expr, K)
 	for i := range in.Tasks {
 		task := &in.Tasks[i]
@@ -110,6 +122,7 @@ func buildCount(in *jlassiscenario.Instance, K, T int, cutoff float64) (*countMo
 					ck := classKey{j, x, c, t}
 					byClass[ck] = append(byClass[ck], wEntry{v, i, p})
 					byTaskT[[2]int{i, t}] = append(byTaskT[[2]int{i, t}], v)
+					byTaskJT[[3]int{i, j, t}] = append(byTaskJT[[3]int{i, j, t}], v)
 					byT[t].Add(v, 1)
 					if lv := level(p); lv > 0 {
 						gv, _ := cm.g.Get([2]int{t, lv})
@@ -264,6 +277,9 @@ func buildCount(in *jlassiscenario.Instance, K, T int, cutoff float64) (*countMo
 			}
 		}
 	}
+	if o.Network {
+		countShuffle(in, b, K, byTaskJT)
+	}
 	var obj model.Expr
 	obj.AddConst(float64(K) * levels[0])
 	for t := 0; t < K; t++ {
@@ -273,10 +289,14 @@ func buildCount(in *jlassiscenario.Instance, K, T int, cutoff float64) (*countMo
 		}
 	}
 	b.Minimize(obj)
-	if !math.IsInf(cutoff, 1) {
+	if !math.IsInf(o.Cutoff, 1) || o.Floor > 0 {
 		e := obj
 		e.Terms = append([]model.Term(nil), obj.Terms...)
-		b.LessEq("cutoff", e, cutoff)
+		lo := math.Inf(-1)
+		if o.Floor > 0 {
+			lo = o.Floor
+		}
+		b.AddConstr("cutoff", e, lo, o.Cutoff)
 	}
 	mod, err := b.Build()
 	if err != nil {
@@ -307,4 +327,87 @@ func homeOfAll(in *jlassiscenario.Instance, blocks []int, j int) bool {
 		}
 	}
 	return true
+}
+
+// countShuffle emits the shuffle reservations (15) and their bandwidth rows
+// (14) over R_K's intervals, where a link can be overbooked: a reduce on jr
+// and a map of its job on jm ≠ jr book b_{l,l'} on every link of their path
+// in every interval from the map's to the reduce's. The full model's
+// reservations in its task intervals are these (a migration-only interval
+// between them only adds bookings), so the rows keep R_K a relaxation.
+// Migrations are left out: they may use intervals R_K does not have.
+func countShuffle(in *jlassiscenario.Instance, b *model.Builder, K int, w map[[3]int][]model.Var) {
+	type cand struct {
+		r, m, jr, jm, t int
+		bw             float64
+	}
+	var cands []cand
+	load := make([][]float64, len(in.Links))
+	for e := range load {
+		load[e] = make([]float64, K)
+	}
+	for _, sh := range in.Shuffles {
+		for jr := range in.Machines {
+			if in.Tasks[sh.Reduce].P[jr] == nil {
+				continue
+			}
+			for jm := range in.Machines {
+				if jm == jr || in.Tasks[sh.Map].P[jm] == nil {
+					continue
+				}
+				for t := 0; t < K; t++ {
+					cands = append(cands, cand{sh.Reduce, sh.Map, jr, jm, t, sh.Bandwidth})
+					for _, e := range in.Path(jr, jm) {
+						load[e][t] += sh.Bandwidth
+					}
+				}
+			}
+		}
+	}
+	needed := func(e, t int) bool { return load[e][t] > in.Links[e].Capacity+redundancyTol }
+	terms := make([][]model.Expr, len(in.Links))
+	for e := range terms {
+		terms[e] = make([]model.Expr, K)
+	}
+	for n, c := range cands {
+		use := false
+		for _, e := range in.Path(c.jr, c.jm) {
+			use = use || needed(e, c.t)
+		}
+		if !use {
+			continue
+		}
+		var maps, reds []model.Var
+		for t := 0; t <= c.t; t++ {
+			maps = append(maps, w[[3]int{c.m, c.jm, t}]...)
+		}
+		for t := c.t; t < K; t++ {
+			reds = append(reds, w[[3]int{c.r, c.jr, t}]...)
+		}
+		if len(maps) == 0 || len(reds) == 0 {
+			continue
+		}
+		z := b.Binary(fmt.Sprintf("z_%d", n))
+		var e model.Expr
+		e.Add(z, 1)
+		for _, v := range maps {
+			e.Add(v, -1)
+		}
+		for _, v := range reds {
+			e.Add(v, -1)
+		}
+		b.GreaterEq(fmt.Sprintf("shuf_%d", n), e, -1)
+		for _, l := range in.Path(c.jr, c.jm) {
+			if needed(l, c.t) {
+				terms[l][c.t].Add(z, c.bw)
+			}
+		}
+	}
+	for e := range terms {
+		for t := 0; t < K; t++ {
+			if len(terms[e][t].Terms) > 0 {
+				b.LessEq(fmt.Sprintf("bw_%d_%d", e, t), terms[e][t], in.Links[e].Capacity)
+			}
+		}
+	}
 }

@@ -136,7 +136,7 @@ func countInstances(t *testing.T) map[string]*jlassiscenario.Instance {
 func TestCountSameOptimum(t *testing.T) {
 	for name, in := range countInstances(t) {
 		for K := max(1, in.MinHorizon()); K <= in.MinHorizon()+1; K++ {
-			cm, err := buildCount(in, K, K+1, math.Inf(1))
+			cm, err := buildCount(in, countOptions{K: K, T: K + 1, Cutoff: math.Inf(1)})
 			if err != nil {
 				t.Fatal(err)
 			}

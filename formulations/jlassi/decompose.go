@@ -180,75 +180,98 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 		rep.Bound = bound
 	}
 	for K := max(1, in.MinHorizon()); K <= m.T; K++ {
-		o := CountOutcome{K: K, Value: math.NaN()}
+		o := CountOutcome{K: K, Value: math.NaN(), Bound: math.Inf(-1)}
 		if wb := waveBound(in, K); wb >= best-boundTol {
 			o.How, o.Bound = "waves", wb
 			rep.Outcomes = append(rep.Outcomes, o)
 			bound = math.Min(bound, wb)
 			continue
 		}
-		opts := so
-		opts.Start = nil
-		if so.TimeLimit > 0 {
-			left := so.TimeLimit - time.Since(t0)
-			if left <= 0 {
-				finish(K)
-				return d
+		// First R_K without the network (small, quick); when its optimum
+		// cannot be completed (the shuffle bandwidth binds), R_K with it,
+		// from the first one's bound up.
+		stopped := false
+		for _, network := range []bool{false, true} {
+			if network && (o.Completed || math.IsNaN(o.Value) || len(in.Shuffles) == 0) {
+				break
 			}
-			opts.TimeLimit = left
+			opts := so
+			opts.Start = nil
+			if so.TimeLimit > 0 {
+				left := so.TimeLimit - time.Since(t0)
+				if left <= 0 {
+					stopped = true
+					break
+				}
+				opts.TimeLimit = left
+			}
+			// R_K's optimum decides the bound exactly: ask for the tightest
+			// gap the backends accept.
+			opts.RelGap, opts.AbsGap = 1e-9, boundTol
+			ks := time.Now()
+			cutoff := improve()
+			floor := 0.0
+			if network {
+				floor = o.Bound
+			}
+			cm, err := buildCount(in, countOptions{K: K, T: m.T, Cutoff: cutoff, Floor: floor, Network: network})
+			if err != nil {
+				stopped = true
+				break
+			}
+			res, err := solve.Solve(ctx, cm.Model, opts)
+			if err != nil {
+				stopped = true
+				break
+			}
+			o.Seconds += time.Since(ks).Seconds()
+			o.Nodes += res.Nodes
+			o.How = res.Status.String()
+			if network {
+				o.How += " with the network"
+			}
+			d.Nodes += res.Nodes
+			d.Iterations += res.Iterations
+			d.Version = res.SolverVersion
+			o.Value = math.NaN()
+			switch res.Status {
+			case solve.Infeasible:
+				// Every K-interval RealTime exceeds the cutoff (none exists
+				// when there is no incumbent): with whole durations it is
+				// then at least best.
+				o.Bound = math.Max(o.Bound, cutoff)
+				if integral {
+					o.Bound = best
+				}
+			case solve.Optimal:
+				o.Value, o.Bound = res.Objective, math.Max(o.Bound, roundUp(res.Bound))
+			case solve.TimeLimit, solve.NodeLimit:
+				o.Bound = math.Max(o.Bound, roundUp(math.Max(res.Bound, waveBound(in, K))))
+				stopped = ctx.Err() != nil || (so.TimeLimit > 0 && time.Since(t0) >= so.TimeLimit)
+			default:
+				stopped = true
+			}
+			if res.HasSolution {
+				if s, x := completeCount(ctx, in, m, cm, res.X, so, t0); s != nil && s.RealTime < best-boundTol {
+					o.Completed = true
+					best = s.RealTime
+					d.Schedule, d.X, d.Objective = s, x, s.RealTime
+				}
+			}
+			if stopped {
+				break
+			}
 		}
-		// R_K's optimum decides the bound exactly: ask for the tightest
-		// gap the backends accept.
-		opts.RelGap, opts.AbsGap = 1e-9, boundTol
-		ks := time.Now()
-		cutoff := improve()
-		cm, err := buildCount(in, K, m.T, cutoff)
-		if err != nil {
+		if o.How == "" { // stopped before any solve
 			finish(K)
 			return d
 		}
-		res, err := solve.Solve(ctx, cm.Model, opts)
-		if err != nil {
-			finish(K)
-			return d
-		}
-		o.Seconds, o.Nodes, o.How = time.Since(ks).Seconds(), res.Nodes, res.Status.String()
-		d.Nodes += res.Nodes
-		d.Iterations += res.Iterations
-		d.Version = res.SolverVersion
-		switch res.Status {
-		case solve.Infeasible:
-			// No schedule with K task intervals beats the incumbent (none
-			// at all when there is no incumbent).
-			// Every K-interval RealTime exceeds the cutoff: with whole
-			// durations it is then at least best.
-			o.Bound = cutoff
-			if integral {
-				o.Bound = best
-			}
-		case solve.Optimal:
-			o.Value, o.Bound = res.Objective, roundUp(res.Bound)
-		default:
-			if res.Status != solve.TimeLimit && res.Status != solve.NodeLimit {
-				finish(K)
-				return d
-			}
-			o.Bound = roundUp(math.Max(res.Bound, waveBound(in, K)))
-		}
-		if res.HasSolution {
-			if s, x := completeCount(ctx, in, m, cm, res.X, so, t0); s != nil && s.RealTime < best-boundTol {
-				o.Completed = true
-				best = s.RealTime
-				d.Schedule, d.X, d.Objective = s, x, s.RealTime
-			}
-		}
+		o.Bound = math.Max(o.Bound, waveBound(in, K))
 		rep.Outcomes = append(rep.Outcomes, o)
 		bound = math.Min(bound, o.Bound)
-		if res.Status == solve.TimeLimit || res.Status == solve.NodeLimit {
-			if ctx.Err() != nil || (so.TimeLimit > 0 && time.Since(t0) >= so.TimeLimit) {
-				finish(K + 1)
-				return d
-			}
+		if stopped {
+			finish(K + 1)
+			return d
 		}
 	}
 	rep.Complete = true

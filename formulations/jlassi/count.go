@@ -339,7 +339,7 @@ func homeOfAll(in *jlassiscenario.Instance, blocks []int, j int) bool {
 func countShuffle(in *jlassiscenario.Instance, b *model.Builder, K int, w map[[3]int][]model.Var) {
 	type cand struct {
 		r, m, jr, jm, t int
-		bw             float64
+		bw              float64
 	}
 	var cands []cand
 	load := make([][]float64, len(in.Links))

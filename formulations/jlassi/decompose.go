@@ -131,6 +131,11 @@ func integralDurations(in *jlassiscenario.Instance) bool {
 	return true
 }
 
+// freeMachinesLimit bounds the completion that keeps R_K's intervals but
+// lets the machines move (a MIP over the full model; the decomposition's
+// own solves need the time more).
+const freeMachinesLimit = 10 * time.Second
+
 // decomposition is the result of decompose: the report and the best
 // schedule it completed (nil when none beat the incumbent).
 type decomposition struct {
@@ -252,8 +257,14 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 				stopped = true
 			}
 			if res.HasSolution {
-				if s, x := completeCount(ctx, in, m, cm, res.X, so, t0); s != nil && s.RealTime < best-boundTol {
-					o.Completed = true
+				s, x := completeCount(ctx, in, m, cm, res.X, so, t0, false, 0)
+				if s == nil && !network {
+					// The placement does not fit the network: keep its
+					// intervals, let the machines move.
+					s, x = completeCount(ctx, in, m, cm, res.X, so, t0, true, freeMachinesLimit)
+				}
+				if s != nil && s.RealTime < best-boundTol {
+					o.Completed = math.Abs(s.RealTime-res.Objective) <= boundTol*math.Max(1, s.RealTime)
 					best = s.RealTime
 					d.Schedule, d.X, d.Objective = s, x, s.RealTime
 				}
@@ -284,7 +295,10 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 // when T leaves room for a leading interval of migrations, else 0..K−1; the
 // model, with every w fixed, then only chooses migrations and bandwidth
 // bookings. It returns the checked schedule and its vector, or nil.
-func completeCount(ctx context.Context, in *jlassiscenario.Instance, m *Model, cm *countModel, x []float64, so solve.Options, t0 time.Time) (*Schedule, []float64) {
+//
+// With freeMachines only the tasks' intervals are kept: the model chooses
+// machines and slots as well (a MIP, stopped after at most limit).
+func completeCount(ctx context.Context, in *jlassiscenario.Instance, m *Model, cm *countModel, x []float64, so solve.Options, t0 time.Time, freeMachines bool, limit time.Duration) (*Schedule, []float64) {
 	place := cm.placements(x)
 	for _, shift := range []int{1, 0} {
 		if cm.K+shift > m.T {
@@ -292,10 +306,12 @@ func completeCount(ctx context.Context, in *jlassiscenario.Instance, m *Model, c
 		}
 		fixed := m.Model.Clone()
 		want := map[wKey]bool{}
+		interval := map[int]int{} // task → interval
 		ok := true
 		for _, k := range place {
 			k.T += shift
-			if _, has := m.w.Get(k); !has {
+			interval[k.I] = k.T
+			if _, has := m.w.Get(k); !has && !freeMachines {
 				ok = false
 				break
 			}
@@ -306,9 +322,13 @@ func completeCount(ctx context.Context, in *jlassiscenario.Instance, m *Model, c
 		}
 		for _, k := range m.w.Keys() {
 			v, _ := m.w.Get(k)
-			if want[k] {
+			switch {
+			case freeMachines && interval[k.I] != k.T:
+				fixed.ColUpper[v.Index()] = 0
+			case freeMachines:
+			case want[k]:
 				fixed.ColLower[v.Index()] = 1
-			} else {
+			default:
 				fixed.ColUpper[v.Index()] = 0
 			}
 		}
@@ -320,6 +340,9 @@ func completeCount(ctx context.Context, in *jlassiscenario.Instance, m *Model, c
 				return nil, nil
 			}
 			opts.TimeLimit = left
+		}
+		if limit > 0 && (opts.TimeLimit == 0 || opts.TimeLimit > limit) {
+			opts.TimeLimit = limit
 		}
 		res, err := solve.Solve(ctx, fixed, opts)
 		if err != nil || !res.HasSolution {

@@ -285,3 +285,26 @@ func TestRunStartHiGHS(t *testing.T) {
 			rep.Schedule, rep.Heuristic.RealTime)
 	}
 }
+
+// TestHeuristicObjective: under TST, Run keeps the heuristic attempt with the
+// least TST, not the shortest: on scenario 3 seed 5 (where the shortest
+// attempt migrates blocks) one without migrations exists, whose TST is N,
+// eq 1's constant and so the optimum; the run is settled.
+func TestHeuristicObjective(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves scenario 3 under TST (seconds)")
+	}
+	in := generated(t, 3, 5)
+	short := Heuristic(in, 9)
+	if short == nil || len(short.Migrations) == 0 {
+		t.Fatalf("the shortest attempt has no migration: the test needs another instance")
+	}
+	rep := run(t, in, RunOptions{Objective: TST, Horizon: Horizon{Mode: HorizonTable5}, Solve: solve.Options{Solver: "native"}})
+	n := float64(len(in.Tasks))
+	if h := rep.Heuristic; h == nil || !h.Found || h.Objective != n || len(h.Schedule.Migrations) != 0 {
+		t.Fatalf("heuristic under TST: %+v, want objective %g without migrations", h, n)
+	}
+	if rep.Result.Status != solve.Optimal || !rep.Verified() || rep.Result.Objective != n {
+		t.Fatalf("status %v, verified %v, objective %g, want optimal %g", rep.Result.Status, rep.Verified(), rep.Result.Objective, n)
+	}
+}

@@ -284,7 +284,18 @@ func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule
 	h := &HeuristicReport{RealTime: math.NaN(), Objective: math.NaN()}
 	rep.Heuristic = h
 	defer func() { h.Seconds = time.Since(t0).Seconds() }()
-	s := Heuristic(in, m.T)
+	// The attempt with the least objective of the run: under TST and TRC
+	// that is the one with the fewest migrations, not the shortest.
+	s := heuristicBy(in, m.T, func(s *Schedule) float64 {
+		if m.Objective == RealTime {
+			return s.RealTime
+		}
+		x, err := m.Encode(s)
+		if err != nil {
+			return math.Inf(1)
+		}
+		return m.Model.Evaluate(x).Objective
+	})
 	if s == nil {
 		return nil, nil
 	}

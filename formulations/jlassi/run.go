@@ -238,8 +238,13 @@ func Run(ctx context.Context, in *jlassiscenario.Instance, opts RunOptions) (*Re
 				}
 			}
 		}
-		if dec != nil && res.Status != solve.Optimal && res.Status != solve.Infeasible {
-			dec.merge(&res, m)
+		if dec != nil {
+			if res.Status != solve.Optimal && res.Status != solve.Infeasible {
+				dec.merge(&res, m)
+			}
+			// The decomposition is part of the solve: the time is the
+			// whole of it (heuristic, decomposition, LP, MIP).
+			res.Wall = time.Since(bs)
 		}
 		rep.Result = res
 		if opts.Horizon.Mode == HorizonSearch && res.Status == solve.Infeasible && T < searchLimit(in) {

@@ -222,19 +222,9 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 		}
 		var minP []float64
 		for i := range in.Tasks {
-			if in.Tasks[i].Kind != kind {
-				continue
+			if in.Tasks[i].Kind == kind {
+				minP = append(minP, shortest(in, i))
 			}
-			best := math.Inf(1)
-			for j := range in.Machines {
-				if in.Tasks[i].P[j] == nil {
-					continue
-				}
-				for c := range classes[j][x] {
-					best = math.Min(best, taskP(in, classes, i, j, c))
-				}
-			}
-			minP = append(minP, best)
 		}
 		for k := 1; k < len(levels); k++ {
 			n := 0
@@ -261,18 +251,7 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 		for _, k := range jb.Reduces {
 			for _, l := range jb.Maps {
 				for t := 1; t+1 < K; t++ {
-					var e model.Expr
-					for t2 := 0; t2 <= t; t2++ {
-						for _, v := range W(k, t2) {
-							e.Add(v, 1)
-						}
-					}
-					for t2 := 0; t2 < t; t2++ {
-						for _, v := range W(l, t2) {
-							e.Add(v, -1)
-						}
-					}
-					b.LessEq(fmt.Sprintf("prec_%d_%d_%d", k, l, t), e, 0)
+					b.LessEq(fmt.Sprintf("prec_%d_%d_%d", k, l, t), cumulativePrecedence(W, k, l, t), 0)
 				}
 			}
 		}
@@ -337,31 +316,14 @@ func homeOfAll(in *jlassiscenario.Instance, blocks []int, j int) bool {
 // between them only adds bookings), so the rows keep R_K a relaxation.
 // Migrations are left out: they may use intervals R_K does not have.
 func countShuffle(in *jlassiscenario.Instance, b *model.Builder, K int, w map[[3]int][]model.Var) {
-	type cand struct {
-		r, m, jr, jm, t int
-		bw              float64
-	}
-	var cands []cand
+	cands := shuffleCandidates(in, K)
 	load := make([][]float64, len(in.Links))
 	for e := range load {
 		load[e] = make([]float64, K)
 	}
-	for _, sh := range in.Shuffles {
-		for jr := range in.Machines {
-			if in.Tasks[sh.Reduce].P[jr] == nil {
-				continue
-			}
-			for jm := range in.Machines {
-				if jm == jr || in.Tasks[sh.Map].P[jm] == nil {
-					continue
-				}
-				for t := 0; t < K; t++ {
-					cands = append(cands, cand{sh.Reduce, sh.Map, jr, jm, t, sh.Bandwidth})
-					for _, e := range in.Path(jr, jm) {
-						load[e][t] += sh.Bandwidth
-					}
-				}
-			}
+	for _, c := range cands {
+		for _, e := range in.Path(c.k.JR, c.k.JM) {
+			load[e][c.k.T] += c.bw
 		}
 	}
 	needed := func(e, t int) bool { return load[e][t] > in.Links[e].Capacity+redundancyTol }
@@ -371,35 +333,27 @@ func countShuffle(in *jlassiscenario.Instance, b *model.Builder, K int, w map[[3
 	}
 	for n, c := range cands {
 		use := false
-		for _, e := range in.Path(c.jr, c.jm) {
-			use = use || needed(e, c.t)
+		for _, e := range in.Path(c.k.JR, c.k.JM) {
+			use = use || needed(e, c.k.T)
 		}
 		if !use {
 			continue
 		}
 		var maps, reds []model.Var
-		for t := 0; t <= c.t; t++ {
-			maps = append(maps, w[[3]int{c.m, c.jm, t}]...)
+		for t := 0; t <= c.k.T; t++ {
+			maps = append(maps, w[[3]int{c.k.M, c.k.JM, t}]...)
 		}
-		for t := c.t; t < K; t++ {
-			reds = append(reds, w[[3]int{c.r, c.jr, t}]...)
+		for t := c.k.T; t < K; t++ {
+			reds = append(reds, w[[3]int{c.k.R, c.k.JR, t}]...)
 		}
 		if len(maps) == 0 || len(reds) == 0 {
 			continue
 		}
 		z := b.Binary(fmt.Sprintf("z_%d", n))
-		var e model.Expr
-		e.Add(z, 1)
-		for _, v := range maps {
-			e.Add(v, -1)
-		}
-		for _, v := range reds {
-			e.Add(v, -1)
-		}
-		b.GreaterEq(fmt.Sprintf("shuf_%d", n), e, -1)
-		for _, l := range in.Path(c.jr, c.jm) {
-			if needed(l, c.t) {
-				terms[l][c.t].Add(z, c.bw)
+		b.GreaterEq(fmt.Sprintf("shuf_%d", n), reservation(z, maps, reds), -1)
+		for _, l := range in.Path(c.k.JR, c.k.JM) {
+			if needed(l, c.k.T) {
+				terms[l][c.k.T].Add(z, c.bw)
 			}
 		}
 	}

@@ -79,24 +79,19 @@ func (d *DecompositionReport) String() string {
 // kind's S slots, so L(r+1) ≥ the (r·S+1)-th longest of them; and every
 // interval holds a task, so it is at least the shortest time of all.
 func waveBound(in *jlassiscenario.Instance, K int) float64 {
-	shortest := math.Inf(1)
+	least := math.Inf(1)
 	var byKind [2][]float64
 	for i := range in.Tasks {
 		task := &in.Tasks[i]
-		p := math.Inf(1)
-		for j := range in.Machines {
-			for _, v := range task.P[j] {
-				p = math.Min(p, v)
-			}
-		}
+		p := shortest(in, i)
 		if math.IsInf(p, 1) {
 			continue
 		}
-		shortest = math.Min(shortest, p)
+		least = math.Min(least, p)
 		x := kindIndex(task.Kind)
 		byKind[x] = append(byKind[x], p)
 	}
-	if math.IsInf(shortest, 1) {
+	if math.IsInf(least, 1) {
 		return 0
 	}
 	slots := [2]int{in.TotalSlots(jlassiscenario.Map), in.TotalSlots(jlassiscenario.Reduce)}
@@ -105,7 +100,7 @@ func waveBound(in *jlassiscenario.Instance, K int) float64 {
 	}
 	total := 0.0
 	for r := 0; r < K; r++ {
-		l := shortest
+		l := least
 		for x := range byKind {
 			if slots[x] > 0 && r*slots[x] < len(byKind[x]) {
 				l = math.Max(l, byKind[x][r*slots[x]])

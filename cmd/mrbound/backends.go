@@ -4,5 +4,9 @@ package main
 import (
 	_ "github.com/mrbound/mrbound/solve/highs"
 	_ "github.com/mrbound/mrbound/solve/native"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
+)
+
+// The sweep kinds mrbound ships; each registers itself with package sweep.
+import (
+	_ "github.com/mrbound/mrbound/sweep/jlassitable"
 )

@@ -1,92 +1,43 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
-	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/jlassi"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/sweep/jlassitable"
 )
 
 func init() {
-	registerKind(kindHandler{Name: jlassiscenario.Kind, Solve: solveJlassi, Generate: generateJlassiCommand, Table: tableJlassiCommand})
+	registerKind(kindHandler{Name: jlassiscenario.Kind, Run: runJlassi,
+		Flags:    []string{"objective", "formulation", "horizon", "schedule", "svg"},
+		Generate: generateJlassiCommand, Table: tableJlassiCommand})
 }
 
-// jlassiOptions turns the shared kind flags into the formulation's options.
-func jlassiOptions(c *cli.Context) (jlassi.RunOptions, error) {
-	var o jlassi.RunOptions
+// runJlassi turns the shared kind flags into jlassi.Options and runs the
+// scenario.
+func runJlassi(ctx context.Context, c *cli.Context, in solveInput) (formulations.Report, error) {
+	o := jlassi.Options{Solve: in.Opts}
 	var err error
-	if o.Objective, err = jlassi.ParseObjective(c.String("objective")); err != nil {
-		return o, badInputf("--objective: %v", err)
-	}
-	if c.String("objective") == "" {
-		o.Objective = jlassi.ObjectiveUnknown // the scenario's own
+	if s := c.String("objective"); s != "" { // else the scenario's own
+		if o.Objective, err = jlassi.ParseObjective(s); err != nil {
+			return nil, badInputf("--objective: %v", err)
+		}
 	}
 	if o.Form, err = jlassi.ParseForm(c.String("formulation")); err != nil {
-		return o, badInputf("--formulation: %v", err)
+		return nil, badInputf("--formulation: %v", err)
 	}
 	if o.Horizon, err = jlassi.ParseHorizon(c.String("horizon")); err != nil {
-		return o, badInputf("--horizon: %v", err)
+		return nil, badInputf("--horizon: %v", err)
 	}
-	return o, nil
-}
-
-func solveJlassi(c *cli.Context, in solveInput) error {
-	o, err := jlassiOptions(c)
-	if err != nil {
-		return err
-	}
-	o.Solve = in.Opts
-	inst, err := jlassiscenario.Parse(in.Path, in.Data)
-	if err != nil {
-		return badInput(err)
-	}
-	ctx, stop := signalContext()
-	defer stop()
-	rep, err := jlassi.Run(ctx, inst, o)
-	if err != nil {
-		if errors.Is(err, jlassi.ErrHorizon) || errors.Is(err, badinput.Err) {
-			return badInput(fmt.Errorf("%s: %w", in.Path, err))
-		}
-		return err
-	}
-	if in.JSON {
-		err = rep.WriteJSON(in.Out)
-	} else {
-		err = rep.WriteText(in.Out)
-	}
-	if err != nil {
-		return err
-	}
-	// Files come after the report, which is printed whatever the solve found;
-	// without a schedule there is nothing to write, and we say so.
-	for _, f := range []struct {
-		flag  string
-		write func(io.Writer) error
-	}{{"schedule", func(w io.Writer) error { return rep.Schedule.WriteJSON(w) }}, {"svg", rep.WriteSVG}} {
-		p := c.String(f.flag)
-		if p == "" {
-			continue
-		}
-		if rep.Schedule == nil {
-			fmt.Fprintf(c.App.ErrWriter, "mrbound: --%s: no schedule to write (status %v)\n", f.flag, rep.Result.Status)
-			continue
-		}
-		if err := writeFileAtomic(p, f.write); err != nil {
-			return err
-		}
-	}
-	return nil
+	return jlassi.Run(ctx, in.Path, in.Data, o)
 }
 
 var generateJlassiCommand = &cli.Command{
@@ -124,7 +75,8 @@ var tableJlassiCommand = &cli.Command{
 --objective; tst is eq 1, the paper's own), its LP relaxation too; the table gives the paper's columns plus
 the LP bound, the best objective and RealTime, and the LP gap.
 With --out, every finished instance is appended to OUT.instances.csv and OUT is rewritten, so an
-interrupted run resumes where it stopped.`,
+interrupted run resumes where it stopped. With --sweep DIR, the table is planned as a sweep instead
+(one item per instance) to run with mrbound sweep submit on this machine, Slurm or Kubernetes.`,
 	Flags: append(append([]cli.Flag{}, solverFlags...),
 		&cli.StringFlag{Name: "scenarios", Value: "1-7", Usage: "scenarios to run, e.g. 1-7 or 1,3,5"},
 		&cli.IntFlag{Name: "instances", Value: 20, Usage: "instances (seeds 1..N) per scenario"},
@@ -132,6 +84,7 @@ interrupted run resumes where it stopped.`,
 		&cli.StringFlag{Name: "objective", Value: "realtime", Usage: "realtime, tst (eq 1, the paper's), trc or feasibility"},
 		&cli.StringFlag{Name: "horizon", Value: "table5", Usage: "a number of intervals, eq17, table5 or search"},
 		&cli.StringFlag{Name: "out", Usage: "write the table to `FILE` (.csv, .md, anything else as text)"},
+		&cli.StringFlag{Name: "sweep", Usage: "do not run: plan the table as a sweep in `DIR` (see mrbound sweep)"},
 	),
 	Action: tableJlassi,
 }
@@ -184,64 +137,21 @@ func tableJlassi(c *cli.Context) error {
 	if err != nil {
 		return badInputf("--objective: %v", err)
 	}
-	out := c.String("out")
-	format := jlassi.FormatText
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".csv":
-		format = jlassi.FormatCSV
-	case ".md":
-		format = jlassi.FormatMarkdown
-	}
 	topts := jlassi.TableOptions{Scenarios: scs, Instances: c.Int("instances"), Solve: opts, Form: form, Objective: obj, Horizon: hz}
-	var recFile *os.File
-	if out != "" {
-		recPath := out + ".instances.csv"
-		if data, err := os.ReadFile(recPath); err == nil {
-			if topts.Done, err = jlassi.ReadRecords(recPath, strings.NewReader(string(data))); err != nil {
-				return badInput(err)
-			}
-		} else if !os.IsNotExist(err) {
-			return badInput(err)
+	if dir := c.String("sweep"); dir != "" {
+		if c.IsSet("out") {
+			return badInputf("--out: does not apply with --sweep (give it to mrbound sweep collect)")
 		}
-		recFile, err = os.OpenFile(recPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		m, err := jlassitable.Plan(topts)
 		if err != nil {
-			return badInput(err)
-		}
-		defer recFile.Close()
-		if st, err := recFile.Stat(); err == nil && st.Size() == 0 {
-			if err := jlassi.WriteRecordHeader(recFile); err != nil {
-				return err
-			}
-		}
-	}
-	var recs []jlassi.Record
-	recs = append(recs, topts.Done...)
-	writeTable := func(w io.Writer) error { return jlassi.WriteTable(w, jlassi.Summarize(recs), format) }
-	topts.Emit = func(r jlassi.Record) error {
-		recs = append(recs, r)
-		if recFile == nil {
-			return nil
-		}
-		if err := jlassi.WriteRecord(recFile, r); err != nil {
 			return err
 		}
-		return writeFileAtomic(out, writeTable)
+		return planSweep(c, dir, m)
 	}
-	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions(len(scs)*c.Int("instances"), progressbar.OptionSetWriter(f),
-			progressbar.OptionSetDescription("jlassi table"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		topts.Progress = func(done, total int) { bar.Set(done) }
-		defer bar.Finish()
-	}
+	bar := progressBar(c, len(scs)*c.Int("instances"), "jlassi table")
+	topts.Progress = bar.set
+	defer bar.finish()
 	ctx, stop := signalContext()
 	defer stop()
-	if _, err := jlassi.RunTable(ctx, topts); err != nil && ctx.Err() == nil {
-		return err
-	}
-	if out != "" {
-		if err := writeFileAtomic(out, writeTable); err != nil {
-			return err
-		}
-	}
-	return writeTable(c.App.Writer)
+	return jlassitable.RunTable(ctx, topts, c.String("out"), c.App.Writer)
 }

@@ -167,13 +167,13 @@ func TestDecompositionBound(t *testing.T) {
 	ins["migration"] = compile(t, loadScenario(t, "migration"))
 	ins["ram"] = compile(t, loadScenario(t, "ram"))
 	for name, in := range ins {
-		ref := run(t, in, RunOptions{NoDecomposition: true, Solve: solve.Options{Solver: "highs"}})
+		ref := run(t, in, Options{NoDecomposition: true, Solve: solve.Options{Solver: "highs"}})
 		if ref.Result.Status != solve.Optimal || !ref.Verified() {
 			t.Fatalf("%s: reference status %v", name, ref.Result.Status)
 		}
 		opt := ref.Schedule.RealTime
 		for _, solver := range backends {
-			rep := run(t, in, RunOptions{Solve: solve.Options{Solver: solver}})
+			rep := run(t, in, Options{Solve: solve.Options{Solver: solver}})
 			d := rep.Decomposition
 			if d == nil {
 				t.Fatalf("%s %s: the decomposition did not run", name, solver)
@@ -198,7 +198,7 @@ func TestDecompositionBound(t *testing.T) {
 func TestDecompositionInfeasible(t *testing.T) {
 	in := compile(t, loadScenario(t, "migration"))
 	for _, solver := range backends {
-		rep := run(t, in, RunOptions{Horizon: Horizon{Mode: HorizonFixed, T: 2}, Solve: solve.Options{Solver: solver}})
+		rep := run(t, in, Options{Horizon: Horizon{Mode: HorizonFixed, T: 2}, Solve: solve.Options{Solver: solver}})
 		if rep.Result.Status != solve.Infeasible || rep.Schedule != nil {
 			t.Errorf("%s: status %v, schedule %v", solver, rep.Result.Status, rep.Schedule != nil)
 		}
@@ -224,7 +224,7 @@ func TestDemoScenario5(t *testing.T) {
 	in := compile(t, sc)
 	var got []float64
 	for _, solver := range backends {
-		rep := run(t, in, RunOptions{Solve: solve.Options{Solver: solver, TimeLimit: 10 * time.Minute}})
+		rep := run(t, in, Options{Solve: solve.Options{Solver: solver, TimeLimit: 10 * time.Minute}})
 		if rep.Result.Status != solve.Optimal || !rep.Verified() || rep.Result.Bound < rep.Schedule.RealTime-1e-6 {
 			t.Fatalf("%s: status %v verified %v bound %g", solver, rep.Result.Status, rep.Verified(), rep.Result.Bound)
 		}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/tummscenario"
+	"github.com/mrbound/mrbound/internal/enum"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -25,17 +27,12 @@ const (
 	Stage
 )
 
-var objectiveNames = [...]string{"unknown", "published", "stage"}
+var objectiveNames = enum.Names[Objective]{"unknown", "published", "stage"}
 
-func (o Objective) String() string {
-	if int(o) >= 0 && int(o) < len(objectiveNames) {
-		return objectiveNames[o]
-	}
-	return fmt.Sprintf("Objective(%d)", int(o))
-}
+func (o Objective) String() string { return objectiveNames.String(o) }
 
 // MarshalText encodes the objective by name.
-func (o Objective) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+func (o Objective) MarshalText() ([]byte, error) { return objectiveNames.Text(o) }
 
 // UnmarshalText decodes an objective name.
 func (o *Objective) UnmarshalText(b []byte) error {
@@ -434,12 +431,12 @@ func Recompute(p HetProblem, mapSlots, reduceSlots []int) (mapFin, redFin float6
 	return PhaseFinish(p.MapTasks, mapSlots, tm), PhaseFinish(p.ReduceTasks, reduceSlots, tr)
 }
 
-// HetCheck is the independent verdict on a decoded answer.
+// HetCheck is the independent check of a decoded answer: the objective it
+// recomputed and its verdict.
 type HetCheck struct {
 	// Objective recomputed from the waves (eq 8, or the stage objective).
 	Objective float64 `json:"objective"`
-	Verified  bool    `json:"verified"`
-	Problem   string  `json:"problem,omitempty"`
+	formulations.Verdict
 }
 
 // HetCheckTol is the absolute-and-relative tolerance on recomputed times.
@@ -450,7 +447,7 @@ const HetCheckTol = 1e-6
 // rows when on, the recomputed objective against the solver's, and that the
 // slots alone achieve finishes no later than the waves claim.
 func CheckHet(p HetProblem, r *HetResult) HetCheck {
-	c := HetCheck{Verified: true}
+	c := HetCheck{Verdict: formulations.Verified()}
 	fail := func(format string, a ...any) {
 		if c.Verified {
 			c.Verified, c.Problem = false, fmt.Sprintf(format, a...)

@@ -1,0 +1,253 @@
+package sim
+
+import "math"
+
+// Launch starts pending task t on node x. It fails (and changes nothing) when
+// t is not pending, its job has not arrived, x has no free slot of t's kind,
+// a reduce's slow-start condition does not hold, or x's RAM/disk would be
+// exceeded.
+func (s *Sim) Launch(id TaskID, x int) error {
+	if id < 0 || int(id) >= len(s.tasks) {
+		return s.reject("launch: no task %d", id)
+	}
+	if x < 0 || x >= len(s.nodes) {
+		return s.reject("launch: no node %d", x)
+	}
+	t := &s.tasks[id]
+	r := &s.jobs[t.job]
+	n := &s.nodes[x]
+	switch {
+	case !r.arrived:
+		return s.reject("launch: task %d: job %d has not arrived", id, t.job)
+	case t.state != TaskPending:
+		return s.reject("launch: task %d is %s", id, t.state)
+	case t.kind == Reduce && r.mapsDone < r.needMaps:
+		return s.reject("launch: reduce %d: %d of %d maps done, slow-start needs %d", id, r.mapsDone, r.nMaps, r.needMaps)
+	}
+	if err := s.takeSlot(id, x, "launch"); err != nil {
+		return err
+	}
+	d := s.base(id, x)
+	if t.kind == Map {
+		d *= 1 + s.opt.MapContention*float64(n.runMap-1)
+	} else {
+		d *= 1 + s.opt.ReduceContention*float64(n.runRed-1)
+	}
+	if s.opt.Noise > 0 {
+		d *= 1 + s.opt.Noise*(2*s.rngNoise.Float64()-1)
+	}
+	dur := Time(math.Round(d))
+	t.local = false
+	if t.kind == Map {
+		t.local = s.isLocal(id, x)
+		if !t.local {
+			dur += s.w.Cluster.NonLocalPenalty
+		}
+		r.mapsPending--
+	} else {
+		r.redsPending--
+	}
+	t.dur, t.rem = dur, dur
+	s.work[t.kind]--
+	s.startSegment(id, x, false)
+	return nil
+}
+
+// takeSlot checks and takes a slot of t's kind and its RAM/disk on node x.
+func (s *Sim) takeSlot(id TaskID, x int, what string) error {
+	t := &s.tasks[id]
+	n := &s.nodes[x]
+	nd := &s.w.Cluster.Nodes[x]
+	spec := s.spec(id)
+	fung := s.w.Cluster.Fungible
+	switch {
+	case fung && n.freeAny == 0, !fung && t.kind == Map && n.freeMap == 0, !fung && t.kind == Reduce && n.freeRed == 0:
+		return s.reject("%s: task %d: node %d has no free %s slot", what, id, x, t.kind)
+	case nd.RAM > 0 && n.ram+spec.RAM > nd.RAM+capacityTol:
+		return s.reject("%s: task %d: node %d RAM %g + %g exceeds %g", what, id, x, n.ram, spec.RAM, nd.RAM)
+	case nd.Disk > 0 && n.disk+spec.Disk > nd.Disk+capacityTol:
+		return s.reject("%s: task %d: node %d disk %g + %g exceeds %g", what, id, x, n.disk, spec.Disk, nd.Disk)
+	}
+	n.ram += spec.RAM
+	n.disk += spec.Disk
+	if t.kind == Map {
+		n.runMap++
+		s.jobs[t.job].runMaps++
+	} else {
+		n.runRed++
+		s.jobs[t.job].runReds++
+	}
+	switch {
+	case fung:
+		n.freeAny--
+	case t.kind == Map:
+		n.freeMap--
+	default:
+		n.freeRed--
+	}
+	return nil
+}
+
+// capacityTol absorbs float rounding in RAM/disk sums (units of the workload).
+const capacityTol = 1e-9
+
+func (s *Sim) isLocal(id TaskID, x int) bool {
+	for _, r := range s.replicas[int(id)*s.rep : int(id+1)*s.rep] {
+		if int(r) == x {
+			return true
+		}
+	}
+	return false
+}
+
+// startSegment records a new trace segment of t on x (slot already taken)
+// and schedules its end when known.
+func (s *Sim) startSegment(id TaskID, x int, resumed bool) {
+	t := &s.tasks[id]
+	r := &s.jobs[t.job]
+	s.taskEvents++
+	s.lastActive = s.now
+	t.state = TaskRunning
+	t.node = int32(x)
+	t.launch = s.now
+	t.endKnown = false
+	t.runIdx = int32(len(s.running))
+	s.running = append(s.running, id)
+	t.attempt = int32(len(s.trace))
+	s.trace = append(s.trace, Attempt{
+		Task: id, Job: t.job, Kind: t.kind, Index: t.index, Node: int32(x),
+		Launch: s.now, Start: s.now, End: -1, Duration: t.dur, Local: t.local, Resumed: resumed,
+	})
+	if t.kind == Map || r.mapsDone == r.nMaps {
+		s.setEnd(id, s.now+t.rem)
+	}
+}
+
+// stop ends t's running segment at now with outcome o; it returns the work
+// done in the segment.
+func (s *Sim) stop(id TaskID, o Outcome) Time {
+	t := &s.tasks[id]
+	x := int(t.node)
+	n := &s.nodes[x]
+	spec := s.spec(id)
+	worked := Time(0)
+	if t.endKnown && s.now > t.workStart {
+		worked = s.now - t.workStart
+	}
+	a := &s.trace[t.attempt]
+	a.End = s.now
+	a.Start = s.now - worked
+	a.Outcome = o
+	s.unrun(id)
+	n.ram -= spec.RAM
+	n.disk -= spec.Disk
+	if t.kind == Map {
+		n.runMap--
+		s.jobs[t.job].runMaps--
+	} else {
+		n.runRed--
+		s.jobs[t.job].runReds--
+	}
+	switch {
+	case s.w.Cluster.Fungible:
+		n.freeAny++
+	case t.kind == Map:
+		n.freeMap++
+	default:
+		n.freeRed++
+	}
+	t.epoch++ // its TaskEnd event is stale now
+	t.endKnown = false
+	s.taskEvents++
+	s.slotFreed(x, false)
+	return worked
+}
+
+// Kill stops running or suspended task t: its work is lost, it is pending
+// again and its slot (if any) frees at once (§1.7).
+func (s *Sim) Kill(id TaskID) error {
+	if id < 0 || int(id) >= len(s.tasks) {
+		return s.reject("kill: no task %d", id)
+	}
+	t := &s.tasks[id]
+	switch t.state {
+	case TaskRunning:
+		s.stop(id, Killed)
+		s.work[t.kind]++
+		s.wake()
+	case TaskSuspended:
+		// a zero-length record tells the trace that the kept progress is lost
+		s.taskEvents++
+		s.trace = append(s.trace, Attempt{Task: id, Job: t.job, Kind: t.kind, Index: t.index, Node: t.node,
+			Launch: s.now, Start: s.now, End: s.now, Duration: t.dur, Outcome: Killed, Local: t.local, Resumed: true})
+		s.work[KindUnknown]--
+		s.work[t.kind]++
+		defer s.wake() // it may now run on any node
+	default:
+		return s.reject("kill: task %d is %s", id, t.state)
+	}
+	t.state = TaskPending
+	t.node = -1
+	r := &s.jobs[t.job]
+	if t.kind == Map {
+		r.mapsPending++
+		r.mapCursor = min(r.mapCursor, t.index)
+		for _, x := range s.replicas[int(id)*s.rep : int(id+1)*s.rep] {
+			if x < 0 {
+				continue
+			}
+			if lr := s.findRange(int(t.job), int(x)); lr != nil {
+				for p := lr.start; p < lr.end; p++ {
+					if s.locs[p] == id {
+						lr.cur = min(lr.cur, p)
+						break
+					}
+				}
+			}
+		}
+	} else {
+		r.redsPending++
+		r.redCursor = min(r.redCursor, t.index)
+	}
+	return nil
+}
+
+// Suspend stops running task t keeping its progress; its slot frees at once
+// and it may resume only on the same node (§1.7). Work of a reduce counts
+// only once its end is known (after the job's map phase).
+func (s *Sim) Suspend(id TaskID) error {
+	if id < 0 || int(id) >= len(s.tasks) || s.tasks[id].state != TaskRunning {
+		return s.reject("suspend: task %d is not running", id)
+	}
+	t := &s.tasks[id]
+	worked := s.stop(id, Suspended)
+	t.rem -= worked
+	t.state = TaskSuspended
+	s.work[KindUnknown]++
+	s.wake()
+	return nil
+}
+
+// Resume restarts suspended task t on its node; it needs a free slot there.
+func (s *Sim) Resume(id TaskID) error {
+	if id < 0 || int(id) >= len(s.tasks) || s.tasks[id].state != TaskSuspended {
+		return s.reject("resume: task %d is not suspended", id)
+	}
+	t := &s.tasks[id]
+	x := int(t.node)
+	if err := s.takeSlot(id, x, "resume"); err != nil {
+		return err
+	}
+	s.work[KindUnknown]--
+	s.startSegment(id, x, true)
+	return nil
+}
+
+// SetTimer makes the engine call Policy.Timer(tag) at time at (≥ now).
+func (s *Sim) SetTimer(at Time, tag int64) error {
+	if at < s.now {
+		return s.reject("timer at %d ms is before now (%d ms)", at, s.now)
+	}
+	s.push(event{at: at, kind: evTimer, tag: tag})
+	return nil
+}

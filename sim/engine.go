@@ -1,0 +1,871 @@
+package sim
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Sim is one run in progress. Policies receive it in every callback: its
+// methods are the read-only view (estimates, never true durations) and the
+// actions (Launch, Kill, Suspend, Resume, SetTimer, Wake).
+type Sim struct {
+	w      *Workload
+	opt    Options
+	policy Policy
+	ideal  bool
+	rep    int
+
+	now   Time
+	heap  eventHeap
+	seq   uint64
+	tasks []taskRT
+	jobs  []jobRT
+	nodes []nodeRT
+
+	running []TaskID
+	trace   []Attempt
+
+	replicas  []int32 // rep per task (maps only), -1 = none
+	capable   []int32 // storage-capable nodes, permuted in place by placement
+	locs      []TaskID
+	ranges    []locRange
+	pairScr   []pair
+	pairScr2  []pair  // counting-sort output, swapped with pairScr
+	nodeCount []int32 // counting-sort buckets
+	dirty     []int32
+	parkedN   int // nodes parked (hadoop1 mode)
+	wakeAll   bool
+	// The sweep offers parked nodes at their grid times after a wake, one
+	// event at a time in phase order (see wake).
+	sweepPending bool
+	sweepLeft    int // node positions the sweep still covers
+	// work counts tasks that could launch or resume now, by kind: pending
+	// maps of arrived jobs, pending reduces whose slow-start holds, and
+	// (index KindUnknown) suspended tasks. An offer whose free slots no such
+	// task could use does nothing, and the policy is not called.
+	work      [3]int
+	arrivals  []int32 // jobs without a parent, by arrival then id
+	nextArr   int     // the next of them to arrive
+	completed int     // tasks done
+	jobsDone  int
+
+	rngPlace, rngNoise, rngPolicy *rand.Rand
+
+	nonHB                      int  // events in the heap other than heartbeats
+	lastActive                 Time // last launch or non-heartbeat event: the literal-heartbeat stop rule
+	events, taskEvents, offers int64
+	rejected                   int
+	overhead                   time.Duration
+	inCallback                 bool
+}
+
+type pair struct {
+	node int32
+	task TaskID
+}
+
+// Policy is an online scheduler. Every callback may call the actions of s.
+// A policy sees estimates only (Sim.Estimate), never true durations; the
+// engine checks every action and returns an error for an invalid one.
+type Policy interface {
+	// Name is the policy's name in reports ("fifo", "fair", "edf", …).
+	Name() string
+	// Init runs once before the first event; the cluster is known, no job
+	// has arrived.
+	Init(s *Sim) error
+	// JobArrival: job j has arrived (its blocks are placed).
+	JobArrival(s *Sim, j int)
+	// TaskEnd: task t completed; observed is its last segment's launch-to-end
+	// time as Hadoop would measure it. Job state (map phase done, job done)
+	// is already updated.
+	TaskEnd(s *Sim, t TaskID, observed Time)
+	// Timer: a timer the policy set fired.
+	Timer(s *Sim, tag int64)
+	// Offer: node has free slots (a heartbeat, or in ideal mode a state change).
+	Offer(s *Sim, node int, free Free)
+}
+
+// BlockPlacer is implemented by a policy that places the replicas of an
+// arriving job's blocks itself (COSHH §3.2). It calls Sim.SetReplicas for the
+// maps it places; the others get the default random placement.
+type BlockPlacer interface {
+	PlaceBlocks(s *Sim, j int)
+}
+
+// Free is the free slot count of a node. In fungible mode Map = Reduce = the
+// free slots of either kind, and launching one kind uses one of them.
+type Free struct {
+	Map, Reduce int
+	Fungible    bool
+}
+
+// Errors of the actions.
+var (
+	ErrBadAction = errors.New("sim: invalid action")
+	ErrBadOption = errors.New("sim: bad option")
+)
+
+// reject counts and returns an invalid action's error.
+func (s *Sim) reject(format string, a ...any) error {
+	s.rejected++
+	return fmt.Errorf("%w: %s", ErrBadAction, fmt.Sprintf(format, a...))
+}
+
+// Run simulates w under policy p and returns the result with its trace. The
+// error reports bad input or a policy error (a failing Init); invalid actions
+// are returned to the policy by the action methods and never stop the run.
+func Run(w *Workload, p Policy, opt Options) (*Result, error) {
+	if err := w.Validate(); err != nil {
+		return nil, err
+	}
+	if err := opt.validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	s := newSim(w, p, opt)
+	t0 := time.Now()
+	err := p.Init(s)
+	s.overhead += time.Since(t0)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %s: init: %w", p.Name(), err)
+	}
+	s.loop()
+	return s.result(time.Since(start)), nil
+}
+
+func (o *Options) validate() error {
+	switch {
+	case o.Heartbeat < 0:
+		return fmt.Errorf("%w: heartbeat %d ms is negative", ErrBadOption, o.Heartbeat)
+	case !(o.SlowStart >= 0 && o.SlowStart <= 1):
+		return fmt.Errorf("%w: slow-start %v is not in [0, 1]", ErrBadOption, o.SlowStart)
+	case !(o.Overlap >= 0 && o.Overlap <= 1):
+		return fmt.Errorf("%w: overlap %v is not in [0, 1]", ErrBadOption, o.Overlap)
+	case !(o.Noise >= 0 && o.Noise < 1):
+		return fmt.Errorf("%w: noise %v is not in [0, 1)", ErrBadOption, o.Noise)
+	case !(o.EstimateError >= 0 && o.EstimateError < 1):
+		return fmt.Errorf("%w: estimate error %v is not in [0, 1)", ErrBadOption, o.EstimateError)
+	case !(o.MapContention >= 0) || !(o.ReduceContention >= 0):
+		return fmt.Errorf("%w: negative contention", ErrBadOption)
+	case o.Horizon < 0:
+		return fmt.Errorf("%w: negative horizon", ErrBadOption)
+	}
+	if o.Estimates == EstimateUnknown {
+		o.Estimates = EstimateExact
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 1 << 16
+	}
+	return nil
+}
+
+func newSim(w *Workload, p Policy, opt Options) *Sim {
+	n := w.NumTasks()
+	s := &Sim{
+		w: w, opt: opt, policy: p, ideal: opt.Heartbeat == 0,
+		tasks:     make([]taskRT, n),
+		jobs:      make([]jobRT, len(w.Jobs)),
+		nodes:     make([]nodeRT, len(w.Cluster.Nodes)),
+		trace:     make([]Attempt, 0, n),
+		running:   make([]TaskID, 0, 64),
+		rngPlace:  newStream(opt.Seed, "placement"),
+		rngNoise:  newStream(opt.Seed, "noise"),
+		rngPolicy: newStream(opt.Seed, "policy"),
+	}
+	c := &w.Cluster
+	for i, nd := range c.Nodes {
+		if c.BlockBytes == 0 || nd.StorageBytes == 0 || nd.StorageBytes >= c.BlockBytes {
+			s.capable = append(s.capable, int32(i))
+		}
+	}
+	s.rep = c.Replicas
+	if s.rep == 0 {
+		s.rep = 3
+	}
+	s.rep = min(s.rep, len(s.capable))
+	s.replicas = make([]int32, n*s.rep)
+	for i := range s.replicas {
+		s.replicas[i] = -1
+	}
+	s.heap = make(eventHeap, 0, len(w.Jobs)+len(c.Nodes)+64)
+	rngEst := newStream(opt.Seed, "estimate")
+	id := int32(0)
+	maxMaps, totalMaps := 0, 0
+	for j := range w.Jobs {
+		job := &w.Jobs[j]
+		r := &s.jobs[j]
+		r.firstMap, r.nMaps = id, int32(len(job.Maps))
+		r.firstRed, r.nReds = id+r.nMaps, int32(len(job.Reduces))
+		r.needMaps = int32(math.Ceil(opt.SlowStart*float64(r.nMaps) - 1e-9))
+		r.mapsPending, r.redsPending = r.nMaps, r.nReds
+		r.childHead, r.nextSibling = -1, -1
+		maxMaps = max(maxMaps, len(job.Maps))
+		totalMaps += len(job.Maps)
+		for k, list := range [2][]TaskSpec{job.Maps, job.Reduces} {
+			var mean float64
+			if opt.Estimates == EstimateMean && len(list) > 0 {
+				for _, t := range list {
+					mean += float64(specWork(&t))
+				}
+				mean /= float64(len(list))
+			}
+			for i := range list {
+				t := &s.tasks[id]
+				t.job, t.index, t.node = int32(j), int32(i), -1
+				t.kind = Kind(k + 1)
+				t.state = TaskPending
+				t.estF = estimateFactor(opt, &list[i], mean, rngEst)
+				id++
+			}
+		}
+		if job.Parent >= 0 {
+			p := &s.jobs[job.Parent]
+			// prepend; children of one parent arrive in id order below
+			r.nextSibling = p.childHead
+			p.childHead = int32(j)
+		} else {
+			s.arrivals = append(s.arrivals, int32(j))
+		}
+	}
+	// Arrivals are read from a sorted list instead of the heap, which then
+	// holds only the running tasks, heartbeats and timers. They win ties
+	// with heap arrivals (chained jobs) as if pushed first.
+	slices.SortStableFunc(s.arrivals, func(a, b int32) int {
+		return cmp.Compare(w.Jobs[a].Arrival, w.Jobs[b].Arrival)
+	})
+	s.locs = make([]TaskID, 0, totalMaps*s.rep)
+	s.ranges = make([]locRange, 0, min(totalMaps*s.rep, len(w.Jobs)*len(c.Nodes)))
+	s.pairScr = make([]pair, 0, maxMaps*s.rep)
+	for i, nd := range c.Nodes {
+		x := &s.nodes[i]
+		if c.Fungible {
+			x.freeAny = int32(nd.TotalSlots)
+		} else {
+			x.freeMap, x.freeRed = int32(nd.MapSlots), int32(nd.ReduceSlots)
+		}
+		x.lastHB = -1
+		if !s.ideal {
+			x.phase = Time(int64(i) * int64(opt.Heartbeat) / int64(len(c.Nodes)))
+			x.parked = true
+			s.parkedN++
+		}
+	}
+	return s
+}
+
+func specWork(t *TaskSpec) Time {
+	if len(t.ByGroup) > 0 {
+		var sum Time
+		for _, d := range t.ByGroup {
+			sum += d
+		}
+		return sum / Time(len(t.ByGroup))
+	}
+	return t.Work
+}
+
+func estimateFactor(opt Options, t *TaskSpec, mean float64, rng *rand.Rand) float32 {
+	w := float64(specWork(t))
+	switch opt.Estimates {
+	case EstimateGiven:
+		if t.Estimate > 0 && w > 0 {
+			return float32(float64(t.Estimate) / w)
+		}
+	case EstimateMean:
+		if w > 0 {
+			return float32(mean / w)
+		}
+	case EstimateNoisy:
+		return float32(1 + opt.EstimateError*(2*rng.Float64()-1))
+	case EstimateNone:
+		return 0
+	}
+	return 1
+}
+
+func (s *Sim) push(e event) {
+	s.seq++
+	e.seq = s.seq
+	if e.kind != evHeartbeat {
+		s.nonHB++
+	}
+	s.heap.push(e)
+}
+
+// next removes the earliest event from the heap or the arrival list.
+func (s *Sim) next() event {
+	if s.nextArr < len(s.arrivals) {
+		j := s.arrivals[s.nextArr]
+		e := event{at: s.w.Jobs[j].Arrival, kind: evArrival, a: j}
+		if len(s.heap) == 0 || e.at < s.heap[0].at || e.at == s.heap[0].at && e.kind <= s.heap[0].kind {
+			s.nextArr++
+			return e
+		}
+	}
+	e := s.heap.pop()
+	if e.kind != evHeartbeat {
+		s.nonHB--
+	}
+	return e
+}
+
+// pending reports whether an event is left and, when it is, its time.
+func (s *Sim) pending() (Time, bool) {
+	at, ok := Time(0), false
+	if len(s.heap) > 0 {
+		at, ok = s.heap[0].at, true
+	}
+	if s.nextArr < len(s.arrivals) {
+		if a := s.w.Jobs[s.arrivals[s.nextArr]].Arrival; !ok || a < at {
+			at, ok = a, true
+		}
+	}
+	return at, ok
+}
+
+func (s *Sim) loop() {
+	nextProgress := s.opt.ProgressEvery
+	for s.jobsDone < len(s.jobs) {
+		if _, ok := s.pending(); !ok {
+			break
+		}
+		e := s.next()
+		if s.opt.Horizon > 0 && e.at > s.opt.Horizon {
+			break
+		}
+		s.now = e.at
+		if e.kind != evHeartbeat {
+			s.lastActive = s.now
+		}
+		switch e.kind {
+		case evTaskEnd:
+			t := &s.tasks[e.a]
+			if t.epoch != e.epoch || t.state != TaskRunning {
+				continue // killed or suspended since
+			}
+			s.events++
+			s.taskEnd(TaskID(e.a))
+		case evArrival:
+			s.events++
+			s.arrive(int(e.a))
+		case evTimer:
+			s.events++
+			s.wake()
+			t0 := time.Now()
+			s.policy.Timer(s, e.tag)
+			s.overhead += time.Since(t0)
+		case evHeartbeat:
+			// Literal heartbeats never run out: stop once nothing runs, no
+			// other event is due and a whole period passed without a launch.
+			if s.nonHB == 0 && s.nextArr == len(s.arrivals) && len(s.running) == 0 && s.now-s.lastActive > s.opt.Heartbeat {
+				return
+			}
+			s.events++
+			if e.tag == sweepTag {
+				s.sweep(int(e.a))
+			} else {
+				s.heartbeat(int(e.a), e.tag == oobTag)
+			}
+		}
+		if s.ideal {
+			if at, ok := s.pending(); !ok || at > s.now {
+				s.offerRound()
+			}
+		}
+		if s.opt.Progress != nil && int(s.events) >= nextProgress {
+			nextProgress += s.opt.ProgressEvery
+			s.opt.Progress(s.completed, len(s.tasks))
+		}
+	}
+	if s.opt.Progress != nil {
+		s.opt.Progress(s.completed, len(s.tasks))
+	}
+}
+
+// offerRound (ideal mode) offers, in node-id order, every node with a free
+// slot after a wake, else the nodes whose slots freed. New events at the same
+// instant (zero-length tasks) lead to another round.
+func (s *Sim) offerRound() {
+	for s.wakeAll || len(s.dirty) > 0 {
+		if s.wakeAll {
+			s.wakeAll = false
+			for _, x := range s.dirty {
+				s.nodes[x].dirty = false
+			}
+			s.dirty = s.dirty[:0]
+			for x := range s.nodes {
+				if s.noWork() {
+					break // no later node could launch anything
+				}
+				s.offer(x)
+			}
+			continue
+		}
+		slices.Sort(s.dirty)
+		// offers may dirty more nodes: they are appended and served after
+		i := 0
+		for ; i < len(s.dirty) && !s.wakeAll; i++ {
+			x := s.dirty[i]
+			s.nodes[x].dirty = false
+			s.offer(int(x))
+		}
+		if !s.wakeAll {
+			s.dirty = s.dirty[:0]
+		}
+	}
+}
+
+func (s *Sim) free(x int) Free {
+	n := &s.nodes[x]
+	if s.w.Cluster.Fungible {
+		return Free{Map: int(n.freeAny), Reduce: int(n.freeAny), Fungible: true}
+	}
+	return Free{Map: int(n.freeMap), Reduce: int(n.freeRed)}
+}
+
+func (s *Sim) hasFree(x int) bool {
+	n := &s.nodes[x]
+	return n.freeAny > 0 || n.freeMap > 0 || n.freeRed > 0
+}
+
+func (s *Sim) noWork() bool {
+	return s.work[Map] == 0 && s.work[Reduce] == 0 && s.work[KindUnknown] == 0
+}
+
+// usable reports whether some task could use one of node x's free slots.
+func (s *Sim) usable(x int) bool {
+	n := &s.nodes[x]
+	switch {
+	case s.work[KindUnknown] > 0:
+		return true // a suspended task may resume here
+	case n.freeAny > 0:
+		return s.work[Map] > 0 || s.work[Reduce] > 0
+	}
+	return n.freeMap > 0 && s.work[Map] > 0 || n.freeRed > 0 && s.work[Reduce] > 0
+}
+
+// offer calls the policy for node x if it has a free slot; it reports
+// whether something was launched.
+func (s *Sim) offer(x int) bool {
+	if !s.hasFree(x) || !s.opt.LiteralHeartbeats && !s.usable(x) {
+		return false
+	}
+	before := s.taskEvents
+	s.offers++
+	t0 := time.Now()
+	s.policy.Offer(s, x, s.free(x))
+	s.overhead += time.Since(t0)
+	return s.taskEvents != before
+}
+
+// Heartbeat event tags: an out-of-band heartbeat is off the node's grid; a
+// sweep heartbeat visits a parked node.
+const (
+	oobTag   = 1
+	sweepTag = 2
+)
+
+func (s *Sim) heartbeat(x int, oob bool) {
+	n := &s.nodes[x]
+	if !oob {
+		n.hbPending = false
+		n.lastHB = s.now
+	}
+	launched := s.offer(x)
+	if !s.hasFree(x) || n.hbPending {
+		return // the next task end schedules the next heartbeat
+	}
+	if launched || s.opt.LiteralHeartbeats {
+		s.scheduleHB(x)
+	} else if !n.parked {
+		n.parked = true
+		s.parkedN++
+	}
+}
+
+// nextGrid is node x's first grid instant at or after now not yet used.
+func (s *Sim) nextGrid(x int) Time {
+	n := &s.nodes[x]
+	H := s.opt.Heartbeat
+	k := Time(0)
+	if s.now > n.phase {
+		k = (s.now - n.phase + H - 1) / H
+	}
+	at := n.phase + k*H
+	if at <= n.lastHB {
+		at += H
+	}
+	return at
+}
+
+// sweep handles a sweep heartbeat at node x: a parked node gets its grid
+// heartbeat; then the sweep moves on to the next parked node in phase
+// order until it has covered every position once since the last wake.
+func (s *Sim) sweep(x int) {
+	s.sweepPending = false
+	if s.nodes[x].parked {
+		if s.noWork() {
+			return // nothing can launch: the nodes stay parked until a wake
+		}
+		s.nodes[x].parked = false
+		s.parkedN--
+		s.heartbeat(x, false)
+	}
+	s.sweepFrom(x)
+}
+
+// sweepFrom schedules the sweep at the first parked node after x within
+// sweepLeft positions.
+func (s *Sim) sweepFrom(x int) {
+	N := len(s.nodes)
+	for step := 1; step <= s.sweepLeft && s.parkedN > 0; step++ {
+		y := (x + step) % N
+		if s.nodes[y].parked {
+			s.sweepLeft -= step
+			s.sweepPending = true
+			s.push(event{at: s.nextGrid(y), kind: evHeartbeat, a: int32(y), tag: sweepTag})
+			return
+		}
+	}
+}
+
+// scheduleHB schedules node x's next heartbeat: the next instant of its
+// phase grid not yet used.
+func (s *Sim) scheduleHB(x int) {
+	n := &s.nodes[x]
+	if n.hbPending {
+		return
+	}
+	if n.parked {
+		n.parked = false
+		s.parkedN--
+	}
+	n.hbPending = true
+	s.push(event{at: s.nextGrid(x), kind: evHeartbeat, a: int32(x)})
+}
+
+// slotFreed makes node x eligible for an offer.
+func (s *Sim) slotFreed(x int, taskEnd bool) {
+	if s.ideal {
+		n := &s.nodes[x]
+		if !n.dirty {
+			n.dirty = true
+			s.dirty = append(s.dirty, int32(x))
+		}
+		return
+	}
+	if taskEnd && s.opt.OOB {
+		// an out-of-band heartbeat now, besides the regular grid
+		s.push(event{at: s.now, kind: evHeartbeat, a: int32(x), tag: oobTag})
+	}
+	s.scheduleHB(x)
+}
+
+// Wake makes every node with a free slot receive an offer: at once in ideal
+// mode, at its next heartbeat in hadoop1 mode. The engine wakes on arrivals,
+// slow-start crossings, map-phase ends, kills, suspends and timers; a policy
+// whose offers depend on other state calls Wake when that state changes.
+func (s *Sim) Wake() { s.wake() }
+
+// In hadoop1 mode a wake does not schedule one heartbeat per parked node:
+// a single sweep event visits the parked nodes in phase order, each at its
+// next grid instant, until it has gone once round the grid (a new wake
+// extends it) or nothing can launch any more. Every parked node thus gets
+// the same heartbeats as with literal heartbeats, minus those that could
+// not launch anything.
+func (s *Sim) wake() {
+	if s.ideal {
+		s.wakeAll = true
+		return
+	}
+	if s.parkedN == 0 || s.noWork() {
+		return
+	}
+	s.sweepLeft = len(s.nodes)
+	if s.sweepPending {
+		return
+	}
+	first, at := -1, Time(0)
+	for x := range s.nodes {
+		if s.nodes[x].parked {
+			if t := s.nextGrid(x); first < 0 || t < at {
+				first, at = x, t
+			}
+		}
+	}
+	s.sweepPending = true
+	s.push(event{at: at, kind: evHeartbeat, a: int32(first), tag: sweepTag})
+}
+
+func (s *Sim) arrive(j int) {
+	r := &s.jobs[j]
+	r.arrived = true
+	r.arrival = s.now
+	s.work[Map] += int(r.mapsPending)
+	if r.needMaps == 0 {
+		s.work[Reduce] += int(r.redsPending)
+	}
+	s.place(j)
+	s.wake()
+	t0 := time.Now()
+	s.policy.JobArrival(s, j)
+	s.overhead += time.Since(t0)
+}
+
+// place sets the replicas of job j's blocks (policy hook, then the default
+// uniform placement on distinct storage-capable nodes) and indexes them.
+func (s *Sim) place(j int) {
+	r := &s.jobs[j]
+	if r.nMaps == 0 || s.rep == 0 {
+		r.locStart, r.locEnd = int32(len(s.ranges)), int32(len(s.ranges))
+		return
+	}
+	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
+		if fixed := s.spec(TaskID(t)).Replicas; len(fixed) > 0 {
+			reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
+			for i := range reps {
+				reps[i] = -1
+				if i < len(fixed) {
+					reps[i] = int32(fixed[i])
+				}
+			}
+		}
+	}
+	if bp, ok := s.policy.(BlockPlacer); ok {
+		t0 := time.Now()
+		bp.PlaceBlocks(s, j)
+		s.overhead += time.Since(t0)
+	}
+	pairs := s.pairScr[:0]
+	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
+		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
+		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas) == 0 {
+			m := len(s.capable)
+			for i := range reps {
+				k := i + s.rngPlace.IntN(m-i)
+				s.capable[i], s.capable[k] = s.capable[k], s.capable[i]
+				reps[i] = s.capable[i]
+			}
+		}
+		for _, x := range reps {
+			if x >= 0 {
+				pairs = append(pairs, pair{x, TaskID(t)})
+			}
+		}
+	}
+	if len(pairs) > len(s.nodes) {
+		pairs = s.countingSort(pairs)
+	} else {
+		slices.SortFunc(pairs, func(a, b pair) int {
+			if a.node != b.node {
+				return int(a.node - b.node)
+			}
+			return int(a.task - b.task)
+		})
+	}
+	r.locStart = int32(len(s.ranges))
+	for i := 0; i < len(pairs); {
+		k := i
+		start := int32(len(s.locs))
+		for k < len(pairs) && pairs[k].node == pairs[i].node {
+			s.locs = append(s.locs, pairs[k].task)
+			k++
+		}
+		s.ranges = append(s.ranges, locRange{node: pairs[i].node, start: start, end: int32(len(s.locs)), cur: start})
+		i = k
+	}
+	r.locEnd = int32(len(s.ranges))
+	s.pairScr = pairs[:0]
+}
+
+// countingSort orders pairs by node, keeping task order within a node (the
+// pairs come in task order): O(pairs + nodes) for a job with many maps.
+func (s *Sim) countingSort(pairs []pair) []pair {
+	if cap(s.nodeCount) < len(s.nodes)+1 {
+		s.nodeCount = make([]int32, len(s.nodes)+1)
+	}
+	cnt := s.nodeCount[:len(s.nodes)+1]
+	clear(cnt)
+	for _, p := range pairs {
+		cnt[p.node+1]++
+	}
+	for i := 1; i < len(cnt); i++ {
+		cnt[i] += cnt[i-1]
+	}
+	if cap(s.pairScr2) < len(pairs) {
+		s.pairScr2 = make([]pair, len(pairs))
+	}
+	out := s.pairScr2[:len(pairs)]
+	for _, p := range pairs {
+		out[cnt[p.node]] = p
+		cnt[p.node]++
+	}
+	s.pairScr2 = pairs[:0] // swap the scratch buffers
+	return out
+}
+
+// SetReplicas sets the replica nodes of map t's block; only during
+// BlockPlacer.PlaceBlocks. nodes must be distinct storage-capable nodes, at
+// most the replication factor.
+func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
+	if t < 0 || int(t) >= len(s.tasks) || s.tasks[t].kind != Map {
+		return s.reject("SetReplicas: task %d is not a map", t)
+	}
+	if len(nodes) == 0 || len(nodes) > s.rep {
+		return s.reject("SetReplicas: %d replicas, want 1..%d", len(nodes), s.rep)
+	}
+	if len(s.spec(t).Replicas) > 0 {
+		return s.reject("SetReplicas: map %d's block has fixed replicas", t)
+	}
+	reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
+	for i := range reps {
+		reps[i] = -1
+	}
+	for i, x := range nodes {
+		if x < 0 || x >= len(s.nodes) || !slices.Contains(s.capable, int32(x)) {
+			return s.reject("SetReplicas: node %d cannot store a block", x)
+		}
+		if slices.Contains(reps[:i], int32(x)) {
+			return s.reject("SetReplicas: node %d twice", x)
+		}
+		reps[i] = int32(x)
+	}
+	return nil
+}
+
+func (s *Sim) findRange(j, x int) *locRange {
+	r := &s.jobs[j]
+	rs := s.ranges[r.locStart:r.locEnd]
+	lo, hi := 0, len(rs)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if int(rs[m].node) < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(rs) && int(rs[lo].node) == x {
+		return &rs[lo]
+	}
+	return nil
+}
+
+func (s *Sim) taskEnd(id TaskID) {
+	t := &s.tasks[id]
+	r := &s.jobs[t.job]
+	x := int(t.node)
+	n := &s.nodes[x]
+	spec := s.spec(id)
+	s.taskEvents++
+	s.completed++
+	t.state = TaskDone
+	a := &s.trace[t.attempt]
+	a.End = s.now
+	a.Start = s.now - t.rem
+	a.Outcome = Completed
+	s.unrun(id)
+	n.ram -= spec.RAM
+	n.disk -= spec.Disk
+	if t.kind == Map {
+		n.runMap--
+		r.runMaps--
+		r.mapsDone++
+		if s.w.Cluster.Fungible {
+			n.freeAny++
+		} else {
+			n.freeMap++
+		}
+		if r.mapsDone == r.needMaps && r.nReds > 0 {
+			s.work[Reduce] += int(r.redsPending)
+			s.wake()
+		}
+		if r.mapsDone == r.nMaps {
+			s.mapPhaseDone(int(t.job))
+		}
+	} else {
+		n.runRed--
+		r.runReds--
+		r.redsDone++
+		if s.w.Cluster.Fungible {
+			n.freeAny++
+		} else {
+			n.freeRed++
+		}
+	}
+	observed := s.now - t.launch
+	if r.mapsDone == r.nMaps && r.redsDone == r.nReds {
+		r.done = true
+		r.completion = s.now
+		s.jobsDone++
+		for c := r.childHead; c >= 0; c = s.jobs[c].nextSibling {
+			s.push(event{at: s.now, kind: evArrival, a: c})
+		}
+	}
+	s.slotFreed(x, true)
+	t0 := time.Now()
+	s.policy.TaskEnd(s, id, observed)
+	s.overhead += time.Since(t0)
+}
+
+// mapPhaseDone schedules the ends of reduces waiting for the shuffle:
+// max(launch + d, lastMapEnd + (1−ω)·d) (§1.4).
+func (s *Sim) mapPhaseDone(j int) {
+	r := &s.jobs[j]
+	r.lastMapEnd = s.now
+	for id := r.firstRed; id < r.firstRed+r.nReds; id++ {
+		t := &s.tasks[id]
+		if t.state == TaskRunning && !t.endKnown {
+			end := max(t.launch+t.rem, s.now+Time(math.Ceil((1-s.opt.Overlap)*float64(t.rem))))
+			s.setEnd(TaskID(id), end)
+		}
+	}
+	if r.nReds > 0 {
+		s.wake()
+	}
+}
+
+func (s *Sim) setEnd(id TaskID, end Time) {
+	t := &s.tasks[id]
+	t.endKnown = true
+	t.end = end
+	t.workStart = end - t.rem
+	s.push(event{at: end, kind: evTaskEnd, a: int32(id), epoch: t.epoch})
+}
+
+func (s *Sim) unrun(id TaskID) {
+	t := &s.tasks[id]
+	last := s.running[len(s.running)-1]
+	s.running[t.runIdx] = last
+	s.tasks[last].runIdx = t.runIdx
+	s.running = s.running[:len(s.running)-1]
+	t.runIdx = -1
+}
+
+func (s *Sim) spec(id TaskID) *TaskSpec {
+	t := &s.tasks[id]
+	job := &s.w.Jobs[t.job]
+	if t.kind == Map {
+		return &job.Maps[t.index]
+	}
+	return &job.Reduces[t.index]
+}
+
+// base is the true duration of task id on node x before contention, noise
+// and the non-local penalty.
+func (s *Sim) base(id TaskID, x int) float64 {
+	spec := s.spec(id)
+	if len(spec.ByGroup) > 0 {
+		return float64(spec.ByGroup[s.w.Cluster.Nodes[x].Group])
+	}
+	speed := s.w.Cluster.Nodes[x].Speed
+	if speed == 0 {
+		speed = 1
+	}
+	return float64(spec.Work) / speed
+}

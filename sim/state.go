@@ -1,0 +1,73 @@
+package sim
+
+// TaskID names a task of the workload: tasks are numbered job by job, each
+// job's maps first, then its reduces.
+type TaskID int32
+
+// TaskState is a task's life-cycle state. The zero value is unknown.
+type TaskState uint8
+
+// Task states.
+const (
+	TaskUnknown   TaskState = iota
+	TaskPending             // waiting for a slot (also after a kill)
+	TaskRunning             // holds a slot
+	TaskSuspended           // progress kept on its node; holds no slot
+	TaskDone
+)
+
+var taskStateNames = [...]string{"unknown", "pending", "running", "suspended", "done"}
+
+func (s TaskState) String() string {
+	if int(s) < len(taskStateNames) {
+		return taskStateNames[s]
+	}
+	return "unknown"
+}
+
+type taskRT struct {
+	job       int32
+	index     int32 // index within its kind
+	node      int32 // running or suspended on; -1 otherwise
+	runIdx    int32 // position in Sim.running while running
+	attempt   int32 // current trace record while running
+	epoch     uint32
+	kind      Kind
+	state     TaskState
+	endKnown  bool
+	local     bool
+	estF      float32 // estimate = base · estF
+	launch    Time    // launch of the current segment
+	dur       Time    // true duration of the current attempt (all its work)
+	rem       Time    // work left at the start of the current segment
+	workStart Time    // effective work start of the current segment (endKnown)
+	end       Time
+}
+
+type jobRT struct {
+	firstMap, nMaps, firstRed, nReds int32
+	needMaps                         int32 // ceil(f·nMaps): maps done before a reduce may launch
+	mapsDone, redsDone               int32
+	mapsPending, redsPending         int32
+	runMaps, runReds                 int32
+	mapCursor, redCursor             int32 // lowest index that may be pending
+	locStart, locEnd                 int32 // this job's node ranges in Sim.ranges
+	childHead                        int32 // first chained child, -1
+	nextSibling                      int32
+	arrived, done                    bool
+	arrival, completion, lastMapEnd  Time
+}
+
+// locRange lists one job's maps with a replica on one node: Sim.locs[start:end],
+// sorted by task id; cur is the first that may still be pending.
+type locRange struct {
+	node, start, end, cur int32
+}
+
+type nodeRT struct {
+	freeMap, freeRed, freeAny int32
+	runMap, runRed            int32
+	ram, disk                 float64
+	phase, lastHB             Time
+	hbPending, parked, dirty  bool
+}

@@ -1,0 +1,240 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Time is simulated time in whole milliseconds (policies.md §1.1).
+type Time int64
+
+// NoDeadline marks a job without a deadline; it sorts after every real one.
+const NoDeadline Time = math.MaxInt64
+
+// Seconds converts t to float seconds.
+func (t Time) Seconds() float64 { return float64(t) / 1000 }
+
+// FromSeconds rounds float seconds to whole milliseconds.
+func FromSeconds(s float64) Time { return Time(math.Round(s * 1000)) }
+
+// Kind is a task kind. The zero value is unknown.
+type Kind uint8
+
+// Task kinds.
+const (
+	KindUnknown Kind = iota
+	Map
+	Reduce
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Map:
+		return "map"
+	case Reduce:
+		return "reduce"
+	}
+	return "unknown"
+}
+
+// Node is one TaskTracker. Zero limits mean "unlimited".
+type Node struct {
+	Name        string
+	Rack        int
+	MapSlots    int // fixed mode: slots that run only maps
+	ReduceSlots int // fixed mode: slots that run only reduces
+	TotalSlots  int // fungible mode: slots of either kind
+	// Group keys TaskSpec.ByGroup (per node-type durations).
+	Group int
+	// Speed divides TaskSpec.Work (1 = the reference speed; 0 reads as 1).
+	Speed float64
+	// StorageBytes: a node can hold a block when it is 0 (unlimited) or at
+	// least the block size. Capacity is per block, not cumulative.
+	StorageBytes int64
+	RAM, Disk    float64 // per-node limits on the sum over running tasks; 0 = none
+}
+
+// Cluster is the set of nodes plus the data layout parameters.
+type Cluster struct {
+	Nodes []Node
+	// Fungible: each node has TotalSlots slots whose kind the policy picks at
+	// launch (TuMM); otherwise MapSlots/ReduceSlots are fixed.
+	Fungible bool
+	// BlockBytes is informational (map i reads block i); Replicas is the
+	// replication factor (0 reads as 3; capped by the storage-capable nodes).
+	BlockBytes int64
+	Replicas   int
+	// NonLocalPenalty is added to a map that runs on a node holding no replica
+	// of its block (blk/B, A-C8); 0 turns the penalty off.
+	NonLocalPenalty Time
+}
+
+// User is a pool of the Fair scheduler and a user of COSHH.
+type User struct {
+	Name     string
+	MinShare int     // slots (map + reduce, A-F2)
+	Weight   float64 // 0 reads as 1
+}
+
+// TaskSpec is one task of a job: its true work and what a policy may know.
+type TaskSpec struct {
+	// Work is the duration at speed 1, used when ByGroup is empty.
+	Work Time
+	// ByGroup, when non-empty, gives the duration on a node of each group
+	// (indexed by Node.Group); it overrides Work and Speed.
+	ByGroup []Time
+	// Estimate is the user-supplied estimate at speed 1 (EstimateGiven);
+	// 0 means "the truth".
+	Estimate  Time
+	RAM, Disk float64
+	// Replicas, for a map, fixes the nodes holding its block (Jlassi's block
+	// homes); neither the policy nor the default placement moves them. At
+	// most Cluster.Replicas distinct nodes.
+	Replicas []int
+}
+
+// Job is one MapReduce job.
+type Job struct {
+	Name     string
+	User     int // index into Workload.Users; -1 or 0 when there are none
+	Priority int
+	Category string
+	Arrival  Time
+	Deadline Time // NoDeadline when there is none
+	// Parent, when ≥ 0, is a job whose completion submits this one (TPC-H
+	// chains); Arrival is then ignored.
+	Parent  int
+	Maps    []TaskSpec
+	Reduces []TaskSpec
+}
+
+// Workload is a cluster plus a job stream: everything a run needs.
+type Workload struct {
+	Name    string
+	Cluster Cluster
+	Users   []User
+	Jobs    []Job
+}
+
+// ErrBadWorkload is wrapped by every validation error.
+var ErrBadWorkload = errors.New("sim: bad workload")
+
+func badf(path, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: %s", ErrBadWorkload, path, fmt.Sprintf(format, a...))
+}
+
+// Validate checks the invariants the engine relies on and names the first
+// violation by its JSON path.
+func (w *Workload) Validate() error {
+	c := &w.Cluster
+	if len(c.Nodes) == 0 {
+		return badf("cluster.nodes", "no nodes")
+	}
+	groups := 0
+	anyMap, anyRed := false, false
+	for i, n := range c.Nodes {
+		p := fmt.Sprintf("cluster.nodes[%d]", i)
+		if n.MapSlots < 0 || n.ReduceSlots < 0 || n.TotalSlots < 0 {
+			return badf(p, "negative slot count")
+		}
+		if c.Fungible {
+			if n.TotalSlots > 0 {
+				anyMap, anyRed = true, true
+			}
+		} else {
+			anyMap = anyMap || n.MapSlots > 0
+			anyRed = anyRed || n.ReduceSlots > 0
+		}
+		if n.Speed < 0 || math.IsNaN(n.Speed) || math.IsInf(n.Speed, 0) {
+			return badf(p+".speed", "%v is not a positive speed", n.Speed)
+		}
+		if n.Group < 0 {
+			return badf(p+".group", "negative group")
+		}
+		if n.RAM < 0 || n.Disk < 0 || n.StorageBytes < 0 {
+			return badf(p, "negative capacity")
+		}
+		groups = max(groups, n.Group+1)
+	}
+	if c.Replicas < 0 {
+		return badf("cluster.replicas", "negative")
+	}
+	if c.NonLocalPenalty < 0 {
+		return badf("cluster.non_local_penalty", "negative")
+	}
+	maxRep := c.Replicas
+	if maxRep == 0 {
+		maxRep = 3
+	}
+	for i, u := range w.Users {
+		if u.MinShare < 0 || u.Weight < 0 || math.IsNaN(u.Weight) {
+			return badf(fmt.Sprintf("users[%d]", i), "negative min share or weight")
+		}
+	}
+	for j := range w.Jobs {
+		job := &w.Jobs[j]
+		// paths are built only for an error: this loop runs once per task
+		p := func() string { return fmt.Sprintf("jobs[%d]", j) }
+		if job.Parent >= j {
+			return badf(p()+".parent", "parent %d is not an earlier job", job.Parent)
+		}
+		if job.Parent < 0 && job.Arrival < 0 {
+			return badf(p()+".arrival", "negative arrival %d ms", job.Arrival)
+		}
+		if job.Deadline != NoDeadline && job.Parent < 0 && job.Deadline < job.Arrival {
+			return badf(p()+".deadline", "deadline %v s before arrival %v s", job.Deadline.Seconds(), job.Arrival.Seconds())
+		}
+		if len(w.Users) > 0 && (job.User < 0 || job.User >= len(w.Users)) {
+			return badf(p()+".user", "user %d out of range", job.User)
+		}
+		if len(job.Maps) == 0 && len(job.Reduces) == 0 {
+			return badf(p(), "no tasks")
+		}
+		if len(job.Maps) > 0 && !anyMap {
+			return badf(p()+".maps", "the cluster has no map slot")
+		}
+		if len(job.Reduces) > 0 && !anyRed {
+			return badf(p()+".reduces", "the cluster has no reduce slot")
+		}
+		for k, list := range [2][]TaskSpec{job.Maps, job.Reduces} {
+			tp := func(i int) string { return fmt.Sprintf("%s.%s[%d]", p(), [2]string{"maps", "reduces"}[k], i) }
+			for i := range list {
+				t := &list[i]
+				if t.Work < 0 || t.Estimate < 0 || t.RAM < 0 || t.Disk < 0 || math.IsNaN(t.RAM) || math.IsNaN(t.Disk) {
+					return badf(tp(i), "negative duration or demand")
+				}
+				if len(t.ByGroup) > 0 && len(t.ByGroup) < groups {
+					return badf(tp(i)+".by_group", "%d durations for %d node groups", len(t.ByGroup), groups)
+				}
+				for r, x := range t.Replicas {
+					if x < 0 || x >= len(c.Nodes) || slices.Contains(t.Replicas[:r], x) {
+						return badf(fmt.Sprintf("%s.replicas[%d]", tp(i), r), "node %d is not a distinct node", x)
+					}
+				}
+				if k == 1 && len(t.Replicas) > 0 {
+					return badf(tp(i)+".replicas", "a reduce reads no block")
+				}
+				if len(t.Replicas) > maxRep {
+					return badf(tp(i)+".replicas", "%d replicas, more than the cluster's %d", len(t.Replicas), maxRep)
+				}
+				for g, d := range t.ByGroup {
+					if d < 0 {
+						return badf(fmt.Sprintf("%s.by_group[%d]", tp(i), g), "negative duration")
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// NumTasks is the total number of tasks of w.
+func (w *Workload) NumTasks() int {
+	n := 0
+	for j := range w.Jobs {
+		n += len(w.Jobs[j].Maps) + len(w.Jobs[j].Reduces)
+	}
+	return n
+}

@@ -291,6 +291,18 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 			if rep.Result.Message != "" {
 				msg = rep.Result.Message + "; " + msg
 			}
+			if betterThan(m, h.Objective, rep.Result.Bound) {
+				// A checked schedule beats the solver's dual bound: the bound
+				// is refuted, and so is whatever the solver proved with it.
+				// Only the LP relaxation's optimum, if the schedule does not
+				// refute it too, still stands.
+				msg += fmt.Sprintf("; the solver's bound %s is refuted by the checked heuristic schedule", solve.FormatValue(rep.Result.Bound))
+				_, rep.Result.Bound = solve.NoSolution(m.Model.Sense)
+				if lb := rep.LPBound; !math.IsNaN(lb) && !betterThan(m, h.Objective, lb) {
+					rep.Result.Bound = lb
+				}
+				rep.Result.Status = solve.NumericalTrouble
+			}
 			rep.Result.Message = msg
 		}
 		break

@@ -220,7 +220,8 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 				break
 			}
 			res, err := solve.Solve(ctx, cm.Model, opts)
-			if err != nil {
+			if err != nil || ctx.Err() != nil {
+				// A cancelled solve's status proves nothing.
 				stopped = true
 				break
 			}

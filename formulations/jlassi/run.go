@@ -201,7 +201,7 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 			res.Objective, res.Bound = math.Inf(-1), math.Inf(1)
 		}
 		var dec *decomposition
-		if ok && opts.Objective == RealTime && !opts.NoDecomposition {
+		if ok && opts.Objective == RealTime && !opts.NoDecomposition && ctx.Err() == nil {
 			best := math.Inf(1)
 			if h := rep.Heuristic; h != nil && h.Found {
 				best = h.RealTime

@@ -122,7 +122,7 @@ func init() { solve.Register(fakeBadBound) }
 func TestRunRefutedBound(t *testing.T) {
 	in := compile(t, loadScenario(t, "migration"))
 	for _, lp := range []bool{false, true} {
-		rep, err := RunInstance(context.Background(), in, Options{LPBound: lp, Solve: solve.Options{Solver: fakeBadBound.name}})
+		rep, err := RunInstance(context.Background(), in, Options{LPBound: lp, NoDecomposition: true, Solve: solve.Options{Solver: fakeBadBound.name}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/policy"
-	"github.com/mrbound/mrbound/policy/hfsp"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
 )
@@ -71,12 +70,8 @@ func (t *timed) Offer(s *sim.Sim, x int, free sim.Free) {
 	t.worst = max(t.worst, d)
 }
 
-// newPolicy is policy.New plus hfsp-aftermaps (HFSP starting reduce
-// phases after the map phase, the seed's reading; not registered).
+// newPolicy is policy.New (hfsp-aftermaps is registered there).
 func newPolicy(name string) (sim.Policy, error) {
-	if name == "hfsp-aftermaps" {
-		return hfsp.New(hfsp.Options{ReducesAfterMaps: true}), nil
-	}
 	return policy.New(name, policy.Params{})
 }
 

@@ -49,3 +49,19 @@ func Errorf(format string, a ...any) error { return &wrapped{fmt.Errorf(format, 
 type wrapped struct{ error }
 
 func (e *wrapped) Unwrap() []error { return []error{Err, e.error} }
+
+// InFile names file in a bad-input error: a *PathError without a file gets
+// it, any other error is prefixed with "file: " (and wraps Err). A nil err
+// or an empty file returns err unchanged.
+func InFile(file string, err error) error {
+	if err == nil || file == "" {
+		return err
+	}
+	var pe *PathError
+	if errors.As(err, &pe) && pe.File == "" && pe == err {
+		named := *pe
+		named.File = file
+		return &named
+	}
+	return Errorf("%s: %w", file, err)
+}

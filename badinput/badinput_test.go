@@ -37,3 +37,24 @@ func TestErrorf(t *testing.T) {
 		t.Error("a plain error wraps Err")
 	}
 }
+
+func TestInFile(t *testing.T) {
+	pe := &PathError{Kind: "coshh", Path: "$.x", Problem: "bad"}
+	if got, want := InFile("a.json", pe).Error(), "a.json: coshh: $.x: bad"; got != want {
+		t.Errorf("PathError: %q, want %q", got, want)
+	}
+	if pe.File != "" {
+		t.Error("InFile changed its argument")
+	}
+	err := InFile("a.json", fs.ErrNotExist)
+	if got, want := err.Error(), "a.json: "+fs.ErrNotExist.Error(); got != want || !errors.Is(err, Err) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("plain error: %q (want %q), wraps Err %v", got, want, errors.Is(err, Err))
+	}
+	named := &PathError{File: "b.json", Problem: "x"}
+	if got := InFile("a.json", named).Error(); got != "a.json: b.json: x" {
+		t.Errorf("a PathError with a file is prefixed: got %q", got)
+	}
+	if InFile("a.json", nil) != nil || InFile("", pe) != pe {
+		t.Error("nil error or empty file not passed through")
+	}
+}

@@ -20,7 +20,6 @@ import (
 	"github.com/mrbound/mrbound/model/mps"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
 
 // TestSolveFiles solves the models listed (comma-separated) in MIP_FILES — MPS

@@ -2,7 +2,6 @@ package solve
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/model"
 )
 
@@ -268,8 +268,9 @@ func Backends() []string {
 	return names
 }
 
-// ErrUnknownSolver is returned for a backend name nobody registered.
-var ErrUnknownSolver = errors.New("solve: unknown solver")
+// ErrUnknownSolver is returned for a backend name nobody registered; it is
+// bad input (it wraps badinput.Err).
+var ErrUnknownSolver = badinput.Errorf("solve: unknown solver")
 
 // Lookup returns the backend registered under name.
 func Lookup(name string) (Solver, error) {

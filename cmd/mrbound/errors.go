@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/mrbound/mrbound/badinput"
-	"github.com/mrbound/mrbound/model"
-	"github.com/mrbound/mrbound/solve"
-	"github.com/mrbound/mrbound/solve/highs"
 )
 
 // Exit codes of mrbound.
@@ -20,58 +17,29 @@ const (
 	exitInternal = 2
 )
 
-// exitError carries an exit code; it implements cli.ExitCoder.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-func (e *exitError) ExitCode() int { return e.code }
-
-// badInput marks err as the user's input being wrong: exit code 1.
+// badInput marks err as the user's input being wrong (exit code 1); its
+// message is unchanged.
 func badInput(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
+	if err == nil || errors.Is(err, badinput.Err) {
 		return err
 	}
-	return &exitError{code: exitBadInput, err: err}
+	return badinput.Errorf("%w", err)
 }
 
 // badInputf is badInput(fmt.Errorf(...)).
-func badInputf(format string, a ...any) error { return badInput(fmt.Errorf(format, a...)) }
+func badInputf(format string, a ...any) error { return badinput.Errorf(format, a...) }
 
 // exitCode maps an error returned by an action to the process exit code:
-// bad input 1, anything else 2.
+// bad input (anything wrapping badinput.Err, the one sentinel of every
+// mrbound library) 1, anything else 2.
 func exitCode(err error) int {
-	if err == nil {
+	switch {
+	case err == nil:
 		return exitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	for _, bad := range userErrors {
-		if errors.Is(err, bad) {
-			return exitBadInput
-		}
+	case errors.Is(err, badinput.Err):
+		return exitBadInput
 	}
 	return exitInternal
-}
-
-// userErrors are library errors that mean the input or the set-up is wrong
-// (exit 1), wherever in a command they surface.
-var userErrors = []error{
-	badinput.Err,
-	model.ErrInvalid,
-	solve.ErrUnknownSolver,
-	highs.ErrNotInstalled,
-	highs.ErrUnusable,
-	highs.ErrRejected,
 }
 
 // writeFileAtomic writes path through a temporary file in the same directory

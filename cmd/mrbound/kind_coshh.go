@@ -1,32 +1,23 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/coshh"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
 )
 
 func init() {
-	registerKind(kindHandler{Name: coshhscenario.Kind, Solve: solveCOSHH, Generate: generateCOSHHCommand})
+	registerKind(kindHandler{Name: coshhscenario.Kind, Run: runCOSHH, Generate: generateCOSHHCommand})
 }
 
-func solveCOSHH(c *cli.Context, in solveInput) error {
-	ctx, stop := signalContext()
-	defer stop()
-	r, err := coshh.Run(ctx, in.Data, in.Opts)
-	if err != nil {
-		if coshh.IsBadInput(err) {
-			return badInputf("%s: %v", in.Path, err)
-		}
-		return err
-	}
-	if in.JSON {
-		return r.WriteJSON(in.Out)
-	}
-	return r.WriteText(in.Out)
+// runCOSHH runs the scenario; coshh reads none of the kind flags.
+func runCOSHH(ctx context.Context, c *cli.Context, in solveInput) (formulations.Report, error) {
+	return coshh.Run(ctx, in.Path, in.Data, coshh.Options{Solve: in.Opts})
 }
 
 var generateCOSHHCommand = &cli.Command{

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,80 +13,34 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/jlassi"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 )
 
 func init() {
-	registerKind(kindHandler{Name: jlassiscenario.Kind, Solve: solveJlassi, Generate: generateJlassiCommand, Table: tableJlassiCommand})
+	registerKind(kindHandler{Name: jlassiscenario.Kind, Run: runJlassi,
+		Flags:    []string{"objective", "formulation", "horizon", "schedule", "svg"},
+		Generate: generateJlassiCommand, Table: tableJlassiCommand})
 }
 
-// jlassiOptions turns the shared kind flags into the formulation's options.
-func jlassiOptions(c *cli.Context) (jlassi.RunOptions, error) {
-	var o jlassi.RunOptions
+// runJlassi turns the shared kind flags into jlassi.Options and runs the
+// scenario.
+func runJlassi(ctx context.Context, c *cli.Context, in solveInput) (formulations.Report, error) {
+	o := jlassi.Options{Solve: in.Opts}
 	var err error
-	if o.Objective, err = jlassi.ParseObjective(c.String("objective")); err != nil {
-		return o, badInputf("--objective: %v", err)
-	}
-	if c.String("objective") == "" {
-		o.Objective = jlassi.ObjectiveUnknown // the scenario's own
+	if s := c.String("objective"); s != "" { // else the scenario's own
+		if o.Objective, err = jlassi.ParseObjective(s); err != nil {
+			return nil, badInputf("--objective: %v", err)
+		}
 	}
 	if o.Form, err = jlassi.ParseForm(c.String("formulation")); err != nil {
-		return o, badInputf("--formulation: %v", err)
+		return nil, badInputf("--formulation: %v", err)
 	}
 	if o.Horizon, err = jlassi.ParseHorizon(c.String("horizon")); err != nil {
-		return o, badInputf("--horizon: %v", err)
+		return nil, badInputf("--horizon: %v", err)
 	}
-	return o, nil
-}
-
-func solveJlassi(c *cli.Context, in solveInput) error {
-	o, err := jlassiOptions(c)
-	if err != nil {
-		return err
-	}
-	o.Solve = in.Opts
-	inst, err := jlassiscenario.Parse(in.Path, in.Data)
-	if err != nil {
-		return badInput(err)
-	}
-	ctx, stop := signalContext()
-	defer stop()
-	rep, err := jlassi.Run(ctx, inst, o)
-	if err != nil {
-		if errors.Is(err, jlassi.ErrHorizon) || errors.Is(err, badinput.Err) {
-			return badInput(fmt.Errorf("%s: %w", in.Path, err))
-		}
-		return err
-	}
-	if in.JSON {
-		err = rep.WriteJSON(in.Out)
-	} else {
-		err = rep.WriteText(in.Out)
-	}
-	if err != nil {
-		return err
-	}
-	// Files come after the report, which is printed whatever the solve found;
-	// without a schedule there is nothing to write, and we say so.
-	for _, f := range []struct {
-		flag  string
-		write func(io.Writer) error
-	}{{"schedule", func(w io.Writer) error { return rep.Schedule.WriteJSON(w) }}, {"svg", rep.WriteSVG}} {
-		p := c.String(f.flag)
-		if p == "" {
-			continue
-		}
-		if rep.Schedule == nil {
-			fmt.Fprintf(c.App.ErrWriter, "mrbound: --%s: no schedule to write (status %v)\n", f.flag, rep.Result.Status)
-			continue
-		}
-		if err := writeFileAtomic(p, f.write); err != nil {
-			return err
-		}
-	}
-	return nil
+	return jlassi.Run(ctx, in.Path, in.Data, o)
 }
 
 var generateJlassiCommand = &cli.Command{

@@ -1,73 +1,48 @@
 package main
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/mrcp"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 )
 
 func init() {
-	registerKind(kindHandler{Name: mrcpscenario.Kind, Solve: solveMRCP, Generate: generateMRCPCommand})
+	registerKind(kindHandler{Name: mrcpscenario.Kind, Run: runMRCP,
+		Flags:    []string{"objective", "formulation", "horizon", "schedule", "svg"},
+		Generate: generateMRCPCommand})
 }
 
-// mrcpOptions turns the shared kind flags into the formulation's options.
-func mrcpOptions(c *cli.Context) (mrcp.Options, error) {
-	var o mrcp.Options
+// runMRCP turns the shared kind flags into mrcp.Options and runs the
+// scenario.
+func runMRCP(ctx context.Context, c *cli.Context, in solveInput) (formulations.Report, error) {
+	o := mrcp.Options{Solve: in.Opts}
 	if s := c.String("formulation"); s != "" {
 		f, err := mrcp.ParseFormulation(s)
 		if err != nil {
-			return o, badInputf("--formulation: %v", err)
+			return nil, badInputf("--formulation: %v", err)
 		}
 		o.Formulation = f
 	}
 	if s := c.String("objective"); s != "" {
 		obj, err := mrcp.ParseObjective(s)
 		if err != nil {
-			return o, badInputf("--objective: %v", err)
+			return nil, badInputf("--objective: %v", err)
 		}
 		o.Objective = obj
 	}
 	if s := c.String("horizon"); s != "" {
 		h, err := strconv.Atoi(s)
 		if err != nil || h <= 0 {
-			return o, badInputf("--horizon: %q is not a positive number of time units", s)
+			return nil, badInputf("--horizon: %q is not a positive number of time units", s)
 		}
 		o.Horizon = h
 	}
-	return o, nil
-}
-
-func solveMRCP(c *cli.Context, in solveInput) error {
-	bo, err := mrcpOptions(c)
-	if err != nil {
-		return err
-	}
-	ctx, stop := signalContext()
-	defer stop()
-	out, err := mrcp.Run(ctx, in.Path, in.Data, mrcp.RunOptions{Build: bo, Solve: in.Opts})
-	if err != nil {
-		if mrcp.IsBadInput(err) {
-			return badInput(err)
-		}
-		return err
-	}
-	if p := c.String("schedule"); p != "" {
-		if err := writeFileAtomic(p, out.WriteSchedule); err != nil {
-			return err
-		}
-	}
-	if p := c.String("svg"); p != "" {
-		if err := writeFileAtomic(p, out.WriteSVG); err != nil {
-			return err
-		}
-	}
-	if in.JSON {
-		return out.WriteJSON(in.Out)
-	}
-	return out.WriteText(in.Out)
+	return mrcp.Run(ctx, in.Path, in.Data, o)
 }
 
 var generateMRCPCommand = &cli.Command{

@@ -1,24 +1,27 @@
 package main
 
 import (
+	"context"
+
 	"github.com/urfave/cli/v2"
 
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/tumm"
 	"github.com/mrbound/mrbound/instances/tummscenario"
 )
 
 func init() {
-	registerKind(kindHandler{Name: tummscenario.Kind, Solve: solveTuMM})
+	registerKind(kindHandler{Name: tummscenario.Kind, Run: runTuMM, Flags: []string{"objective", "formulation"}})
 }
 
-// solveTuMM runs Algorithm 1 and/or the per-node program. --objective
+// runTuMM runs Algorithm 1 and/or the per-node program. --objective
 // (published, stage) overrides the file's; --formulation perspective adds
 // the perspective rows.
-func solveTuMM(c *cli.Context, in solveInput) error {
-	var o tumm.Options
+func runTuMM(ctx context.Context, c *cli.Context, in solveInput) (formulations.Report, error) {
+	o := tumm.Options{Solve: in.Opts}
 	if s := c.String("objective"); s != "" {
 		if _, err := tumm.ParseObjective(s); err != nil {
-			return badInputf("--objective: %v", err)
+			return nil, badInputf("--objective: %v", err)
 		}
 		o.Objective = s
 	}
@@ -27,19 +30,7 @@ func solveTuMM(c *cli.Context, in solveInput) error {
 	case "perspective":
 		o.Perspective = true
 	default:
-		return badInputf("--formulation: unknown formulation %q for tumm (default or perspective)", f)
+		return nil, badInputf("--formulation: unknown formulation %q for tumm (default or perspective)", f)
 	}
-	ctx, stop := signalContext()
-	defer stop()
-	r, err := tumm.Run(ctx, in.Data, in.Opts, o)
-	if err != nil {
-		if tumm.IsBadInput(err) {
-			return badInputf("%s: %v", in.Path, err)
-		}
-		return err
-	}
-	if in.JSON {
-		return r.WriteJSON(in.Out)
-	}
-	return r.WriteText(in.Out)
+	return tumm.Run(ctx, in.Path, in.Data, o)
 }

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -16,23 +19,24 @@ import (
 type kindHandler struct {
 	// Name is the value of "kind" in the scenario's JSON.
 	Name string
-	// Solve loads, solves, checks and reports the scenario in.
-	Solve func(c *cli.Context, in solveInput) error
+	// Flags names the kindFlags the kind reads; setting any other one is an
+	// error, never silently ignored.
+	Flags []string
+	// Run turns the kind flags into the formulation's Options and calls its
+	// Run (the front door, see package formulations).
+	Run func(ctx context.Context, c *cli.Context, in solveInput) (formulations.Report, error)
 	// Generate, when set, is the `mrbound generate <Name>` command.
 	Generate *cli.Command
 	// Table, when set, is the `mrbound table <Name>` command.
 	Table *cli.Command
 }
 
-// solveInput is what `mrbound solve` hands a kind: the file, the solver
-// options taken from the common flags, and where to write.
+// solveInput is what `mrbound solve` hands a kind: the file and the solver
+// options taken from the common flags.
 type solveInput struct {
 	Path string
 	Data []byte
 	Opts solve.Options
-	// JSON asks for one JSON object instead of the human report.
-	JSON bool
-	Out  io.Writer
 }
 
 var kinds = map[string]kindHandler{}
@@ -61,6 +65,63 @@ var kindFlags = []cli.Flag{
 	&cli.StringFlag{Name: "horizon", Usage: "time horizon: a number of intervals, or eq17, table5, search (jlassi)"},
 	&cli.StringFlag{Name: "schedule", Usage: "write the decoded schedule as JSON to `FILE`"},
 	&cli.StringFlag{Name: "svg", Usage: "draw the schedule as an SVG Gantt chart into `FILE`"},
+}
+
+// rejectKindFlags returns the error for the first kind flag that is set but
+// not in accepted; kind names the file's kind in the message.
+func rejectKindFlags(c *cli.Context, kind string, accepted []string) error {
+	for _, f := range kindFlags {
+		name := f.Names()[0]
+		if c.IsSet(name) && !slices.Contains(accepted, name) {
+			return badInputf("--%s: does not apply to %s", name, kind)
+		}
+	}
+	return nil
+}
+
+// solveScenario solves a scenario of kind k through the formulation's front
+// door: the report on stdout, then the files asked for.
+func solveScenario(c *cli.Context, k kindHandler, in solveInput) error {
+	if err := rejectKindFlags(c, "kind "+k.Name, k.Flags); err != nil {
+		return err
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	rep, err := k.Run(ctx, c, in)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		err = rep.WriteJSON(c.App.Writer)
+	} else {
+		err = rep.WriteText(c.App.Writer)
+	}
+	if err != nil {
+		return err
+	}
+	sr, ok := rep.(formulations.ScheduleReport)
+	if !ok {
+		return nil
+	}
+	// Files come after the report, which is printed whatever the solve found;
+	// without a schedule there is nothing to write, and we say so.
+	for _, f := range []struct {
+		flag  string
+		write func(io.Writer) error
+	}{{"schedule", sr.WriteSchedule}, {"svg", sr.WriteSVG}} {
+		p := c.String(f.flag)
+		if p == "" {
+			continue
+		}
+		if !sr.HasSchedule() {
+			fmt.Fprintf(c.App.ErrWriter, "mrbound: --%s: no schedule to write (status %v)\n", f.flag, rep.Outcome().Status)
+			continue
+		}
+		if err := writeFileAtomic(p, f.write); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // scenarioKind reads the top-level "kind" of a JSON scenario.

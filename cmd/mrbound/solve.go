@@ -79,6 +79,9 @@ func solveAction(c *cli.Context) error {
 		return err
 	}
 	if isModelFile(path) {
+		if err := rejectKindFlags(c, "a model file", nil); err != nil {
+			return err
+		}
 		m, err := readModelFile(path)
 		if err != nil {
 			return err
@@ -93,7 +96,7 @@ func solveAction(c *cli.Context) error {
 	if err != nil {
 		return badInput(err)
 	}
-	return kinds[k].Solve(c, solveInput{Path: path, Data: data, Opts: opts, JSON: c.Bool("json"), Out: c.App.Writer})
+	return solveScenario(c, kinds[k], solveInput{Path: path, Data: data, Opts: opts})
 }
 
 // signalContext is cancelled by Ctrl-C, so that a long solve stops with its

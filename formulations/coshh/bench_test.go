@@ -28,9 +28,9 @@ func BenchmarkRun(b *testing.B) {
 				continue
 			}
 			b.Run(c.trace+"-"+c.cluster+"-"+name, func(b *testing.B) {
-				var r *Result
+				var r *Report
 				for i := 0; i < b.N; i++ {
-					r, err = RunScenario(context.Background(), s, opts)
+					r, err = RunScenario(context.Background(), s, Options{Solve: opts})
 					if err != nil {
 						b.Fatal(err)
 					}

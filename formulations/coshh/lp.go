@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -268,7 +269,8 @@ func Suggest(delta [][]float64) [][]int {
 	return out
 }
 
-// Check is the independent verdict on an allocation.
+// Check is the independent check of an allocation: what it recomputed and
+// its verdict.
 type Check struct {
 	// Served[i] = Σ_j μ[i,j]·δ[i,j], recomputed.
 	Served []float64 `json:"served"`
@@ -279,23 +281,22 @@ type Check struct {
 	Lambda float64 `json:"lambda"`
 	// MinDelta is the smallest δ entry (≥ −CheckTol when valid).
 	MinDelta float64 `json:"min_delta"`
-	// Verified: loads ≤ 1 + CheckTol, δ ≥ −CheckTol, and Lambda within
-	// CheckTol·max(1, λ) of the solver's λ (so λ·α is servable by δ).
-	Verified bool   `json:"verified"`
-	Problem  string `json:"problem,omitempty"`
+	// Verdict: Verified when loads ≤ 1 + CheckTol, δ ≥ −CheckTol, and Lambda
+	// within CheckTol·max(1, λ) of the solver's λ (so λ·α is servable by δ).
+	formulations.Verdict
 }
 
 // CheckAllocation recomputes served rates, loads and the sustained λ from the
 // instance and δ alone.
 func CheckAllocation(p Problem, lambda float64, delta [][]float64) Check {
 	F, M := len(p.Alpha), len(p.Resources)
-	c := Check{Served: make([]float64, F), Load: make([]float64, M), Lambda: math.Inf(1), Verified: true}
+	c := Check{Served: make([]float64, F), Load: make([]float64, M), Lambda: math.Inf(1), Verdict: formulations.Verified()}
 	if len(delta) != F {
-		return Check{Problem: "δ has the wrong number of rows"}
+		return Check{Verdict: formulations.Rejected("δ has the wrong number of rows")}
 	}
 	for i := 0; i < F; i++ {
 		if len(delta[i]) != M {
-			return Check{Problem: "δ has the wrong number of columns"}
+			return Check{Verdict: formulations.Rejected("δ has the wrong number of columns")}
 		}
 		for j := 0; j < M; j++ {
 			d := delta[i][j]

@@ -20,7 +20,7 @@ func TestPaperExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	forEachBackend(t, func(t *testing.T, opts solve.Options) {
-		r, err := Run(context.Background(), data, opts)
+		r, err := Run(context.Background(), "coshh-paper.json", data, Options{Solve: opts})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,7 +48,7 @@ func TestPaperExample(t *testing.T) {
 		if !a.Check.Verified {
 			t.Errorf("check: %s", a.Check.Problem)
 		}
-		rep := r.Report()
+		rep := r.JSON()
 		if !reflect.DeepEqual(rep.Suggested, [][]string{{"C2"}, {"C1", "C2"}}) || rep.Status != "optimal" || rep.Solver != opts.Solver {
 			t.Errorf("report: suggested %v status %s solver %s", rep.Suggested, rep.Status, rep.Solver)
 		}

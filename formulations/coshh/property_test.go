@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -145,9 +146,12 @@ func TestBadScenarios(t *testing.T) {
 		{"{\"kind\":\"coshh\",\n\"schema_version\":1,,}", "line 2"},
 	}
 	for _, c := range cases {
-		_, err := Run(context.Background(), []byte(c.json), solve.Options{})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s\n  error %v, want it to mention %q", c.json, err, c.want)
+		_, err := Run(context.Background(), "bad.json", []byte(c.json), Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "bad.json: ") {
+			t.Errorf("%s\n  error %v, want it to name bad.json and mention %q", c.json, err, c.want)
+		}
+		if !errors.Is(err, badinput.Err) {
+			t.Errorf("%s\n  error %v does not wrap badinput.Err", c.json, err)
 		}
 	}
 }
@@ -186,7 +190,7 @@ func TestGeneratedStream(t *testing.T) {
 			t.Errorf("%s: secondary classes hold %d of %d jobs", trace, jobs, len(s.Jobs))
 		}
 		forEachBackend(t, func(t *testing.T, opts solve.Options) {
-			r, err := RunScenario(context.Background(), s, opts)
+			r, err := RunScenario(context.Background(), s, Options{Solve: opts})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,14 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
+	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
 
-// Result is the answer for one scenario: one allocation per classification.
-type Result struct {
+// Options configure Run.
+type Options struct {
+	// Solve is passed to solve.Solve for every LP.
+	Solve solve.Options
+}
+
+// Report is the answer for one scenario: one allocation per classification.
+type Report struct {
 	Scenario *coshhscenario.Scenario
 	// Allocations: the primary classification first, then the secondary when
 	// there is one. A classification without classes is absent.
@@ -61,44 +71,36 @@ func Problems(s *coshhscenario.Scenario) ([]Problem, [][][]int, error) {
 	return ps, mem, nil
 }
 
-// inputError marks an error as the input's fault (the CLI exits with 1).
-type inputError struct{ err error }
-
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
-
-// IsBadInput reports whether err is about the scenario rather than a failed
-// solver call.
-func IsBadInput(err error) bool {
-	var ie inputError
-	return errors.As(err, &ie)
-}
-
-// Run loads a scenario from data, classifies it when needed, solves every
-// capacity LP with the backend named in opts, decodes and checks. Bad input
-// is an error naming its JSON path.
-func Run(ctx context.Context, data []byte, opts solve.Options) (*Result, error) {
-	s, err := coshhscenario.Parse(data)
+// Run loads the scenario in data (path names it in errors), classifies it
+// when needed, solves every capacity LP with the backend named in
+// opts.Solve, decodes and checks. The error is non-nil only for bad input
+// (it wraps badinput.Err and names the file and JSON path) or a failed call.
+func Run(ctx context.Context, path string, data []byte, opts Options) (*Report, error) {
+	s, err := coshhscenario.Parse(path, data)
 	if err != nil {
-		return nil, inputError{err}
+		return nil, err
 	}
-	return RunScenario(ctx, s, opts)
+	r, err := RunScenario(ctx, s, opts)
+	if errors.Is(err, badinput.Err) {
+		return nil, badinput.InFile(path, err)
+	}
+	return r, err
 }
 
 // RunScenario is Run on a parsed scenario.
-func RunScenario(ctx context.Context, s *coshhscenario.Scenario, opts solve.Options) (*Result, error) {
+func RunScenario(ctx context.Context, s *coshhscenario.Scenario, opts Options) (*Report, error) {
 	ps, mem, err := Problems(s)
 	if err != nil {
-		return nil, inputError{err}
+		return nil, badinput.Errorf("%w", err)
 	}
 	for _, p := range ps {
 		if err := p.Validate(); err != nil {
-			return nil, inputError{err}
+			return nil, badinput.Errorf("%w", err)
 		}
 	}
-	r := &Result{Scenario: s, Members: mem}
+	r := &Report{Scenario: s, Members: mem}
 	for _, p := range ps {
-		a, err := Solve(ctx, p, opts)
+		a, err := Solve(ctx, p, opts.Solve)
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +110,7 @@ func RunScenario(ctx context.Context, s *coshhscenario.Scenario, opts solve.Opti
 }
 
 // Status is optimal when every LP is, else the first other status.
-func (r *Result) Status() solve.Status {
+func (r *Report) Status() solve.Status {
 	if len(r.Allocations) == 0 {
 		return solve.StatusUnknown
 	}
@@ -121,7 +123,7 @@ func (r *Result) Status() solve.Status {
 }
 
 // Verified reports whether every allocation passed the checker.
-func (r *Result) Verified() bool {
+func (r *Report) Verified() bool {
 	for _, a := range r.Allocations {
 		if a.Status != solve.Optimal || !a.Check.Verified {
 			return false
@@ -148,10 +150,10 @@ type ClassReport struct {
 	Stage2    solve.Summary `json:"stage2"`
 }
 
-// Report is the JSON printed by `mrbound solve coshh.json --json`. Lambda,
+// JSONReport is the JSON printed by `mrbound solve coshh.json --json`. Lambda,
 // Delta and Suggested repeat the first classification's: the primary one, or
 // the secondary when no user has a min share.
-type Report struct {
+type JSONReport struct {
 	Kind      string        `json:"kind"`
 	Name      string        `json:"name,omitempty"`
 	Status    string        `json:"status"`
@@ -164,9 +166,9 @@ type Report struct {
 	LPs       []ClassReport `json:"classifications"`
 }
 
-// Report assembles the machine-readable report.
-func (r *Result) Report() Report {
-	rep := Report{Kind: coshhscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified()}
+// JSON assembles the machine-readable report.
+func (r *Report) JSON() JSONReport {
+	rep := JSONReport{Kind: coshhscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified()}
 	for _, res := range r.Scenario.Resources {
 		rep.Resources = append(rep.Resources, res.Name)
 	}
@@ -209,15 +211,48 @@ func (r *Result) Report() Report {
 	return rep
 }
 
+// Outcome sums the report up as every formulation does: the first
+// classification's λ (maximised; the bound is NaN unless its LP is optimal),
+// verified when every allocation is.
+func (r *Report) Outcome() formulations.Outcome {
+	o := formulations.Outcome{Status: r.Status(), Sense: model.Maximize, Measure: "lambda",
+		Objective: solve.Number(math.NaN()), Bound: solve.Number(math.NaN()), Verdict: formulations.Rejected("no allocation")}
+	if len(r.Allocations) == 0 {
+		return o
+	}
+	a := r.Allocations[0]
+	if a.Status == solve.Optimal {
+		// Stage 1 is an LP solved to optimality (on a scaled λ): its λ is
+		// the bound.
+		o.Bound = solve.Number(a.Lambda)
+	}
+	o.Verdict = formulations.Verified()
+	for _, b := range r.Allocations {
+		switch {
+		case b.Status != solve.Optimal:
+			o.Verdict = formulations.Rejected(fmt.Sprintf("%s classification: status %v", b.Problem.Name, b.Status))
+		case !b.Check.Verified:
+			o.Verdict = formulations.Rejected(b.Problem.Name + " classification: " + b.Check.Problem)
+		default:
+			continue
+		}
+		break
+	}
+	if o.Verdict.Verified {
+		o.Objective = solve.Number(a.Lambda)
+	}
+	return o
+}
+
 // WriteJSON writes the report as indented JSON.
-func (r *Result) WriteJSON(w io.Writer) error {
+func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r.Report())
+	return enc.Encode(r.JSON())
 }
 
 // WriteText writes a human report: per classification λ, δ and SC_j.
-func (r *Result) WriteText(w io.Writer) error {
+func (r *Report) WriteText(w io.Writer) error {
 	var sb strings.Builder
 	name := r.Scenario.Name
 	if name == "" {

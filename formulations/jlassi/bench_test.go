@@ -10,7 +10,6 @@ import (
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
 
 func generated(tb testing.TB, scenario int, seed int64) *jlassiscenario.Instance {
@@ -59,7 +58,7 @@ func BenchmarkSolve(b *testing.B) {
 				var rep *Report
 				for i := 0; i < b.N; i++ {
 					var err error
-					rep, err = Run(context.Background(), in, RunOptions{Horizon: Horizon{Mode: HorizonTable5},
+					rep, err = RunInstance(context.Background(), in, Options{Horizon: Horizon{Mode: HorizonTable5},
 						Solve: solve.Options{Solver: solver, TimeLimit: 60 * time.Second}})
 					if err != nil {
 						b.Fatal(err)

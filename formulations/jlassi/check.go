@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 )
 
@@ -51,8 +52,9 @@ func (f Family) String() string {
 // MarshalText encodes the family by name.
 func (f Family) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 
-// Verdict is the checker's answer.
-type Verdict struct {
+// CheckReport is the checker's answer: its verdict with the violated
+// family and the values it recomputed.
+type CheckReport struct {
 	// OK is true when every family holds.
 	OK bool `json:"ok"`
 	// Family and Message describe the first violation found.
@@ -64,11 +66,19 @@ type Verdict struct {
 	Objective float64 `json:"objective"`
 }
 
-func (v Verdict) String() string {
+func (v CheckReport) String() string {
 	if v.OK {
 		return "ok (all constraint families hold; RealTime and objective recomputed)"
 	}
 	return fmt.Sprintf("VIOLATED %s: %s", v.Family, v.Message)
+}
+
+// Verdict is v in the terms every formulation shares.
+func (v CheckReport) Verdict() formulations.Verdict {
+	if v.OK {
+		return formulations.Verified()
+	}
+	return formulations.Rejected(fmt.Sprintf("%s: %s", v.Family, v.Message))
 }
 
 type violation struct {
@@ -86,9 +96,9 @@ func fail(f Family, format string, a ...any) *violation {
 // RealTime and the objective obj. When claimed is not NaN it must match the
 // recomputed objective (for RealTime, the solver's Σ L_t may only exceed it).
 // The first violation found is returned in the verdict.
-func Check(in *jlassiscenario.Instance, s *Schedule, obj Objective, claimed float64) Verdict {
+func Check(in *jlassiscenario.Instance, s *Schedule, obj Objective, claimed float64) CheckReport {
 	c := &checker{in: in, s: s, ix: newIndex(in), T: s.Horizon}
-	v := Verdict{}
+	v := CheckReport{}
 	viol := c.run()
 	v.RealTime, v.Objective = c.realTime, c.objective(obj)
 	if viol == nil && !math.IsNaN(claimed) && obj != Feasibility {

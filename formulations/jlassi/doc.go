@@ -59,7 +59,7 @@
 // planned on the way) under several task orders and settings, and keeps the
 // best one the checker accepts. Model.Encode turns a schedule into a vector
 // over the model's columns and verifies it with model.Evaluate. Run (unless
-// RunOptions.NoHeuristic) passes that vector as solve.Options.Start and
+// Options.NoHeuristic) passes that vector as solve.Options.Start and
 // reports the heuristic's schedule, marked as such, when the solver returns
 // none or a worse one.
 package jlassi

@@ -211,7 +211,7 @@ var fakeSlowLP = &slowLP{}
 // a MIP stopped before its own bound also gets the LP's.
 func TestRunNoTimeForMIP(t *testing.T) {
 	in := generated(t, 5, 3)
-	rep := run(t, in, RunOptions{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: 30 * time.Millisecond}})
+	rep := run(t, in, Options{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: 30 * time.Millisecond}})
 	r := rep.Result
 	if fakeSlowLP.mipCalls != 0 || r.Status != solve.TimeLimit || r.Bound != 77 || rep.LPBound != 77 ||
 		!rep.FromHeuristic || !rep.Verified() || r.Objective != rep.Heuristic.RealTime || r.Solver != fakeSlowLP.Name() {
@@ -219,11 +219,11 @@ func TestRunNoTimeForMIP(t *testing.T) {
 			fakeSlowLP.mipCalls, r.Status, r.Bound, rep.LPBound, rep.FromHeuristic, rep.Verified(), r.Objective, r.Solver)
 	}
 	// With time for the MIP, which stops before its own bound: the LP's stands.
-	rep = run(t, in, RunOptions{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name()}})
+	rep = run(t, in, Options{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name()}})
 	if r := rep.Result; fakeSlowLP.mipCalls != 1 || r.Status != solve.TimeLimit || r.Bound != 77 || !rep.Verified() {
 		t.Fatalf("MIP without a bound: MIP calls %d, status %v, bound %g, verified %v", fakeSlowLP.mipCalls, r.Status, r.Bound, rep.Verified())
 	}
-	rep = run(t, in, RunOptions{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: time.Nanosecond}})
+	rep = run(t, in, Options{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: time.Nanosecond}})
 	r = rep.Result
 	if r.Status != solve.TimeLimit || !math.IsNaN(rep.LPBound) || !math.IsInf(r.Bound, -1) || !rep.FromHeuristic || !rep.Verified() {
 		t.Fatalf("no time at all: status %v, LP bound %g, bound %g, from heuristic %v, verified %v",
@@ -237,7 +237,7 @@ func TestRunNoTimeForMIP(t *testing.T) {
 // heuristic there is no schedule; an infeasible answer is never overridden.
 func TestRunFallback(t *testing.T) {
 	in := generated(t, 5, 3)
-	rep := run(t, in, RunOptions{Solve: solve.Options{Solver: fakeNone.name}})
+	rep := run(t, in, Options{Solve: solve.Options{Solver: fakeNone.name}})
 	h := rep.Heuristic
 	if h == nil || !h.Found {
 		t.Fatalf("heuristic: %+v", h)
@@ -262,11 +262,11 @@ func TestRunFallback(t *testing.T) {
 		t.Fatalf("JSON: source %q heuristic_realtime %v realtime %v", j.ScheduleSource, j.HeuristicRealTime, j.RealTime)
 	}
 
-	rep = run(t, in, RunOptions{NoHeuristic: true, Solve: solve.Options{Solver: fakeNone.name}})
+	rep = run(t, in, Options{NoHeuristic: true, Solve: solve.Options{Solver: fakeNone.name}})
 	if rep.Schedule != nil || rep.Heuristic != nil || fakeNone.start != nil {
 		t.Fatal("NoHeuristic: a schedule or a start")
 	}
-	rep = run(t, in, RunOptions{Solve: solve.Options{Solver: fakeInfeasible.name}})
+	rep = run(t, in, Options{Solve: solve.Options{Solver: fakeInfeasible.name}})
 	if rep.Schedule != nil || rep.FromHeuristic || rep.Result.Status != solve.Infeasible {
 		t.Fatal("an infeasible answer was overridden by the heuristic")
 	}
@@ -276,7 +276,7 @@ func TestRunFallback(t *testing.T) {
 // schedule of its own at least as good as the heuristic's start.
 func TestRunStartHiGHS(t *testing.T) {
 	in := generated(t, 1, 1)
-	rep := run(t, in, RunOptions{Solve: solve.Options{Solver: "highs", NodeLimit: 1}})
+	rep := run(t, in, Options{Solve: solve.Options{Solver: "highs", NodeLimit: 1}})
 	if rep.Heuristic == nil || !rep.Heuristic.Found {
 		t.Fatal("no heuristic schedule")
 	}

@@ -45,7 +45,7 @@ func compile(t *testing.T, sc *jlassiscenario.Scenario) *jlassiscenario.Instance
 	return in
 }
 
-func run(t *testing.T, in *jlassiscenario.Instance, o RunOptions) *Report {
+func run(t *testing.T, in *jlassiscenario.Instance, o Options) *Report {
 	t.Helper()
 	if o.Solve.Solver == "" {
 		o.Solve.Solver = testSolver
@@ -53,7 +53,7 @@ func run(t *testing.T, in *jlassiscenario.Instance, o RunOptions) *Report {
 	if o.Solve.TimeLimit == 0 {
 		o.Solve.TimeLimit = time.Minute
 	}
-	rep, err := Run(context.Background(), in, o)
+	rep, err := RunInstance(context.Background(), in, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestMigrationForced(t *testing.T) {
 		t.Run(c.form.String()+"/"+c.solver, func(t *testing.T) {
 			form, sv := c.form, solve.Options{Solver: c.solver}
 			in := compile(t, loadScenario(t, "migration"))
-			rep := run(t, in, RunOptions{Form: form, Solve: sv})
+			rep := run(t, in, Options{Form: form, Solve: sv})
 			wantOptimal(t, rep, 15)
 			s := rep.Schedule
 			if len(s.Migrations) != 1 || s.Migrations[0] != (Migration{Block: "b1", From: "B", To: "A", Interval: 0}) {
@@ -118,11 +118,11 @@ func TestMigrationForced(t *testing.T) {
 			if p := placement(t, s, "j1.m1"); p.Machine != "A" || p.Interval != 1 {
 				t.Errorf("%v: map at %+v", form, p)
 			}
-			rep = run(t, in, RunOptions{Form: form, Solve: sv, Horizon: Horizon{Mode: HorizonFixed, T: 2}})
+			rep = run(t, in, Options{Form: form, Solve: sv, Horizon: Horizon{Mode: HorizonFixed, T: 2}})
 			if rep.Result.Status != solve.Infeasible || rep.Schedule != nil {
 				t.Errorf("%v: T = 2: status %v, want infeasible", form, rep.Result.Status)
 			}
-			rep = run(t, in, RunOptions{Form: form, Solve: sv, Horizon: Horizon{Mode: HorizonSearch}})
+			rep = run(t, in, Options{Form: form, Solve: sv, Horizon: Horizon{Mode: HorizonSearch}})
 			wantOptimal(t, rep, 15)
 			if rep.T != 3 || len(rep.Tried) != 2 {
 				t.Errorf("%v: search found T = %d after %v, want 3 after [2 3]", form, rep.T, rep.Tried)
@@ -139,13 +139,13 @@ func TestBandwidthBinds(t *testing.T) {
 		t.Run(c.form.String()+"/"+c.solver, func(t *testing.T) {
 			form, sv := c.form, solve.Options{Solver: c.solver}
 			sc := loadScenario(t, "bandwidth")
-			rep := run(t, compile(t, sc), RunOptions{Form: form, Solve: sv})
+			rep := run(t, compile(t, sc), Options{Form: form, Solve: sv})
 			wantOptimal(t, rep, 110)
 			if p := placement(t, rep.Schedule, "j1.r1"); p.Machine != "A" {
 				t.Errorf("%v: reduce on %s, want A", form, p.Machine)
 			}
 			sc.Network.Links[0].Capacity = 10
-			rep = run(t, compile(t, sc), RunOptions{Form: form, Solve: sv})
+			rep = run(t, compile(t, sc), Options{Form: form, Solve: sv})
 			wantOptimal(t, rep, 30)
 			if len(rep.Schedule.Reservations) != 2 {
 				t.Errorf("%v: reservations %+v, want intervals 0 and 1", form, rep.Schedule.Reservations)
@@ -162,9 +162,9 @@ func TestRAMBinds(t *testing.T) {
 		t.Run(c.form.String()+"/"+c.solver, func(t *testing.T) {
 			form, sv := c.form, solve.Options{Solver: c.solver}
 			sc := loadScenario(t, "ram")
-			wantOptimal(t, run(t, compile(t, sc), RunOptions{Form: form, Solve: sv}), 20)
+			wantOptimal(t, run(t, compile(t, sc), Options{Form: form, Solve: sv}), 20)
 			sc.Machines[0].RAMMB = 200
-			wantOptimal(t, run(t, compile(t, sc), RunOptions{Form: form, Solve: sv}), 12)
+			wantOptimal(t, run(t, compile(t, sc), Options{Form: form, Solve: sv}), 12)
 		})
 	}
 }
@@ -174,7 +174,7 @@ func TestRAMBinds(t *testing.T) {
 func TestObjectives(t *testing.T) {
 	in := compile(t, loadScenario(t, "migration"))
 	for _, obj := range []Objective{TST, TRC, Feasibility} {
-		rep := run(t, in, RunOptions{Objective: obj})
+		rep := run(t, in, Options{Objective: obj})
 		if rep.Result.Status != solve.Optimal || !rep.Verified() {
 			t.Fatalf("%v: status %v, verdict %v", obj, rep.Result.Status, rep.Verdict)
 		}
@@ -320,14 +320,14 @@ func TestStrongVsPublished(t *testing.T) {
 			in := compile(t, sc)
 			var rt, lp [3]float64
 			for _, form := range []Form{Strong, Published} {
-				rep := run(t, in, RunOptions{Form: form, LPBound: true})
+				rep := run(t, in, Options{Form: form, LPBound: true})
 				if rep.Result.Status != solve.Optimal || !rep.Verified() {
 					t.Fatalf("%+v seed %d %v: status %v verdict %v", spec, seed, form, rep.Result.Status, rep.Verdict)
 				}
 				rt[form], lp[form] = rep.Schedule.RealTime, rep.LPBound
 			}
 			// The other backend on the strong form: same optimum.
-			rep := run(t, in, RunOptions{Solve: solve.Options{Solver: "native"}})
+			rep := run(t, in, Options{Solve: solve.Options{Solver: "native"}})
 			if rep.Result.Status != solve.Optimal || !rep.Verified() || math.Abs(rep.Schedule.RealTime-rt[Strong]) > 1e-6 {
 				t.Errorf("%+v seed %d: native: status %v, verdict %v, RealTime %v, want %g", spec, seed,
 					rep.Result.Status, rep.Verdict, rep.Result.Objective, rt[Strong])
@@ -437,7 +437,7 @@ func TestUnitOfT(t *testing.T) {
 		for seed := int64(1); seed <= 4; seed++ {
 			sc, _ := jlassiscenario.Generate(scenario, seed)
 			// native: these solve in about a second each (HiGHS-wasm: ~10 s).
-			rep := run(t, compile(t, sc), RunOptions{Solve: solve.Options{Solver: "native"}})
+			rep := run(t, compile(t, sc), Options{Solve: solve.Options{Solver: "native"}})
 			if rep.Result.Status != solve.Optimal || !rep.Verified() {
 				t.Fatalf("scenario %d seed %d: status %v, verdict %v", scenario, seed, rep.Result.Status, rep.Verdict)
 			}

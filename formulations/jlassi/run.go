@@ -9,14 +9,16 @@ import (
 	"math"
 	"time"
 
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/internal/gantt"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
 
-// RunOptions choose the model and the solve.
-type RunOptions struct {
+// Options choose the model and the solve.
+type Options struct {
 	// Objective; zero means the scenario's "objective", else RealTime.
 	Objective Objective
 	// Form; zero means Strong.
@@ -45,8 +47,9 @@ type HeuristicReport struct {
 	Schedule *Schedule
 }
 
-// ErrHorizon is wrapped by errors about choosing the horizon.
-var ErrHorizon = errors.New("jlassi: horizon")
+// ErrHorizon is wrapped by errors about choosing the horizon; it is bad
+// input (it wraps badinput.Err).
+var ErrHorizon = badinput.Errorf("jlassi: horizon")
 
 // Report is what Run learned: the solve, the decoded schedule and the
 // checker's verdict. A schedule is never reported without its verdict.
@@ -68,8 +71,8 @@ type Report struct {
 	// solved to optimality).
 	LPBound  float64
 	Schedule *Schedule
-	Verdict  *Verdict
-	// Heuristic is nil when RunOptions.NoHeuristic; FromHeuristic reports
+	Verdict  *CheckReport
+	// Heuristic is nil when Options.NoHeuristic; FromHeuristic reports
 	// that Schedule is the heuristic's (the solver returned none, or a worse
 	// one): then Result keeps the solver's status and bound and its
 	// Objective is the heuristic schedule's.
@@ -110,15 +113,30 @@ func ResolveHorizon(in *jlassiscenario.Instance, h Horizon) (int, error) {
 // interval per task plus one for migrations, so the search stops there.
 func searchLimit(in *jlassiscenario.Instance) int { return in.MinHorizon() + len(in.Tasks) + 1 }
 
-// Run builds the model, solves it, decodes the solution and checks the
-// schedule against the instance. It returns an error only when the call
+// Run loads the scenario in data (path names it in errors) and runs it with
+// RunInstance. The error is non-nil only for bad input (it wraps
+// badinput.Err and names the file) or a failed call.
+func Run(ctx context.Context, path string, data []byte, opts Options) (*Report, error) {
+	in, err := jlassiscenario.Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := RunInstance(ctx, in, opts)
+	if errors.Is(err, badinput.Err) {
+		return nil, badinput.Errorf("%s: %w", path, err)
+	}
+	return rep, err
+}
+
+// RunInstance builds the model, solves it, decodes the solution and checks
+// the schedule against the instance. It returns an error only when the call
 // failed (bad options, a solver failure); infeasibility and limits are in
 // Report.Result.Status.
-func Run(ctx context.Context, in *jlassiscenario.Instance, opts RunOptions) (*Report, error) {
+func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options) (*Report, error) {
 	if opts.Objective == ObjectiveUnknown {
 		o, err := ParseObjective(in.Source.Objective)
 		if err != nil {
-			return nil, err
+			return nil, badinput.Errorf("objective: %w", err)
 		}
 		opts.Objective = o
 	}
@@ -287,7 +305,7 @@ type JSONReport struct {
 	Instance string `json:"instance"`
 	solve.Summary
 	Verified  bool         `json:"verified"`
-	Verdict   *Verdict     `json:"verdict,omitempty"`
+	Verdict   *CheckReport `json:"verdict,omitempty"`
 	RealTime  solve.Number `json:"realtime"`
 	UnitOfT   solve.Number `json:"unit_of_t"`
 	LPBound   solve.Number `json:"lp_bound"`
@@ -392,6 +410,32 @@ func (r *Report) WriteText(w io.Writer) error {
 		ew.printf("shuffle      %d interval reservations of bandwidth between reduces and remote maps\n", n)
 	}
 	return ew.err
+}
+
+// Outcome sums the report up as every formulation does: the solve's
+// status and bound, the reported schedule's objective and its verdict.
+func (r *Report) Outcome() formulations.Outcome {
+	o := formulations.Outcome{Status: r.Result.Status, Sense: model.Minimize, Measure: r.Objective.String(),
+		Objective: solve.Number(math.NaN()), Bound: solve.Number(r.Result.Bound),
+		Verdict: formulations.Rejected("no schedule to check")}
+	if r.Schedule != nil && r.Verdict != nil {
+		o.Verdict = r.Verdict.Verdict()
+	}
+	if r.Verified() {
+		o.Objective = solve.Number(r.Result.Objective)
+	}
+	return o
+}
+
+// HasSchedule reports whether there is a schedule to write or draw.
+func (r *Report) HasSchedule() bool { return r.Schedule != nil }
+
+// WriteSchedule writes the decoded schedule as JSON.
+func (r *Report) WriteSchedule(w io.Writer) error {
+	if r.Schedule == nil {
+		return fmt.Errorf("jlassi: no schedule to write (status %v)", r.Result.Status)
+	}
+	return r.Schedule.WriteJSON(w)
 }
 
 // WriteSVG draws the schedule as an SVG Gantt chart.

@@ -160,7 +160,7 @@ func RunTable(ctx context.Context, opts TableOptions) ([]Record, error) {
 			if err != nil {
 				return recs, err
 			}
-			rep, err := Run(ctx, in, RunOptions{Objective: RealTime, Form: opts.Form, Horizon: opts.Horizon, Solve: opts.Solve, LPBound: true})
+			rep, err := RunInstance(ctx, in, Options{Objective: RealTime, Form: opts.Form, Horizon: opts.Horizon, Solve: opts.Solve, LPBound: true})
 			if err != nil {
 				return recs, fmt.Errorf("scenario %d seed %d: %w", sc, seed, err)
 			}

@@ -54,9 +54,11 @@ func BenchmarkSolve(b *testing.B) {
 			for _, method := range []string{"decomposed", "monolithic"} {
 				for _, backend := range backends {
 					b.Run(fmt.Sprintf("jobs=%d/%v/%s/%s", n, f, method, backend), func(b *testing.B) {
-						out := benchRun(b, in, RunOptions{
-							Build: Options{Formulation: f, Disaggregated: method == "monolithic"},
-							Solve: solve.Options{Solver: backend, TimeLimit: limit}, Monolithic: method == "monolithic"})
+						o := Options{Formulation: f, Solve: solve.Options{Solver: backend, TimeLimit: limit}}
+						if method == "monolithic" {
+							o.Method, o.Disaggregated = Monolithic, true
+						}
+						out := benchRun(b, in, o)
 						b.ReportMetric(out.Result.Gap(), "gap")
 						b.ReportMetric(float64(out.Result.Nodes), "nodes")
 						cols := out.Built.Model.NumCols()
@@ -121,7 +123,7 @@ func BenchmarkSeeds(b *testing.B) {
 		}
 		for _, backend := range backends {
 			b.Run(fmt.Sprintf("seed=%d/%s", seed, backend), func(b *testing.B) {
-				out := benchRun(b, in, RunOptions{Solve: solve.Options{Solver: backend, TimeLimit: limit}})
+				out := benchRun(b, in, Options{Solve: solve.Options{Solver: backend, TimeLimit: limit}})
 				b.ReportMetric(out.Result.Objective, "objective")
 				b.ReportMetric(out.Result.Bound, "bound")
 				b.ReportMetric(float64(len(out.Subproblems)), "subs")
@@ -153,12 +155,12 @@ func BenchmarkSeeds(b *testing.B) {
 
 // benchRun runs in b.N times with o (skipping when o's backend is not
 // usable), reports whether the last run was optimal and returns it.
-func benchRun(b *testing.B, in *mrcpscenario.Instance, o RunOptions) *Outcome {
+func benchRun(b *testing.B, in *mrcpscenario.Instance, o Options) *Report {
 	b.Helper()
 	if _, err := solve.Lookup(o.Solve.Solver); err != nil {
 		b.Skip(err)
 	}
-	var out *Outcome
+	var out *Report
 	for i := 0; i < b.N; i++ {
 		var err error
 		if out, err = RunInstance(context.Background(), "bench", in, o); err != nil {

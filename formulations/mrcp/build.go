@@ -7,11 +7,14 @@ import (
 	"math/bits"
 	"sort"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/solve"
 )
 
-// Options configure Build.
+// Options configure Run: the model (the fields Build reads) and how it is
+// solved (Method, NoSearch, Solve, which Build ignores).
 type Options struct {
 	Formulation Formulation // default TimeIndexed
 	Objective   Objective   // default Product
@@ -26,12 +29,22 @@ type Options struct {
 	// Disaggregated keeps one binary per task and start time even where
 	// identical maps of a job could share an integer count (pooled lanes).
 	Disaggregated bool
-	// Cutoff asks for a schedule strictly better than the greedy heuristic's
-	// (value U): the objective is bounded by U − 1 when all objective values
-	// are integers (by U − cutoffEps otherwise), which also tightens every
-	// window. Build returns ErrNoImprovement when the bounds alone show that
-	// no better schedule exists; the heuristic is then optimal.
-	Cutoff bool
+	// Method says how Run solves the model; zero means Decomposition for the
+	// product objective and Monolithic for the others.
+	Method Method
+	// NoSearch skips the decomposition's combinatorial phase (relaxation
+	// bounds and deadline search), leaving every late count to the MILP.
+	NoSearch bool
+	// Solve is passed to solve.Solve.
+	Solve solve.Options
+
+	// cutoff, set by Run for every Method but Plain, asks for a schedule
+	// strictly better than the greedy heuristic's (value U): the objective
+	// is bounded by U − 1 when all objective values are integers (by
+	// U − cutoffEps otherwise), which also tightens every window. Build
+	// returns ErrNoImprovement when the bounds alone show that no better
+	// schedule exists; the heuristic is then optimal.
+	cutoff bool
 
 	// sub, when not nil, makes Build emit one subproblem of the late-count
 	// decomposition (see RunInstance): minimise Z subject to at most
@@ -52,15 +65,15 @@ type subproblem struct {
 // need not be integers (a non-integral late weight).
 const cutoffEps = 1e-6
 
-// ErrNoImprovement is returned by Build with Cutoff when no schedule can beat
+// ErrNoImprovement is returned by Build with the cutoff when no schedule can beat
 // the heuristic: it is optimal.
 var ErrNoImprovement = errors.New("mrcp: the greedy schedule is optimal")
 
 // ErrUnsupported is returned for an instance a formulation cannot express.
-var ErrUnsupported = errors.New("mrcp: not supported by this formulation")
+var ErrUnsupported = badinput.Errorf("mrcp: not supported by this formulation")
 
 // ErrHorizon is returned when a job cannot complete within the horizon.
-var ErrHorizon = errors.New("mrcp: horizon too short")
+var ErrHorizon = badinput.Errorf("mrcp: horizon too short")
 
 // taskInfo is a task with its time window: it may start in [est, lst].
 type taskInfo struct {
@@ -330,7 +343,7 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 	u := math.MaxInt
 	if o.Objective.Kind != Lexicographic {
 		u = int(math.Floor(o.Objective.Value(bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround, 0) + 1e-9))
-		if o.Cutoff && bt.integral() {
+		if o.cutoff && bt.integral() {
 			u-- // Z ≤ objective ≤ U − 1
 		}
 	}
@@ -362,7 +375,7 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 		} else {
 			ti.est, ti.lst = job.Release+mapPhase, bt.ubC[t.Job]-task.Duration
 		}
-		if ti.lst < ti.est && o.Cutoff {
+		if ti.lst < ti.est && o.cutoff {
 			return nil, ErrNoImprovement
 		}
 		if ti.lst < ti.est {
@@ -381,7 +394,7 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 	default:
 		err = fmt.Errorf("mrcp: unknown formulation %v", o.Formulation)
 	}
-	if errors.Is(err, ErrHorizon) && o.Cutoff {
+	if errors.Is(err, ErrHorizon) && o.cutoff {
 		return nil, ErrNoImprovement
 	}
 	if err != nil {
@@ -393,7 +406,7 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 	} else {
 		obj = bt.objective(b)
 	}
-	if o.Cutoff && o.sub == nil {
+	if o.cutoff && o.sub == nil {
 		u := bt.ObjectiveValue(bt.Heuristic)
 		if bt.integral() {
 			u--

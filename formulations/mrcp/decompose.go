@@ -60,7 +60,7 @@ const (
 // with exactly K late jobs beating U lies in subproblem K, so when every
 // subproblem is solved the incumbent is optimal. K stops once
 // (K + 1)·Zmin ≥ U. Within one K the cap rises from Zmin (zlo, zlo + 1,
-// zlo + 3, …; unless o.Serial, and not for K = 0 whose windows end at the
+// zlo + 3, …; unless the Method is SerialDecomposition, and not for K = 0 whose windows end at the
 // deadlines): a cap without a schedule proves Z*_K above it, the first cap
 // with one gives Z*_K. The caps shrink every task window to
 // [s_j, s_j + cap], far smaller than the monolithic model's
@@ -70,10 +70,10 @@ const (
 // relaxation, incumbents by findSchedule for every K, then per K
 // settleLateCount; a K it settles needs no MILP, one it cannot settle goes to
 // the MILP from the lower bound it proved.
-func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, o RunOptions) (*Outcome, error) {
+func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, o Options) (*Report, error) {
 	t0 := time.Now()
-	bo := o.Build
-	bo.Cutoff = false
+	bo := o
+	bo.cutoff = false
 	bo.Objective.Kind = Product
 	heur := heuristic(in, bo.Objective)
 	best := heur
@@ -255,7 +255,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 			}
 			zcap := min(zcapU, zlo+step-1)
 			step *= 2
-			if o.Serial || k == 0 || (searchable && best.LateJobs == k) {
+			if o.Method == SerialDecomposition || k == 0 || (searchable && best.LateJobs == k) {
 				// K = 0 windows end at the deadlines whatever the cap; an
 				// incumbent with K late jobs makes the cap its Z − 1, tight.
 				zcap = zcapU
@@ -302,10 +302,10 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 			if res.HasSolution {
 				s, err := bt.Decode(res.X)
 				if err != nil {
-					return &Outcome{Path: path, Instance: in, Built: bt, Result: res, CheckErr: err, Subproblems: subs}, nil
+					return &Report{Path: path, Instance: in, Built: bt, Result: res, CheckErr: err, Subproblems: subs}, nil
 				}
 				if err := Check(in, s); err != nil {
-					out := &Outcome{Path: path, Instance: in, Built: bt, Result: res, Subproblems: subs}
+					out := &Report{Path: path, Instance: in, Built: bt, Result: res, Subproblems: subs}
 					out.finish(s)
 					return out, nil
 				}
@@ -371,7 +371,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	} else {
 		res.Bound = u
 	}
-	out := &Outcome{Path: path, Instance: in, Built: bestBuilt, Result: res, FromHeuristic: best == heur, Subproblems: subs}
+	out := &Report{Path: path, Instance: in, Built: bestBuilt, Result: res, FromHeuristic: best == heur, Subproblems: subs}
 	out.finish(best)
 	return out, nil
 }

@@ -39,11 +39,11 @@ func TestDecompositionMatchesMonolithic(t *testing.T) {
 				}
 				for _, m := range []struct {
 					name string
-					o    RunOptions
+					o    Options
 				}{
-					{"decomposed", RunOptions{}},
-					{"serial", RunOptions{Serial: true}},
-					{"monolithic", RunOptions{Monolithic: true, Build: Options{Disaggregated: true}}},
+					{"decomposed", Options{}},
+					{"serial", Options{Method: SerialDecomposition}},
+					{"monolithic", Options{Method: Monolithic, Disaggregated: true}},
 				} {
 					if backend == "native" && m.name == "monolithic" && i > 0 {
 						// Beyond a minute on native; highs's monolithic value is the reference.

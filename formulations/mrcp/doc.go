@@ -53,10 +53,10 @@
 // lower bound Zmin (zlo, zlo+1, zlo+3, …, ⌊(U − 1)/(K + 1)⌋ for the incumbent
 // U; windows end at the deadlines for K = 0), K stopping once (K + 1)·Zmin ≥
 // U. Each capped subproblem has windows [s_j, s_j + cap], several times
-// narrower than the product model's. RunOptions.Monolithic solves the
+// narrower than the product model's. Options.Method Monolithic solves the
 // linearised product instead.
 //
-// Before any MILP (unit demands; RunOptions.NoSearch turns it off) a
+// Before any MILP (unit demands; Options.NoSearch turns it off) a
 // combinatorial phase settles what it can: the preemptive relaxation on
 // pooled slots (a max-flow per slot kind, relax.go) raises Zmin and dismisses
 // caps and late sets, and a depth-first search over active schedules
@@ -85,5 +85,5 @@
 // instant on every resource and slot kind, completion times, lateness flags
 // and the totals — and Run compares the recomputed objective with the
 // solver's. Run is the library entry point: load, build, solve, decode, check;
-// Outcome writes the text report (with a Gantt chart), JSON and SVG.
+// Report writes the text report (with a Gantt chart), JSON and SVG.
 package mrcp

@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/internal/golden"
 	"github.com/mrbound/mrbound/model/lpformat"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
 	_ "github.com/mrbound/mrbound/solve/native"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
 )
 
 // backends are the solvers the tests try; one that is not registered or
@@ -57,10 +57,13 @@ func usable(t *testing.T, backend string) {
 	}
 }
 
-func run(t *testing.T, in *mrcpscenario.Instance, backend string, o Options, noCutoff bool) *Outcome {
+func run(t *testing.T, in *mrcpscenario.Instance, backend string, o Options, noCutoff bool) *Report {
 	t.Helper()
-	out, err := RunInstance(context.Background(), t.Name(), in, RunOptions{Build: o, NoCutoff: noCutoff,
-		Solve: solve.Options{Solver: backend, TimeLimit: testTimeLimit}})
+	if noCutoff {
+		o.Method = Plain
+	}
+	o.Solve = solve.Options{Solver: backend, TimeLimit: testTimeLimit}
+	out, err := RunInstance(context.Background(), t.Name(), in, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +371,7 @@ func TestModelGolden(t *testing.T) {
 
 func TestReport(t *testing.T) {
 	usable(t, "highs")
-	out, err := Run(context.Background(), "single.json", []byte(single), RunOptions{Solve: solve.Options{Solver: "highs", TimeLimit: testTimeLimit}})
+	out, err := Run(context.Background(), "single.json", []byte(single), Options{Solve: solve.Options{Solver: "highs", TimeLimit: testTimeLimit}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +395,7 @@ func TestReport(t *testing.T) {
 	if err := out.WriteSVG(&svg); err != nil || !strings.Contains(svg.String(), "<svg") {
 		t.Errorf("SVG: %v", err)
 	}
-	if _, err := Run(context.Background(), "bad.json", []byte(`{"kind": "mrcp"}`), RunOptions{}); !IsBadInput(err) {
+	if _, err := Run(context.Background(), "bad.json", []byte(`{"kind": "mrcp"}`), Options{}); !errors.Is(err, badinput.Err) {
 		t.Errorf("bad scenario: err = %v, not bad input", err)
 	}
 }

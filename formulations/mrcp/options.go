@@ -140,3 +140,31 @@ func (o Objective) Value(k, z int, zSpan int) float64 {
 	}
 	return 0
 }
+
+// Method says how Run solves the model. The zero value means the default:
+// Decomposition for the product objective, Monolithic for the others.
+type Method int8
+
+const (
+	MethodUnknown Method = iota
+	// Decomposition solves the product objective by late count K: for each
+	// K, minimise the maximum turnaround with at most K late jobs, raising
+	// the cap from Zmin (see the package doc).
+	Decomposition
+	// SerialDecomposition is Decomposition solving each late count once,
+	// with the incumbent's cap.
+	SerialDecomposition
+	// Monolithic solves one model, cut off at the greedy heuristic's value.
+	Monolithic
+	// Plain solves one model without the heuristic's cutoff.
+	Plain
+)
+
+var methodNames = [...]string{"unknown", "decomposition", "serial-decomposition", "monolithic", "plain"}
+
+func (m Method) String() string {
+	if int(m) >= 0 && int(m) < len(methodNames) {
+		return methodNames[m]
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/internal/gantt"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -25,27 +27,9 @@ const objTol = 1e-4
 // is an integer: a gap below 1 then proves optimality.
 const integralAbsGap = 0.99
 
-// RunOptions configure Run.
-type RunOptions struct {
-	Build Options
-	Solve solve.Options
-	// NoCutoff solves the plain model, without the heuristic's cutoff.
-	NoCutoff bool
-	// Monolithic solves the product objective as one model (the linearised
-	// product) instead of by the late-count decomposition, the default for
-	// the product objective unless NoCutoff or a Horizon below HorizonBound.
-	Monolithic bool
-	// Serial makes the decomposition solve each late count once with the
-	// incumbent's cap instead of raising the cap from Zmin.
-	Serial bool
-	// NoSearch skips the decomposition's combinatorial phase (relaxation
-	// bounds and deadline search), leaving every late count to the MILP.
-	NoSearch bool
-}
-
-// Outcome is what Run learned: the model, the solver's result, the decoded
+// Report is what Run learned: the model, the solver's result, the decoded
 // schedule and the checker's verdict.
-type Outcome struct {
+type Report struct {
 	Path     string
 	Instance *mrcpscenario.Instance
 	Built    *Built
@@ -67,18 +51,14 @@ type Outcome struct {
 	Subproblems []SubSolve
 }
 
-// IsBadInput reports whether err is the user's fault (an invalid scenario or
-// options the formulation cannot honour) rather than a failed call.
-func IsBadInput(err error) bool {
-	return errors.Is(err, badinput.Err) || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrHorizon) || errors.Is(err, errBadOption)
-}
-
-var errBadOption = errors.New("mrcp: bad option")
+// errBadOption is wrapped by errors about options Run cannot honour.
+var errBadOption = badinput.Errorf("mrcp: bad option")
 
 // Run loads the scenario in data (path names it in errors), builds the model,
-// solves it, decodes and checks the schedule. The error is non-nil only when
-// something failed (see IsBadInput); solver statuses are in the Outcome.
-func Run(ctx context.Context, path string, data []byte, o RunOptions) (*Outcome, error) {
+// solves it, decodes and checks the schedule. The error is non-nil only for
+// bad input (it wraps badinput.Err) or a failed call; solver statuses are in
+// the Report.
+func Run(ctx context.Context, path string, data []byte, o Options) (*Report, error) {
 	in, err := mrcpscenario.Parse(path, data)
 	if err != nil {
 		return nil, err
@@ -88,32 +68,43 @@ func Run(ctx context.Context, path string, data []byte, o RunOptions) (*Outcome,
 
 // RunInstance is Run on a loaded instance.
 //
-// Unless o.NoCutoff, the model asks for a schedule strictly better than the
-// greedy heuristic's (Options.Cutoff), and the heuristic's schedule is the
+// Unless the Method is Plain, the model asks for a schedule strictly better
+// than the greedy heuristic's, and the heuristic's schedule is the
 // incumbent: when the solver proves that no better schedule exists
 // (infeasible, or a dual bound above the cutoff) the heuristic is reported as
 // optimal; when it stops at a limit without a better solution the heuristic
 // is reported with the solver's bound.
-func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o RunOptions) (*Outcome, error) {
-	if o.Build.Objective.Kind == Weighted && o.Build.Objective.LateWeight < 0 {
+func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o Options) (*Report, error) {
+	if o.Objective.Kind == Weighted && o.Objective.LateWeight < 0 {
 		return nil, fmt.Errorf("%w: negative late weight", errBadOption)
+	}
+	product := o.Objective.Kind == Product || o.Objective.Kind == ObjectiveUnknown
+	switch o.Method {
+	case MethodUnknown, Monolithic, Plain:
+	case Decomposition, SerialDecomposition:
+		if !product {
+			return nil, fmt.Errorf("%w: the %v method solves the product objective only, not %v", errBadOption, o.Method, o.Objective)
+		}
+	default:
+		return nil, fmt.Errorf("%w: unknown method %v", errBadOption, o.Method)
 	}
 	// The decomposition reports the heuristic when no subproblem improves on
 	// it, which a --horizon below the derived one might not allow.
-	capped := o.Build.Horizon > 0 && o.Build.Horizon < HorizonBound(in)
-	if (o.Build.Objective.Kind == Product || o.Build.Objective.Kind == ObjectiveUnknown) && !o.Monolithic && !o.NoCutoff && !capped {
+	capped := o.Horizon > 0 && o.Horizon < HorizonBound(in)
+	decompose := o.Method == Decomposition || o.Method == SerialDecomposition || (o.Method == MethodUnknown && product)
+	if decompose && !capped {
 		return runDecomposed(ctx, path, in, o)
 	}
-	bo := o.Build
-	bo.Cutoff = !o.NoCutoff
+	bo := o
+	bo.cutoff = o.Method != Plain
 	bt, err := Build(in, bo)
 	if errors.Is(err, ErrNoImprovement) {
 		// Bounds alone prove the heuristic optimal; report that without a solve.
-		bo.Cutoff = false
+		bo.cutoff = false
 		if bt, err = Build(in, bo); err != nil {
 			return nil, err
 		}
-		out := &Outcome{Path: path, Instance: in, Built: bt, FromHeuristic: true}
+		out := &Report{Path: path, Instance: in, Built: bt, FromHeuristic: true}
 		u := bt.ObjectiveValue(bt.Heuristic)
 		out.Result = solve.Result{Solver: "bounds", Status: solve.Optimal, HasSolution: true, Objective: u, Bound: u,
 			Message: "the greedy schedule meets the instance's lower bounds"}
@@ -135,8 +126,8 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	if res.Wall == 0 {
 		res.Wall = time.Since(t0)
 	}
-	out := &Outcome{Path: path, Instance: in, Built: bt, Result: res}
-	if !res.HasSolution && bo.Cutoff {
+	out := &Report{Path: path, Instance: in, Built: bt, Result: res}
+	if !res.HasSolution && bo.cutoff {
 		// The heuristic is the incumbent; the solver's verdict bounds it.
 		u := bt.ObjectiveValue(bt.Heuristic)
 		cut := u - 1
@@ -176,7 +167,7 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 }
 
 // finish records s, checks it and recomputes its objective.
-func (o *Outcome) finish(s *Schedule) {
+func (o *Report) finish(s *Schedule) {
 	o.Schedule = s
 	o.Recomputed = o.Built.ObjectiveValue(s)
 	o.CheckErr = Check(o.Instance, s)
@@ -210,8 +201,8 @@ func finite(v float64) *float64 {
 	return &v
 }
 
-// Summary is the JSON report.
-type Summary struct {
+// JSONReport is the machine-readable report; its field names are stable.
+type JSONReport struct {
 	Scenario    string          `json:"scenario"`
 	Formulation Formulation     `json:"formulation"`
 	ObjKind     string          `json:"objective_kind"`
@@ -244,10 +235,10 @@ type HeuristicResult struct {
 	MaxTurnaround int     `json:"max_turnaround"`
 }
 
-// Summary collects the report's fields.
-func (o *Outcome) Summary() Summary {
+// JSON returns the machine-readable report.
+func (o *Report) JSON() JSONReport {
 	bt, r := o.Built, o.Result
-	s := Summary{
+	s := JSONReport{
 		Scenario: o.Path, Formulation: bt.Formulation, ObjKind: bt.Objective.String(),
 		Status: r.Status, Objective: finite(r.Objective), Bound: finite(r.Bound), Gap: finite(r.Gap()),
 		Nodes: r.Nodes, Seconds: r.Seconds(), Solver: r.Solver, Verified: o.Verified,
@@ -276,9 +267,9 @@ func (o *Outcome) Summary() Summary {
 	return s
 }
 
-// WriteJSON writes the Summary as one indented JSON object.
-func (o *Outcome) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(o.Summary(), "", "  ")
+// WriteJSON writes the JSONReport as one indented JSON object.
+func (o *Report) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(o.JSON(), "", "  ")
 	if err != nil {
 		return err
 	}
@@ -286,8 +277,27 @@ func (o *Outcome) WriteJSON(w io.Writer) error {
 	return err
 }
 
+// Outcome sums the report up as every formulation does: the solve's
+// status and bound, the reported schedule's objective and its verdict.
+func (o *Report) Outcome() formulations.Outcome {
+	out := formulations.Outcome{Status: o.Result.Status, Sense: model.Minimize, Measure: o.Built.Objective.String(),
+		Objective: solve.Number(math.NaN()), Bound: solve.Number(o.Result.Bound)}
+	switch {
+	case o.Verified:
+		out.Objective, out.Verdict = solve.Number(o.Result.Objective), formulations.Verified()
+	case o.CheckErr != nil:
+		out.Verdict = formulations.Rejected(o.CheckErr.Error())
+	default:
+		out.Verdict = formulations.Rejected("no schedule to check")
+	}
+	return out
+}
+
+// HasSchedule reports whether there is a schedule to write or draw.
+func (o *Report) HasSchedule() bool { return o.Schedule != nil }
+
 // WriteSchedule writes the decoded schedule as JSON.
-func (o *Outcome) WriteSchedule(w io.Writer) error {
+func (o *Report) WriteSchedule(w io.Writer) error {
 	if o.Schedule == nil {
 		return errors.New("mrcp: no schedule to write (the solver found no solution)")
 	}
@@ -311,8 +321,8 @@ const GanttWidth = 100
 
 // WriteText writes the human report: status, objective, bound, gap, late
 // jobs, maximum turnaround, the checker's verdict and a text Gantt chart.
-func (o *Outcome) WriteText(w io.Writer) error {
-	s := o.Summary()
+func (o *Report) WriteText(w io.Writer) error {
+	s := o.JSON()
 	in := o.Instance
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "scenario        %s: %d jobs, %d tasks, %d resources\n", o.Path, len(in.Jobs), len(in.Tasks()), len(in.Resources))
@@ -361,7 +371,7 @@ func (o *Outcome) WriteText(w io.Writer) error {
 }
 
 // WriteSVG draws the schedule as an SVG Gantt chart.
-func (o *Outcome) WriteSVG(w io.Writer) error {
+func (o *Report) WriteSVG(w io.Writer) error {
 	if o.Schedule == nil {
 		return errors.New("mrcp: no schedule to draw (the solver found no solution)")
 	}

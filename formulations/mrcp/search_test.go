@@ -79,7 +79,7 @@ func TestSearchMatchesMILP(t *testing.T) {
 		}
 		var vals []float64
 		for _, noSearch := range []bool{false, true} {
-			out, err := RunInstance(context.Background(), t.Name(), in, RunOptions{NoSearch: noSearch,
+			out, err := RunInstance(context.Background(), t.Name(), in, Options{NoSearch: noSearch,
 				Solve: solve.Options{Solver: "highs", TimeLimit: testTimeLimit}})
 			if err != nil {
 				t.Fatal(err)

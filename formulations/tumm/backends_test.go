@@ -6,7 +6,6 @@ import (
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
 	_ "github.com/mrbound/mrbound/solve/native"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
 	"github.com/mrbound/mrbound/solve/solvertest"
 )
 

@@ -18,7 +18,7 @@ func BenchmarkHeterogeneousExample(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := tummscenario.Parse(data)
+	s, err := tummscenario.Parse("", data)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,9 +33,9 @@ func BenchmarkHeterogeneousExample(b *testing.B) {
 				label = name + "-perspective"
 			}
 			b.Run(label, func(b *testing.B) {
-				var r *Result
+				var r *Report
 				for i := 0; i < b.N; i++ {
-					r, err = RunScenario(context.Background(), s, opts, Options{Perspective: persp})
+					r, err = RunScenario(context.Background(), s, Options{Perspective: persp, Solve: opts})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -16,7 +16,7 @@ func FuzzParseAndStatic(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := tummscenario.Parse(data)
+		s, err := tummscenario.Parse("", data)
 		if err != nil {
 			return
 		}

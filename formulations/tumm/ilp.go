@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
@@ -434,12 +435,12 @@ func Recompute(p HetProblem, mapSlots, reduceSlots []int) (mapFin, redFin float6
 	return PhaseFinish(p.MapTasks, mapSlots, tm), PhaseFinish(p.ReduceTasks, reduceSlots, tr)
 }
 
-// HetCheck is the independent verdict on a decoded answer.
+// HetCheck is the independent check of a decoded answer: the objective it
+// recomputed and its verdict.
 type HetCheck struct {
 	// Objective recomputed from the waves (eq 8, or the stage objective).
 	Objective float64 `json:"objective"`
-	Verified  bool    `json:"verified"`
-	Problem   string  `json:"problem,omitempty"`
+	formulations.Verdict
 }
 
 // HetCheckTol is the absolute-and-relative tolerance on recomputed times.
@@ -450,7 +451,7 @@ const HetCheckTol = 1e-6
 // rows when on, the recomputed objective against the solver's, and that the
 // slots alone achieve finishes no later than the waves claim.
 func CheckHet(p HetProblem, r *HetResult) HetCheck {
-	c := HetCheck{Verified: true}
+	c := HetCheck{Verdict: formulations.Verified()}
 	fail := func(format string, a ...any) {
 		if c.Verified {
 			c.Verified, c.Problem = false, fmt.Sprintf(format, a...)

@@ -9,7 +9,10 @@ import (
 	"math"
 	"strings"
 
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/tummscenario"
+	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -17,8 +20,8 @@ import (
 // and its independent recomputation.
 const StaticCheckTol = 1e-9
 
-// Result is the answer for one scenario.
-type Result struct {
+// Report is the answer for one scenario.
+type Report struct {
 	Scenario *tummscenario.Scenario
 	// Static is Algorithm 1's answer (nil without a static part);
 	// StaticSimulated the task-level simulation at its split.
@@ -29,48 +32,42 @@ type Result struct {
 	Het *HetResult
 }
 
-// inputError marks an error as the input's fault (the CLI exits with 1).
-type inputError struct{ err error }
-
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
-
-// IsBadInput reports whether err is about the scenario rather than a failed
-// solver call.
-func IsBadInput(err error) bool {
-	var ie inputError
-	return errors.As(err, &ie)
-}
-
-// Options are the choices of Run beyond the solver's.
+// Options are the choices of Run.
 type Options struct {
 	// Objective overrides the scenario's ("published" or "stage") when set.
 	Objective string
 	// Perspective adds the perspective rows to the per-node program.
 	Perspective bool
+	// Solve is passed to solve.Solve for the per-node program.
+	Solve solve.Options
 }
 
-// Run parses a scenario, runs Algorithm 1 and/or solves the per-node program
-// with the backend named in opts (objective overrides the file's when not
-// empty), and checks both.
-func Run(ctx context.Context, data []byte, opts solve.Options, o Options) (*Result, error) {
-	s, err := tummscenario.Parse(data)
+// Run loads the scenario in data (path names it in errors), runs Algorithm 1
+// and/or solves the per-node program, and checks both. The error is non-nil
+// only for bad input (it wraps badinput.Err and names the file and JSON
+// path) or a failed call.
+func Run(ctx context.Context, path string, data []byte, o Options) (*Report, error) {
+	s, err := tummscenario.Parse(path, data)
 	if err != nil {
-		return nil, inputError{err}
+		return nil, err
 	}
-	return RunScenario(ctx, s, opts, o)
+	r, err := RunScenario(ctx, s, o)
+	if errors.Is(err, badinput.Err) {
+		return nil, badinput.InFile(path, err)
+	}
+	return r, err
 }
 
 // RunScenario is Run on a parsed scenario.
-func RunScenario(ctx context.Context, s *tummscenario.Scenario, opts solve.Options, o Options) (*Result, error) {
+func RunScenario(ctx context.Context, s *tummscenario.Scenario, o Options) (*Report, error) {
 	if err := s.Validate(); err != nil {
-		return nil, inputError{err}
+		return nil, err
 	}
-	r := &Result{Scenario: s}
+	r := &Report{Scenario: s}
 	if st := s.Static; st != nil {
 		sr, err := StaticConfig(st.Jobs, st.Slots)
 		if err != nil {
-			return nil, inputError{err}
+			return nil, badinput.Errorf("%w", err)
 		}
 		r.Static = &sr
 		r.StaticSimulated = Simulate(st.Jobs, sr.MapSlots, sr.ReduceSlots).Makespan
@@ -86,13 +83,13 @@ func RunScenario(ctx context.Context, s *tummscenario.Scenario, opts solve.Optio
 		}
 		obj, err := ParseObjective(objective)
 		if err != nil {
-			return nil, inputError{err}
+			return nil, badinput.Errorf("%w", err)
 		}
 		p := HetProblem{Nodes: h.Nodes, MapTasks: h.MapTasks, ReduceTasks: h.ReduceTasks, Objective: obj, Align: h.AlignOn(), Perspective: o.Perspective}
 		if err := p.Validate(); err != nil {
-			return nil, inputError{err}
+			return nil, badinput.Errorf("%w", err)
 		}
-		hr, err := SolveHet(ctx, p, opts)
+		hr, err := SolveHet(ctx, p, o.Solve)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +121,7 @@ func fluidMakespan(jobs []Job, sm, sr int) float64 {
 
 // Status is the per-node program's status, or optimal for a static-only
 // scenario (Algorithm 1 is exact).
-func (r *Result) Status() solve.Status {
+func (r *Report) Status() solve.Status {
 	if r.Het != nil {
 		return r.Het.Status
 	}
@@ -132,7 +129,7 @@ func (r *Result) Status() solve.Status {
 }
 
 // Verified reports whether every part passed its check.
-func (r *Result) Verified() bool {
+func (r *Report) Verified() bool {
 	ok := true
 	if r.Static != nil {
 		ok = ok && r.StaticVerified
@@ -177,8 +174,8 @@ type HetReport struct {
 	Solve             solve.Summary `json:"solve"`
 }
 
-// Report is the JSON printed by `mrbound solve tumm.json --json`.
-type Report struct {
+// JSONReport is the JSON printed by `mrbound solve tumm.json --json`.
+type JSONReport struct {
 	Kind     string        `json:"kind"`
 	Name     string        `json:"name,omitempty"`
 	Status   string        `json:"status"`
@@ -188,9 +185,9 @@ type Report struct {
 	Het      *HetReport    `json:"heterogeneous,omitempty"`
 }
 
-// Report assembles the machine-readable report.
-func (r *Result) Report() Report {
-	rep := Report{Kind: tummscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Solver: "algorithm1"}
+// JSON assembles the machine-readable report.
+func (r *Report) JSON() JSONReport {
+	rep := JSONReport{Kind: tummscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Solver: "algorithm1"}
 	if s := r.Static; s != nil {
 		rep.Static = &StaticReport{Slots: r.Scenario.Static.Slots, MapSlots: s.MapSlots, ReduceSlots: s.ReduceSlots,
 			PredictedMakespan: s.Makespan, SimulatedMakespan: r.StaticSimulated, Finish: s.Finish, Verified: r.StaticVerified}
@@ -214,15 +211,46 @@ func (r *Result) Report() Report {
 	return rep
 }
 
+// Outcome sums the report up as every formulation does. With a
+// heterogeneous part it is the per-node program's objective (minimised) and
+// bound; a static-only scenario reports Algorithm 1's makespan, exact, as
+// objective and bound. The verdict covers every part.
+func (r *Report) Outcome() formulations.Outcome {
+	o := formulations.Outcome{Status: r.Status(), Sense: model.Minimize, Measure: "makespan",
+		Objective: solve.Number(math.NaN()), Bound: solve.Number(math.NaN()), Verdict: formulations.Verified()}
+	if s := r.Static; s != nil {
+		o.Objective, o.Bound = solve.Number(s.Makespan), solve.Number(s.Makespan)
+		if !r.StaticVerified {
+			o.Verdict = formulations.Rejected(fmt.Sprintf("Algorithm 1's makespan %.6g disagrees with the simulations", s.Makespan))
+		}
+	}
+	if h := r.Het; h != nil {
+		o.Measure = h.Problem.Objective.String()
+		o.Objective, o.Bound = solve.Number(math.NaN()), solve.Number(h.Solve.Bound)
+		switch {
+		case !h.Solve.HasSolution:
+			o.Verdict = formulations.Rejected(fmt.Sprintf("per-node program: no solution (status %v)", h.Status))
+		case !h.Check.Verified:
+			o.Verdict = formulations.Rejected("per-node program: " + h.Check.Problem)
+		case o.Verdict.Verified:
+			o.Objective = solve.Number(h.Objective)
+		}
+	}
+	if !o.Verdict.Verified {
+		o.Objective = solve.Number(math.NaN())
+	}
+	return o
+}
+
 // WriteJSON writes the report as indented JSON.
-func (r *Result) WriteJSON(w io.Writer) error {
+func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r.Report())
+	return enc.Encode(r.JSON())
 }
 
 // WriteText writes a human report.
-func (r *Result) WriteText(w io.Writer) error {
+func (r *Report) WriteText(w io.Writer) error {
 	var sb strings.Builder
 	name := r.Scenario.Name
 	if name == "" {

@@ -2,12 +2,14 @@ package tumm
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -226,7 +228,7 @@ func TestExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		forEachBackend(t, func(t *testing.T, opts solve.Options) {
-			r, err := Run(context.Background(), data, opts, Options{})
+			r, err := Run(context.Background(), f, data, Options{Solve: opts})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -250,9 +252,12 @@ func TestBadInput(t *testing.T) {
 		{`{"kind":"tumm","schema_version":1,"static":{"slots":"x"}}`, "$.static.slots"},
 	}
 	for _, c := range cases {
-		_, err := Run(context.Background(), []byte(c.json), solve.Options{}, Options{})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s\n  error %v, want it to mention %q", c.json, err, c.want)
+		_, err := Run(context.Background(), "bad.json", []byte(c.json), Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "bad.json: ") {
+			t.Errorf("%s\n  error %v, want it to name bad.json and mention %q", c.json, err, c.want)
+		}
+		if !errors.Is(err, badinput.Err) {
+			t.Errorf("%s\n  error %v does not wrap badinput.Err", c.json, err)
 		}
 	}
 	// A scenario that is well formed but has no feasible split reports a
@@ -260,7 +265,7 @@ func TestBadInput(t *testing.T) {
 	var s = &tummscenario.Scenario{Kind: "tumm", SchemaVersion: 1, Heterogeneous: &tummscenario.Heterogeneous{MapTasks: 1, ReduceTasks: 1,
 		Nodes: []tummscenario.Node{{Name: "n", Slots: 1, MapTime: 1, ReduceTime: 1}}}}
 	forEachBackend(t, func(t *testing.T, opts solve.Options) {
-		r, err := RunScenario(context.Background(), s, opts, Options{})
+		r, err := RunScenario(context.Background(), s, Options{Solve: opts})
 		if err != nil {
 			t.Fatal(err)
 		}

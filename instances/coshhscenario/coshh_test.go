@@ -67,7 +67,7 @@ func TestGenerateDeterministic(t *testing.T) {
 		t.Fatal("seeds 1 and 2 give the same stream")
 	}
 	// Round trip through Parse.
-	back, err := Parse(ja)
+	back, err := Parse("", ja)
 	if err != nil {
 		t.Fatal(err)
 	}

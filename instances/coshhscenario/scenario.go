@@ -93,9 +93,15 @@ func (j Job) Estimate(r int) float64 {
 // ErrEmptyStream is returned for a scenario with neither classes nor jobs.
 var ErrEmptyStream = errors.New("coshh: empty job stream")
 
-// Parse decodes and validates a scenario. Errors name the JSON path of the
-// problem, or the line and column of a syntax error.
-func Parse(data []byte) (*Scenario, error) {
+// Parse decodes and validates a scenario; file names it in errors. Errors
+// name the JSON path of the problem, or the line and column of a syntax
+// error, and wrap badinput.Err.
+func Parse(file string, data []byte) (*Scenario, error) {
+	s, err := parse(data)
+	return s, badinput.InFile(file, err)
+}
+
+func parse(data []byte) (*Scenario, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var s Scenario

@@ -69,9 +69,14 @@ func perr(path, format string, a ...any) error {
 	return &badinput.PathError{Kind: Kind, Path: path, Problem: fmt.Sprintf(format, a...)}
 }
 
-// Parse decodes and validates a scenario; errors name the JSON path or the
-// line and column.
-func Parse(data []byte) (*Scenario, error) {
+// Parse decodes and validates a scenario; file names it in errors, which
+// name the JSON path or the line and column and wrap badinput.Err.
+func Parse(file string, data []byte) (*Scenario, error) {
+	s, err := parse(data)
+	return s, badinput.InFile(file, err)
+}
+
+func parse(data []byte) (*Scenario, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var s Scenario

@@ -14,12 +14,12 @@ func TestExamplesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := Parse(b)
+		s, err := Parse("", b)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		out, _ := json.Marshal(s)
-		back, err := Parse(out)
+		back, err := Parse("", out)
 		if err != nil || !reflect.DeepEqual(s, back) {
 			t.Fatalf("%s: round trip: %v", f, err)
 		}
@@ -34,7 +34,7 @@ func TestParseErrors(t *testing.T) {
 		`{"kind":"tumm","schema_version":1,"extra":1}`:  "unknown field",
 		"{\"kind\":\"tumm\",\n\"schema_version\":1,\n}": "line 3",
 	} {
-		if _, err := Parse([]byte(js)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Parse("", []byte(js)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", js, err, want)
 		}
 	}

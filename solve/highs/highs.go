@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetratelabs/wazero/api"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -263,8 +264,9 @@ func stopped(m *model.Model, opts solve.Options, start time.Time, timeLimit bool
 }
 
 // ErrRejected is wrapped by the error Solve returns when HiGHS refuses the
-// model (the message goes on with HiGHS's own words): bad input.
-var ErrRejected = errors.New("highs: HiGHS rejected the model")
+// model (the message goes on with HiGHS's own words): bad input (it wraps
+// badinput.Err).
+var ErrRejected = badinput.Errorf("highs: HiGHS rejected the model")
 
 // version reads Highs_version().
 func (in *instance) version() (string, error) {

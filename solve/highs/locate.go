@@ -1,11 +1,12 @@
 package highs
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 // EnvDir names the environment variable that points at a directory holding
@@ -20,10 +21,11 @@ const SetupHint = "run `npm ci` (or `make test`) in the mrbound repository root,
 
 // ErrNotInstalled is wrapped by the errors for a missing build and for
 // ErrUnusable by those for a build that is there but cannot be loaded; both
-// messages say how to install it.
+// messages say how to install it. Both count as bad input (they wrap
+// badinput.Err): the set-up is the caller's to fix, as an input file is.
 var (
-	ErrNotInstalled = errors.New("highs: HiGHS WebAssembly build not found")
-	ErrUnusable     = errors.New("highs: unusable HiGHS WebAssembly build")
+	ErrNotInstalled = badinput.Errorf("highs: HiGHS WebAssembly build not found")
+	ErrUnusable     = badinput.Errorf("highs: unusable HiGHS WebAssembly build")
 )
 
 // Locate returns the directory holding highs.wasm and highs.js: $MRBOUND_HIGHS_DIR

@@ -10,8 +10,7 @@
 //
 // # Mixed-integer programs
 //
-// A model with integer columns is handed to SolveMIP, which the native
-// branch-and-cut (package solve/native/mip) sets from its init function;
-// import that package to enable it. Without it, Solve returns an error for
-// MIPs.
+// A model with integer columns is solved by the branch-and-cut of package
+// solve/native/mip, which this package imports: importing native (or only
+// registering it with a blank import) is enough to solve MIPs.
 package native

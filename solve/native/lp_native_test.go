@@ -2,7 +2,6 @@ package native_test
 
 import (
 	"context"
-	"errors"
 	"math"
 	"testing"
 
@@ -30,13 +29,19 @@ func knapsackMIP(t *testing.T) *model.Model {
 	return m
 }
 
-func TestMIPWithoutBranchAndCut(t *testing.T) {
-	if native.SolveMIP != nil {
-		t.Skip("the native MIP solver is linked in")
+// TestMIPWithPlainImport: this package imports only native, and the
+// registered backend solves a MIP to its known optimum (no hook to set).
+func TestMIPWithPlainImport(t *testing.T) {
+	s, err := solve.Lookup(native.Name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	_, err := native.Solver{}.Solve(context.Background(), knapsackMIP(t), solve.Options{})
-	if !errors.Is(err, native.ErrNoMIP) {
-		t.Fatalf("error %v, want ErrNoMIP", err)
+	res, err := s.Solve(context.Background(), knapsackMIP(t), solve.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != solve.Optimal || math.Abs(res.Objective-9) > 1e-9 || math.Abs(res.Bound-9) > 1e-9 {
+		t.Fatalf("status %v, objective %v, bound %v; want optimal 9", res.Status, res.Objective, res.Bound)
 	}
 }
 

@@ -2,12 +2,12 @@ package native
 
 import (
 	"context"
-	"errors"
 	"math"
 	"time"
 
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/native/mip"
 	"github.com/mrbound/mrbound/solve/native/simplex"
 )
 
@@ -21,14 +21,6 @@ const Version = "0.1"
 // stops an LP solve is reported as a solution.
 const limitFeasTol = 1e-6
 
-// SolveMIP solves models with integer columns. The native branch-and-cut
-// (solve/native/mip) sets it in its init function; nil means no MIP solver
-// is linked in.
-var SolveMIP func(ctx context.Context, m *model.Model, opts solve.Options) (solve.Result, error)
-
-// ErrNoMIP is returned for a MIP when SolveMIP is nil.
-var ErrNoMIP = errors.New("native: the native MIP solver is not available (import github.com/mrbound/mrbound/solve/native/mip)")
-
 // Solver is the "native" backend.
 type Solver struct{}
 
@@ -37,7 +29,8 @@ func init() { solve.Register(Solver{}) }
 // Name returns "native".
 func (Solver) Name() string { return Name }
 
-// Solve solves m: LPs with the native simplex, MIPs through SolveMIP.
+// Solve solves m: LPs with the native simplex, MIPs with the branch-and-cut
+// of package mip.
 func (Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) (solve.Result, error) {
 	if err := opts.Validate(); err != nil {
 		return solve.Result{}, err
@@ -46,10 +39,7 @@ func (Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) (so
 		return solve.Result{}, err
 	}
 	if m.IsMIP() {
-		if SolveMIP == nil {
-			return solve.Result{}, ErrNoMIP
-		}
-		return SolveMIP(ctx, m, opts)
+		return mip.Solve(ctx, m, opts)
 	}
 	return SolveLP(ctx, m, opts)
 }

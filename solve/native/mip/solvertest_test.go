@@ -5,7 +5,6 @@ import (
 
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/native"
-	_ "github.com/mrbound/mrbound/solve/native/mip"
 	"github.com/mrbound/mrbound/solve/solvertest"
 )
 

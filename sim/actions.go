@@ -8,21 +8,21 @@ import "math"
 // exceeded.
 func (s *Sim) Launch(id TaskID, x int) error {
 	if id < 0 || int(id) >= len(s.tasks) {
-		return actionErr("launch: no task %d", id)
+		return s.reject("launch: no task %d", id)
 	}
 	if x < 0 || x >= len(s.nodes) {
-		return actionErr("launch: no node %d", x)
+		return s.reject("launch: no node %d", x)
 	}
 	t := &s.tasks[id]
 	r := &s.jobs[t.job]
 	n := &s.nodes[x]
 	switch {
 	case !r.arrived:
-		return actionErr("launch: task %d: job %d has not arrived", id, t.job)
+		return s.reject("launch: task %d: job %d has not arrived", id, t.job)
 	case t.state != TaskPending:
-		return actionErr("launch: task %d is %s", id, t.state)
+		return s.reject("launch: task %d is %s", id, t.state)
 	case t.kind == Reduce && r.mapsDone < r.needMaps:
-		return actionErr("launch: reduce %d: %d of %d maps done, slow-start needs %d", id, r.mapsDone, r.nMaps, r.needMaps)
+		return s.reject("launch: reduce %d: %d of %d maps done, slow-start needs %d", id, r.mapsDone, r.nMaps, r.needMaps)
 	}
 	if err := s.takeSlot(id, x, "launch"); err != nil {
 		return err
@@ -61,11 +61,11 @@ func (s *Sim) takeSlot(id TaskID, x int, what string) error {
 	fung := s.w.Cluster.Fungible
 	switch {
 	case fung && n.freeAny == 0, !fung && t.kind == Map && n.freeMap == 0, !fung && t.kind == Reduce && n.freeRed == 0:
-		return actionErr("%s: task %d: node %d has no free %s slot", what, id, x, t.kind)
+		return s.reject("%s: task %d: node %d has no free %s slot", what, id, x, t.kind)
 	case nd.RAM > 0 && n.ram+spec.RAM > nd.RAM+capacityTol:
-		return actionErr("%s: task %d: node %d RAM %g + %g exceeds %g", what, id, x, n.ram, spec.RAM, nd.RAM)
+		return s.reject("%s: task %d: node %d RAM %g + %g exceeds %g", what, id, x, n.ram, spec.RAM, nd.RAM)
 	case nd.Disk > 0 && n.disk+spec.Disk > nd.Disk+capacityTol:
-		return actionErr("%s: task %d: node %d disk %g + %g exceeds %g", what, id, x, n.disk, spec.Disk, nd.Disk)
+		return s.reject("%s: task %d: node %d disk %g + %g exceeds %g", what, id, x, n.disk, spec.Disk, nd.Disk)
 	}
 	n.ram += spec.RAM
 	n.disk += spec.Disk
@@ -105,7 +105,7 @@ func (s *Sim) startSegment(id TaskID, x int, resumed bool) {
 	t := &s.tasks[id]
 	r := &s.jobs[t.job]
 	s.taskEvents++
-	s.lastLaunch = s.now
+	s.lastActive = s.now
 	t.state = TaskRunning
 	t.node = int32(x)
 	t.launch = s.now
@@ -167,7 +167,7 @@ func (s *Sim) stop(id TaskID, o Outcome) Time {
 // again and its slot (if any) frees at once (§1.7).
 func (s *Sim) Kill(id TaskID) error {
 	if id < 0 || int(id) >= len(s.tasks) {
-		return actionErr("kill: no task %d", id)
+		return s.reject("kill: no task %d", id)
 	}
 	t := &s.tasks[id]
 	switch t.state {
@@ -179,7 +179,7 @@ func (s *Sim) Kill(id TaskID) error {
 		s.trace = append(s.trace, Attempt{Task: id, Job: t.job, Kind: t.kind, Index: t.index, Node: t.node,
 			Launch: s.now, Start: s.now, End: s.now, Duration: t.dur, Outcome: Killed, Local: t.local, Resumed: true})
 	default:
-		return actionErr("kill: task %d is %s", id, t.state)
+		return s.reject("kill: task %d is %s", id, t.state)
 	}
 	t.state = TaskPending
 	t.node = -1
@@ -212,7 +212,7 @@ func (s *Sim) Kill(id TaskID) error {
 // only once its end is known (after the job's map phase).
 func (s *Sim) Suspend(id TaskID) error {
 	if id < 0 || int(id) >= len(s.tasks) || s.tasks[id].state != TaskRunning {
-		return actionErr("suspend: task %d is not running", id)
+		return s.reject("suspend: task %d is not running", id)
 	}
 	t := &s.tasks[id]
 	worked := s.stop(id, Suspended)
@@ -224,7 +224,7 @@ func (s *Sim) Suspend(id TaskID) error {
 // Resume restarts suspended task t on its node; it needs a free slot there.
 func (s *Sim) Resume(id TaskID) error {
 	if id < 0 || int(id) >= len(s.tasks) || s.tasks[id].state != TaskSuspended {
-		return actionErr("resume: task %d is not suspended", id)
+		return s.reject("resume: task %d is not suspended", id)
 	}
 	t := &s.tasks[id]
 	x := int(t.node)
@@ -238,7 +238,7 @@ func (s *Sim) Resume(id TaskID) error {
 // SetTimer makes the engine call Policy.Timer(tag) at time at (≥ now).
 func (s *Sim) SetTimer(at Time, tag int64) error {
 	if at < s.now {
-		return actionErr("timer at %d ms is before now (%d ms)", at, s.now)
+		return s.reject("timer at %d ms is before now (%d ms)", at, s.now)
 	}
 	s.push(event{at: at, kind: evTimer, tag: tag})
 	return nil

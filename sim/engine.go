@@ -43,8 +43,9 @@ type Sim struct {
 	rngPlace, rngNoise, rngPolicy *rand.Rand
 
 	nonHB                      int  // events in the heap other than heartbeats
-	lastLaunch                 Time // for the literal-heartbeat stop rule
+	lastActive                 Time // last launch or non-heartbeat event: the literal-heartbeat stop rule
 	events, taskEvents, offers int64
+	rejected                   int
 	overhead                   time.Duration
 	inCallback                 bool
 }
@@ -95,7 +96,9 @@ var (
 	ErrBadOption = errors.New("sim: bad option")
 )
 
-func actionErr(format string, a ...any) error {
+// reject counts and returns an invalid action's error.
+func (s *Sim) reject(format string, a ...any) error {
+	s.rejected++
 	return fmt.Errorf("%w: %s", ErrBadAction, fmt.Sprintf(format, a...))
 }
 
@@ -285,6 +288,9 @@ func (s *Sim) loop() {
 			break
 		}
 		s.now = e.at
+		if e.kind != evHeartbeat {
+			s.lastActive = s.now
+		}
 		switch e.kind {
 		case evTaskEnd:
 			t := &s.tasks[e.a]
@@ -305,11 +311,11 @@ func (s *Sim) loop() {
 		case evHeartbeat:
 			// Literal heartbeats never run out: stop once nothing runs, no
 			// other event is due and a whole period passed without a launch.
-			if s.nonHB == 0 && len(s.running) == 0 && s.now-s.lastLaunch > s.opt.Heartbeat {
+			if s.nonHB == 0 && len(s.running) == 0 && s.now-s.lastActive > s.opt.Heartbeat {
 				return
 			}
 			s.events++
-			s.heartbeat(int(e.a))
+			s.heartbeat(int(e.a), e.tag == oobTag)
 		}
 		if s.ideal && (len(s.heap) == 0 || s.heap[0].at > s.now) {
 			s.offerRound()
@@ -384,16 +390,21 @@ func (s *Sim) offer(x int) bool {
 	return s.taskEvents != before
 }
 
-func (s *Sim) heartbeat(x int) {
+// oobTag marks an out-of-band heartbeat: it is off the node's grid.
+const oobTag = 1
+
+func (s *Sim) heartbeat(x int, oob bool) {
 	n := &s.nodes[x]
-	n.hbPending = false
-	n.lastHB = s.now
+	if !oob {
+		n.hbPending = false
+		n.lastHB = s.now
+	}
 	launched := s.offer(x)
-	if !s.hasFree(x) {
+	if !s.hasFree(x) || n.hbPending {
 		return // the next task end schedules the next heartbeat
 	}
 	if launched || s.opt.LiteralHeartbeats {
-		s.scheduleHB(x, false)
+		s.scheduleHB(x)
 	} else if !n.parked {
 		n.parked = true
 		s.parked = append(s.parked, int32(x))
@@ -401,23 +412,20 @@ func (s *Sim) heartbeat(x int) {
 }
 
 // scheduleHB schedules node x's next heartbeat: the next instant of its
-// phase grid not yet used, or now when oob.
-func (s *Sim) scheduleHB(x int, oob bool) {
+// phase grid not yet used.
+func (s *Sim) scheduleHB(x int) {
 	n := &s.nodes[x]
 	if n.hbPending {
 		return
 	}
 	H := s.opt.Heartbeat
-	at := s.now
-	if !oob {
-		k := (s.now - n.phase + H - 1) / H
-		if s.now < n.phase {
-			k = 0
-		}
-		at = n.phase + k*H
-		if at <= n.lastHB {
-			at += H
-		}
+	k := (s.now - n.phase + H - 1) / H
+	if s.now < n.phase {
+		k = 0
+	}
+	at := n.phase + k*H
+	if at <= n.lastHB {
+		at += H
 	}
 	n.hbPending = true
 	n.parked = false
@@ -434,7 +442,11 @@ func (s *Sim) slotFreed(x int, taskEnd bool) {
 		}
 		return
 	}
-	s.scheduleHB(x, taskEnd && s.opt.OOB)
+	if taskEnd && s.opt.OOB {
+		// an out-of-band heartbeat now, besides the regular grid
+		s.push(event{at: s.now, kind: evHeartbeat, a: int32(x), tag: oobTag})
+	}
+	s.scheduleHB(x)
 }
 
 // Wake makes every node with a free slot receive an offer: at once in ideal
@@ -450,7 +462,7 @@ func (s *Sim) wake() {
 	}
 	for _, x := range s.parked {
 		if s.nodes[x].parked {
-			s.scheduleHB(int(x), false)
+			s.scheduleHB(int(x))
 		}
 	}
 	s.parked = s.parked[:0]
@@ -523,10 +535,10 @@ func (s *Sim) place(j int) {
 // most the replication factor.
 func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
 	if t < 0 || int(t) >= len(s.tasks) || s.tasks[t].kind != Map {
-		return actionErr("SetReplicas: task %d is not a map", t)
+		return s.reject("SetReplicas: task %d is not a map", t)
 	}
 	if len(nodes) == 0 || len(nodes) > s.rep {
-		return actionErr("SetReplicas: %d replicas, want 1..%d", len(nodes), s.rep)
+		return s.reject("SetReplicas: %d replicas, want 1..%d", len(nodes), s.rep)
 	}
 	reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 	for i := range reps {
@@ -534,10 +546,10 @@ func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
 	}
 	for i, x := range nodes {
 		if x < 0 || x >= len(s.nodes) || !slices.Contains(s.capable, int32(x)) {
-			return actionErr("SetReplicas: node %d cannot store a block", x)
+			return s.reject("SetReplicas: node %d cannot store a block", x)
 		}
 		if slices.Contains(reps[:i], int32(x)) {
-			return actionErr("SetReplicas: node %d twice", x)
+			return s.reject("SetReplicas: node %d twice", x)
 		}
 		reps[i] = int32(x)
 	}

@@ -56,6 +56,9 @@ func TestFIFOHeartbeatTiny(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[sim.TaskID][3]sim.Time{0: {0, 0, 10000}, 1: {12000, 12000, 22000}, 2: {12000, 22000, 27000}, 3: {24000, 24000, 27000}}
+		if len(res.Trace) != 4 {
+			t.Fatalf("literal=%v: %d attempts, want 4", literal, len(res.Trace))
+		}
 		for _, a := range res.Trace {
 			if w := want[a.Task]; [3]sim.Time{a.Launch, a.Start, a.End} != w {
 				t.Errorf("literal=%v task %d: launch/start/end %d/%d/%d, want %v", literal, a.Task, a.Launch, a.Start, a.End, w)

@@ -94,18 +94,21 @@ type Result struct {
 	Metrics  Metrics      `json:"metrics"`
 	// Events processed (arrivals, live task ends, heartbeats, timers);
 	// TaskEvents are launches, ends, kills, suspends and resumes.
-	Events     int64         `json:"events"`
-	TaskEvents int64         `json:"task_events"`
-	Offers     int64         `json:"offers"`
-	Wall       time.Duration `json:"-"`
-	Overhead   time.Duration `json:"-"` // wall time inside policy callbacks
-	End        Time          `json:"-"` // simulated time of the last event
+	Events     int64 `json:"events"`
+	TaskEvents int64 `json:"task_events"`
+	Offers     int64 `json:"offers"`
+	// Rejected counts invalid actions the policy attempted (they changed
+	// nothing); a correct policy has none.
+	Rejected int           `json:"rejected"`
+	Wall     time.Duration `json:"-"`
+	Overhead time.Duration `json:"-"` // wall time inside policy callbacks
+	End      Time          `json:"-"` // simulated time of the last event
 }
 
 func (s *Sim) result(wall time.Duration) *Result {
 	res := &Result{
 		Policy: s.policy.Name(), Options: s.opt, Trace: s.trace, Rep: s.rep, Replicas: s.replicas,
-		Events: s.events, TaskEvents: s.taskEvents, Offers: s.offers, Wall: wall, Overhead: s.overhead, End: s.now,
+		Events: s.events, TaskEvents: s.taskEvents, Offers: s.offers, Rejected: s.rejected, Wall: wall, Overhead: s.overhead, End: s.now,
 		Jobs: make([]JobOutcome, len(s.jobs)),
 	}
 	res.Options.Progress = nil

@@ -171,3 +171,12 @@ func (s *Sim) PickReduce(j int) (TaskID, bool) {
 	}
 	return -1, false
 }
+
+// Fits reports whether task t's RAM and disk demands fit on node x now
+// (slots aside); Launch fails when they do not.
+func (s *Sim) Fits(id TaskID, x int) bool {
+	spec := s.spec(id)
+	n := &s.nodes[x]
+	nd := &s.w.Cluster.Nodes[x]
+	return (nd.RAM == 0 || n.ram+spec.RAM <= nd.RAM+capacityTol) && (nd.Disk == 0 || n.disk+spec.Disk <= nd.Disk+capacityTol)
+}

@@ -23,8 +23,10 @@ type Policy struct {
 	// sense with heartbeats.
 	H1Caps bool
 
-	queue []int // arrived jobs with pending tasks, in key order
+	queue []int // arrived jobs not yet done, in key order
 	s     *sim.Sim
+	// doneSeen: a job completed since the last prune.
+	doneSeen bool
 	// remainingMaps counts the unfinished maps of arrived jobs (the load
 	// factor's numerator, §1.6).
 	remainingMaps int
@@ -78,23 +80,30 @@ func (p *Policy) JobArrival(s *sim.Sim, j int) {
 	p.remainingMaps += s.Job(j).NumMaps
 }
 
-// TaskEnd counts finished maps for the load factor.
+// TaskEnd counts finished maps for the load factor and notes completions.
 func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
-	if s.Task(t).Kind == sim.Map {
+	v := s.Task(t)
+	if v.Kind == sim.Map {
 		p.remainingMaps--
+	}
+	if s.Job(v.Job).Done {
+		p.doneSeen = true
 	}
 }
 
 // Timer is unused.
 func (p *Policy) Timer(*sim.Sim, int64) {}
 
-// prune drops jobs with nothing left to launch (FIFO never kills, so they
-// never get work again).
+// prune drops completed jobs. Jobs whose tasks all run stay: a kill by a
+// wrapping policy may give them work again.
 func (p *Policy) prune() {
+	if !p.doneSeen {
+		return
+	}
+	p.doneSeen = false
 	k := 0
 	for _, j := range p.queue {
-		v := p.s.Job(j)
-		if v.MapsPending > 0 || v.RedsPending > 0 {
+		if !p.s.Job(j).Done {
 			p.queue[k] = j
 			k++
 		}
@@ -105,7 +114,7 @@ func (p *Policy) prune() {
 // Offer fills node x's free slots (§2.1).
 func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	p.prune()
-	if p.H1Caps {
+	if p.H1Caps && !free.Fungible {
 		p.offerCapped(s, x, free)
 		return
 	}
@@ -133,11 +142,14 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 // localOnly it takes a local map or nothing from that job.
 func (p *Policy) launchMap(s *sim.Sim, x int, localOnly bool) bool {
 	for _, j := range p.queue {
+		if !s.HasWork(j, sim.Map) {
+			continue
+		}
 		t, local, ok := s.PickMap(j, x)
 		if !ok {
 			continue
 		}
-		if localOnly && !local {
+		if localOnly && !local || !s.Fits(t, x) {
 			return false
 		}
 		return s.Launch(t, x) == nil
@@ -147,8 +159,11 @@ func (p *Policy) launchMap(s *sim.Sim, x int, localOnly bool) bool {
 
 func (p *Policy) launchReduce(s *sim.Sim, x int) bool {
 	for _, j := range p.queue {
+		if !s.HasWork(j, sim.Reduce) {
+			continue
+		}
 		if t, ok := s.PickReduce(j); ok {
-			return s.Launch(t, x) == nil
+			return s.Fits(t, x) && s.Launch(t, x) == nil
 		}
 	}
 	return false
@@ -171,7 +186,7 @@ func (p *Policy) offerCapped(s *sim.Sim, x int, free sim.Free) {
 				if !ok {
 					continue
 				}
-				if s.Launch(t, x) != nil {
+				if !s.Fits(t, x) || s.Launch(t, x) != nil {
 					return
 				}
 				if !local {

@@ -1,0 +1,508 @@
+package check
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/mrbound/mrbound/sim"
+)
+
+// maxViolations caps the report: the first ones say enough.
+const maxViolations = 20
+
+// metricTol is the relative tolerance for recomputed float metrics (they
+// are sums of the same integers in another order).
+const metricTol = 1e-9
+
+// ErrViolation is wrapped by a failed verification.
+var ErrViolation = errors.New("check: trace violates the workload")
+
+type checker struct {
+	w     *sim.Workload
+	res   *sim.Result
+	opt   sim.Options
+	out   []string
+	jobOf []int // task id → job
+	kind  []sim.Kind
+	index []int
+	first []int // job → first task id
+}
+
+func (c *checker) fail(format string, a ...any) {
+	if len(c.out) < maxViolations {
+		c.out = append(c.out, fmt.Sprintf(format, a...))
+	}
+}
+
+// Verify checks res against w. It returns nil when the run is valid, else an
+// error wrapping ErrViolation that lists the first violations.
+func Verify(w *sim.Workload, res *sim.Result) error {
+	c := &checker{w: w, res: res, opt: res.Options}
+	c.number()
+	segs := c.segmentsByTask()
+	if len(c.out) == 0 {
+		completion := c.taskLives(segs)
+		arrival := c.jobs(segs, completion)
+		c.releases(arrival)
+		c.capacity()
+		c.reduces(segs)
+		c.locality()
+		c.metrics(arrival)
+	}
+	if len(c.out) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%d violation(s)", len(c.out))
+	if len(c.out) == maxViolations {
+		msg = fmt.Sprintf("at least %d violations", maxViolations)
+	}
+	errs := []error{fmt.Errorf("%w: %s", ErrViolation, msg)}
+	for _, v := range c.out {
+		errs = append(errs, errors.New(v))
+	}
+	return errors.Join(errs...)
+}
+
+func (c *checker) number() {
+	for j, job := range c.w.Jobs {
+		c.first = append(c.first, len(c.jobOf))
+		for i := range job.Maps {
+			c.jobOf, c.kind, c.index = append(c.jobOf, j), append(c.kind, sim.Map), append(c.index, i)
+		}
+		for i := range job.Reduces {
+			c.jobOf, c.kind, c.index = append(c.jobOf, j), append(c.kind, sim.Reduce), append(c.index, i)
+		}
+	}
+	if len(c.res.Jobs) != len(c.w.Jobs) {
+		c.fail("result has %d jobs, workload %d", len(c.res.Jobs), len(c.w.Jobs))
+	}
+}
+
+func (c *checker) spec(t int) *sim.TaskSpec {
+	job := &c.w.Jobs[c.jobOf[t]]
+	if c.kind[t] == sim.Map {
+		return &job.Maps[c.index[t]]
+	}
+	return &job.Reduces[c.index[t]]
+}
+
+// segmentsByTask validates each segment's fields and groups segment indices
+// by task, in trace order (which is time order per task).
+func (c *checker) segmentsByTask() [][]int {
+	segs := make([][]int, len(c.jobOf))
+	for i, a := range c.res.Trace {
+		t := int(a.Task)
+		switch {
+		case t < 0 || t >= len(c.jobOf):
+			c.fail("trace[%d]: no task %d", i, t)
+			continue
+		case int(a.Job) != c.jobOf[t] || a.Kind != c.kind[t] || int(a.Index) != c.index[t]:
+			c.fail("trace[%d]: task %d is job %d %s %d, not job %d %s %d", i, t, c.jobOf[t], c.kind[t], c.index[t], a.Job, a.Kind, a.Index)
+		case a.Node < 0 || int(a.Node) >= len(c.w.Cluster.Nodes):
+			c.fail("trace[%d]: no node %d", i, a.Node)
+		case a.End >= 0 && !(a.Launch <= a.Start && a.Start <= a.End):
+			c.fail("trace[%d] (task %d): launch %d, start %d, end %d out of order", i, t, a.Launch, a.Start, a.End)
+		}
+		segs[t] = append(segs[t], i)
+	}
+	return segs
+}
+
+// taskLives checks each task's sequence of segments and returns its
+// completion time (-1 if it never completed).
+func (c *checker) taskLives(segs [][]int) []sim.Time {
+	completion := make([]sim.Time, len(segs))
+	for t, list := range segs {
+		completion[t] = -1
+		var worked sim.Time
+		prevEnd := sim.Time(math.MinInt64)
+		prev := sim.OutcomeUnknown
+		prevNode := int32(-1)
+		for k, i := range list {
+			a := c.res.Trace[i]
+			if a.Launch < prevEnd {
+				c.fail("task %d: segment at %d ms overlaps the previous one (ended %d ms)", t, a.Launch, prevEnd)
+			}
+			switch prev {
+			case sim.Completed:
+				c.fail("task %d: runs again after completing", t)
+			case sim.Suspended:
+				if !a.Resumed || a.Node != prevNode {
+					c.fail("task %d: after a suspension on node %d it must resume there (got node %d, resumed=%v)", t, prevNode, a.Node, a.Resumed)
+				}
+			case sim.OutcomeUnknown:
+				if k > 0 {
+					c.fail("task %d: a segment follows one that never ended", t)
+				}
+			default:
+				if a.Resumed {
+					c.fail("task %d: resumed after a kill", t)
+				}
+			}
+			if !a.Resumed {
+				worked = 0
+			}
+			if a.End >= 0 {
+				worked += a.End - a.Start
+			}
+			switch a.Outcome {
+			case sim.Completed:
+				if worked != a.Duration {
+					c.fail("task %d: completed after %d ms of work, its duration is %d ms", t, worked, a.Duration)
+				}
+				completion[t] = a.End
+			case sim.Killed:
+				worked = 0
+			}
+			if a.Outcome == sim.Suspended && worked > a.Duration {
+				c.fail("task %d: suspended after %d ms of work, more than its duration %d ms", t, worked, a.Duration)
+			}
+			prev, prevEnd, prevNode = a.Outcome, max(a.End, a.Launch), a.Node
+		}
+	}
+	return completion
+}
+
+// jobs recomputes each job's arrival and completion and compares them with
+// the reported outcomes; it returns the arrivals (-1 = never arrived).
+func (c *checker) jobs(segs [][]int, completion []sim.Time) []sim.Time {
+	arrival := make([]sim.Time, len(c.w.Jobs))
+	done := make([]sim.Time, len(c.w.Jobs))
+	for j, job := range c.w.Jobs {
+		arrival[j] = job.Arrival
+		if job.Parent >= 0 {
+			arrival[j] = done[job.Parent]
+		}
+		done[j] = -1
+		if arrival[j] < 0 {
+			continue
+		}
+		n := len(job.Maps) + len(job.Reduces)
+		last := sim.Time(-1)
+		all := true
+		for t := c.first[j]; t < c.first[j]+n; t++ {
+			if completion[t] < 0 {
+				all = false
+				break
+			}
+			last = max(last, completion[t])
+		}
+		if all {
+			done[j] = last
+		}
+		o := c.res.Jobs[j]
+		switch {
+		case o.Done != all:
+			c.fail("job %d: reported done=%v, the trace says %v", j, o.Done, all)
+		case all && o.Completion != last:
+			c.fail("job %d: reported completion %d ms, the trace says %d ms", j, o.Completion, last)
+		}
+		if o.Arrived && o.Arrival != arrival[j] {
+			c.fail("job %d: reported arrival %d ms, the workload says %d ms", j, o.Arrival, arrival[j])
+		}
+	}
+	return arrival
+}
+
+func (c *checker) releases(arrival []sim.Time) {
+	for i, a := range c.res.Trace {
+		j := int(a.Job)
+		if arrival[j] < 0 {
+			c.fail("trace[%d]: task %d runs though its job %d never arrived", i, a.Task, j)
+		} else if a.Launch < arrival[j] {
+			c.fail("trace[%d]: task %d launches at %d ms, before its job's arrival %d ms", i, a.Task, a.Launch, arrival[j])
+		}
+	}
+}
+
+type change struct {
+	at        sim.Time
+	delta     int // +1 acquire, -1 release
+	kind      sim.Kind
+	ram, disk float64
+	seg       int
+}
+
+// capacity sweeps each node's slot intervals: at equal times releases come
+// first, since [Launch, End) is half-open.
+func (c *checker) capacity() {
+	perNode := make([][]change, len(c.w.Cluster.Nodes))
+	for i, a := range c.res.Trace {
+		end := a.End
+		if end < 0 {
+			end = math.MaxInt64
+		}
+		if end == a.Launch {
+			continue // holds no slot
+		}
+		s := c.spec(int(a.Task))
+		perNode[a.Node] = append(perNode[a.Node],
+			change{a.Launch, 1, a.Kind, s.RAM, s.Disk, i}, change{end, -1, a.Kind, s.RAM, s.Disk, i})
+	}
+	for x, list := range perNode {
+		n := c.w.Cluster.Nodes[x]
+		sort.Slice(list, func(i, k int) bool {
+			if list[i].at != list[k].at {
+				return list[i].at < list[k].at
+			}
+			return list[i].delta < list[k].delta
+		})
+		var maps, reds int
+		var ram, disk float64
+		for _, ch := range list {
+			if ch.kind == sim.Map {
+				maps += ch.delta
+			} else {
+				reds += ch.delta
+			}
+			ram += float64(ch.delta) * ch.ram
+			disk += float64(ch.delta) * ch.disk
+			if ch.delta < 0 {
+				continue
+			}
+			if c.w.Cluster.Fungible {
+				if maps+reds > n.TotalSlots {
+					c.fail("node %d at %d ms: %d tasks on %d slots (trace[%d])", x, ch.at, maps+reds, n.TotalSlots, ch.seg)
+				}
+			} else if maps > n.MapSlots || reds > n.ReduceSlots {
+				c.fail("node %d at %d ms: %d maps on %d map slots, %d reduces on %d reduce slots (trace[%d])", x, ch.at, maps, n.MapSlots, reds, n.ReduceSlots, ch.seg)
+			}
+			if n.RAM > 0 && ram > n.RAM*(1+metricTol) {
+				c.fail("node %d at %d ms: RAM %g over %g (trace[%d])", x, ch.at, ram, n.RAM, ch.seg)
+			}
+			if n.Disk > 0 && disk > n.Disk*(1+metricTol) {
+				c.fail("node %d at %d ms: disk %g over %g (trace[%d])", x, ch.at, disk, n.Disk, ch.seg)
+			}
+		}
+	}
+}
+
+// reduces checks slow-start at each reduce launch and precedence of reduce
+// work after the job's last map.
+func (c *checker) reduces(segs [][]int) {
+	for j, job := range c.w.Jobs {
+		if len(job.Reduces) == 0 {
+			continue
+		}
+		var mapEnds []sim.Time
+		for t := c.first[j]; t < c.first[j]+len(job.Maps); t++ {
+			for _, i := range segs[t] {
+				if a := c.res.Trace[i]; a.Outcome == sim.Completed {
+					mapEnds = append(mapEnds, a.End)
+				}
+			}
+		}
+		sort.Slice(mapEnds, func(a, b int) bool { return mapEnds[a] < mapEnds[b] })
+		need := int(math.Ceil(c.opt.SlowStart*float64(len(job.Maps)) - 1e-9))
+		allMaps := len(mapEnds) == len(job.Maps)
+		lastMap := sim.Time(-1)
+		if allMaps && len(mapEnds) > 0 {
+			lastMap = mapEnds[len(mapEnds)-1]
+		}
+		for t := c.first[j] + len(job.Maps); t < c.first[j]+len(job.Maps)+len(job.Reduces); t++ {
+			for _, i := range segs[t] {
+				a := c.res.Trace[i]
+				if !a.Resumed {
+					done := sort.Search(len(mapEnds), func(k int) bool { return mapEnds[k] > a.Launch })
+					if done < need {
+						c.fail("trace[%d]: reduce %d launched at %d ms with %d maps done; slow-start %v needs %d", i, t, a.Launch, done, c.opt.SlowStart, need)
+					}
+				}
+				if a.End < 0 || a.End == a.Start {
+					continue
+				}
+				if !allMaps {
+					c.fail("trace[%d]: reduce %d works though its job's maps never all completed", i, t)
+					continue
+				}
+				// the part (1−ω)·d may not overlap the map phase; the engine
+				// rounds it up to whole ms
+				mustAfter := a.Start
+				if c.opt.Overlap > 0 && a.Outcome == sim.Completed {
+					mustAfter = a.End - sim.Time(math.Ceil((1-c.opt.Overlap)*float64(a.Duration)))
+				}
+				if mustAfter < lastMap {
+					c.fail("trace[%d]: reduce %d works from %d ms, before its job's last map ends at %d ms", i, t, mustAfter, lastMap)
+				}
+			}
+		}
+	}
+}
+
+func (c *checker) locality() {
+	rep := c.res.Rep
+	if len(c.res.Replicas) != rep*len(c.jobOf) {
+		c.fail("replicas: %d entries, want %d", len(c.res.Replicas), rep*len(c.jobOf))
+		return
+	}
+	nodes := c.w.Cluster.Nodes
+	for t := range c.jobOf {
+		reps := c.res.Replicas[t*rep : (t+1)*rep]
+		for k, x := range reps {
+			if x < 0 {
+				continue
+			}
+			if int(x) >= len(nodes) {
+				c.fail("task %d: replica on node %d", t, x)
+				continue
+			}
+			if s := nodes[x].StorageBytes; c.w.Cluster.BlockBytes > 0 && s > 0 && s < c.w.Cluster.BlockBytes {
+				c.fail("task %d: replica on node %d, which cannot store a %d-byte block", t, x, c.w.Cluster.BlockBytes)
+			}
+			for _, y := range reps[:k] {
+				if y == x {
+					c.fail("task %d: two replicas on node %d", t, x)
+				}
+			}
+		}
+	}
+	running := c.runningAtLaunch()
+	for i, a := range c.res.Trace {
+		t := int(a.Task)
+		local := false
+		if a.Kind == sim.Map {
+			for _, x := range c.res.Replicas[t*rep : (t+1)*rep] {
+				local = local || x == a.Node
+			}
+		}
+		if a.Local != local {
+			c.fail("trace[%d]: task %d on node %d flagged local=%v; its replicas say %v", i, t, a.Node, a.Local, local)
+		}
+		if a.Resumed {
+			continue
+		}
+		c.duration(i, a, local, running[i])
+	}
+}
+
+// runningAtLaunch counts, for each non-resumed segment, the same-kind tasks
+// holding a slot on its node at its launch, itself included. At equal times
+// releases come first and launches in trace order.
+func (c *checker) runningAtLaunch() []int {
+	count := make([]int, len(c.res.Trace))
+	if c.opt.MapContention == 0 && c.opt.ReduceContention == 0 {
+		return count
+	}
+	type ev struct {
+		at    sim.Time
+		delta int
+		seg   int
+	}
+	groups := map[[2]int32][]ev{}
+	for i, a := range c.res.Trace {
+		end := a.End
+		if end < 0 {
+			end = math.MaxInt64
+		}
+		if end == a.Launch {
+			continue
+		}
+		k := [2]int32{a.Node, int32(a.Kind)}
+		groups[k] = append(groups[k], ev{a.Launch, 1, i}, ev{end, -1, i})
+	}
+	for _, list := range groups {
+		sort.Slice(list, func(i, k int) bool {
+			if list[i].at != list[k].at {
+				return list[i].at < list[k].at
+			}
+			if list[i].delta != list[k].delta {
+				return list[i].delta < list[k].delta
+			}
+			return list[i].seg < list[k].seg
+		})
+		active := 0
+		for _, e := range list {
+			active += e.delta
+			if e.delta > 0 {
+				count[e.seg] = active
+			}
+		}
+	}
+	return count
+}
+
+// duration recomputes an attempt's true duration from the workload.
+func (c *checker) duration(i int, a sim.Attempt, local bool, running int) {
+	s := c.spec(int(a.Task))
+	n := c.w.Cluster.Nodes[a.Node]
+	var base float64
+	if len(s.ByGroup) > 0 {
+		base = float64(s.ByGroup[n.Group])
+	} else {
+		speed := n.Speed
+		if speed == 0 {
+			speed = 1
+		}
+		base = float64(s.Work) / speed
+	}
+	gamma := c.opt.MapContention
+	if a.Kind == sim.Reduce {
+		gamma = c.opt.ReduceContention
+	}
+	if gamma > 0 {
+		base *= 1 + gamma*float64(running-1)
+	}
+	pen := sim.Time(0)
+	if a.Kind == sim.Map && !local {
+		pen = c.w.Cluster.NonLocalPenalty
+	}
+	lo := sim.Time(math.Round(base*(1-c.opt.Noise))) + pen
+	hi := sim.Time(math.Round(base*(1+c.opt.Noise))) + pen
+	if c.opt.Noise > 0 {
+		lo, hi = lo-1, hi+1 // rounding of the drawn factor
+	}
+	if a.Duration < lo || a.Duration > hi {
+		c.fail("trace[%d]: task %d on node %d has duration %d ms, the workload gives [%d, %d] ms", i, a.Task, a.Node, a.Duration, lo, hi)
+	}
+}
+
+// metrics recomputes the headline metrics from the trace.
+func (c *checker) metrics(arrival []sim.Time) {
+	got := c.res.Metrics
+	var completed, late, launches, local, killed int
+	first, last := sim.Time(math.MaxInt64), sim.Time(math.MinInt64)
+	sumT := 0.0
+	for j, o := range c.res.Jobs {
+		if !o.Done {
+			continue
+		}
+		completed++
+		sumT += float64(o.Completion - arrival[j])
+		first = min(first, arrival[j])
+		last = max(last, o.Completion)
+		if d := c.w.Jobs[j].Deadline; d != sim.NoDeadline && o.Completion > d {
+			late++
+		}
+	}
+	for _, a := range c.res.Trace {
+		if a.Kind == sim.Map && !a.Resumed {
+			launches++
+			if a.Local {
+				local++
+			}
+		}
+		if a.Outcome == sim.Killed {
+			killed++
+		}
+	}
+	eq := func(name string, x, y float64) {
+		if math.Abs(x-y) > metricTol*math.Max(1, math.Abs(y)) {
+			c.fail("metric %s: reported %v, the trace gives %v", name, x, y)
+		}
+	}
+	if got.Jobs != len(c.w.Jobs) || got.CompletedJobs != completed || got.LateJobs != late || got.MapLaunches != launches || got.LocalLaunches != local || got.Killed != killed {
+		c.fail("metric counts: reported jobs %d completed %d late %d map launches %d local %d killed %d; the trace gives %d %d %d %d %d %d",
+			got.Jobs, got.CompletedJobs, got.LateJobs, got.MapLaunches, got.LocalLaunches, got.Killed,
+			len(c.w.Jobs), completed, late, launches, local, killed)
+	}
+	if completed > 0 {
+		eq("makespan", got.Makespan, float64(last-first)/1000)
+		eq("mean_turnaround", got.MeanTurnaround, sumT/1000/float64(completed))
+		eq("late_fraction", got.LateFraction, float64(late)/float64(completed))
+	}
+	if launches > 0 {
+		eq("locality", got.Locality, float64(local)/float64(launches))
+	}
+}

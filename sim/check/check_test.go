@@ -1,0 +1,204 @@
+package check_test
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mrbound/mrbound/policy/fifo"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/sim/simtest"
+)
+
+func run(t *testing.T, w *sim.Workload, opt sim.Options) *sim.Result {
+	t.Helper()
+	res, err := sim.Run(w, fifo.New(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check.Verify(w, res); err != nil {
+		t.Fatalf("the untouched run fails: %v", err)
+	}
+	return res
+}
+
+func clone(r *sim.Result) *sim.Result {
+	c := *r
+	c.Trace = slices.Clone(r.Trace)
+	c.Jobs = slices.Clone(r.Jobs)
+	c.Replicas = slices.Clone(r.Replicas)
+	return &c
+}
+
+// TestCheckerCatchesTampering: every kind of corruption of a valid run is
+// reported, with a message naming it.
+func TestCheckerCatchesTampering(t *testing.T) {
+	w := simtest.Random(3, simtest.RandomSpec{})
+	opt := sim.DefaultOptions()
+	opt.Heartbeat = 0
+	base := run(t, w, opt)
+	find := func(r *sim.Result, ok func(a sim.Attempt) bool) int {
+		for i, a := range r.Trace {
+			if ok(a) {
+				return i
+			}
+		}
+		t.Fatal("no segment to tamper with")
+		return -1
+	}
+	cases := []struct {
+		name, want string
+		tamper     func(r *sim.Result)
+	}{
+		{"longer duration", "work", func(r *sim.Result) { r.Trace[0].Duration += 5 }},
+		{"wrong duration", "the workload gives", func(r *sim.Result) {
+			i := find(r, func(a sim.Attempt) bool { return a.Kind == sim.Map })
+			r.Trace[i].Duration += 7
+			r.Trace[i].End += 7
+		}},
+		{"flipped locality", "flagged local", func(r *sim.Result) {
+			i := find(r, func(a sim.Attempt) bool { return a.Kind == sim.Map })
+			r.Trace[i].Local = !r.Trace[i].Local
+		}},
+		{"early launch", "before its job's arrival", func(r *sim.Result) {
+			i := find(r, func(a sim.Attempt) bool { return a.Launch > 0 && a.Job > 0 })
+			r.Trace[i].Launch = 0
+		}},
+		{"slot overflow", "map slots", func(r *sim.Result) {
+			// move every map onto node 0
+			for i := range r.Trace {
+				if r.Trace[i].Kind == sim.Map {
+					r.Trace[i].Node = 0
+				}
+			}
+		}},
+		{"reduce before maps", "before its job's last map", func(r *sim.Result) {
+			i := find(r, func(a sim.Attempt) bool {
+				return a.Kind == sim.Reduce && a.Start > a.Launch
+			})
+			r.Trace[i].Start = r.Trace[i].Launch
+			r.Trace[i].Duration = r.Trace[i].End - r.Trace[i].Start
+		}},
+		{"missing segment", "done", func(r *sim.Result) { r.Trace = r.Trace[1:] }},
+		{"twice", "overlaps", func(r *sim.Result) { r.Trace = append(r.Trace, r.Trace[0]) }},
+		{"metric", "mean_turnaround", func(r *sim.Result) { r.Metrics.MeanTurnaround *= 0.99 }},
+		{"late count", "metric counts", func(r *sim.Result) { r.Metrics.LateJobs++ }},
+		{"completion", "reported completion", func(r *sim.Result) { r.Jobs[2].Completion-- }},
+		{"duplicate replica", "two replicas", func(r *sim.Result) { r.Replicas[1] = r.Replicas[0] }},
+		{"replica on small node", "cannot store", func(r *sim.Result) { r.Replicas[0] = 5 }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := clone(base)
+			c.tamper(r)
+			err := check.Verify(w, r)
+			if !errors.Is(err, check.ErrViolation) {
+				t.Fatalf("not caught (err %v)", err)
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("caught, but the message lacks %q:\n%v", c.want, err)
+			}
+		})
+	}
+}
+
+// TestCheckerSlowStart: a reduce launched before ceil(f·nMaps) maps
+// completed is reported even though its work comes after the maps.
+func TestCheckerSlowStart(t *testing.T) {
+	w := simtest.Tiny()
+	opt := sim.DefaultOptions()
+	opt.Heartbeat = 0
+	res := run(t, w, opt)
+	r := clone(res)
+	for i := range r.Trace {
+		if r.Trace[i].Kind == sim.Reduce {
+			r.Trace[i].Launch = 5000 // before the first map ends at 10 s
+		}
+	}
+	if err := check.Verify(w, r); err == nil || !strings.Contains(err.Error(), "slow-start") {
+		t.Fatalf("early reduce launch not caught: %v", err)
+	}
+}
+
+// TestCheckerKillSuspend: kill and suspend segments verify, and a resume on
+// another node is caught.
+func TestCheckerKillSuspend(t *testing.T) {
+	w := simtest.Random(5, simtest.RandomSpec{})
+	opt := sim.DefaultOptions()
+	opt.Heartbeat = 0
+	res, err := sim.Run(w, &preempter{}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Metrics.Killed == 0 || res.Metrics.Suspended == 0 {
+		t.Fatalf("the preempter killed %d and suspended %d tasks; the test needs both", res.Metrics.Killed, res.Metrics.Suspended)
+	}
+	if err := check.Verify(w, res); err != nil {
+		t.Fatalf("valid preemptive run rejected: %v", err)
+	}
+	if res.Metrics.CompletedJobs != len(w.Jobs) {
+		t.Fatalf("%d of %d jobs completed", res.Metrics.CompletedJobs, len(w.Jobs))
+	}
+	r := clone(res)
+	for i := range r.Trace {
+		if r.Trace[i].Resumed && r.Trace[i].Outcome == sim.Completed {
+			r.Trace[i].Node = (r.Trace[i].Node + 1) % 5
+			break
+		}
+	}
+	if err := check.Verify(w, r); err == nil || !strings.Contains(err.Error(), "resume there") {
+		t.Fatalf("resume on another node not caught: %v", err)
+	}
+}
+
+// preempter runs FIFO, and at every third arrival kills the newest running
+// map and suspends the newest running reduce, resuming suspended tasks first
+// at later offers.
+type preempter struct {
+	fifo.Policy
+	n         int
+	suspended []sim.TaskID
+}
+
+func (p *preempter) Init(s *sim.Sim) error {
+	p.Policy = *fifo.New()
+	return p.Policy.Init(s)
+}
+
+func (p *preempter) JobArrival(s *sim.Sim, j int) {
+	p.Policy.JobArrival(s, j)
+	p.n++
+	if p.n%3 != 0 {
+		return
+	}
+	var lastMap, lastRed sim.TaskID = -1, -1
+	for _, t := range s.Running() {
+		switch v := s.Task(t); {
+		case v.Kind == sim.Map && (lastMap < 0 || v.Launch >= s.Task(lastMap).Launch):
+			lastMap = t
+		case v.Kind == sim.Reduce && (lastRed < 0 || v.Launch >= s.Task(lastRed).Launch):
+			lastRed = t
+		}
+	}
+	if lastMap >= 0 {
+		_ = s.Kill(lastMap)
+	}
+	if lastRed >= 0 && s.Suspend(lastRed) == nil {
+		p.suspended = append(p.suspended, lastRed)
+	}
+}
+
+func (p *preempter) Offer(s *sim.Sim, x int, free sim.Free) {
+	k := 0
+	for _, t := range p.suspended {
+		if s.Task(t).Node == x && s.Free(x).Reduce > 0 && s.Resume(t) == nil {
+			continue
+		}
+		p.suspended[k] = t
+		k++
+	}
+	p.suspended = p.suspended[:k]
+	p.Policy.Offer(s, x, s.Free(x))
+}

@@ -1,0 +1,26 @@
+// Package check re-verifies a simulated run against its workload, sharing no
+// logic with the engine: it re-derives everything from the workload, the
+// options and the per-task trace (policies.md §1.9).
+//
+// # What is checked
+//
+//   - Numbering: each segment's job, kind and index match the task's id.
+//   - Releases: no segment launches before its job's arrival (a chained job's
+//     arrival is its parent's completion, read from the trace).
+//   - Capacity: on every node at every instant, the slot intervals [Launch,
+//     End) of each kind (or of both in fungible mode) never exceed the slots,
+//     and the running tasks' RAM and disk never exceed the node's.
+//   - Task life: a task's segments do not overlap; after a suspension it
+//     resumes on the same node; after a kill it starts afresh; its work since
+//     the last kill adds up to the attempt's duration; it completes once, last.
+//   - Durations: each attempt's duration is recomputed from the workload (per
+//     group or work/speed, contention counted from the trace, the non-local
+//     penalty from the replicas); with noise it must lie within the noise band.
+//   - Reduces: a reduce launches only when slow-start held (maps completed by
+//     then, from the trace), and its work (the part that may not overlap)
+//     starts no earlier than its job's last map end.
+//   - Locality: replicas are distinct storage-capable nodes; each map's Local
+//     flag says whether its node holds one.
+//   - Outcomes and metrics: job completions and every metric are recomputed
+//     from the trace and must equal the reported ones.
+package check

@@ -1,0 +1,114 @@
+package simtest
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+)
+
+// Caps lists what a policy opts out of; each non-empty field is the reason.
+type Caps struct {
+	// NoFungible skips the fungible-slot cases.
+	NoFungible string
+	// NoFixed skips the fixed-slot cases (fungible-only policies).
+	NoFixed string
+	// NeedsEstimates skips the case without estimates.
+	NeedsEstimates string
+	// MayIdle: the policy may leave jobs unfinished by design (e.g. COSHH
+	// without fallback); completion is then not required.
+	MayIdle string
+	// NoLiteralEquivalence skips the parked-versus-literal heartbeat check.
+	NoLiteralEquivalence string
+}
+
+// T is the part of *testing.T the suite uses, so that its own tests can
+// record failures instead of failing.
+type T interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Skip(args ...any)
+	Logf(format string, args ...any)
+	Run(name string, f func(T)) bool
+}
+
+type testingT struct{ *testing.T }
+
+func (t testingT) Run(name string, f func(T)) bool {
+	return t.T.Run(name, func(t *testing.T) { f(testingT{t}) })
+}
+
+// Run runs the suite against the policy newPolicy returns (one per run).
+func Run(t *testing.T, newPolicy func() sim.Policy, caps Caps) {
+	t.Helper()
+	RunT(testingT{t}, newPolicy, caps)
+}
+
+// RunT is Run on a T.
+func RunT(t T, newPolicy func() sim.Policy, caps Caps) {
+	for _, c := range Cases() {
+		t.Run(c.Name, func(t T) {
+			switch {
+			case c.Workload.Cluster.Fungible && caps.NoFungible != "":
+				t.Skip(caps.NoFungible)
+			case !c.Workload.Cluster.Fungible && caps.NoFixed != "":
+				t.Skip(caps.NoFixed)
+			case c.Options.Estimates == sim.EstimateNone && caps.NeedsEstimates != "":
+				t.Skip(caps.NeedsEstimates)
+			}
+			CheckCase(t, c, newPolicy, caps)
+		})
+	}
+}
+
+// CheckCase runs one case and checks every property of the suite.
+func CheckCase(t T, c Case, newPolicy func() sim.Policy, caps Caps) {
+	t.Helper()
+	res, err := sim.Run(c.Workload, newPolicy(), c.Options)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	t.Logf("%s", res)
+	if err := check.Verify(c.Workload, res); err != nil {
+		t.Errorf("checker: %v", err)
+	}
+	if res.Rejected > 0 {
+		t.Errorf("%d invalid actions attempted", res.Rejected)
+	}
+	if caps.MayIdle == "" && res.Metrics.CompletedJobs != len(c.Workload.Jobs) {
+		t.Errorf("%d of %d jobs completed", res.Metrics.CompletedJobs, len(c.Workload.Jobs))
+	}
+	again, err := sim.Run(c.Workload, newPolicy(), c.Options)
+	if err != nil {
+		t.Fatalf("second Run: %v", err)
+	}
+	if !reflect.DeepEqual(res.Trace, again.Trace) || res.Metrics != again.Metrics {
+		t.Errorf("not deterministic: a second run on the same seed differs (%s)", again)
+	}
+	if c.Options.Heartbeat > 0 && caps.NoLiteralEquivalence == "" {
+		opt := c.Options
+		opt.LiteralHeartbeats = true
+		lit, err := sim.Run(c.Workload, newPolicy(), opt)
+		if err != nil {
+			t.Fatalf("literal Run: %v", err)
+		}
+		if d := firstDiff(res.Trace, lit.Trace); d != "" {
+			t.Errorf("literal heartbeats change the run (the policy breaks the wake contract): %s", d)
+		}
+	}
+}
+
+func firstDiff(a, b []sim.Attempt) string {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return fmt.Sprintf("trace[%d]: %+v vs %+v", i, a[i], b[i])
+		}
+	}
+	if len(a) != len(b) {
+		return fmt.Sprintf("%d vs %d segments", len(a), len(b))
+	}
+	return ""
+}

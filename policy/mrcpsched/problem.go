@@ -48,18 +48,18 @@ type running struct {
 // raised to now, the Table 1 objective is (late + 1) · (latest completion −
 // now).
 type problem struct {
-	nowMs   sim.Time
-	nowSec  int64 // ⌈now⌉ in whole seconds (A-M5)
-	jobs    []pjob
-	groups  []group
-	run     []running
-	slots   [3][]int // per kind, per node: slots
-	cap     [3]int   // per kind: total slots
-	jobOf   map[int]int // simulator job id → index into jobs
+	nowMs  sim.Time
+	nowSec int64 // ⌈now⌉ in whole seconds (A-M5)
+	jobs   []pjob
+	groups []group
+	run    []running
+	slots  [3][]int    // per kind, per node: slots
+	cap    [3]int      // per kind: total slots
+	jobOf  map[int]int // simulator job id → index into jobs
 	// jobOfTask and dur: each unstarted task's job index and estimate.
 	jobOfTask map[sim.TaskID]int
 	dur       map[sim.TaskID]int
-	anyTask bool // some unstarted task exists
+	anyTask   bool // some unstarted task exists
 }
 
 // ceilSec is ⌈ms / 1000⌉ for ms ≥ 0.

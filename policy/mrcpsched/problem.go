@@ -216,7 +216,136 @@ func (p *problem) lowerBounds() (zlb int, late []bool) {
 	if work[sim.Reduce] > 0 && p.cap[sim.Reduce] > 0 {
 		zlb = max(zlb, ceilDiv(work[sim.Reduce], p.cap[sim.Reduce]))
 	}
-	return zlb, late
+	return max(zlb, p.twoStageBound()), late
+}
+
+// twoStageBound is a fluid bound over the jobs with unstarted reduces, n of
+// them. Order them by when their maps end: the k-th to end does so no
+// earlier than T_k, the time the map slots (busy with the running maps until
+// their ends) can absorb the k smallest unstarted map works, nor than the
+// k-th smallest own map end; the jobs k…n then still need their reduces,
+// at least the n−k+1 shortest of them, on the reduce slots after T_k
+// (running reduces hold theirs until their ends). So for every k
+//
+//	Z ≥ T_k + fill_r(T_k, the n−k+1 shortest reduces)
+//
+// where fill(t, W) is how long after t the slots of the kind take to absorb
+// the work W.
+func (p *problem) twoStageBound() int {
+	if p.cap[sim.Map] == 0 || p.cap[sim.Reduce] == 0 {
+		return 0
+	}
+	var mw, mc, own, red []int
+	pm := math.MaxInt // shortest unstarted map
+	for _, g := range p.groups {
+		if g.kind == sim.Map {
+			pm = min(pm, g.dur)
+		}
+	}
+	for j := range p.jobs {
+		pj := &p.jobs[j]
+		if len(pj.redGroups) == 0 {
+			continue
+		}
+		w, cnt, longest := 0, 0, 0
+		for _, g := range pj.mapGroups {
+			w += p.groups[g].dur * len(p.groups[g].tasks)
+			cnt += len(p.groups[g].tasks)
+			longest = max(longest, p.groups[g].dur)
+		}
+		mw = append(mw, w)
+		mc = append(mc, cnt)
+		own = append(own, max(pj.runMapEnd, longest))
+		// a job's reduces are counted by its shortest one (one per job
+		// keeps the bound valid however the reduces are spread)
+		red = append(red, minRedOf(p, pj))
+	}
+	n := len(mw)
+	if n == 0 {
+		return 0
+	}
+	slices.Sort(mw)
+	slices.Sort(mc)
+	slices.Sort(own)
+	slices.Sort(red)
+	var mapBusy, redBusy []int
+	for _, r := range p.run {
+		if r.kind == sim.Map {
+			mapBusy = append(mapBusy, r.end)
+		} else {
+			redBusy = append(redBusy, r.end)
+		}
+	}
+	lb, sum, cnt := 0, 0, 0
+	for k := 1; k <= n; k++ {
+		sum += mw[k-1]
+		cnt += mc[k-1]
+		tk := max(fill(mapBusy, p.cap[sim.Map], 0, sum), own[k-1])
+		if cnt > 0 {
+			tk = max(tk, listEnd(mapBusy, p.cap[sim.Map], 0, cnt, pm))
+		}
+		rw := 0
+		for _, d := range red[:n-k+1] {
+			rw += d
+		}
+		lb = max(lb, fill(redBusy, p.cap[sim.Reduce], tk, rw), listEnd(redBusy, p.cap[sim.Reduce], tk, n-k+1, red[0]))
+	}
+	return lb
+}
+
+// listEnd is when the last of count tasks of duration d ends when each goes
+// to the earliest free of c slots (those in busy held until the given ends,
+// none before t). With tasks at least d long this bounds from below the
+// count-th completion of any schedule: among equal tasks the greedy makes
+// every i-th completion as early as possible.
+func listEnd(busy []int, c, t, count, d int) int {
+	free := make([]int, c)
+	for i := range free {
+		free[i] = t
+		if i < len(busy) {
+			free[i] = max(t, busy[i])
+		}
+	}
+	end := t
+	for range count {
+		i := 0
+		for k := range free {
+			if free[k] < free[i] {
+				i = k
+			}
+		}
+		free[i] += d
+		end = free[i]
+	}
+	return end
+}
+
+// fill is the least integer time T ≥ t by which slots (c of them, those in
+// busy held until the given ends) can absorb work w started no earlier than t:
+// Σ_slots (T − max(t, free_s))⁺ ≥ w.
+func fill(busy []int, c, t, w int) int {
+	if w <= 0 {
+		return t
+	}
+	free := make([]int, c)
+	for i := range free {
+		free[i] = t
+		if i < len(busy) {
+			free[i] = max(t, busy[i])
+		}
+	}
+	slices.Sort(free)
+	// add slots one by one while the next becomes free before T
+	acc := 0
+	for i := 0; i < c; i++ {
+		acc += free[i]
+		// T with the first i+1 slots: (i+1)·T − acc ≥ w
+		T := ceilDiv(w+acc, i+1)
+		if i+1 == c || T <= free[i+1] {
+			return T
+		}
+	}
+	return t
 }
 
 func minRedOf(p *problem, pj *pjob) int {

@@ -220,13 +220,24 @@ type solveStats struct {
 	limitHit          bool // a MILP stopped on a limit
 	wallLimitHit      bool // … on the wall-clock limit (breaks determinism)
 	failed            bool // a solver call failed: fallback plan
+	sizeLimitHit      bool // a MILP was too large to build: incumbent kept
+}
+
+// subSize estimates the columns of buildSub(p, ·, zcap, ·): the start
+// windows plus the makespan indicators.
+func subSize(p *problem, zcap int) int {
+	n := zcap
+	for _, g := range p.groups {
+		n += max(zcap-g.dur-p.jobs[g.job].maxRed, 0)
+	}
+	return n
 }
 
 // solveProblem returns a plan for p: the best greedy schedule (starting
 // from prev, the previous plan's job order), then for each late count K
 // from the proven minimum, the MILP with Z ≤ ⌊(U − 1)/(K + 1)⌋ for the
 // incumbent value U, until no cap reaches the lower bound on Z.
-func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options) (*schedule, []int, solveStats) {
+func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options, maxCols int) (*schedule, []int, solveStats) {
 	var st solveStats
 	best, order := heuristic(p, prev)
 	if best == nil {
@@ -244,6 +255,14 @@ func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options
 	for k := kmin; k < len(p.jobs)+1; k++ {
 		zcap := (best.value() - 1) / (k + 1)
 		if zcap < zlb || best.value() <= (kmin+1)*zlb {
+			break
+		}
+		if ctx.Err() != nil {
+			st.optimal, st.limitHit, st.wallLimitHit = false, true, true
+			break
+		}
+		if size := subSize(p, zcap); maxCols > 0 && size > maxCols {
+			st.optimal, st.sizeLimitHit = false, true
 			break
 		}
 		sm := buildSub(p, k, zcap, zlb, fixedLate)

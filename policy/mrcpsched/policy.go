@@ -20,6 +20,8 @@ const (
 	// DefaultNodeLimit bounds the branch-and-bound nodes of each MILP: a
 	// deterministic work limit, so that a seed fixes the run.
 	DefaultNodeLimit = 2000
+	// DefaultMaxColumns bounds the size of each late-count MILP.
+	DefaultMaxColumns = 5000
 )
 
 // Options configure the policy.
@@ -32,6 +34,12 @@ type Options struct {
 	// NodeLimit bounds each MILP's branch-and-bound nodes; 0 means
 	// DefaultNodeLimit, negative means none.
 	NodeLimit int64
+	// MaxColumns skips the MILPs of a re-solve whose model would have more
+	// columns (the greedy incumbent is kept, the re-solve is not optimal); 0
+	// means DefaultMaxColumns, negative means none. A deterministic size
+	// limit: the native solver's set-up (presolve, symmetry detection) is
+	// not interruptible and grows with the model.
+	MaxColumns int
 	// NoMILP plans with the greedy heuristic alone (the fallback; for
 	// measuring what the MILPs add).
 	NoMILP bool
@@ -53,6 +61,7 @@ type SolveRecord struct {
 	Optimal  bool          // the plan is proven optimal for the current problem
 	LimitHit bool          // a MILP stopped on its node or wall limit
 	WallHit  bool          // … on the wall limit (the run may then not repeat)
+	SizeHit  bool          // a MILP was over MaxColumns: the incumbent was kept
 	Fallback bool          // a solver call failed: the greedy plan was used
 	Wall     time.Duration // wall time of the solve
 	CPU      time.Duration // process CPU time during the solve
@@ -82,6 +91,9 @@ func New(o Options) *Policy {
 	}
 	if o.NodeLimit == 0 {
 		o.NodeLimit = DefaultNodeLimit
+	}
+	if o.MaxColumns == 0 {
+		o.MaxColumns = DefaultMaxColumns
 	}
 	return &Policy{opt: o}
 }
@@ -216,7 +228,7 @@ func (p *Policy) resolve() {
 		if p.opt.NodeLimit > 0 {
 			so.NodeLimit = p.opt.NodeLimit
 		}
-		best, order, st = solveProblem(ctx, pr, prev, so)
+		best, order, st = solveProblem(ctx, pr, prev, so, p.opt.MaxColumns)
 		cancel()
 	}
 	if best != nil {
@@ -244,7 +256,7 @@ func (p *Policy) resolve() {
 		rec.Value, rec.Late, rec.Z = best.value(), best.late, best.z
 	}
 	rec.MILPs, rec.Cols, rec.Rows, rec.Nodes = st.milps, st.cols, st.rows, st.nodes
-	rec.Optimal, rec.LimitHit, rec.WallHit, rec.Fallback = st.optimal && !p.opt.NoMILP, st.limitHit, st.wallLimitHit, st.failed
+	rec.Optimal, rec.LimitHit, rec.WallHit, rec.SizeHit, rec.Fallback = st.optimal && !p.opt.NoMILP, st.limitHit, st.wallLimitHit, st.sizeLimitHit, st.failed
 	rec.Wall, rec.CPU = time.Since(w0), cputime.Now()-c0
 	p.solves = append(p.solves, rec)
 }

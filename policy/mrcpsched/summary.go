@@ -22,6 +22,7 @@ type Summary struct {
 	U, UMap                    float64 // busy fraction of all slots, of map slots
 	Solves, Optimal            int     // re-solves, and those proven optimal
 	NodeLimitHit, WallLimitHit int     // re-solves stopped by a limit
+	SizeLimitHit               int     // re-solves that skipped a MILP over MaxColumns
 	Fallbacks                  int     // re-solves whose solver call failed
 	MILPs                      int     // MILPs over all re-solves
 	MaxSolve                   time.Duration
@@ -49,6 +50,9 @@ func Summarize(res *sim.Result, solves []SolveRecord) Summary {
 		}
 		if r.WallHit {
 			s.WallLimitHit++
+		}
+		if r.SizeHit {
+			s.SizeLimitHit++
 		}
 		if r.Fallback {
 			s.Fallbacks++

@@ -32,6 +32,7 @@ test: setup
 	$(GO) test -count=1 -timeout 20m ./...
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 10s -fuzzminimizetime 1s ./model/mps
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 10s -fuzzminimizetime 1s ./model/lpformat
+	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 10s -fuzzminimizetime 1s ./workload/swim
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
@@ -36,20 +37,28 @@ type door struct {
 	run  func(ctx context.Context, path string, data []byte) (formulations.Report, error)
 }
 
-var doors = []door{
-	{"jlassi", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
-		return jlassi.Run(ctx, p, d, jlassi.Options{})
-	}},
-	{"mrcp", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
-		return mrcp.Run(ctx, p, d, mrcp.Options{})
-	}},
-	{"coshh", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
-		return coshh.Run(ctx, p, d, coshh.Options{})
-	}},
-	{"tumm", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
-		return tumm.Run(ctx, p, d, tumm.Options{})
-	}},
+// doorsWith returns the four formulations' Runs (jlassi, mrcp, coshh, tumm),
+// each solving with so; jo and mrcp's mo add their own options.
+func doorsWith(so solve.Options, jo jlassi.Options, mo mrcp.Options) []door {
+	jo.Solve, mo.Solve = so, so
+	return []door{
+		{"jlassi", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return jlassi.Run(ctx, p, d, jo)
+		}},
+		{"mrcp", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return mrcp.Run(ctx, p, d, mo)
+		}},
+		{"coshh", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return coshh.Run(ctx, p, d, coshh.Options{Solve: so})
+		}},
+		{"tumm", func(ctx context.Context, p string, d []byte) (formulations.Report, error) {
+			return tumm.Run(ctx, p, d, tumm.Options{Solve: so})
+		}},
+	}
 }
+
+// doors are the four Runs with default options.
+var doors = doorsWith(solve.Options{}, jlassi.Options{}, mrcp.Options{})
 
 // TestFrontDoorOptima runs one small scenario of each kind through the same
 // code path, on the default (native) backend, and checks the Outcome
@@ -124,16 +133,33 @@ func TestFrontDoorBadInput(t *testing.T) {
 	}
 }
 
-// TestFrontDoorFailedCall: a call that fails (here an unknown backend) is
-// an error that is not bad input.
+// failingSolver is a backend whose every call fails.
+type failingSolver struct{}
+
+var errBackendDown = errors.New("backend down")
+
+func (failingSolver) Name() string { return "failing-for-frontdoor-test" }
+func (failingSolver) Solve(context.Context, *model.Model, solve.Options) (solve.Result, error) {
+	return solve.Result{}, errBackendDown
+}
+
+func init() { solve.Register(failingSolver{}) }
+
+// TestFrontDoorFailedCall: when the backend's call fails, every Run that
+// solves returns that error, and it is not bad input.
 func TestFrontDoorFailedCall(t *testing.T) {
-	data, err := os.ReadFile("../examples/coshh-paper.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = coshh.Run(context.Background(), "coshh-paper.json", data, coshh.Options{Solve: solve.Options{Solver: "no-such-solver"}})
-	if err == nil || errors.Is(err, badinput.Err) {
-		t.Errorf("unknown backend: error %v, want a failed call that is not badinput.Err", err)
+	files := []string{"../cmd/mrbound/testdata/jlassi-migration-text/input.json", "../cmd/mrbound/testdata/mrcp-tiny-text/input.json",
+		"../examples/coshh-paper.json", "../examples/tumm-heterogeneous.json"}
+	so := solve.Options{Solver: failingSolver{}.Name()}
+	for i, d := range doorsWith(so, jlassi.Options{NoHeuristic: true}, mrcp.Options{Method: mrcp.Plain}) {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = d.run(context.Background(), files[i], data)
+		if !errors.Is(err, errBackendDown) || errors.Is(err, badinput.Err) {
+			t.Errorf("%s: error %v; want the backend's failure, not bad input", d.kind, err)
+		}
 	}
 }
 
@@ -148,6 +174,39 @@ func TestVerdictString(t *testing.T) {
 	} {
 		if got := c.v.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+// TestFrontDoorBoundSide: stopped early (one node), every formulation's
+// Outcome still keeps its bound on the right side of a verified objective,
+// and reports no objective for an answer that is not verified.
+func TestFrontDoorBoundSide(t *testing.T) {
+	files := []string{"../examples/scenario5.json", "../examples/mrcp-stream.json", "../examples/coshh-facebook.json",
+		"../examples/tumm-heterogeneous.json"}
+	so := solve.Options{NodeLimit: 1, TimeLimit: 20 * time.Second}
+	for i, d := range doorsWith(so, jlassi.Options{LPBound: true}, mrcp.Options{Method: mrcp.Monolithic}) {
+		file := files[i]
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := d.run(context.Background(), file, data)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		o := rep.Outcome()
+		x, b := float64(o.Objective), float64(o.Bound)
+		t.Logf("%s: %v %s %v bound %v, %v", file, o.Status, o.Measure, x, b, o.Verdict)
+		if !o.Verdict.Verified {
+			if !math.IsNaN(x) {
+				t.Errorf("%s: objective %v reported for an answer that is not verified", file, x)
+			}
+			continue
+		}
+		tol := 1e-6 * math.Max(1, math.Abs(x))
+		if (o.Sense == model.Minimize && b > x+tol) || (o.Sense == model.Maximize && b < x-tol) {
+			t.Errorf("%s: bound %v is beyond the verified objective %v (%v)", file, b, x, o.Sense)
 		}
 	}
 }

@@ -41,9 +41,10 @@ type Outcome struct {
 	Measure string `json:"measure"`
 	// Objective is the value of the reported answer; NaN when there is none.
 	Objective solve.Number `json:"objective"`
-	// Bound is a proven bound on the optimum: no answer is better. It is
-	// −Inf (minimising) or +Inf (maximising) when nothing is proven, NaN
-	// when the formulation computes none.
+	// Bound is a proven bound on the optimum of the model the formulation
+	// solved (its horizon and readings, see its package doc): no answer of
+	// that model is better. It is −Inf (minimising) or +Inf (maximising)
+	// when nothing is proven, NaN when the formulation computes none.
 	Bound solve.Number `json:"bound"`
 	// Verdict is the independent checker's verdict on the reported answer.
 	Verdict Verdict `json:"verdict"`

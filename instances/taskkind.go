@@ -1,6 +1,10 @@
 package instances
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/mrbound/mrbound/internal/enum"
+)
 
 // TaskKind says whether a task is a map or a reduce (and so which kind of
 // slot it runs in). The zero value is unknown.
@@ -12,25 +16,19 @@ const (
 	Reduce
 )
 
-var taskKindNames = [...]string{"unknown", "map", "reduce"}
+var taskKindNames = enum.Names[TaskKind]{"unknown", "map", "reduce"}
 
-func (k TaskKind) String() string {
-	if int(k) >= 0 && int(k) < len(taskKindNames) {
-		return taskKindNames[k]
-	}
-	return fmt.Sprintf("TaskKind(%d)", int(k))
-}
+func (k TaskKind) String() string { return taskKindNames.String(k) }
 
 // MarshalText encodes the kind by name.
-func (k TaskKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k TaskKind) MarshalText() ([]byte, error) { return taskKindNames.Text(k) }
 
 // UnmarshalText decodes a kind name.
 func (k *TaskKind) UnmarshalText(b []byte) error {
-	for i, n := range taskKindNames {
-		if n == string(b) {
-			*k = TaskKind(i)
-			return nil
-		}
+	v, ok := taskKindNames.Decode(string(b))
+	if ok {
+		*k = v
+		return nil
 	}
 	return fmt.Errorf("instances: unknown task kind %q", b)
 }

@@ -34,9 +34,19 @@ type Sim struct {
 	locs      []TaskID
 	ranges    []locRange
 	pairScr   []pair
+	pairScr2  []pair  // counting-sort output, swapped with pairScr
+	nodeCount []int32 // counting-sort buckets
 	dirty     []int32
-	parked    []int32
+	parkedN   int // nodes parked (hadoop1 mode)
 	wakeAll   bool
+	// The sweep offers parked nodes at their grid times after a wake, one
+	// event at a time in phase order (see wake).
+	sweepPending bool
+	sweepLeft    int // node positions the sweep still covers
+	// work counts tasks that could launch or resume now: pending maps of
+	// arrived jobs, pending reduces whose slow-start holds, suspended tasks.
+	// With none, no offer can do anything and the policy is not called.
+	work      int
 	completed int // tasks done
 	jobsDone  int
 
@@ -232,7 +242,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		if !s.ideal {
 			x.phase = Time(int64(i) * int64(opt.Heartbeat) / int64(len(c.Nodes)))
 			x.parked = true
-			s.parked = append(s.parked, int32(i))
+			s.parkedN++
 		}
 	}
 	return s
@@ -315,7 +325,11 @@ func (s *Sim) loop() {
 				return
 			}
 			s.events++
-			s.heartbeat(int(e.a), e.tag == oobTag)
+			if e.tag == sweepTag {
+				s.sweep(int(e.a))
+			} else {
+				s.heartbeat(int(e.a), e.tag == oobTag)
+			}
 		}
 		if s.ideal && (len(s.heap) == 0 || s.heap[0].at > s.now) {
 			s.offerRound()
@@ -379,7 +393,7 @@ func (s *Sim) hasFree(x int) bool {
 // offer calls the policy for node x if it has a free slot; it reports
 // whether something was launched.
 func (s *Sim) offer(x int) bool {
-	if !s.hasFree(x) {
+	if !s.hasFree(x) || s.work == 0 && !s.opt.LiteralHeartbeats {
 		return false
 	}
 	before := s.taskEvents
@@ -390,8 +404,12 @@ func (s *Sim) offer(x int) bool {
 	return s.taskEvents != before
 }
 
-// oobTag marks an out-of-band heartbeat: it is off the node's grid.
-const oobTag = 1
+// Heartbeat event tags: an out-of-band heartbeat is off the node's grid; a
+// sweep heartbeat visits a parked node.
+const (
+	oobTag   = 1
+	sweepTag = 2
+)
 
 func (s *Sim) heartbeat(x int, oob bool) {
 	n := &s.nodes[x]
@@ -407,7 +425,53 @@ func (s *Sim) heartbeat(x int, oob bool) {
 		s.scheduleHB(x)
 	} else if !n.parked {
 		n.parked = true
-		s.parked = append(s.parked, int32(x))
+		s.parkedN++
+	}
+}
+
+// nextGrid is node x's first grid instant at or after now not yet used.
+func (s *Sim) nextGrid(x int) Time {
+	n := &s.nodes[x]
+	H := s.opt.Heartbeat
+	k := Time(0)
+	if s.now > n.phase {
+		k = (s.now - n.phase + H - 1) / H
+	}
+	at := n.phase + k*H
+	if at <= n.lastHB {
+		at += H
+	}
+	return at
+}
+
+// sweep handles a sweep heartbeat at node x: a parked node gets its grid
+// heartbeat; then the sweep moves on to the next parked node in phase
+// order until it has covered every position once since the last wake.
+func (s *Sim) sweep(x int) {
+	s.sweepPending = false
+	if s.nodes[x].parked {
+		if s.work == 0 {
+			return // nothing can launch: the nodes stay parked until a wake
+		}
+		s.nodes[x].parked = false
+		s.parkedN--
+		s.heartbeat(x, false)
+	}
+	s.sweepFrom(x)
+}
+
+// sweepFrom schedules the sweep at the first parked node after x within
+// sweepLeft positions.
+func (s *Sim) sweepFrom(x int) {
+	N := len(s.nodes)
+	for step := 1; step <= s.sweepLeft && s.parkedN > 0; step++ {
+		y := (x + step) % N
+		if s.nodes[y].parked {
+			s.sweepLeft -= step
+			s.sweepPending = true
+			s.push(event{at: s.nextGrid(y), kind: evHeartbeat, a: int32(y), tag: sweepTag})
+			return
+		}
 	}
 }
 
@@ -418,18 +482,12 @@ func (s *Sim) scheduleHB(x int) {
 	if n.hbPending {
 		return
 	}
-	H := s.opt.Heartbeat
-	k := (s.now - n.phase + H - 1) / H
-	if s.now < n.phase {
-		k = 0
-	}
-	at := n.phase + k*H
-	if at <= n.lastHB {
-		at += H
+	if n.parked {
+		n.parked = false
+		s.parkedN--
 	}
 	n.hbPending = true
-	n.parked = false
-	s.push(event{at: at, kind: evHeartbeat, a: int32(x)})
+	s.push(event{at: s.nextGrid(x), kind: evHeartbeat, a: int32(x)})
 }
 
 // slotFreed makes node x eligible for an offer.
@@ -455,23 +513,44 @@ func (s *Sim) slotFreed(x int, taskEnd bool) {
 // whose offers depend on other state calls Wake when that state changes.
 func (s *Sim) Wake() { s.wake() }
 
+// In hadoop1 mode a wake does not schedule one heartbeat per parked node:
+// a single sweep event visits the parked nodes in phase order, each at its
+// next grid instant, until it has gone once round the grid (a new wake
+// extends it) or nothing can launch any more. Every parked node thus gets
+// the same heartbeats as with literal heartbeats, minus those that could
+// not launch anything.
 func (s *Sim) wake() {
 	if s.ideal {
 		s.wakeAll = true
 		return
 	}
-	for _, x := range s.parked {
+	if s.parkedN == 0 || s.work == 0 {
+		return
+	}
+	s.sweepLeft = len(s.nodes)
+	if s.sweepPending {
+		return
+	}
+	first, at := -1, Time(0)
+	for x := range s.nodes {
 		if s.nodes[x].parked {
-			s.scheduleHB(int(x))
+			if t := s.nextGrid(x); first < 0 || t < at {
+				first, at = x, t
+			}
 		}
 	}
-	s.parked = s.parked[:0]
+	s.sweepPending = true
+	s.push(event{at: at, kind: evHeartbeat, a: int32(first), tag: sweepTag})
 }
 
 func (s *Sim) arrive(j int) {
 	r := &s.jobs[j]
 	r.arrived = true
 	r.arrival = s.now
+	s.work += int(r.mapsPending)
+	if r.needMaps == 0 {
+		s.work += int(r.redsPending)
+	}
 	s.place(j)
 	s.wake()
 	t0 := time.Now()
@@ -487,6 +566,17 @@ func (s *Sim) place(j int) {
 		r.locStart, r.locEnd = int32(len(s.ranges)), int32(len(s.ranges))
 		return
 	}
+	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
+		if fixed := s.spec(TaskID(t)).Replicas; len(fixed) > 0 {
+			reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
+			for i := range reps {
+				reps[i] = -1
+				if i < len(fixed) {
+					reps[i] = int32(fixed[i])
+				}
+			}
+		}
+	}
 	if bp, ok := s.policy.(BlockPlacer); ok {
 		t0 := time.Now()
 		bp.PlaceBlocks(s, j)
@@ -495,7 +585,7 @@ func (s *Sim) place(j int) {
 	pairs := s.pairScr[:0]
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
 		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
-		if reps[0] < 0 {
+		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas) == 0 {
 			m := len(s.capable)
 			for i := range reps {
 				k := i + s.rngPlace.IntN(m-i)
@@ -509,12 +599,16 @@ func (s *Sim) place(j int) {
 			}
 		}
 	}
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if a.node != b.node {
-			return int(a.node - b.node)
-		}
-		return int(a.task - b.task)
-	})
+	if len(pairs) > len(s.nodes) {
+		pairs = s.countingSort(pairs)
+	} else {
+		slices.SortFunc(pairs, func(a, b pair) int {
+			if a.node != b.node {
+				return int(a.node - b.node)
+			}
+			return int(a.task - b.task)
+		})
+	}
 	r.locStart = int32(len(s.ranges))
 	for i := 0; i < len(pairs); {
 		k := i
@@ -530,6 +624,32 @@ func (s *Sim) place(j int) {
 	s.pairScr = pairs[:0]
 }
 
+// countingSort orders pairs by node, keeping task order within a node (the
+// pairs come in task order): O(pairs + nodes) for a job with many maps.
+func (s *Sim) countingSort(pairs []pair) []pair {
+	if cap(s.nodeCount) < len(s.nodes)+1 {
+		s.nodeCount = make([]int32, len(s.nodes)+1)
+	}
+	cnt := s.nodeCount[:len(s.nodes)+1]
+	clear(cnt)
+	for _, p := range pairs {
+		cnt[p.node+1]++
+	}
+	for i := 1; i < len(cnt); i++ {
+		cnt[i] += cnt[i-1]
+	}
+	if cap(s.pairScr2) < len(pairs) {
+		s.pairScr2 = make([]pair, len(pairs))
+	}
+	out := s.pairScr2[:len(pairs)]
+	for _, p := range pairs {
+		out[cnt[p.node]] = p
+		cnt[p.node]++
+	}
+	s.pairScr2 = pairs[:0] // swap the scratch buffers
+	return out
+}
+
 // SetReplicas sets the replica nodes of map t's block; only during
 // BlockPlacer.PlaceBlocks. nodes must be distinct storage-capable nodes, at
 // most the replication factor.
@@ -539,6 +659,9 @@ func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
 	}
 	if len(nodes) == 0 || len(nodes) > s.rep {
 		return s.reject("SetReplicas: %d replicas, want 1..%d", len(nodes), s.rep)
+	}
+	if len(s.spec(t).Replicas) > 0 {
+		return s.reject("SetReplicas: map %d's block has fixed replicas", t)
 	}
 	reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 	for i := range reps {
@@ -600,6 +723,7 @@ func (s *Sim) taskEnd(id TaskID) {
 			n.freeMap++
 		}
 		if r.mapsDone == r.needMaps && r.nReds > 0 {
+			s.work += int(r.redsPending)
 			s.wake()
 		}
 		if r.mapsDone == r.nMaps {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Time is simulated time in whole milliseconds (policies.md §1.1).
@@ -88,6 +89,10 @@ type TaskSpec struct {
 	// 0 means "the truth".
 	Estimate  Time
 	RAM, Disk float64
+	// Replicas, for a map, fixes the nodes holding its block (Jlassi's block
+	// homes); neither the policy nor the default placement moves them. At
+	// most Cluster.Replicas distinct nodes.
+	Replicas []int
 }
 
 // Job is one MapReduce job.
@@ -159,6 +164,10 @@ func (w *Workload) Validate() error {
 	if c.NonLocalPenalty < 0 {
 		return badf("cluster.non_local_penalty", "negative")
 	}
+	maxRep := c.Replicas
+	if maxRep == 0 {
+		maxRep = 3
+	}
 	for i, u := range w.Users {
 		if u.MinShare < 0 || u.Weight < 0 || math.IsNaN(u.Weight) {
 			return badf(fmt.Sprintf("users[%d]", i), "negative min share or weight")
@@ -166,41 +175,53 @@ func (w *Workload) Validate() error {
 	}
 	for j := range w.Jobs {
 		job := &w.Jobs[j]
-		p := fmt.Sprintf("jobs[%d]", j)
+		// paths are built only for an error: this loop runs once per task
+		p := func() string { return fmt.Sprintf("jobs[%d]", j) }
 		if job.Parent >= j {
-			return badf(p+".parent", "parent %d is not an earlier job", job.Parent)
+			return badf(p()+".parent", "parent %d is not an earlier job", job.Parent)
 		}
 		if job.Parent < 0 && job.Arrival < 0 {
-			return badf(p+".arrival", "negative arrival %d ms", job.Arrival)
+			return badf(p()+".arrival", "negative arrival %d ms", job.Arrival)
 		}
 		if job.Deadline != NoDeadline && job.Parent < 0 && job.Deadline < job.Arrival {
-			return badf(p+".deadline", "deadline %v s before arrival %v s", job.Deadline.Seconds(), job.Arrival.Seconds())
+			return badf(p()+".deadline", "deadline %v s before arrival %v s", job.Deadline.Seconds(), job.Arrival.Seconds())
 		}
 		if len(w.Users) > 0 && (job.User < 0 || job.User >= len(w.Users)) {
-			return badf(p+".user", "user %d out of range", job.User)
+			return badf(p()+".user", "user %d out of range", job.User)
 		}
 		if len(job.Maps) == 0 && len(job.Reduces) == 0 {
-			return badf(p, "no tasks")
+			return badf(p(), "no tasks")
 		}
 		if len(job.Maps) > 0 && !anyMap {
-			return badf(p+".maps", "the cluster has no map slot")
+			return badf(p()+".maps", "the cluster has no map slot")
 		}
 		if len(job.Reduces) > 0 && !anyRed {
-			return badf(p+".reduces", "the cluster has no reduce slot")
+			return badf(p()+".reduces", "the cluster has no reduce slot")
 		}
 		for k, list := range [2][]TaskSpec{job.Maps, job.Reduces} {
-			name := [2]string{"maps", "reduces"}[k]
-			for i, t := range list {
-				tp := fmt.Sprintf("%s.%s[%d]", p, name, i)
-				if t.Work < 0 || t.Estimate < 0 || t.RAM < 0 || t.Disk < 0 {
-					return badf(tp, "negative duration or demand")
+			tp := func(i int) string { return fmt.Sprintf("%s.%s[%d]", p(), [2]string{"maps", "reduces"}[k], i) }
+			for i := range list {
+				t := &list[i]
+				if t.Work < 0 || t.Estimate < 0 || t.RAM < 0 || t.Disk < 0 || math.IsNaN(t.RAM) || math.IsNaN(t.Disk) {
+					return badf(tp(i), "negative duration or demand")
 				}
 				if len(t.ByGroup) > 0 && len(t.ByGroup) < groups {
-					return badf(tp+".by_group", "%d durations for %d node groups", len(t.ByGroup), groups)
+					return badf(tp(i)+".by_group", "%d durations for %d node groups", len(t.ByGroup), groups)
+				}
+				for r, x := range t.Replicas {
+					if x < 0 || x >= len(c.Nodes) || slices.Contains(t.Replicas[:r], x) {
+						return badf(fmt.Sprintf("%s.replicas[%d]", tp(i), r), "node %d is not a distinct node", x)
+					}
+				}
+				if k == 1 && len(t.Replicas) > 0 {
+					return badf(tp(i)+".replicas", "a reduce reads no block")
+				}
+				if len(t.Replicas) > maxRep {
+					return badf(tp(i)+".replicas", "%d replicas, more than the cluster's %d", len(t.Replicas), maxRep)
 				}
 				for g, d := range t.ByGroup {
 					if d < 0 {
-						return badf(fmt.Sprintf("%s.by_group[%d]", tp, g), "negative duration")
+						return badf(fmt.Sprintf("%s.by_group[%d]", tp(i), g), "negative duration")
 					}
 				}
 			}

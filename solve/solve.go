@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/enum"
 	"github.com/mrbound/mrbound/model"
 )
 
@@ -40,26 +41,20 @@ const (
 	NumericalTrouble
 )
 
-var statusNames = [...]string{"unknown", "optimal", "infeasible", "unbounded", "infeasible_or_unbounded",
+var statusNames = enum.Names[Status]{"unknown", "optimal", "infeasible", "unbounded", "infeasible_or_unbounded",
 	"time_limit", "node_limit", "iteration_limit", "interrupted", "numerical_trouble"}
 
-func (s Status) String() string {
-	if int(s) >= 0 && int(s) < len(statusNames) {
-		return statusNames[s]
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
-}
+func (s Status) String() string { return statusNames.String(s) }
 
 // MarshalText encodes the status by name.
-func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Status) MarshalText() ([]byte, error) { return statusNames.Text(s) }
 
 // UnmarshalText decodes a status name.
 func (s *Status) UnmarshalText(b []byte) error {
-	for i, n := range statusNames {
-		if n == string(b) {
-			*s = Status(i)
-			return nil
-		}
+	v, ok := statusNames.Decode(string(b))
+	if ok {
+		*s = v
+		return nil
 	}
 	return fmt.Errorf("solve: unknown status %q", b)
 }
@@ -83,17 +78,12 @@ const (
 	NonbasicFixed
 )
 
-var basisNames = [...]string{"unknown", "basic", "at_lower", "at_upper", "zero", "fixed"}
+var basisNames = enum.Names[BasisStatus]{"unknown", "basic", "at_lower", "at_upper", "zero", "fixed"}
 
-func (b BasisStatus) String() string {
-	if int(b) >= 0 && int(b) < len(basisNames) {
-		return basisNames[b]
-	}
-	return fmt.Sprintf("BasisStatus(%d)", int(b))
-}
+func (b BasisStatus) String() string { return basisNames.String(b) }
 
 // MarshalText encodes the basis status by name.
-func (b BasisStatus) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+func (b BasisStatus) MarshalText() ([]byte, error) { return basisNames.Text(b) }
 
 // Options control a solve. The zero value means: native backend, no limits,
 // default tolerances, no log.

@@ -60,6 +60,7 @@ Exit codes: 0 success, 1 bad input, 2 internal error.`,
 			exportCommand(),
 			generateCommand(),
 			tableCommand(),
+			simulateCommand(),
 			versionCommand(),
 		},
 	}

@@ -40,4 +40,11 @@
 // priority, log execution rate on every resource and its user's arrival rate,
 // each standardised. Class α is the class's job count over the stream's span;
 // μ[i,j] is 1 / (mean estimated execution time of the class's jobs on j).
+//
+// # Front door
+//
+// Run(ctx, path, data, Options) loads, classifies, solves and checks a
+// scenario, the same entry as every formulation's (see package
+// formulations); its *Report's Outcome is the first classification's λ,
+// maximised. RunScenario does the same for a parsed scenario.
 package coshh

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/internal/enum"
 )
 
 // Tolerances of the checker.
@@ -39,18 +40,13 @@ const (
 	ObjectiveValue
 )
 
-var familyNames = [...]string{"unknown", "assignment", "slots", "ram", "disk", "precedence", "migrations",
+var familyNames = enum.Names[Family]{"unknown", "assignment", "slots", "ram", "disk", "precedence", "migrations",
 	"locality", "shuffle", "bandwidth", "timing", "objective"}
 
-func (f Family) String() string {
-	if int(f) >= 0 && int(f) < len(familyNames) {
-		return familyNames[f]
-	}
-	return fmt.Sprintf("Family(%d)", int(f))
-}
+func (f Family) String() string { return familyNames.String(f) }
 
 // MarshalText encodes the family by name.
-func (f Family) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+func (f Family) MarshalText() ([]byte, error) { return familyNames.Text(f) }
 
 // CheckReport is the checker's answer: its verdict with the violated
 // family and the values it recomputed.

@@ -49,8 +49,14 @@
 // shuffle reservations, interval lengths, RealTime = Σ_t L_t and the unit of
 // T = RealTime / T). Check verifies a Schedule against the instance alone,
 // family by family, recomputes RealTime and the objective, and returns a
-// Verdict naming the first violation. Run chains build, solve, decode and
-// check; RunTable regenerates the paper's Table 6.
+// CheckReport naming the first violation. RunInstance chains build, solve,
+// decode and check; RunTable regenerates the paper's Table 6.
+//
+// # Front door
+//
+// Run(ctx, path, data, Options) loads a scenario and runs it; its *Report
+// is a formulations.ScheduleReport, like every formulation's (see package
+// formulations).
 //
 // # Heuristic and MIP start
 //

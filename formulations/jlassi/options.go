@@ -3,6 +3,8 @@ package jlassi
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/mrbound/mrbound/internal/enum"
 )
 
 // Objective selects what the model minimises. The zero value is unknown.
@@ -20,17 +22,12 @@ const (
 	Feasibility
 )
 
-var objectiveNames = [...]string{"unknown", "realtime", "tst", "trc", "feasibility"}
+var objectiveNames = enum.Names[Objective]{"unknown", "realtime", "tst", "trc", "feasibility"}
 
-func (o Objective) String() string {
-	if int(o) >= 0 && int(o) < len(objectiveNames) {
-		return objectiveNames[o]
-	}
-	return fmt.Sprintf("Objective(%d)", int(o))
-}
+func (o Objective) String() string { return objectiveNames.String(o) }
 
 // MarshalText encodes the objective by name.
-func (o Objective) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+func (o Objective) MarshalText() ([]byte, error) { return objectiveNames.Text(o) }
 
 // UnmarshalText decodes an objective name.
 func (o *Objective) UnmarshalText(b []byte) error {
@@ -44,10 +41,8 @@ func ParseObjective(s string) (Objective, error) {
 	if s == "" {
 		return RealTime, nil
 	}
-	for i, n := range objectiveNames[1:] {
-		if n == s {
-			return Objective(i + 1), nil
-		}
+	if o, ok := objectiveNames.Parse(s); ok {
+		return o, nil
 	}
 	return ObjectiveUnknown, fmt.Errorf("jlassi: unknown objective %q (realtime, tst, trc, feasibility)", s)
 }
@@ -65,17 +60,12 @@ const (
 	Published
 )
 
-var formNames = [...]string{"unknown", "strong", "published"}
+var formNames = enum.Names[Form]{"unknown", "strong", "published"}
 
-func (f Form) String() string {
-	if int(f) >= 0 && int(f) < len(formNames) {
-		return formNames[f]
-	}
-	return fmt.Sprintf("Form(%d)", int(f))
-}
+func (f Form) String() string { return formNames.String(f) }
 
 // MarshalText encodes the form by name.
-func (f Form) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+func (f Form) MarshalText() ([]byte, error) { return formNames.Text(f) }
 
 // UnmarshalText decodes a form name.
 func (f *Form) UnmarshalText(b []byte) error {
@@ -112,17 +102,12 @@ const (
 	HorizonSearch
 )
 
-var horizonNames = [...]string{"unknown", "file", "fixed", "eq17", "table5", "search"}
+var horizonNames = enum.Names[HorizonMode]{"unknown", "file", "fixed", "eq17", "table5", "search"}
 
-func (h HorizonMode) String() string {
-	if int(h) >= 0 && int(h) < len(horizonNames) {
-		return horizonNames[h]
-	}
-	return fmt.Sprintf("HorizonMode(%d)", int(h))
-}
+func (h HorizonMode) String() string { return horizonNames.String(h) }
 
 // MarshalText encodes the mode by name.
-func (h HorizonMode) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
+func (h HorizonMode) MarshalText() ([]byte, error) { return horizonNames.Text(h) }
 
 // Horizon is a horizon choice.
 type Horizon struct {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
-	"github.com/mrbound/mrbound/formulations/internal/gantt"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/internal/gantt"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -123,7 +123,7 @@ func Run(ctx context.Context, path string, data []byte, opts Options) (*Report, 
 	}
 	rep, err := RunInstance(ctx, in, opts)
 	if errors.Is(err, badinput.Err) {
-		return nil, badinput.Errorf("%s: %w", path, err)
+		return nil, badinput.InFile(path, err)
 	}
 	return rep, err
 }

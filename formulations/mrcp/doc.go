@@ -84,6 +84,15 @@
 // the instance alone — placement, releases, precedence, capacity at every
 // instant on every resource and slot kind, completion times, lateness flags
 // and the totals — and Run compares the recomputed objective with the
-// solver's. Run is the library entry point: load, build, solve, decode, check;
-// Report writes the text report (with a Gantt chart), JSON and SVG.
+// solver's.
+//
+// # Front door
+//
+// Run(ctx, path, data, Options) is the library entry point, the same as
+// every formulation's (see package formulations): load, build, solve,
+// decode, check. Its *Report is a formulations.ScheduleReport: it writes the
+// text report (with a Gantt chart), JSON, the schedule and SVG. Options is
+// one struct: the model (Formulation, Objective, Horizon, PerResource,
+// Disaggregated, which Build reads too) and the solve (Method, NoSearch,
+// Solve).
 package mrcp

@@ -399,3 +399,31 @@ func TestReport(t *testing.T) {
 		t.Errorf("bad scenario: err = %v, not bad input", err)
 	}
 }
+
+// TestMethodNames: every method round-trips through its name, and the
+// unknown one is not a choice.
+func TestMethodNames(t *testing.T) {
+	for _, m := range []Method{Decomposition, SerialDecomposition, Monolithic, Plain} {
+		b, err := m.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := ParseMethod(string(b)); err != nil || back != m {
+			t.Errorf("%v: ParseMethod(%q) = %v, %v", m, b, back, err)
+		}
+	}
+	if _, err := ParseMethod("unknown"); err == nil {
+		t.Error(`ParseMethod("unknown") succeeded`)
+	}
+}
+
+// TestMethodNeedsProduct: the decomposition solves the product objective
+// only; asking for it with another objective is bad input, not a silent
+// switch to another method.
+func TestMethodNeedsProduct(t *testing.T) {
+	in := parse(t, single)
+	_, err := RunInstance(context.Background(), "single", in, Options{Method: Decomposition, Objective: Objective{Kind: Lexicographic}})
+	if !errors.Is(err, badinput.Err) {
+		t.Errorf("decomposition with lexicographic: error %v, want bad input", err)
+	}
+}

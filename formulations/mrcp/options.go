@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mrbound/mrbound/internal/enum"
 )
 
 // Formulation selects the MILP. The zero value is unknown.
@@ -17,17 +19,12 @@ const (
 	Disjunctive
 )
 
-var formulationNames = [...]string{"unknown", "time-indexed", "disjunctive"}
+var formulationNames = enum.Names[Formulation]{"unknown", "time-indexed", "disjunctive"}
 
-func (f Formulation) String() string {
-	if int(f) >= 0 && int(f) < len(formulationNames) {
-		return formulationNames[f]
-	}
-	return fmt.Sprintf("Formulation(%d)", int(f))
-}
+func (f Formulation) String() string { return formulationNames.String(f) }
 
 // MarshalText encodes the formulation by name.
-func (f Formulation) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+func (f Formulation) MarshalText() ([]byte, error) { return formulationNames.Text(f) }
 
 // UnmarshalText decodes a formulation name.
 func (f *Formulation) UnmarshalText(b []byte) error {
@@ -38,10 +35,8 @@ func (f *Formulation) UnmarshalText(b []byte) error {
 
 // ParseFormulation reads time-indexed or disjunctive.
 func ParseFormulation(s string) (Formulation, error) {
-	for i, n := range formulationNames {
-		if i > 0 && n == s {
-			return Formulation(i), nil
-		}
+	if f, ok := formulationNames.Parse(s); ok {
+		return f, nil
 	}
 	return FormulationUnknown, fmt.Errorf("mrcp: unknown formulation %q (time-indexed or disjunctive)", s)
 }
@@ -59,25 +54,19 @@ const (
 	Weighted
 )
 
-var objectiveNames = [...]string{"unknown", "product", "lexicographic", "weighted"}
+var objectiveNames = enum.Names[ObjectiveKind]{"unknown", "product", "lexicographic", "weighted"}
 
-func (o ObjectiveKind) String() string {
-	if int(o) >= 0 && int(o) < len(objectiveNames) {
-		return objectiveNames[o]
-	}
-	return fmt.Sprintf("ObjectiveKind(%d)", int(o))
-}
+func (o ObjectiveKind) String() string { return objectiveNames.String(o) }
 
 // MarshalText encodes the objective by name.
-func (o ObjectiveKind) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+func (o ObjectiveKind) MarshalText() ([]byte, error) { return objectiveNames.Text(o) }
 
 // UnmarshalText decodes an objective name.
 func (o *ObjectiveKind) UnmarshalText(b []byte) error {
-	for i, n := range objectiveNames {
-		if i > 0 && n == string(b) {
-			*o = ObjectiveKind(i)
-			return nil
-		}
+	k, ok := objectiveNames.Parse(string(b))
+	if ok {
+		*o = k
+		return nil
 	}
 	return fmt.Errorf("mrcp: unknown objective %q", b)
 }
@@ -160,11 +149,17 @@ const (
 	Plain
 )
 
-var methodNames = [...]string{"unknown", "decomposition", "serial-decomposition", "monolithic", "plain"}
+var methodNames = enum.Names[Method]{"unknown", "decomposition", "serial-decomposition", "monolithic", "plain"}
 
-func (m Method) String() string {
-	if int(m) >= 0 && int(m) < len(methodNames) {
-		return methodNames[m]
+func (m Method) String() string { return methodNames.String(m) }
+
+// MarshalText encodes the method by name.
+func (m Method) MarshalText() ([]byte, error) { return methodNames.Text(m) }
+
+// ParseMethod reads decomposition, serial-decomposition, monolithic or plain.
+func ParseMethod(s string) (Method, error) {
+	if m, ok := methodNames.Parse(s); ok {
+		return m, nil
 	}
-	return fmt.Sprintf("Method(%d)", int(m))
+	return MethodUnknown, fmt.Errorf("mrcp: unknown method %q (decomposition, serial-decomposition, monolithic or plain)", s)
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
-	"github.com/mrbound/mrbound/formulations/internal/gantt"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/internal/gantt"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -63,7 +63,11 @@ func Run(ctx context.Context, path string, data []byte, o Options) (*Report, err
 	if err != nil {
 		return nil, err
 	}
-	return RunInstance(ctx, path, in, o)
+	rep, err := RunInstance(ctx, path, in, o)
+	if errors.Is(err, badinput.Err) {
+		return nil, badinput.InFile(path, err)
+	}
+	return rep, err
 }
 
 // RunInstance is Run on a loaded instance.

@@ -37,4 +37,11 @@
 // CheckHet re-verifies the decoded slots and waves against the instance; the
 // predicted makespan is recomputed from the slots alone by PhaseFinish (each
 // slot runs its phase's tasks back to back).
+//
+// # Front door
+//
+// Run(ctx, path, data, Options) loads a scenario, runs Algorithm 1 and/or
+// solves the per-node program and checks both, the same entry as every
+// formulation's (see package formulations). RunScenario does the same for a
+// parsed scenario.
 package tumm

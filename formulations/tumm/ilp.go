@@ -7,6 +7,7 @@ import (
 
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/tummscenario"
+	"github.com/mrbound/mrbound/internal/enum"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -26,17 +27,12 @@ const (
 	Stage
 )
 
-var objectiveNames = [...]string{"unknown", "published", "stage"}
+var objectiveNames = enum.Names[Objective]{"unknown", "published", "stage"}
 
-func (o Objective) String() string {
-	if int(o) >= 0 && int(o) < len(objectiveNames) {
-		return objectiveNames[o]
-	}
-	return fmt.Sprintf("Objective(%d)", int(o))
-}
+func (o Objective) String() string { return objectiveNames.String(o) }
 
 // MarshalText encodes the objective by name.
-func (o Objective) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+func (o Objective) MarshalText() ([]byte, error) { return objectiveNames.Text(o) }
 
 // UnmarshalText decodes an objective name.
 func (o *Objective) UnmarshalText(b []byte) error {

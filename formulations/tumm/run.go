@@ -63,6 +63,9 @@ func RunScenario(ctx context.Context, s *tummscenario.Scenario, o Options) (*Rep
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if s.Static == nil && s.Heterogeneous == nil {
+		return nil, badinput.Errorf("the scenario has only a batch, which is simulated (mrbound simulate), not solved")
+	}
 	r := &Report{Scenario: s}
 	if st := s.Static; st != nil {
 		sr, err := StaticConfig(st.Jobs, st.Slots)

@@ -243,7 +243,7 @@ func TestExamples(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	cases := []struct{ json, want string }{
-		{`{"kind":"tumm","schema_version":1}`, "neither static nor heterogeneous"},
+		{`{"kind":"tumm","schema_version":1}`, "none of static, heterogeneous and batch"},
 		{`{"kind":"tumm","schema_version":1,"static":{"slots":4,"jobs":[]}}`, "$.static.jobs: empty job batch"},
 		{`{"kind":"tumm","schema_version":1,"static":{"slots":4,"jobs":[{"name":"a","map_tasks":-1,"reduce_tasks":0,"map_time":1,"reduce_time":1}]}}`, "$.static.jobs[0].map_tasks"},
 		{`{"kind":"tumm","schema_version":1,"static":{"slots":4,"jobs":[{"name":"a","map_tasks":1,"reduce_tasks":0,"map_time":-2,"reduce_time":1}]}}`, "$.static.jobs[0].map_time"},

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/mrbound/mrbound/internal/enum"
 )
 
 // Workload is a WordCount job mix of §5.1.2. The zero value is unknown.
@@ -17,17 +19,12 @@ const (
 	Mixed
 )
 
-var workloadNames = [...]string{"unknown", "small", "medium", "large", "mixed"}
+var workloadNames = enum.Names[Workload]{"unknown", "small", "medium", "large", "mixed"}
 
-func (w Workload) String() string {
-	if int(w) >= 0 && int(w) < len(workloadNames) {
-		return workloadNames[w]
-	}
-	return fmt.Sprintf("Workload(%d)", int(w))
-}
+func (w Workload) String() string { return workloadNames.String(w) }
 
 // MarshalText encodes the workload by name.
-func (w Workload) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+func (w Workload) MarshalText() ([]byte, error) { return workloadNames.Text(w) }
 
 // UnmarshalText decodes a workload name.
 func (w *Workload) UnmarshalText(b []byte) error {
@@ -38,10 +35,8 @@ func (w *Workload) UnmarshalText(b []byte) error {
 
 // ParseWorkload reads small, medium, large or mixed.
 func ParseWorkload(s string) (Workload, error) {
-	for i, n := range workloadNames {
-		if i > 0 && n == s {
-			return Workload(i), nil
-		}
+	if w, ok := workloadNames.Parse(s); ok {
+		return w, nil
 	}
 	return WorkloadUnknown, fmt.Errorf("mrcp: unknown workload %q (small, medium, large or mixed)", s)
 }

@@ -14,8 +14,10 @@ import (
 // Kind is the value of "kind" in a TuMM scenario file.
 const Kind = "tumm"
 
-// SchemaVersion is the only schema version this package reads and writes.
-const SchemaVersion = 1
+// SchemaVersion is the schema version this package writes. It reads 1 (a
+// static and/or heterogeneous part) and 2 (which adds the optional batch
+// part); a batch in a version-1 file is an error.
+const SchemaVersion = 2
 
 // Scenario is a TuMM scenario; at least one of Static and Heterogeneous is set.
 type Scenario struct {
@@ -25,6 +27,8 @@ type Scenario struct {
 	Source        string         `json:"source,omitempty"`
 	Static        *Static        `json:"static,omitempty"`
 	Heterogeneous *Heterogeneous `json:"heterogeneous,omitempty"`
+	// Batch is a workload for the simulator (schema_version 2).
+	Batch *Batch `json:"batch,omitempty"`
 }
 
 // Static is a FIFO batch on a homogeneous cluster with Slots slots in total.
@@ -125,11 +129,19 @@ func (s *Scenario) Validate() error {
 	if s.Kind != Kind {
 		return perr("$.kind", "must be %q, found %q", Kind, s.Kind)
 	}
-	if s.SchemaVersion != SchemaVersion {
-		return perr("$.schema_version", "must be %d, found %d", SchemaVersion, s.SchemaVersion)
+	if s.SchemaVersion != 1 && s.SchemaVersion != SchemaVersion {
+		return perr("$.schema_version", "must be 1 or %d, found %d", SchemaVersion, s.SchemaVersion)
 	}
-	if s.Static == nil && s.Heterogeneous == nil {
-		return perr("$", "neither static nor heterogeneous is given")
+	if s.Static == nil && s.Heterogeneous == nil && s.Batch == nil {
+		return perr("$", "none of static, heterogeneous and batch is given")
+	}
+	if b := s.Batch; b != nil {
+		if s.SchemaVersion < 2 {
+			return perr("$.batch", "needs schema_version 2, found %d", s.SchemaVersion)
+		}
+		if err := b.validate("$.batch"); err != nil {
+			return err
+		}
 	}
 	if st := s.Static; st != nil {
 		if st.Slots < 1 {

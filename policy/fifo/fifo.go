@@ -23,10 +23,13 @@ type Policy struct {
 	// sense with heartbeats.
 	H1Caps bool
 
-	queue []int // arrived jobs not yet done, in key order
-	s     *sim.Sim
-	// doneSeen: a job completed since the last prune.
-	doneSeen bool
+	// mapQ holds the arrived jobs whose map phase is not over, redQ those
+	// with reduces not all done, both in key order. A job whose tasks all
+	// run stays: a kill by a wrapping policy may give it work again.
+	mapQ, redQ []int
+	s          *sim.Sim
+	// mapDirty, redDirty: a map phase or a job ended since the last prune.
+	mapDirty, redDirty bool
 	// remainingMaps counts the unfinished maps of arrived jobs (the load
 	// factor's numerator, §1.6).
 	remainingMaps int
@@ -49,7 +52,7 @@ func (p *Policy) Name() string {
 // Init resets the queue.
 func (p *Policy) Init(s *sim.Sim) error {
 	p.s = s
-	p.queue = p.queue[:0]
+	p.mapQ, p.redQ = p.mapQ[:0], p.redQ[:0]
 	p.remainingMaps = 0
 	return nil
 }
@@ -70,14 +73,21 @@ func (p *Policy) less(a, b int) bool {
 
 // JobArrival inserts j in key order.
 func (p *Policy) JobArrival(s *sim.Sim, j int) {
-	i, _ := slices.BinarySearchFunc(p.queue, j, func(q, j int) int {
-		if p.less(q, j) {
+	p.mapQ = p.insert(p.mapQ, j)
+	if s.Job(j).NumReduces > 0 {
+		p.redQ = p.insert(p.redQ, j)
+	}
+	p.remainingMaps += s.Job(j).NumMaps
+}
+
+func (p *Policy) insert(q []int, j int) []int {
+	i, _ := slices.BinarySearchFunc(q, j, func(a, j int) int {
+		if p.less(a, j) {
 			return -1
 		}
 		return 1
 	})
-	p.queue = slices.Insert(p.queue, i, j)
-	p.remainingMaps += s.Job(j).NumMaps
+	return slices.Insert(q, i, j)
 }
 
 // TaskEnd counts finished maps for the load factor and notes completions.
@@ -86,29 +96,27 @@ func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
 	if v.Kind == sim.Map {
 		p.remainingMaps--
 	}
-	if s.Job(v.Job).Done {
-		p.doneSeen = true
+	if jv := s.Job(v.Job); jv.MapPhaseDone && v.Kind == sim.Map {
+		p.mapDirty = true
+	} else if jv.Done {
+		p.redDirty = true
 	}
 }
 
 // Timer is unused.
 func (p *Policy) Timer(*sim.Sim, int64) {}
 
-// prune drops completed jobs. Jobs whose tasks all run stay: a kill by a
-// wrapping policy may give them work again.
+// prune drops the jobs whose map phase (mapQ) or whose reduces (redQ) are
+// over.
 func (p *Policy) prune() {
-	if !p.doneSeen {
-		return
+	if p.mapDirty {
+		p.mapDirty = false
+		p.mapQ = slices.DeleteFunc(p.mapQ, func(j int) bool { return p.s.Job(j).MapPhaseDone })
 	}
-	p.doneSeen = false
-	k := 0
-	for _, j := range p.queue {
-		if !p.s.Job(j).Done {
-			p.queue[k] = j
-			k++
-		}
+	if p.redDirty {
+		p.redDirty = false
+		p.redQ = slices.DeleteFunc(p.redQ, func(j int) bool { return p.s.Job(j).Done })
 	}
-	p.queue = p.queue[:k]
 }
 
 // Offer fills node x's free slots (§2.1).
@@ -141,7 +149,7 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 // launchMap launches pickTask of the first job with map work; with
 // localOnly it takes a local map or nothing from that job.
 func (p *Policy) launchMap(s *sim.Sim, x int, localOnly bool) bool {
-	for _, j := range p.queue {
+	for _, j := range p.mapQ {
 		if !s.HasWork(j, sim.Map) {
 			continue
 		}
@@ -158,7 +166,7 @@ func (p *Policy) launchMap(s *sim.Sim, x int, localOnly bool) bool {
 }
 
 func (p *Policy) launchReduce(s *sim.Sim, x int) bool {
-	for _, j := range p.queue {
+	for _, j := range p.redQ {
 		if !s.HasWork(j, sim.Reduce) {
 			continue
 		}
@@ -181,7 +189,7 @@ func (p *Policy) offerCapped(s *sim.Sim, x int, free sim.Free) {
 		running := node.MapSlots - free.Map
 		for slot := running; slot < capX; slot++ {
 			launched := false
-			for _, j := range p.queue {
+			for _, j := range p.mapQ {
 				t, local, ok := s.PickMap(j, x)
 				if !ok {
 					continue

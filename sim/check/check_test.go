@@ -125,9 +125,24 @@ func TestCheckerSlowStart(t *testing.T) {
 // TestCheckerKillSuspend: kill and suspend segments verify, and a resume on
 // another node is caught.
 func TestCheckerKillSuspend(t *testing.T) {
+	for _, h := range []sim.Time{0, 3000} {
+		testKillSuspend(t, h)
+	}
+}
+
+func testKillSuspend(t *testing.T, h sim.Time) {
 	w := simtest.Random(5, simtest.RandomSpec{})
 	opt := sim.DefaultOptions()
-	opt.Heartbeat = 0
+	opt.Heartbeat = h
+	if h > 0 {
+		lit := opt
+		lit.LiteralHeartbeats = true
+		a, _ := sim.Run(w, &preempter{}, opt)
+		b, _ := sim.Run(w, &preempter{}, lit)
+		if !slices.Equal(a.Trace, b.Trace) {
+			t.Errorf("kills and suspends: literal heartbeats give another trace")
+		}
+	}
 	res, err := sim.Run(w, &preempter{}, opt)
 	if err != nil {
 		t.Fatal(err)

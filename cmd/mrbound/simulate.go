@@ -1,0 +1,201 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/report"
+	"github.com/mrbound/mrbound/workload"
+	"github.com/mrbound/mrbound/workload/swim"
+)
+
+// swimFlags apply only to SWIM traces (.tsv).
+var swimFlags = []string{"nodes", "map-slots", "reduce-slots", "block-mb", "reduce-gb", "map-rate", "reduce-rate", "task-overhead", "replicas", "non-local-penalty", "reduces-need-shuffle"}
+
+func simulateCommand() *cli.Command {
+	dm, dc := swim.DefaultModel(), swim.DefaultCluster()
+	return &cli.Command{
+		Name:      "simulate",
+		Usage:     "run an online policy on a workload in the discrete-event Hadoop simulator and verify the trace",
+		ArgsUsage: "FILE",
+		Description: `FILE is a SWIM trace (.tsv, e.g. ../shared/traces/swim) or a JSON scenario of kind mrcp or coshh.
+For a SWIM trace the cluster comes from --nodes/--map-slots/--reduce-slots and the bytes -> tasks
+model from the other SWIM flags (docs/simulator.md). Every run's trace is re-verified by an
+independent checker; the report says "verified" only when it passes.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "online policy: " + strings.Join(policy.Names(), ", ")},
+			&cli.DurationFlag{Name: "heartbeat", Value: 3 * time.Second, Usage: "heartbeat interval H; 0 = ideal mode (offers at every state change)"},
+			&cli.BoolFlag{Name: "oob", Usage: "a task end triggers an immediate out-of-band heartbeat"},
+			&cli.BoolFlag{Name: "h1caps", Usage: "Hadoop 1 per-heartbeat assignment caps (FIFO, EDF, Fair)"},
+			&cli.Float64Flag{Name: "slowstart", Value: 0.05, Usage: "reduces may launch once this fraction of the job's maps completed"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed of every random stream (block placement, noise, estimates, tie-breaks)"},
+			&cli.StringFlag{Name: "estimates", Value: "exact", Usage: "what policies see: exact, given, mean, noisy, none"},
+			&cli.Float64Flag{Name: "estimate-error", Usage: "I of --estimates noisy: estimate = truth x U[1-I, 1+I]"},
+			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise]"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
+			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
+			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file"},
+			&cli.IntFlag{Name: "nodes", Value: dc.Nodes, Usage: "SWIM: number of nodes"},
+			&cli.IntFlag{Name: "map-slots", Value: dc.MapSlots, Usage: "SWIM: map slots per node"},
+			&cli.IntFlag{Name: "reduce-slots", Value: dc.ReduceSlots, Usage: "SWIM: reduce slots per node"},
+			&cli.IntFlag{Name: "replicas", Value: dc.Replicas, Usage: "SWIM: replicas per block"},
+			&cli.DurationFlag{Name: "non-local-penalty", Value: time.Duration(dc.NonLocalPenalty) * time.Millisecond, Usage: "SWIM: extra time of a map run away from its block"},
+			&cli.Float64Flag{Name: "block-mb", Value: float64(dm.BlockBytes >> 20), Usage: "SWIM: MB of input per map"},
+			&cli.Float64Flag{Name: "reduce-gb", Value: float64(dm.ReduceBytes >> 30), Usage: "SWIM: GB of shuffle per reduce"},
+			&cli.Float64Flag{Name: "map-rate", Value: dm.MapRate / (1 << 20), Usage: "SWIM: MB/s a map processes"},
+			&cli.Float64Flag{Name: "reduce-rate", Value: dm.ReduceRate / (1 << 20), Usage: "SWIM: MB/s a reduce processes"},
+			&cli.DurationFlag{Name: "task-overhead", Value: time.Duration(dm.TaskOverhead) * time.Millisecond, Usage: "SWIM: fixed time added to every task"},
+			&cli.BoolFlag{Name: "reduces-need-shuffle", Usage: "SWIM: a job without shuffle bytes is map-only"},
+		},
+		Action: simulateAction,
+	}
+}
+
+func simulateAction(c *cli.Context) error {
+	path, err := oneArg(c, "FILE")
+	if err != nil {
+		return err
+	}
+	wopts := workload.DefaultOptions()
+	if workload.IsSWIM(path) {
+		if wopts, err = swimOptions(c); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range swimFlags {
+			if c.IsSet(f) {
+				return badInputf("--%s applies to SWIM traces (.tsv) only; %s is a scenario", f, path)
+			}
+		}
+	}
+	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps")})
+	if err != nil {
+		return err
+	}
+	opt, err := simOptions(c)
+	if err != nil {
+		return err
+	}
+	w, err := workload.Load(path, wopts)
+	if err != nil {
+		return badInput(err)
+	}
+	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.NewOptions(w.NumTasks(), progressbar.OptionSetWriter(f),
+			progressbar.OptionSetDescription("simulate"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+		opt.Progress = func(done, total int) { bar.Set(done) }
+		defer bar.Finish()
+	}
+	res, err := sim.Run(w, pol, opt)
+	if err != nil {
+		return badInput(err)
+	}
+	rep := report.New(path, w, res)
+	if out := c.String("trace"); out != "" {
+		if err := writeFileAtomic(out, rep.WriteTrace); err != nil {
+			return err
+		}
+	}
+	if out := c.String("svg"); out != "" {
+		if err := writeFileAtomic(out, rep.WriteSVG); err != nil {
+			return err
+		}
+	}
+	if c.Bool("json") {
+		err = rep.WriteJSON(c.App.Writer)
+	} else {
+		err = rep.WriteText(c.App.Writer)
+	}
+	if err != nil {
+		return err
+	}
+	if !rep.Verified {
+		return fmt.Errorf("simulate: the trace failed the independent check: %s", oneLine(rep.CheckError))
+	}
+	return nil
+}
+
+func simOptions(c *cli.Context) (sim.Options, error) {
+	opt := sim.DefaultOptions()
+	h := c.Duration("heartbeat")
+	if h < 0 {
+		return opt, badInputf("--heartbeat: %v is negative", h)
+	}
+	opt.Heartbeat = sim.Time(h / time.Millisecond)
+	if h > 0 && opt.Heartbeat == 0 {
+		return opt, badInputf("--heartbeat: %v is below 1 ms", h)
+	}
+	if c.Bool("oob") && opt.Heartbeat == 0 {
+		return opt, badInputf("--oob needs heartbeats (--heartbeat > 0)")
+	}
+	if c.Bool("h1caps") && opt.Heartbeat == 0 {
+		return opt, badInputf("--h1caps needs heartbeats (--heartbeat > 0)")
+	}
+	opt.OOB = c.Bool("oob")
+	opt.SlowStart = c.Float64("slowstart")
+	opt.Seed = c.Uint64("seed")
+	opt.Noise = c.Float64("noise")
+	mode, ok := sim.ParseEstimateMode(c.String("estimates"))
+	if !ok {
+		return opt, badInputf("--estimates: unknown mode %q (exact, given, mean, noisy, none)", c.String("estimates"))
+	}
+	opt.Estimates = mode
+	opt.EstimateError = c.Float64("estimate-error")
+	if c.IsSet("estimate-error") && mode != sim.EstimateNoisy {
+		return opt, badInputf("--estimate-error applies to --estimates noisy only")
+	}
+	// the engine validates the ranges; its messages name the option
+	probe := sim.Workload{Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 1}}}, Jobs: []sim.Job{{Parent: -1, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{}}}}}
+	if _, err := sim.Run(&probe, policy.MustNew("fifo"), opt); err != nil {
+		return opt, badInputf("%v", err)
+	}
+	return opt, nil
+}
+
+func swimOptions(c *cli.Context) (workload.Options, error) {
+	o := workload.DefaultOptions()
+	mb := func(name string, scale float64) (float64, error) {
+		v := c.Float64(name)
+		if !(v > 0) || math.IsInf(v, 0) {
+			return 0, badInputf("--%s: %v must be positive", name, v)
+		}
+		return v * scale, nil
+	}
+	block, err := mb("block-mb", 1<<20)
+	if err != nil {
+		return o, err
+	}
+	red, err := mb("reduce-gb", 1<<30)
+	if err != nil {
+		return o, err
+	}
+	if o.SWIM.MapRate, err = mb("map-rate", 1<<20); err != nil {
+		return o, err
+	}
+	if o.SWIM.ReduceRate, err = mb("reduce-rate", 1<<20); err != nil {
+		return o, err
+	}
+	o.SWIM.BlockBytes, o.SWIM.ReduceBytes = int64(block), int64(red)
+	if d := c.Duration("task-overhead"); d < 0 {
+		return o, badInputf("--task-overhead: %v is negative", d)
+	} else {
+		o.SWIM.TaskOverhead = sim.Time(d / time.Millisecond)
+	}
+	o.SWIM.ReducesNeedShuffle = c.Bool("reduces-need-shuffle")
+	o.SWIMCluster = swim.ClusterSpec{Nodes: c.Int("nodes"), MapSlots: c.Int("map-slots"), ReduceSlots: c.Int("reduce-slots"), Replicas: c.Int("replicas")}
+	if d := c.Duration("non-local-penalty"); d < 0 {
+		return o, badInputf("--non-local-penalty: %v is negative", d)
+	} else {
+		o.SWIMCluster.NonLocalPenalty = sim.Time(d / time.Millisecond)
+	}
+	return o, nil
+}

@@ -1,0 +1,71 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/policy/fair"
+	"github.com/mrbound/mrbound/policy/fifo"
+	"github.com/mrbound/mrbound/sim"
+)
+
+// Params are the policy switches the CLI exposes; a policy ignores those
+// that do not concern it.
+type Params struct {
+	// H1Caps applies Hadoop 1's per-heartbeat assignment caps (FIFO, EDF,
+	// Fair; §1.6).
+	H1Caps bool
+}
+
+// Constructor builds a fresh policy.
+type Constructor func(Params) sim.Policy
+
+var registry = map[string]Constructor{
+	"fifo": func(p Params) sim.Policy { q := fifo.New(); q.H1Caps = p.H1Caps; return q },
+	"edf":  func(p Params) sim.Policy { q := fifo.NewEDF(); q.H1Caps = p.H1Caps; return q },
+	"fair": func(p Params) sim.Policy { q := fair.New(); q.H1Caps = p.H1Caps; return q },
+	"fair-nodelay": func(p Params) sim.Policy {
+		q := fair.New()
+		q.H1Caps, q.NoDelay = p.H1Caps, true
+		return q
+	},
+}
+
+// Register adds a policy under name; it panics on a duplicate (a
+// programming error, at init time).
+func Register(name string, c Constructor) {
+	if _, dup := registry[name]; dup {
+		panic("policy: " + name + " registered twice")
+	}
+	registry[name] = c
+}
+
+// Names lists the registered policies, sorted.
+func Names() []string {
+	var out []string
+	for n := range registry {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// New builds the policy called name; an unknown name is bad input.
+func New(name string, p Params) (sim.Policy, error) {
+	c, ok := registry[name]
+	if !ok {
+		return nil, badinput.Errorf("--policy: unknown policy %q (%s)", name, strings.Join(Names(), ", "))
+	}
+	return c(p), nil
+}
+
+// MustNew is New for names known to exist (tests).
+func MustNew(name string) sim.Policy {
+	p, err := New(name, Params{})
+	if err != nil {
+		panic(fmt.Sprint(err))
+	}
+	return p
+}

@@ -1,0 +1,229 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/mrbound/mrbound/internal/gantt"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+)
+
+// GanttMaxTasks: runs with at most this many tasks get a text Gantt chart.
+const GanttMaxTasks = 60
+
+// ganttWidth is the text chart's time-axis width in characters.
+const ganttWidth = 72
+
+// Report is a verified (or not) run.
+type Report struct {
+	File     string
+	Workload *sim.Workload
+	Result   *sim.Result
+	// Verified: the independent checker accepted the trace; CheckError says
+	// why not otherwise.
+	Verified   bool
+	CheckError string
+}
+
+// New verifies res against w and returns the report.
+func New(file string, w *sim.Workload, res *sim.Result) *Report {
+	r := &Report{File: file, Workload: w, Result: res, Verified: true}
+	if err := check.Verify(w, res); err != nil {
+		r.Verified, r.CheckError = false, err.Error()
+	}
+	return r
+}
+
+// JSON is the report's JSON object.
+type JSON struct {
+	Policy        string  `json:"policy"`
+	File          string  `json:"file"`
+	Jobs          int     `json:"jobs"`
+	Tasks         int     `json:"tasks"`
+	CompletedJobs int     `json:"completed_jobs"`
+	Makespan      float64 `json:"makespan"`
+	MeanTurn      float64 `json:"mean_turnaround"`
+	LateJobs      int     `json:"late_jobs"`
+	LateFraction  float64 `json:"late_fraction"`
+	Locality      float64 `json:"locality"`
+	Utilisation   float64 `json:"utilisation"`
+	MapUtil       float64 `json:"map_utilisation"`
+	Throughput    float64 `json:"throughput"`
+	Killed        int     `json:"killed"`
+	Suspended     int     `json:"suspended"`
+	Events        int64   `json:"events"`
+	TaskEvents    int64   `json:"task_events"`
+	Offers        int64   `json:"offers"`
+	Wall          float64 `json:"wall_seconds"`
+	Overhead      float64 `json:"overhead_seconds"`
+	OverheadJob   float64 `json:"overhead_per_job_seconds"`
+	Heartbeat     float64 `json:"heartbeat_seconds"`
+	SlowStart     float64 `json:"slowstart"`
+	Seed          uint64  `json:"seed"`
+	Nodes         int     `json:"nodes"`
+	MapSlots      int     `json:"map_slots"`
+	ReduceSlots   int     `json:"reduce_slots"`
+	Verified      bool    `json:"verified"`
+	CheckError    string  `json:"check_error,omitempty"`
+}
+
+// Summary fills the JSON object.
+func (r *Report) Summary() JSON {
+	res, m := r.Result, r.Result.Metrics
+	j := JSON{
+		Policy: res.Policy, File: r.File, Jobs: m.Jobs, Tasks: m.Tasks, CompletedJobs: m.CompletedJobs,
+		Makespan: m.Makespan, MeanTurn: m.MeanTurnaround, LateJobs: m.LateJobs, LateFraction: m.LateFraction,
+		Locality: m.Locality, Utilisation: m.Utilisation, MapUtil: m.MapUtilisation, Throughput: m.Throughput,
+		Killed: m.Killed, Suspended: m.Suspended, Events: res.Events, TaskEvents: res.TaskEvents, Offers: res.Offers,
+		Wall: res.Wall.Seconds(), Overhead: res.Overhead.Seconds(),
+		Heartbeat: res.Options.Heartbeat.Seconds(), SlowStart: res.Options.SlowStart, Seed: res.Options.Seed,
+		Nodes: len(r.Workload.Cluster.Nodes), Verified: r.Verified, CheckError: r.CheckError,
+	}
+	if m.CompletedJobs > 0 {
+		j.OverheadJob = j.Overhead / float64(m.CompletedJobs)
+	}
+	for _, n := range r.Workload.Cluster.Nodes {
+		if r.Workload.Cluster.Fungible {
+			j.MapSlots += n.TotalSlots
+		} else {
+			j.MapSlots += n.MapSlots
+			j.ReduceSlots += n.ReduceSlots
+		}
+	}
+	return j
+}
+
+// WriteJSON writes one JSON object.
+func (r *Report) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r.Summary(), "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// WriteText writes the human report: the run, the metrics (with the names
+// of policies.md §4: MRCP's P, T, O; COSHH's average completion time and
+// locality; TuMM's makespan), the verdict, and a Gantt chart for small runs.
+func (r *Report) WriteText(w io.Writer) error {
+	s := r.Summary()
+	verdict := "verified (independent trace checker)"
+	if !r.Verified {
+		verdict = "NOT VERIFIED: " + r.CheckError
+	}
+	mode := "ideal offers (H = 0)"
+	if s.Heartbeat > 0 {
+		mode = fmt.Sprintf("heartbeat %s s", g(s.Heartbeat))
+	}
+	slots := fmt.Sprintf("%d map + %d reduce slots", s.MapSlots, s.ReduceSlots)
+	if r.Workload.Cluster.Fungible {
+		slots = fmt.Sprintf("%d fungible slots", s.MapSlots)
+	}
+	lines := [][2]string{
+		{"policy", s.Policy},
+		{"workload", fmt.Sprintf("%s: %d jobs, %d tasks", s.File, s.Jobs, s.Tasks)},
+		{"cluster", fmt.Sprintf("%d nodes, %s", s.Nodes, slots)},
+		{"model", fmt.Sprintf("%s, slow-start %s, seed %d", mode, g(s.SlowStart), s.Seed)},
+		{"completed", fmt.Sprintf("%d of %d jobs", s.CompletedJobs, s.Jobs)},
+		{"makespan", fmt.Sprintf("%s s", g(s.Makespan))},
+		{"turnaround", fmt.Sprintf("mean %s s (MRCP T, COSHH average completion time)", g(s.MeanTurn))},
+		{"late", fmt.Sprintf("%d jobs, P = %s", s.LateJobs, g(s.LateFraction))},
+		{"locality", fmt.Sprintf("%s of map launches node-local", g(s.Locality))},
+		{"utilisation", fmt.Sprintf("%s of all slots, %s of map slots", g(s.Utilisation), g(s.MapUtil))},
+		{"preemption", fmt.Sprintf("%d killed, %d suspended", s.Killed, s.Suspended)},
+		{"events", fmt.Sprintf("%d (%d task events, %d offers)", s.Events, s.TaskEvents, s.Offers)},
+		{"time", fmt.Sprintf("%.3f s wall, scheduler overhead %.6f s (%.6f s per job)", s.Wall, s.Overhead, s.OverheadJob)},
+		{"verdict", verdict},
+	}
+	for _, l := range lines {
+		if _, err := fmt.Fprintf(w, "%-12s%s\n", l[0], l[1]); err != nil {
+			return err
+		}
+	}
+	if s.Tasks <= GanttMaxTasks {
+		fmt.Fprintln(w)
+		return gantt.Text(w, r.Bars(), ganttWidth)
+	}
+	return nil
+}
+
+func g(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// Bars lays the trace out one lane per slot ("node map 0"): each segment
+// takes the lowest-numbered slot of its node and kind free at its launch
+// (interval partitioning, so lanes never overlap). Times are in seconds.
+func (r *Report) Bars() []gantt.Bar {
+	tr := r.Result.Trace
+	idx := make([]int, len(tr))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return tr[idx[a]].Launch < tr[idx[b]].Launch })
+	type laneKey struct {
+		node int32
+		kind sim.Kind
+	}
+	busy := map[laneKey][]sim.Time{} // per slot: when it frees
+	nodes := r.Workload.Cluster.Nodes
+	bars := make([]gantt.Bar, 0, len(tr))
+	for _, i := range idx {
+		a := tr[i]
+		if a.End < 0 || a.End == a.Launch {
+			continue
+		}
+		k := laneKey{a.Node, a.Kind}
+		if r.Workload.Cluster.Fungible {
+			k.kind = sim.KindUnknown
+		}
+		slots := busy[k]
+		s := 0
+		for s < len(slots) && slots[s] > a.Launch {
+			s++
+		}
+		if s == len(slots) {
+			slots = append(slots, 0)
+		}
+		slots[s] = a.End
+		busy[k] = slots
+		name := nodes[a.Node].Name
+		if name == "" {
+			name = "n" + strconv.Itoa(int(a.Node))
+		}
+		kind := a.Kind.String()
+		if r.Workload.Cluster.Fungible {
+			kind = "slot"
+		}
+		label := fmt.Sprintf("j%d.%c%d", a.Job, a.Kind.String()[0], a.Index)
+		bars = append(bars, gantt.Bar{Lane: fmt.Sprintf("%s %s %d", name, kind, s), Start: a.Launch.Seconds(), End: a.End.Seconds(), Label: label})
+	}
+	sort.SliceStable(bars, func(a, b int) bool { return bars[a].Lane < bars[b].Lane })
+	return bars
+}
+
+// WriteSVG writes the schedule as an SVG timeline.
+func (r *Report) WriteSVG(w io.Writer) error {
+	return gantt.SVG(w, r.Bars(), fmt.Sprintf("%s on %s", r.Result.Policy, r.File))
+}
+
+// WriteTrace writes the per-task trace as TSV with a header; times in s.
+func (r *Report) WriteTrace(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, "task\tjob\tkind\tindex\tnode\tlaunch\tstart\tend\tduration\toutcome\tlocal\tresumed"); err != nil {
+		return err
+	}
+	for _, a := range r.Result.Trace {
+		end := "-"
+		if a.End >= 0 {
+			end = g(a.End.Seconds())
+		}
+		if _, err := fmt.Fprintf(w, "%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%v\t%v\n", a.Task, a.Job, a.Kind, a.Index, a.Node,
+			g(a.Launch.Seconds()), g(a.Start.Seconds()), end, g(a.Duration.Seconds()), a.Outcome, a.Local, a.Resumed); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,22 @@
+// Package workload turns input files into simulator workloads: SWIM traces
+// (.tsv, through workload/swim) and the scenario files of the offline
+// formulations (JSON with "kind" mrcp or coshh), so that the same instance
+// can be solved offline and simulated online.
+//
+// # MRCP streams (instances/mrcpscenario)
+//
+// Every resource is a node with its map and reduce slots; every task keeps
+// its duration (time units × time_unit_seconds, 1 s when absent); a job's
+// release is its arrival and its deadline is kept. The policy's estimate is
+// the duration itself (MRCP's user-supplied e_t). Tasks with a slot demand
+// above 1 are refused: the simulator's slots hold one task each.
+//
+// # COSHH job streams (instances/coshhscenario)
+//
+// The scenario gives each job's mean execution time on each resource, not
+// its tasks. Each job becomes one map task whose duration on resource r is
+// exec_time[r] (per-node durations: node r is group r), with est_time as the
+// estimate; each resource is a node with its slots as map slots. Users keep
+// their min shares and priorities (the Fair weights). A scenario that states
+// classes instead of a job stream has nothing to simulate and is refused.
+package workload

@@ -41,6 +41,8 @@ independent checker; the report says "verified" only when it passes.`,
 			&cli.StringFlag{Name: "estimates", Value: "exact", Usage: "what policies see: exact, given, mean, noisy, none"},
 			&cli.Float64Flag{Name: "estimate-error", Usage: "I of --estimates noisy: estimate = truth x U[1-I, 1+I]"},
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise]"},
+			&cli.StringFlag{Name: "solver", Usage: "mrcp: the MILP backend (native or highs)"},
+			&cli.DurationFlag{Name: "solve-limit", Usage: "mrcp: wall-clock limit of one re-solve (default 10s)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
 			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
 			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file"},
@@ -77,7 +79,13 @@ func simulateAction(c *cli.Context) error {
 			}
 		}
 	}
-	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps")})
+	if c.String("policy") != "mrcp" && (c.IsSet("solver") || c.IsSet("solve-limit")) {
+		return badInputf("--solver and --solve-limit apply to --policy mrcp only")
+	}
+	if c.Duration("solve-limit") < 0 {
+		return badInputf("--solve-limit: %v is negative", c.Duration("solve-limit"))
+	}
+	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps"), Solver: c.String("solver"), SolveLimit: c.Duration("solve-limit")})
 	if err != nil {
 		return err
 	}
@@ -114,6 +122,13 @@ func simulateAction(c *cli.Context) error {
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
 		err = rep.WriteText(c.App.Writer)
+		if sp, ok := pol.(policy.Summarizer); ok && err == nil {
+			for _, line := range sp.Summary(res) {
+				if _, err = fmt.Fprintln(c.App.Writer, line); err != nil {
+					break
+				}
+			}
+		}
 	}
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package mrcpsched
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -80,3 +81,19 @@ func median(d []time.Duration) time.Duration {
 	}
 	return (d[len(d)/2-1] + d[len(d)/2]) / 2
 }
+
+// Summary is the report's extra lines, labelled like the simulator
+// report's: P, T and U; the re-solves; the overhead O (mean and median, wall
+// and CPU) and O/T, on a "time" line as the report's wall times.
+func (p *Policy) Summary(res *sim.Result) []string {
+	s := Summarize(res, p.solves)
+	return []string{
+		fmt.Sprintf("mrcp        P %.4f, T %.2f s, U %.4f (map slots %.4f)", s.P, s.T, s.U, s.UMap),
+		fmt.Sprintf("re-solves   %d, %d proven optimal, %d MILPs; limits hit: node %d, size %d, wall %d; fallbacks %d",
+			s.Solves, s.Optimal, s.MILPs, s.NodeLimitHit, s.SizeLimitHit, s.WallLimitHit, s.Fallbacks),
+		fmt.Sprintf("time        O per job %.3f ms mean, %.3f ms median (CPU %.3f ms); O/T %.3g; longest re-solve %.3f ms",
+			ms(s.OMean), ms(s.OMedian), ms(s.OMedianCPU), s.OT, ms(s.MaxSolve)),
+	}
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1000 }

@@ -7,6 +7,7 @@
 // independent checker before its line is written.
 //
 //	go run ./bench/mrcponline -hours 5 -seeds 1,2,3 -out docs/mrcponline.tsv
+//	go run ./bench/mrcponline -out docs/mrcponline.tsv -svg docs/mrcponline.svg
 package main
 
 import (
@@ -37,7 +38,19 @@ func main() {
 	solver := flag.String("solver", "native", "MILP backend of mrcp")
 	gaps := flag.String("gaps", "", "only these mean inter-arrival times (s), comma-separated; default the whole grid")
 	out := flag.String("out", "mrcponline.tsv", "TSV to append to")
+	svg := flag.String("svg", "", "instead of running: draw the TSV's P and T as this SVG, print the markdown table")
 	flag.Parse()
+	if *svg != "" {
+		pts, err := readPoints(*out)
+		if err != nil {
+			fail(err)
+		}
+		writeTable(os.Stdout, pts)
+		if err := writeSVG(*svg, pts); err != nil {
+			fail(err)
+		}
+		return
+	}
 	done := map[string]bool{}
 	if data, err := os.ReadFile(*out); err == nil {
 		for _, line := range strings.Split(string(data), "\n")[1:] {

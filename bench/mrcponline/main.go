@@ -24,6 +24,7 @@ import (
 	"github.com/mrbound/mrbound/policy/mrcpsched"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/workload"
 	_ "github.com/mrbound/mrbound/solve/highs"
 	_ "github.com/mrbound/mrbound/solve/native"
 )
@@ -94,7 +95,10 @@ func main() {
 				if err != nil {
 					fail(err)
 				}
-				w := workloadOf(in)
+				w, err := workload.FromMRCP(in.Name, in)
+				if err != nil {
+					fail(err)
+				}
 				for _, pn := range strings.Split(*policies, ",") {
 					key := strings.Join([]string{wn, gap, ss, pn}, "/")
 					if done[key] {
@@ -149,27 +153,6 @@ func run(w *sim.Workload, policy, solver string, seed uint64) (string, error) {
 		strconv.Itoa(s.Solves), strconv.Itoa(s.Optimal), strconv.Itoa(s.NodeLimitHit), strconv.Itoa(s.WallLimitHit),
 		strconv.Itoa(s.MILPs), ms(s.MaxSolve), strconv.FormatFloat(time.Since(t0).Seconds(), 'f', 1, 64),
 	}, "\t"), nil
-}
-
-// workloadOf turns an MRCP stream into a simulator workload: one node per
-// resource, durations in whole seconds as truth and estimate.
-func workloadOf(in *mrcpscenario.Instance) *sim.Workload {
-	w := &sim.Workload{Name: in.Name}
-	for _, r := range in.Resources {
-		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{Name: r.Name, MapSlots: r.MapSlots, ReduceSlots: r.ReduceSlots, Speed: 1})
-	}
-	sec := func(v int) sim.Time { return sim.Time(v) * 1000 }
-	for _, job := range in.Jobs {
-		sj := sim.Job{Name: job.Name, Arrival: sec(job.Release), Deadline: sec(job.Deadline), Parent: -1}
-		for _, t := range job.Maps {
-			sj.Maps = append(sj.Maps, sim.TaskSpec{Work: sec(t.Duration), Estimate: sec(t.Duration)})
-		}
-		for _, t := range job.Reduces {
-			sj.Reduces = append(sj.Reduces, sim.TaskSpec{Work: sec(t.Duration), Estimate: sec(t.Duration)})
-		}
-		w.Jobs = append(w.Jobs, sj)
-	}
-	return w
 }
 
 func fail(err error) {

@@ -9,27 +9,17 @@ import (
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/workload"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
 )
 
-// streamWorkload is an MRCP stream as a simulator workload: resources are
-// nodes, durations in seconds are the true durations and the estimates.
+// streamWorkload is an MRCP stream as a simulator workload (workload.FromMRCP:
+// durations in seconds are the true durations and the estimates).
 func streamWorkload(in *mrcpscenario.Instance) *sim.Workload {
-	w := &sim.Workload{Name: in.Name}
-	for _, r := range in.Resources {
-		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{Name: r.Name, MapSlots: r.MapSlots, ReduceSlots: r.ReduceSlots, Speed: 1})
-	}
-	sec := func(v int) sim.Time { return sim.Time(v) * 1000 }
-	for _, job := range in.Jobs {
-		sj := sim.Job{Name: job.Name, Arrival: sec(job.Release), Deadline: sec(job.Deadline), Parent: -1}
-		for _, t := range job.Maps {
-			sj.Maps = append(sj.Maps, sim.TaskSpec{Work: sec(t.Duration), Estimate: sec(t.Duration)})
-		}
-		for _, t := range job.Reduces {
-			sj.Reduces = append(sj.Reduces, sim.TaskSpec{Work: sec(t.Duration), Estimate: sec(t.Duration)})
-		}
-		w.Jobs = append(w.Jobs, sj)
+	w, err := workload.FromMRCP(in.Name, in)
+	if err != nil {
+		panic(err) // generated streams have unit demands
 	}
 	return w
 }

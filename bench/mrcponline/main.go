@@ -24,9 +24,9 @@ import (
 	"github.com/mrbound/mrbound/policy/mrcpsched"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
-	"github.com/mrbound/mrbound/workload"
 	_ "github.com/mrbound/mrbound/solve/highs"
 	_ "github.com/mrbound/mrbound/solve/native"
+	"github.com/mrbound/mrbound/workload"
 )
 
 const header = "workload\tlambda\tgap_s\tseed\tpolicy\tjobs\tcompleted\tP\tT_s\tO_mean_ms\tO_median_ms\tO_median_cpu_ms\tO_over_T\tU\tU_map\tsolves\toptimal\tnode_limit\twall_limit\tmilps\tmax_solve_ms\tsim_wall_s"

@@ -9,9 +9,9 @@ import (
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
-	"github.com/mrbound/mrbound/workload"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"
+	"github.com/mrbound/mrbound/workload"
 )
 
 // streamWorkload is an MRCP stream as a simulator workload (workload.FromMRCP:

@@ -6,7 +6,7 @@ BIN     := bin/mrbound
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 HIGHS   := node_modules/highs/build/highs.wasm
 
-.PHONY: all setup build demo test fuzz bench clean
+.PHONY: all setup slurm build demo test fuzz bench clean
 
 all: build
 
@@ -26,7 +26,25 @@ build: setup
 demo: build
 	$(BIN) solve examples/scenario5.json --time-limit 60s
 
-test: setup
+# Slurm and munge for the sweep engine test (cmd/mrbound TestSweepOnSlurm,
+# which starts its own one-node cluster): installed from Debian when missing,
+# as root with apt-get (apt-get update only if the first try fails). When they
+# cannot be installed, make test goes on and that test skips, saying why.
+slurm:
+	@have() { command -v $$1 >/dev/null 2>&1 || test -x /usr/sbin/$$1; }; \
+	if ! have slurmctld || ! have slurmd || ! have munged || ! have sbatch; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing slurm-wlm and munge with apt-get (for the Slurm sweep test)"; \
+	    install="apt-get install -y -qq --no-install-recommends slurm-wlm munge"; \
+	    DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1; } || \
+	    echo "could not install slurm-wlm and munge: the Slurm sweep test will skip"; \
+	  else \
+	    echo "slurm-wlm and munge are missing and apt-get is not usable here (root needed): the Slurm sweep test will skip"; \
+	  fi; \
+	fi
+
+test: setup slurm
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...

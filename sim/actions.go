@@ -48,7 +48,7 @@ func (s *Sim) Launch(id TaskID, x int) error {
 		r.redsPending--
 	}
 	t.dur, t.rem = dur, dur
-	s.work--
+	s.work[t.kind]--
 	s.startSegment(id, x, false)
 	return nil
 }
@@ -173,13 +173,15 @@ func (s *Sim) Kill(id TaskID) error {
 	switch t.state {
 	case TaskRunning:
 		s.stop(id, Killed)
-		s.work++
+		s.work[t.kind]++
 		s.wake()
 	case TaskSuspended:
 		// a zero-length record tells the trace that the kept progress is lost
 		s.taskEvents++
 		s.trace = append(s.trace, Attempt{Task: id, Job: t.job, Kind: t.kind, Index: t.index, Node: t.node,
 			Launch: s.now, Start: s.now, End: s.now, Duration: t.dur, Outcome: Killed, Local: t.local, Resumed: true})
+		s.work[KindUnknown]--
+		s.work[t.kind]++
 		defer s.wake() // it may now run on any node
 	default:
 		return s.reject("kill: task %d is %s", id, t.state)
@@ -221,7 +223,7 @@ func (s *Sim) Suspend(id TaskID) error {
 	worked := s.stop(id, Suspended)
 	t.rem -= worked
 	t.state = TaskSuspended
-	s.work++
+	s.work[KindUnknown]++
 	s.wake()
 	return nil
 }
@@ -236,7 +238,7 @@ func (s *Sim) Resume(id TaskID) error {
 	if err := s.takeSlot(id, x, "resume"); err != nil {
 		return err
 	}
-	s.work--
+	s.work[KindUnknown]--
 	s.startSegment(id, x, true)
 	return nil
 }

@@ -38,17 +38,19 @@
 // Policy.TaskEnd is called.
 //
 // Offers: with Heartbeat H > 0 (hadoop1 mode) node x offers its free slots at
-// x·H/|nodes| + kH. Two shortcuts keep the event count proportional to the
-// work and change no decision: a node without a free slot sends no
-// heartbeat (its next one is scheduled when a slot frees), and a node whose
-// offer launched nothing is parked until the next wake (a job arrival, a
-// reduce becoming eligible, a map phase ending, a kill or suspend, a timer, or
-// Sim.Wake), when it resumes its heartbeat grid. A policy whose offers depend
-// on anything else calls Wake or sets a timer; Options.LiteralHeartbeats turns
-// the shortcuts off (the tests check both give the same trace). With H = 0
-// (ideal mode) after all events of an instant the engine offers, in node-id
-// order, every node with a free slot if a wake happened, else the nodes whose
-// slots freed.
+// x·H/|nodes| + kH. Shortcuts keep the event count proportional to the work
+// and change no decision: a node without a free slot sends no heartbeat (its
+// next one is scheduled when a slot frees); a node whose offer launched
+// nothing is parked until the next wake (a job arrival, a reduce becoming
+// eligible, a map phase ending, a kill or suspend, a timer, or Sim.Wake), and
+// after a wake a single sweep event visits the parked nodes in phase order,
+// each at its own grid instant, once round the grid; and the policy is not
+// called for an offer that no launchable (or resumable) task could use. A
+// policy whose offers depend on anything else calls Wake or sets a timer;
+// Options.LiteralHeartbeats turns the shortcuts off (the conformance suite
+// checks that both give the same trace). With H = 0 (ideal mode) after all
+// events of an instant the engine offers, in node-id order, every node with a
+// free slot if a wake happened, else the nodes whose slots freed.
 //
 // # Policies
 //
@@ -72,5 +74,7 @@
 // # Speed
 //
 // Tasks, jobs and nodes live in pre-allocated arrays; events are values in a
-// binary heap; the hot path (launch, end, offer) does not allocate.
+// binary heap that holds running tasks, heartbeats and timers (arrivals are
+// read from a sorted list); the hot path (launch, end, offer) does not
+// allocate. docs/results.md has the figures.
 package sim

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -43,11 +44,14 @@ type Sim struct {
 	// event at a time in phase order (see wake).
 	sweepPending bool
 	sweepLeft    int // node positions the sweep still covers
-	// work counts tasks that could launch or resume now: pending maps of
-	// arrived jobs, pending reduces whose slow-start holds, suspended tasks.
-	// With none, no offer can do anything and the policy is not called.
-	work      int
-	completed int // tasks done
+	// work counts tasks that could launch or resume now, by kind: pending
+	// maps of arrived jobs, pending reduces whose slow-start holds, and
+	// (index KindUnknown) suspended tasks. An offer whose free slots no such
+	// task could use does nothing, and the policy is not called.
+	work      [3]int
+	arrivals  []int32 // jobs without a parent, by arrival then id
+	nextArr   int     // the next of them to arrive
+	completed int     // tasks done
 	jobsDone  int
 
 	rngPlace, rngNoise, rngPolicy *rand.Rand
@@ -225,9 +229,15 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 			r.nextSibling = p.childHead
 			p.childHead = int32(j)
 		} else {
-			s.push(event{at: job.Arrival, kind: evArrival, a: int32(j)})
+			s.arrivals = append(s.arrivals, int32(j))
 		}
 	}
+	// Arrivals are read from a sorted list instead of the heap, which then
+	// holds only the running tasks, heartbeats and timers. They win ties
+	// with heap arrivals (chained jobs) as if pushed first.
+	slices.SortStableFunc(s.arrivals, func(a, b int32) int {
+		return cmp.Compare(w.Jobs[a].Arrival, w.Jobs[b].Arrival)
+	})
 	s.locs = make([]TaskID, 0, totalMaps*s.rep)
 	s.ranges = make([]locRange, 0, min(totalMaps*s.rep, len(w.Jobs)*len(c.Nodes)))
 	s.pairScr = make([]pair, 0, maxMaps*s.rep)
@@ -287,13 +297,44 @@ func (s *Sim) push(e event) {
 	s.heap.push(e)
 }
 
+// next removes the earliest event from the heap or the arrival list.
+func (s *Sim) next() event {
+	if s.nextArr < len(s.arrivals) {
+		j := s.arrivals[s.nextArr]
+		e := event{at: s.w.Jobs[j].Arrival, kind: evArrival, a: j}
+		if len(s.heap) == 0 || e.at < s.heap[0].at || e.at == s.heap[0].at && e.kind <= s.heap[0].kind {
+			s.nextArr++
+			return e
+		}
+	}
+	e := s.heap.pop()
+	if e.kind != evHeartbeat {
+		s.nonHB--
+	}
+	return e
+}
+
+// pending reports whether an event is left and, when it is, its time.
+func (s *Sim) pending() (Time, bool) {
+	at, ok := Time(0), false
+	if len(s.heap) > 0 {
+		at, ok = s.heap[0].at, true
+	}
+	if s.nextArr < len(s.arrivals) {
+		if a := s.w.Jobs[s.arrivals[s.nextArr]].Arrival; !ok || a < at {
+			at, ok = a, true
+		}
+	}
+	return at, ok
+}
+
 func (s *Sim) loop() {
 	nextProgress := s.opt.ProgressEvery
-	for len(s.heap) > 0 && s.jobsDone < len(s.jobs) {
-		e := s.heap.pop()
-		if e.kind != evHeartbeat {
-			s.nonHB--
+	for s.jobsDone < len(s.jobs) {
+		if _, ok := s.pending(); !ok {
+			break
 		}
+		e := s.next()
 		if s.opt.Horizon > 0 && e.at > s.opt.Horizon {
 			break
 		}
@@ -321,7 +362,7 @@ func (s *Sim) loop() {
 		case evHeartbeat:
 			// Literal heartbeats never run out: stop once nothing runs, no
 			// other event is due and a whole period passed without a launch.
-			if s.nonHB == 0 && len(s.running) == 0 && s.now-s.lastActive > s.opt.Heartbeat {
+			if s.nonHB == 0 && s.nextArr == len(s.arrivals) && len(s.running) == 0 && s.now-s.lastActive > s.opt.Heartbeat {
 				return
 			}
 			s.events++
@@ -331,8 +372,10 @@ func (s *Sim) loop() {
 				s.heartbeat(int(e.a), e.tag == oobTag)
 			}
 		}
-		if s.ideal && (len(s.heap) == 0 || s.heap[0].at > s.now) {
-			s.offerRound()
+		if s.ideal {
+			if at, ok := s.pending(); !ok || at > s.now {
+				s.offerRound()
+			}
 		}
 		if s.opt.Progress != nil && int(s.events) >= nextProgress {
 			nextProgress += s.opt.ProgressEvery
@@ -356,23 +399,23 @@ func (s *Sim) offerRound() {
 			}
 			s.dirty = s.dirty[:0]
 			for x := range s.nodes {
+				if s.noWork() {
+					break // no later node could launch anything
+				}
 				s.offer(x)
 			}
 			continue
 		}
 		slices.Sort(s.dirty)
-		// offers may dirty nodes again; take the list first
-		for len(s.dirty) > 0 {
-			x := s.dirty[0]
-			s.dirty = s.dirty[1:]
+		// offers may dirty more nodes: they are appended and served after
+		i := 0
+		for ; i < len(s.dirty) && !s.wakeAll; i++ {
+			x := s.dirty[i]
 			s.nodes[x].dirty = false
 			s.offer(int(x))
-			if s.wakeAll {
-				break
-			}
 		}
-		if len(s.dirty) == 0 {
-			s.dirty = s.dirty[:0:cap(s.dirty)]
+		if !s.wakeAll {
+			s.dirty = s.dirty[:0]
 		}
 	}
 }
@@ -390,10 +433,26 @@ func (s *Sim) hasFree(x int) bool {
 	return n.freeAny > 0 || n.freeMap > 0 || n.freeRed > 0
 }
 
+func (s *Sim) noWork() bool {
+	return s.work[Map] == 0 && s.work[Reduce] == 0 && s.work[KindUnknown] == 0
+}
+
+// usable reports whether some task could use one of node x's free slots.
+func (s *Sim) usable(x int) bool {
+	n := &s.nodes[x]
+	switch {
+	case s.work[KindUnknown] > 0:
+		return true // a suspended task may resume here
+	case n.freeAny > 0:
+		return s.work[Map] > 0 || s.work[Reduce] > 0
+	}
+	return n.freeMap > 0 && s.work[Map] > 0 || n.freeRed > 0 && s.work[Reduce] > 0
+}
+
 // offer calls the policy for node x if it has a free slot; it reports
 // whether something was launched.
 func (s *Sim) offer(x int) bool {
-	if !s.hasFree(x) || s.work == 0 && !s.opt.LiteralHeartbeats {
+	if !s.hasFree(x) || !s.opt.LiteralHeartbeats && !s.usable(x) {
 		return false
 	}
 	before := s.taskEvents
@@ -450,7 +509,7 @@ func (s *Sim) nextGrid(x int) Time {
 func (s *Sim) sweep(x int) {
 	s.sweepPending = false
 	if s.nodes[x].parked {
-		if s.work == 0 {
+		if s.noWork() {
 			return // nothing can launch: the nodes stay parked until a wake
 		}
 		s.nodes[x].parked = false
@@ -524,7 +583,7 @@ func (s *Sim) wake() {
 		s.wakeAll = true
 		return
 	}
-	if s.parkedN == 0 || s.work == 0 {
+	if s.parkedN == 0 || s.noWork() {
 		return
 	}
 	s.sweepLeft = len(s.nodes)
@@ -547,9 +606,9 @@ func (s *Sim) arrive(j int) {
 	r := &s.jobs[j]
 	r.arrived = true
 	r.arrival = s.now
-	s.work += int(r.mapsPending)
+	s.work[Map] += int(r.mapsPending)
 	if r.needMaps == 0 {
-		s.work += int(r.redsPending)
+		s.work[Reduce] += int(r.redsPending)
 	}
 	s.place(j)
 	s.wake()
@@ -723,7 +782,7 @@ func (s *Sim) taskEnd(id TaskID) {
 			n.freeMap++
 		}
 		if r.mapsDone == r.needMaps && r.nReds > 0 {
-			s.work += int(r.redsPending)
+			s.work[Reduce] += int(r.redsPending)
 			s.wake()
 		}
 		if r.mapsDone == r.nMaps {

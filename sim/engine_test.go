@@ -5,6 +5,7 @@ import (
 
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
 )
 
 // tiny: one node with one map and one reduce slot; job 0 (t=0) has maps of
@@ -64,5 +65,31 @@ func TestFIFOHeartbeatTiny(t *testing.T) {
 				t.Errorf("literal=%v task %d: launch/start/end %d/%d/%d, want %v", literal, a.Task, a.Launch, a.Start, a.End, w)
 			}
 		}
+	}
+}
+
+// TestHorizon: a run stopped at 15 s leaves job 0's second map and its
+// reduce open (End = -1) and no job finished (job 1 waits behind job 0); the
+// trace still verifies.
+func TestHorizon(t *testing.T) {
+	opt := sim.DefaultOptions()
+	opt.Heartbeat = 0
+	opt.Horizon = 15000
+	res, err := sim.Run(tiny(), fifo.New(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check.Verify(tiny(), res); err != nil {
+		t.Fatal(err)
+	}
+	open := 0
+	for _, a := range res.Trace {
+		if a.End < 0 {
+			open++
+		}
+	}
+	// m1 (10–20 s) and the reduce (launched at 10 s) are still open
+	if open != 2 || res.Metrics.CompletedJobs != 0 || res.Jobs[0].Done {
+		t.Errorf("%d open segments, %d jobs completed; want 2 and 0", open, res.Metrics.CompletedJobs)
 	}
 }

@@ -180,3 +180,13 @@ func (s *Sim) Fits(id TaskID, x int) bool {
 	nd := &s.w.Cluster.Nodes[x]
 	return (nd.RAM == 0 || n.ram+spec.RAM <= nd.RAM+capacityTol) && (nd.Disk == 0 || n.disk+spec.Disk <= nd.Disk+capacityTol)
 }
+
+// Launchable is the number of tasks of kind k that could launch now
+// cluster-wide: pending maps of arrived jobs, or pending reduces whose
+// slow-start holds. Policies use it to skip scans that cannot succeed.
+func (s *Sim) Launchable(k Kind) int {
+	if k != Map && k != Reduce {
+		return 0
+	}
+	return s.work[k]
+}

@@ -5,3 +5,8 @@ import (
 	_ "github.com/mrbound/mrbound/solve/highs"
 	_ "github.com/mrbound/mrbound/solve/native"
 )
+
+// The sweep kinds mrbound ships; each registers itself with package sweep.
+import (
+	_ "github.com/mrbound/mrbound/sweep/jlassitable"
+)

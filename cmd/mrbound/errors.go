@@ -2,12 +2,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/atomicfile"
 )
 
 // Exit codes of mrbound.
@@ -44,26 +42,6 @@ func exitCode(err error) int {
 
 // writeFileAtomic writes path through a temporary file in the same directory
 // and renames it into place, so that a failure leaves no half-written file.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return badInput(fmt.Errorf("%s: cannot write: %v", path, err))
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = write(tmp); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	return atomicfile.Write(path, write)
 }

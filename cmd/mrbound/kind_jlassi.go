@@ -4,18 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/jlassi"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/sweep/jlassitable"
 )
 
 func init() {
@@ -77,13 +74,15 @@ var tableJlassiCommand = &cli.Command{
 	Description: `Each instance is solved at Table 5's horizon (or --horizon) with the RealTime objective, its LP
 relaxation too; the table gives the paper's columns plus the LP bound, the optimal RealTime and the LP gap.
 With --out, every finished instance is appended to OUT.instances.csv and OUT is rewritten, so an
-interrupted run resumes where it stopped.`,
+interrupted run resumes where it stopped. With --sweep DIR, the table is planned as a sweep instead
+(one item per instance) to run with mrbound sweep submit on this machine, Slurm or Kubernetes.`,
 	Flags: append(append([]cli.Flag{}, solverFlags...),
 		&cli.StringFlag{Name: "scenarios", Value: "1-7", Usage: "scenarios to run, e.g. 1-7 or 1,3,5"},
 		&cli.IntFlag{Name: "instances", Value: 20, Usage: "instances (seeds 1..N) per scenario"},
 		&cli.StringFlag{Name: "formulation", Usage: "strong (default) or published"},
 		&cli.StringFlag{Name: "horizon", Value: "table5", Usage: "a number of intervals, eq17, table5 or search"},
 		&cli.StringFlag{Name: "out", Usage: "write the table to `FILE` (.csv, .md, anything else as text)"},
+		&cli.StringFlag{Name: "sweep", Usage: "do not run: plan the table as a sweep in `DIR` (see mrbound sweep)"},
 	),
 	Action: tableJlassi,
 }
@@ -132,64 +131,21 @@ func tableJlassi(c *cli.Context) error {
 	if err != nil {
 		return badInputf("--horizon: %v", err)
 	}
-	out := c.String("out")
-	format := jlassi.FormatText
-	switch strings.ToLower(filepath.Ext(out)) {
-	case ".csv":
-		format = jlassi.FormatCSV
-	case ".md":
-		format = jlassi.FormatMarkdown
-	}
 	topts := jlassi.TableOptions{Scenarios: scs, Instances: c.Int("instances"), Solve: opts, Form: form, Horizon: hz}
-	var recFile *os.File
-	if out != "" {
-		recPath := out + ".instances.csv"
-		if data, err := os.ReadFile(recPath); err == nil {
-			if topts.Done, err = jlassi.ReadRecords(recPath, strings.NewReader(string(data))); err != nil {
-				return badInput(err)
-			}
-		} else if !os.IsNotExist(err) {
-			return badInput(err)
+	if dir := c.String("sweep"); dir != "" {
+		if c.IsSet("out") {
+			return badInputf("--out: does not apply with --sweep (give it to mrbound sweep collect)")
 		}
-		recFile, err = os.OpenFile(recPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		m, err := jlassitable.Plan(topts)
 		if err != nil {
-			return badInput(err)
-		}
-		defer recFile.Close()
-		if st, err := recFile.Stat(); err == nil && st.Size() == 0 {
-			if err := jlassi.WriteRecordHeader(recFile); err != nil {
-				return err
-			}
-		}
-	}
-	var recs []jlassi.Record
-	recs = append(recs, topts.Done...)
-	writeTable := func(w io.Writer) error { return jlassi.WriteTable(w, jlassi.Summarize(recs), format) }
-	topts.Emit = func(r jlassi.Record) error {
-		recs = append(recs, r)
-		if recFile == nil {
-			return nil
-		}
-		if err := jlassi.WriteRecord(recFile, r); err != nil {
 			return err
 		}
-		return writeFileAtomic(out, writeTable)
+		return planSweep(c, dir, m)
 	}
-	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions(len(scs)*c.Int("instances"), progressbar.OptionSetWriter(f),
-			progressbar.OptionSetDescription("jlassi table"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		topts.Progress = func(done, total int) { bar.Set(done) }
-		defer bar.Finish()
-	}
+	bar := progressBar(c, len(scs)*c.Int("instances"), "jlassi table")
+	topts.Progress = bar.set
+	defer bar.finish()
 	ctx, stop := signalContext()
 	defer stop()
-	if _, err := jlassi.RunTable(ctx, topts); err != nil && ctx.Err() == nil {
-		return err
-	}
-	if out != "" {
-		if err := writeFileAtomic(out, writeTable); err != nil {
-			return err
-		}
-	}
-	return writeTable(c.App.Writer)
+	return jlassitable.RunTable(ctx, topts, c.String("out"), c.App.Writer)
 }

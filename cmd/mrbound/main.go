@@ -61,6 +61,7 @@ Exit codes: 0 success, 1 bad input, 2 internal error.`,
 			generateCommand(),
 			tableCommand(),
 			simulateCommand(),
+			sweepCommand(),
 			versionCommand(),
 		},
 	}

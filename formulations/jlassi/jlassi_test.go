@@ -388,12 +388,11 @@ func TestRecordsRoundTrip(t *testing.T) {
 		{Scenario: 3, Seed: 3, Solver: "highs", Status: solve.Infeasible, T: 9, Seconds: 2, RealTime: math.NaN(), Bound: math.Inf(1), LPBound: math.NaN(), Gap: math.Inf(1)},
 	}
 	var buf bytes.Buffer
-	WriteRecordHeader(&buf)
-	for _, r := range recs {
-		WriteRecord(&buf, r)
+	if err := Records.WriteAll(&buf, recs); err != nil {
+		t.Fatal(err)
 	}
 	buf.WriteString("3,4,hig") // an interrupted line
-	got, err := ReadRecords("r.csv", &buf)
+	got, err := Records.Read("r.csv", &buf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,18 +2,17 @@ package jlassi
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/sweep/record"
 )
 
 // Record is the outcome of one instance of the scenario table.
@@ -42,64 +41,25 @@ func (r Record) fields() []string {
 		ff(r.LPBound), ff(r.Gap), strconv.FormatBool(r.Verified)}
 }
 
-// WriteRecordHeader writes the CSV header of a records file.
-func WriteRecordHeader(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write(recordHeader)
-	cw.Flush()
-	return cw.Error()
-}
+// Records reads and writes the records file of the table: one CSV row per
+// instance (package record keeps it while the table runs, or writes it from
+// a sweep's results).
+var Records = record.Codec[Record]{Header: recordHeader, Fields: Record.fields, Parse: parseRecord}
 
-// WriteRecord appends one record as a CSV line.
-func WriteRecord(w io.Writer, r Record) error {
-	cw := csv.NewWriter(w)
-	cw.Write(r.fields())
-	cw.Flush()
-	return cw.Error()
-}
-
-// ReadRecords reads a records CSV (as written by WriteRecordHeader and
-// WriteRecord); name labels errors. A truncated last line (an interrupted
-// run) is ignored.
-func ReadRecords(name string, rd io.Reader) ([]Record, error) {
-	cr := csv.NewReader(rd)
-	cr.FieldsPerRecord = -1
-	rows, err := cr.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	if strings.Join(rows[0], ",") != strings.Join(recordHeader, ",") {
-		return nil, fmt.Errorf("%s:1: not a jlassi records file (header %q)", name, strings.Join(rows[0], ","))
-	}
-	var out []Record
-	for i, row := range rows[1:] {
-		if len(row) != len(recordHeader) {
-			if i == len(rows)-2 {
-				break
-			}
-			return nil, fmt.Errorf("%s:%d: %d fields, want %d", name, i+2, len(row), len(recordHeader))
-		}
-		var r Record
-		var errs []error
-		atoi := func(s string) int { v, err := strconv.Atoi(s); errs = append(errs, err); return v }
-		atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
-		r.Scenario = atoi(row[0])
-		r.Seed = int64(atoi(row[1]))
-		r.Solver = row[2]
-		errs = append(errs, r.Status.UnmarshalText([]byte(row[3])))
-		r.T = atoi(row[4])
-		r.Nodes = int64(atoi(row[5]))
-		r.Seconds, r.RealTime, r.Bound, r.LPBound, r.Gap = atof(row[6]), atof(row[7]), atof(row[8]), atof(row[9]), atof(row[10])
-		r.Verified = row[11] == "true"
-		if err := errors.Join(errs...); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, i+2, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+func parseRecord(row []string) (Record, error) {
+	var r Record
+	var errs []error
+	atoi := func(s string) int { v, err := strconv.Atoi(s); errs = append(errs, err); return v }
+	atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
+	r.Scenario = atoi(row[0])
+	r.Seed = int64(atoi(row[1]))
+	r.Solver = row[2]
+	errs = append(errs, r.Status.UnmarshalText([]byte(row[3])))
+	r.T = atoi(row[4])
+	r.Nodes = int64(atoi(row[5]))
+	r.Seconds, r.RealTime, r.Bound, r.LPBound, r.Gap = atof(row[6]), atof(row[7]), atof(row[8]), atof(row[9]), atof(row[10])
+	r.Verified = row[11] == "true"
+	return r, errors.Join(errs...)
 }
 
 // TableOptions choose the table's instances and solve.
@@ -124,9 +84,6 @@ type TableOptions struct {
 // RunTable solves every (scenario, seed) not already in opts.Done and returns
 // all the records.
 func RunTable(ctx context.Context, opts TableOptions) ([]Record, error) {
-	if opts.Horizon.Mode == HorizonUnknown {
-		opts.Horizon = Horizon{Mode: HorizonTable5}
-	}
 	solver := opts.Solve.Solver
 	if solver == "" {
 		solver = solve.DefaultSolver
@@ -152,26 +109,9 @@ func RunTable(ctx context.Context, opts TableOptions) ([]Record, error) {
 			if opts.Progress != nil {
 				opts.Progress(done, total)
 			}
-			s, err := jlassiscenario.Generate(sc, seed)
+			r, err := TableInstance(ctx, opts, sc, seed)
 			if err != nil {
 				return recs, err
-			}
-			in, err := jlassiscenario.Compile(s.Name, s)
-			if err != nil {
-				return recs, err
-			}
-			rep, err := RunInstance(ctx, in, Options{Objective: RealTime, Form: opts.Form, Horizon: opts.Horizon, Solve: opts.Solve, LPBound: true})
-			if err != nil {
-				return recs, fmt.Errorf("scenario %d seed %d: %w", sc, seed, err)
-			}
-			r := Record{Scenario: sc, Seed: seed, Solver: solver, Status: rep.Result.Status, T: rep.T,
-				Nodes: rep.Result.Nodes, Seconds: rep.Result.Wall.Seconds(), RealTime: math.NaN(),
-				Bound: rep.Result.Bound, LPBound: rep.LPBound, Gap: rep.Result.Gap(), Verified: rep.Verified()}
-			if rep.Schedule != nil {
-				r.RealTime = rep.Schedule.RealTime
-			}
-			if rep.Result.Status == solve.Interrupted {
-				return recs, ctx.Err()
 			}
 			recs = append(recs, r)
 			if opts.Emit != nil {
@@ -186,6 +126,45 @@ func RunTable(ctx context.Context, opts TableOptions) ([]Record, error) {
 		opts.Progress(done, total)
 	}
 	return recs, nil
+}
+
+// TableInstance generates instance (scenario, seed) of the table and solves
+// it as RunTable does (with the LP relaxation, at opts' horizon, Table 5's by
+// default) into its record. An interrupted solve is ctx's error, not a
+// record.
+func TableInstance(ctx context.Context, opts TableOptions, sc int, seed int64) (Record, error) {
+	if opts.Horizon.Mode == HorizonUnknown {
+		opts.Horizon = Horizon{Mode: HorizonTable5}
+	}
+	solver := opts.Solve.Solver
+	if solver == "" {
+		solver = solve.DefaultSolver
+	}
+	s, err := jlassiscenario.Generate(sc, seed)
+	if err != nil {
+		return Record{}, err
+	}
+	in, err := jlassiscenario.Compile(s.Name, s)
+	if err != nil {
+		return Record{}, err
+	}
+	rep, err := RunInstance(ctx, in, Options{Objective: RealTime, Form: opts.Form, Horizon: opts.Horizon, Solve: opts.Solve, LPBound: true})
+	if err != nil {
+		return Record{}, fmt.Errorf("scenario %d seed %d: %w", sc, seed, err)
+	}
+	if rep.Result.Status == solve.Interrupted {
+		if err := ctx.Err(); err != nil {
+			return Record{}, err
+		}
+		return Record{}, fmt.Errorf("scenario %d seed %d: %w", sc, seed, context.Canceled)
+	}
+	r := Record{Scenario: sc, Seed: seed, Solver: solver, Status: rep.Result.Status, T: rep.T,
+		Nodes: rep.Result.Nodes, Seconds: rep.Result.Wall.Seconds(), RealTime: math.NaN(),
+		Bound: rep.Result.Bound, LPBound: rep.LPBound, Gap: rep.Result.Gap(), Verified: rep.Verified()}
+	if rep.Schedule != nil {
+		r.RealTime = rep.Schedule.RealTime
+	}
+	return r, nil
 }
 
 // Row is one line of the Table 6 analogue.

@@ -29,6 +29,10 @@ type Policy struct {
 	waited []sim.Time // per job: when it was first skipped; -1 = not waiting
 	pools  []pool
 	order  []int // pool indices in fair order (scratch)
+	// per job, refreshed once per offer: running tasks and arrival (cheap
+	// sort keys)
+	run     []int
+	arrival []sim.Time
 	// doneSeen: a job completed since the last prune.
 	doneSeen bool
 }
@@ -53,6 +57,8 @@ func (p *Policy) Init(s *sim.Sim) error {
 	p.s = s
 	p.active = p.active[:0]
 	p.waited = make([]sim.Time, s.NumJobs())
+	p.run = make([]int, s.NumJobs())
+	p.arrival = make([]sim.Time, s.NumJobs())
 	for i := range p.waited {
 		p.waited[i] = -1
 	}
@@ -114,6 +120,7 @@ func (p *Policy) refresh() {
 		q := &p.pools[p.poolOf(j)]
 		q.jobs = append(q.jobs, j)
 		run := v.RunningMaps + v.RunningReds
+		p.run[j], p.arrival[j] = run, v.Arrival
 		pend := v.MapsPending
 		if v.ReducesEligible {
 			pend += v.RedsPending
@@ -167,17 +174,12 @@ func (p *Policy) sortPools() {
 // sortJobs orders a pool's jobs: fewest running tasks first (min share 0,
 // weight 1), then arrival, then id; or arrival with PoolFIFO.
 func (p *Policy) sortJobs(q *pool) {
-	s := p.s
 	slices.SortFunc(q.jobs, func(a, b int) int {
-		va, vb := s.Job(a), s.Job(b)
-		if !p.PoolFIFO {
-			ra, rb := va.RunningMaps+va.RunningReds, vb.RunningMaps+vb.RunningReds
-			if ra != rb {
-				return ra - rb
-			}
+		if !p.PoolFIFO && p.run[a] != p.run[b] {
+			return p.run[a] - p.run[b]
 		}
-		if va.Arrival != vb.Arrival {
-			return int(va.Arrival - vb.Arrival)
+		if p.arrival[a] != p.arrival[b] {
+			return int(p.arrival[a] - p.arrival[b])
 		}
 		return a - b
 	})
@@ -189,6 +191,7 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	if p.H1Caps {
 		maps, reds = min(maps, 1), min(reds, 1)
 	}
+	p.refresh()
 	if free.Fungible {
 		for n := free.Map; n > 0; n-- {
 			if !p.assignMap(s, x) && !p.assignReduce(s, x) {
@@ -209,9 +212,29 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	}
 }
 
+// launched books a launch of job j's task in the per-offer counts.
+func (p *Policy) launched(j int) {
+	p.run[j]++
+	q := &p.pools[p.poolOf(j)]
+	q.running++
+	if p.s.HasWork(j, sim.Map) || p.s.HasWork(j, sim.Reduce) {
+		return
+	}
+	// j has nothing pending any more: the pool's earliest pending arrival
+	// (a tie-break) may move
+	q.first = -1
+	for _, k := range q.jobs {
+		if (p.s.HasWork(k, sim.Map) || p.s.HasWork(k, sim.Reduce)) && (q.first < 0 || p.arrival[k] < q.first) {
+			q.first = p.arrival[k]
+		}
+	}
+}
+
 // assignMap launches one map on x by the delay-scheduling rule.
 func (p *Policy) assignMap(s *sim.Sim, x int) bool {
-	p.refresh()
+	if s.Launchable(sim.Map) == 0 {
+		return false
+	}
 	p.sortPools()
 	now := s.Now()
 	for _, i := range p.order {
@@ -237,21 +260,31 @@ func (p *Policy) assignMap(s *sim.Sim, x int) bool {
 				}
 				continue
 			}
-			return s.Launch(t, x) == nil
+			if s.Launch(t, x) != nil {
+				return false
+			}
+			p.launched(j)
+			return true
 		}
 	}
 	return false
 }
 
 func (p *Policy) assignReduce(s *sim.Sim, x int) bool {
-	p.refresh()
+	if s.Launchable(sim.Reduce) == 0 {
+		return false
+	}
 	p.sortPools()
 	for _, i := range p.order {
 		q := &p.pools[i]
 		p.sortJobs(q)
 		for _, j := range q.jobs {
 			if t, ok := s.PickReduce(j); ok && s.Fits(t, x) {
-				return s.Launch(t, x) == nil
+				if s.Launch(t, x) != nil {
+					return false
+				}
+				p.launched(j)
+				return true
 			}
 		}
 	}

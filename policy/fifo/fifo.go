@@ -27,6 +27,7 @@ type Policy struct {
 	// with reduces not all done, both in key order. A job whose tasks all
 	// run stays: a kill by a wrapping policy may give it work again.
 	mapQ, redQ []int
+	keys       []key // per job, set at arrival
 	s          *sim.Sim
 	// mapDirty, redDirty: a map phase or a job ended since the last prune.
 	mapDirty, redDirty bool
@@ -53,31 +54,40 @@ func (p *Policy) Name() string {
 func (p *Policy) Init(s *sim.Sim) error {
 	p.s = s
 	p.mapQ, p.redQ = p.mapQ[:0], p.redQ[:0]
+	p.keys = make([]key, s.NumJobs())
 	p.remainingMaps = 0
 	return nil
 }
 
+// key is a job's queue key, kept at arrival so that comparisons are cheap.
+type key struct {
+	deadline, arrival sim.Time
+	priority          int
+}
+
 func (p *Policy) less(a, b int) bool {
-	ja, jb := p.s.Job(a), p.s.Job(b)
-	if p.order == OrderDeadline && ja.Deadline != jb.Deadline {
-		return ja.Deadline < jb.Deadline
+	ja, jb := &p.keys[a], &p.keys[b]
+	if p.order == OrderDeadline && ja.deadline != jb.deadline {
+		return ja.deadline < jb.deadline
 	}
-	if p.order == OrderArrival && ja.Priority != jb.Priority {
-		return ja.Priority > jb.Priority
+	if p.order == OrderArrival && ja.priority != jb.priority {
+		return ja.priority > jb.priority
 	}
-	if ja.Arrival != jb.Arrival {
-		return ja.Arrival < jb.Arrival
+	if ja.arrival != jb.arrival {
+		return ja.arrival < jb.arrival
 	}
 	return a < b
 }
 
 // JobArrival inserts j in key order.
 func (p *Policy) JobArrival(s *sim.Sim, j int) {
+	v := s.Job(j)
+	p.keys[j] = key{deadline: v.Deadline, arrival: v.Arrival, priority: v.Priority}
 	p.mapQ = p.insert(p.mapQ, j)
-	if s.Job(j).NumReduces > 0 {
+	if v.NumReduces > 0 {
 		p.redQ = p.insert(p.redQ, j)
 	}
-	p.remainingMaps += s.Job(j).NumMaps
+	p.remainingMaps += v.NumMaps
 }
 
 func (p *Policy) insert(q []int, j int) []int {
@@ -106,17 +116,32 @@ func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
 // Timer is unused.
 func (p *Policy) Timer(*sim.Sim, int64) {}
 
-// prune drops the jobs whose map phase (mapQ) or whose reduces (redQ) are
-// over.
+// prune drops finished jobs from the heads of the queues: map phases and
+// jobs end roughly in queue order, and a finished job further back costs a
+// skipped entry until it reaches the head (removing it there keeps a prune
+// O(1) amortised instead of O(queue)).
 func (p *Policy) prune() {
 	if p.mapDirty {
 		p.mapDirty = false
-		p.mapQ = slices.DeleteFunc(p.mapQ, func(j int) bool { return p.s.Job(j).MapPhaseDone })
+		p.mapQ = trimHead(p.mapQ, func(j int) bool { return p.s.Job(j).MapPhaseDone })
 	}
 	if p.redDirty {
 		p.redDirty = false
-		p.redQ = slices.DeleteFunc(p.redQ, func(j int) bool { return p.s.Job(j).Done })
+		p.redQ = trimHead(p.redQ, func(j int) bool { return p.s.Job(j).Done })
 	}
+}
+
+// trimHead drops the leading jobs that are over, moving the rest down in
+// place so that the queue keeps its capacity (no allocation per prune).
+func trimHead(q []int, over func(int) bool) []int {
+	k := 0
+	for k < len(q) && over(q[k]) {
+		k++
+	}
+	if k == 0 {
+		return q
+	}
+	return append(q[:0], q[k:]...)
 }
 
 // Offer fills node x's free slots (§2.1).
@@ -149,6 +174,9 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 // launchMap launches pickTask of the first job with map work; with
 // localOnly it takes a local map or nothing from that job.
 func (p *Policy) launchMap(s *sim.Sim, x int, localOnly bool) bool {
+	if s.Launchable(sim.Map) == 0 {
+		return false
+	}
 	for _, j := range p.mapQ {
 		if !s.HasWork(j, sim.Map) {
 			continue
@@ -166,6 +194,9 @@ func (p *Policy) launchMap(s *sim.Sim, x int, localOnly bool) bool {
 }
 
 func (p *Policy) launchReduce(s *sim.Sim, x int) bool {
+	if s.Launchable(sim.Reduce) == 0 {
+		return false
+	}
 	for _, j := range p.redQ {
 		if !s.HasWork(j, sim.Reduce) {
 			continue

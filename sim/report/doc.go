@@ -10,5 +10,6 @@
 // throughput (jobs/h), killed, suspended, events, task_events, offers,
 // wall_seconds, overhead_seconds, overhead_per_job_seconds,
 // heartbeat_seconds, slowstart, seed, nodes, map_slots, reduce_slots,
+// dissatisfaction and fairness (COSHH, when the workload has users),
 // verified, check_error (when not verified). Times are in seconds.
 package report

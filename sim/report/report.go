@@ -67,8 +67,11 @@ type JSON struct {
 	Nodes         int     `json:"nodes"`
 	MapSlots      int     `json:"map_slots"`
 	ReduceSlots   int     `json:"reduce_slots"`
-	Verified      bool    `json:"verified"`
-	CheckError    string  `json:"check_error,omitempty"`
+	// COSHH's user metrics, when the workload has users (users.go).
+	Dissatisfaction *float64 `json:"dissatisfaction,omitempty"`
+	Fairness        *float64 `json:"fairness,omitempty"`
+	Verified        bool     `json:"verified"`
+	CheckError      string   `json:"check_error,omitempty"`
 }
 
 // Summary fills the JSON object.
@@ -85,6 +88,9 @@ func (r *Report) Summary() JSON {
 	}
 	if m.CompletedJobs > 0 {
 		j.OverheadJob = j.Overhead / float64(m.CompletedJobs)
+	}
+	if um, ok := r.Users(); ok {
+		j.Dissatisfaction, j.Fairness = &um.Dissatisfaction, &um.Fairness
 	}
 	for _, n := range r.Workload.Cluster.Nodes {
 		if r.Workload.Cluster.Fungible {
@@ -136,10 +142,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		{"locality", fmt.Sprintf("%s of map launches node-local", g(s.Locality))},
 		{"utilisation", fmt.Sprintf("%s of all slots, %s of map slots", g(s.Utilisation), g(s.MapUtil))},
 		{"preemption", fmt.Sprintf("%d killed, %d suspended", s.Killed, s.Suspended)},
-		{"events", fmt.Sprintf("%d (%d task events, %d offers)", s.Events, s.TaskEvents, s.Offers)},
-		{"time", fmt.Sprintf("%.3f s wall, scheduler overhead %.6f s (%.6f s per job)", s.Wall, s.Overhead, s.OverheadJob)},
-		{"verdict", verdict},
 	}
+	if s.Fairness != nil {
+		lines = append(lines, [2]string{"users", fmt.Sprintf("dissatisfaction %s, fairness %s (COSHH, mean over completion instants)", g(*s.Dissatisfaction), g(*s.Fairness))})
+	}
+	lines = append(lines, [][2]string{
+		{"events", fmt.Sprintf("%d (%d task events, %d offers)", s.Events, s.TaskEvents, s.Offers)},
+		{"time", fmt.Sprintf("%.3f s wall, scheduler overhead %.6f s (O = %.6f s per job, O/T = %.3g)", s.Wall, s.Overhead, s.OverheadJob, ratio(s.OverheadJob, s.MeanTurn))},
+		{"verdict", verdict},
+	}...)
 	for _, l := range lines {
 		if _, err := fmt.Fprintf(w, "%-12s%s\n", l[0], l[1]); err != nil {
 			return err
@@ -150,6 +161,13 @@ func (r *Report) WriteText(w io.Writer) error {
 		return gantt.Text(w, r.Bars(), ganttWidth)
 	}
 	return nil
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
 }
 
 func g(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }

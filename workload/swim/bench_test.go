@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/policy/fair"
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/sim"
@@ -42,13 +43,19 @@ func BenchmarkFB2009Day(b *testing.B) {
 				opt.Heartbeat = mode.h
 				var res *sim.Result
 				b.ReportAllocs()
+				cpu := cputime.Now()
 				for b.Loop() {
 					var err error
 					if res, err = sim.Run(w, pol.new(), opt); err != nil {
 						b.Fatal(err)
 					}
 				}
+				cputime.ReportMS(b, cpu)
+				perRun := (cputime.Now() - cpu).Seconds() / float64(b.N)
 				b.ReportMetric(float64(res.TaskEvents)/(b.Elapsed().Seconds()/float64(b.N)), "task-events/s")
+				if perRun > 0 {
+					b.ReportMetric(float64(res.TaskEvents)/perRun, "task-events/cpu-s")
+				}
 				b.ReportMetric(float64(res.Events), "events")
 				b.ReportMetric(float64(res.Metrics.CompletedJobs), "jobs")
 			})

@@ -5,8 +5,10 @@
 //
 // # The current problem
 //
-// At the first offer after one or more arrivals (several arrivals between
-// offers give one solve, Table 2), with now rounded up to whole seconds
+// At the instant of one or more arrivals (a timer at now fires after every
+// arrival of the instant, so simultaneous arrivals give one solve, Table 2,
+// and the solve does not depend on the engine's offers), with now rounded up
+// to whole seconds
 // (A-M5) as the origin: the jobs that arrived and are not complete; their
 // unstarted tasks, released at now (A-M2, A-M4), with durations the policy's
 // estimates (sim.Estimate, mean over the nodes when they differ, rounded up

@@ -176,13 +176,13 @@ func TestVerifyPlanCatches(t *testing.T) {
 	}
 }
 
-// probePolicy calls at before the first offer's dispatch.
+// probePolicy calls at before each timer, where the policy re-solves.
 type probePolicy struct {
 	*Policy
 	at func(*sim.Sim)
 }
 
-func (p *probePolicy) Offer(s *sim.Sim, x int, free sim.Free) {
+func (p *probePolicy) Timer(s *sim.Sim, tag int64) {
 	p.at(s)
-	p.Policy.Offer(s, x, free)
+	p.Policy.Timer(s, tag)
 }

@@ -67,8 +67,8 @@ type SolveRecord struct {
 	CPU      time.Duration // process CPU time during the solve
 }
 
-// Policy is MRCP's CP-Scheduler (policies.md §2.4): at the first offer after
-// one or more job arrivals it re-solves the current problem (running tasks
+// Policy is MRCP's CP-Scheduler (policies.md §2.4): at the instant of one or
+// more job arrivals it re-solves the current problem (running tasks
 // fixed, releases raised to now) and dispatches the plan in planned order on
 // the planned nodes.
 type Policy struct {
@@ -128,9 +128,16 @@ func (p *Policy) Init(s *sim.Sim) error {
 // Solves lists the re-solves of the run.
 func (p *Policy) Solves() []SolveRecord { return p.solves }
 
-// JobArrival queues j for the next solve.
-func (p *Policy) JobArrival(_ *sim.Sim, j int) {
+// JobArrival queues j for the re-solve of this instant: the first arrival
+// of an instant sets a timer at now, which fires after every arrival of the
+// instant (the engine's event order), so simultaneous arrivals share one
+// solve and the solve's time does not depend on which offers the engine
+// makes.
+func (p *Policy) JobArrival(s *sim.Sim, j int) {
 	p.active = append(p.active, j)
+	if p.newJobs == 0 {
+		_ = s.SetTimer(s.Now(), 0) // now is never in the past
+	}
 	p.newJobs++
 }
 
@@ -144,8 +151,12 @@ func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
 	}
 }
 
-// Timer is unused.
-func (p *Policy) Timer(*sim.Sim, int64) {}
+// Timer re-solves when jobs arrived since the last solve.
+func (p *Policy) Timer(*sim.Sim, int64) {
+	if p.newJobs > 0 {
+		p.resolve()
+	}
+}
 
 // estimate is task t's estimate in whole seconds, rounded up (§2.4), the
 // mean over the nodes when they differ; at least 1.
@@ -164,7 +175,8 @@ func (p *Policy) estimate(t sim.TaskID) int {
 	return e
 }
 
-// Offer re-solves if jobs arrived since the last solve, then dispatches node
+// Offer re-solves if jobs arrived since the last solve (the timer has
+// always done it already), then dispatches node
 // x's planned maps in order and its planned reduces while the head reduce's
 // maps are all complete (head-of-line, Table 2).
 func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {

@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/mrbound/mrbound/internal/atomicfile"
 )
 
 // point is the mean over seeds of one (workload, gap, policy).
@@ -148,20 +149,8 @@ func writeSVG(path string, pts map[key][]point) error {
 			p.Draw(tiles.At(dc, ci, r))
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".mrcponline-*.svg")
-	if err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := c.WriteTo(w)
 		return err
-	}
-	if _, err := c.WriteTo(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }

@@ -110,14 +110,20 @@ func snapshot(s *sim.Sim, jobs []int, est func(sim.TaskID) int) *problem {
 	for ji := range p.jobs {
 		pj := &p.jobs[ji]
 		v := s.Job(pj.id)
-		byDur := map[int]int{}
-		for i := range v.NumMaps {
-			id := v.FirstMap + sim.TaskID(i)
-			if s.Task(id).State != sim.TaskPending {
-				continue
+		// pending calls f with each unstarted task of [first, first+n) and
+		// its estimate, after recording both.
+		pending := func(first sim.TaskID, n int, f func(id sim.TaskID, d int)) {
+			for i := range n {
+				id := first + sim.TaskID(i)
+				if s.Task(id).State == sim.TaskPending {
+					d := est(id)
+					p.jobOfTask[id], p.dur[id] = ji, d
+					f(id, d)
+				}
 			}
-			d := est(id)
-			p.jobOfTask[id], p.dur[id] = ji, d
+		}
+		byDur := map[int]int{}
+		pending(v.FirstMap, v.NumMaps, func(id sim.TaskID, d int) {
 			g, ok := byDur[d]
 			if !ok {
 				g = len(p.groups)
@@ -126,18 +132,12 @@ func snapshot(s *sim.Sim, jobs []int, est func(sim.TaskID) int) *problem {
 				pj.mapGroups = append(pj.mapGroups, g)
 			}
 			p.groups[g].tasks = append(p.groups[g].tasks, id)
-		}
-		for i := range v.NumReduces {
-			id := v.FirstRed + sim.TaskID(i)
-			if s.Task(id).State != sim.TaskPending {
-				continue
-			}
-			d := est(id)
-			p.jobOfTask[id], p.dur[id] = ji, d
+		})
+		pending(v.FirstRed, v.NumReduces, func(id sim.TaskID, d int) {
 			pj.redGroups = append(pj.redGroups, len(p.groups))
 			pj.maxRed = max(pj.maxRed, d)
 			p.groups = append(p.groups, group{job: ji, kind: sim.Reduce, dur: d, tasks: []sim.TaskID{id}})
-		}
+		})
 		p.anyTask = p.anyTask || len(pj.mapGroups)+len(pj.redGroups) > 0
 	}
 	return p

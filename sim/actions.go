@@ -28,10 +28,14 @@ func (s *Sim) Launch(id TaskID, x int) error {
 		return err
 	}
 	d := s.base(id, x)
+	zeroMap, zeroRed := int32(0), int32(0)
+	if n.zeroAt == s.now {
+		zeroMap, zeroRed = n.zeroMap, n.zeroRed
+	}
 	if t.kind == Map {
-		d *= 1 + s.opt.MapContention*float64(n.runMap-1)
+		d *= 1 + s.opt.MapContention*float64(n.runMap-zeroMap-1)
 	} else {
-		d *= 1 + s.opt.ReduceContention*float64(n.runRed-1)
+		d *= 1 + s.opt.ReduceContention*float64(n.runRed-zeroRed-1)
 	}
 	if s.opt.Noise > 0 {
 		d *= 1 + s.opt.Noise*(2*s.rngNoise.Float64()-1)
@@ -48,6 +52,16 @@ func (s *Sim) Launch(id TaskID, x int) error {
 		r.redsPending--
 	}
 	t.dur, t.rem = dur, dur
+	if dur == 0 {
+		if n.zeroAt != s.now {
+			n.zeroAt, n.zeroMap, n.zeroRed = s.now, 0, 0
+		}
+		if t.kind == Map {
+			n.zeroMap++
+		} else {
+			n.zeroRed++
+		}
+	}
 	s.work[t.kind]--
 	s.startSegment(id, x, false)
 	return nil
@@ -139,6 +153,7 @@ func (s *Sim) stop(id TaskID, o Outcome) Time {
 	a.Start = s.now - worked
 	a.Outcome = o
 	s.unrun(id)
+	s.zeroEnded(n, t)
 	n.ram -= spec.RAM
 	n.disk -= spec.Disk
 	if t.kind == Map {
@@ -250,4 +265,17 @@ func (s *Sim) SetTimer(at Time, tag int64) error {
 	}
 	s.push(event{at: at, kind: evTimer, tag: tag})
 	return nil
+}
+
+// zeroEnded forgets a zero-length task that leaves its slot at the instant
+// it was launched (see nodeRT.zeroMap).
+func (s *Sim) zeroEnded(n *nodeRT, t *taskRT) {
+	if t.dur != 0 || n.zeroAt != s.now {
+		return
+	}
+	if t.kind == Map {
+		n.zeroMap--
+	} else {
+		n.zeroRed--
+	}
 }

@@ -770,6 +770,7 @@ func (s *Sim) taskEnd(id TaskID) {
 	a.Start = s.now - t.rem
 	a.Outcome = Completed
 	s.unrun(id)
+	s.zeroEnded(n, t)
 	n.ram -= spec.RAM
 	n.disk -= spec.Disk
 	if t.kind == Map {

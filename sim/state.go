@@ -67,7 +67,12 @@ type locRange struct {
 type nodeRT struct {
 	freeMap, freeRed, freeAny int32
 	runMap, runRed            int32
-	ram, disk                 float64
-	phase, lastHB             Time
-	hbPending, parked, dirty  bool
+	// zeroMap and zeroRed count the zero-length tasks launched at zeroAt
+	// that have not ended yet: they never run for a positive time, so they
+	// do not slow a task launched beside them (the checker agrees).
+	zeroMap, zeroRed         int32
+	zeroAt                   Time
+	ram, disk                float64
+	phase, lastHB            Time
+	hbPending, parked, dirty bool
 }

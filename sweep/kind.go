@@ -1,10 +1,13 @@
 package sweep
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -70,4 +73,15 @@ func Kinds() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// DecodeStrict decodes a manifest's params or an item's spec into v,
+// refusing unknown fields (for Kind.Check); the error has no "json: " prefix.
+func DecodeStrict(data json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
 }

@@ -19,4 +19,7 @@
 // estimate; each resource is a node with its slots as map slots. Users keep
 // their min shares and priorities (the Fair weights). A scenario that states
 // classes instead of a job stream has nothing to simulate and is refused.
+// A stream whose jobs carry task counts (`generate coshh --tasks`) is read
+// task by task instead, by workload/coshhsim (Table 3 slot split, storage,
+// blocks, per-job estimate factor).
 package workload

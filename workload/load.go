@@ -16,6 +16,7 @@ import (
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/workload/coshhsim"
 	"github.com/mrbound/mrbound/workload/swim"
 )
 
@@ -124,6 +125,9 @@ func FromMRCP(file string, in *mrcpscenario.Instance) (*sim.Workload, error) {
 
 // FromCOSHH converts a COSHH job stream (see the package doc).
 func FromCOSHH(file string, sc *coshhscenario.Scenario) (*sim.Workload, error) {
+	if sc.HasTasks() {
+		return coshhsim.Workload(file, sc) // a task-level stream (generate coshh --tasks)
+	}
 	if len(sc.Jobs) == 0 {
 		return nil, &badinput.PathError{File: file, Path: "jobs", Problem: "a scenario of classes has no job stream to simulate"}
 	}

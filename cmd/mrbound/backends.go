@@ -8,5 +8,6 @@ import (
 
 // The sweep kinds mrbound ships; each registers itself with package sweep.
 import (
+	_ "github.com/mrbound/mrbound/compare/comparesweep"
 	_ "github.com/mrbound/mrbound/sweep/jlassitable"
 )

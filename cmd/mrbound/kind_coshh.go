@@ -31,6 +31,10 @@ var generateCOSHHCommand = &cli.Command{
 		&cli.IntFlag{Name: "resources", Usage: "number of resources (0: as published; any count for table10)"},
 		&cli.Float64Flag{Name: "error", Usage: "maximum estimation error I: estimates are L·(1+E), E ~ U[-I, I] (§6.3)"},
 		&cli.Float64Flag{Name: "interarrival", Value: coshhscenario.DefaultInterarrival, Usage: "mean seconds between job arrivals"},
+		&cli.Float64Flag{Name: "rho", Usage: "offered load ρ: sets the arrival rate to ρ·C/E[work] instead of --interarrival (A-C14)"},
+		&cli.BoolFlag{Name: "homogeneous", Usage: "homogeneous users: min share 0, priority 1 (§6.1)"},
+		&cli.BoolFlag{Name: "tasks", Usage: "write the simulator fields (task counts, slot split, storage, blocks) for mrbound simulate"},
+		&cli.BoolFlag{Name: "ignore-storage", Usage: "with --tasks: every resource can hold a block (A-C7 'ignore')"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the scenario to `FILE` (default: standard output)"},
 	},
 	Action: func(c *cli.Context) error {
@@ -44,6 +48,7 @@ var generateCOSHHCommand = &cli.Command{
 			Trace: c.String("trace"), Jobs: c.Int("jobs"), Seed: c.Int64("seed"),
 			Cluster: c.String("cluster"), Resources: c.Int("resources"),
 			MaxError: c.Float64("error"), MeanInterarrival: c.Float64("interarrival"),
+			Rho: c.Float64("rho"), Homogeneous: c.Bool("homogeneous"), Tasks: c.Bool("tasks"), IgnoreStorage: c.Bool("ignore-storage"),
 		})
 		if err != nil {
 			return badInput(err)

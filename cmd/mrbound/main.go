@@ -56,6 +56,7 @@ Exit codes: 0 success, 1 bad input, 2 internal error.`,
 		ExitErrHandler:  func(*cli.Context, error) {}, // run prints errors and picks exit codes
 		Commands: []*cli.Command{
 			solveCommand(),
+			compareCommand(),
 			statsCommand(),
 			exportCommand(),
 			generateCommand(),

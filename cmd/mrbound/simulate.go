@@ -67,17 +67,9 @@ func simulateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	wopts := workload.DefaultOptions()
-	if workload.IsSWIM(path) {
-		if wopts, err = swimOptions(c); err != nil {
-			return err
-		}
-	} else {
-		for _, f := range swimFlags {
-			if c.IsSet(f) {
-				return badInputf("--%s applies to SWIM traces (.tsv) only; %s is a scenario", f, path)
-			}
-		}
+	wopts, err := workloadOptions(c, path)
+	if err != nil {
+		return err
 	}
 	if c.String("policy") != "mrcp" && (c.IsSet("solver") || c.IsSet("solve-limit")) {
 		return badInputf("--solver and --solve-limit apply to --policy mrcp only")
@@ -174,6 +166,20 @@ func simOptions(c *cli.Context) (sim.Options, error) {
 		return opt, badInputf("%v", err)
 	}
 	return opt, nil
+}
+
+// workloadOptions reads the SWIM flags for a trace and refuses them for a
+// scenario (simulate and compare).
+func workloadOptions(c *cli.Context, path string) (workload.Options, error) {
+	if workload.IsSWIM(path) {
+		return swimOptions(c)
+	}
+	for _, f := range swimFlags {
+		if c.IsSet(f) {
+			return workload.Options{}, badInputf("--%s applies to SWIM traces (.tsv) only; %s is a scenario", f, path)
+		}
+	}
+	return workload.DefaultOptions(), nil
 }
 
 func swimOptions(c *cli.Context) (workload.Options, error) {

@@ -406,15 +406,7 @@ func (bd *builder) lengthCuts() {
 			lt.LessEq([2]int{i, t}, e, 0)
 		}
 	}
-	minP := func(i int) float64 {
-		v := math.Inf(1)
-		for _, ps := range in.Tasks[i].P {
-			for _, p := range ps {
-				v = math.Min(v, p)
-			}
-		}
-		return v
-	}
+	minP := func(i int) float64 { return shortest(in, i) }
 	best := 0.0
 	for _, jb := range in.Jobs {
 		a, b := 0.0, 0.0
@@ -452,18 +444,7 @@ func (bd *builder) precedence() {
 			if bd.form == Strong {
 				for _, l := range jb.Maps {
 					for t := 1; t+1 < T; t++ {
-						var e model.Expr
-						for t2 := 0; t2 <= t; t2++ {
-							for _, v := range W(k, t2) {
-								e.Add(v, 1)
-							}
-						}
-						for t2 := 0; t2 < t; t2++ {
-							for _, v := range W(l, t2) {
-								e.Add(v, -1)
-							}
-						}
-						prec.LessEq([3]int{k, l, t}, e, 0)
+						prec.LessEq([3]int{k, l, t}, cumulativePrecedence(W, k, l, t), 0)
 					}
 				}
 				continue
@@ -487,6 +468,49 @@ func (bd *builder) precedence() {
 			}
 		}
 	}
+}
+
+// cumulativePrecedence is Σ_{t'≤t} W_k(t') − Σ_{t'<t} W_l(t'), which is
+// ≤ 0 when reduce k starting by t implies map l done before t.
+func cumulativePrecedence(W func(i, t int) []model.Var, k, l, t int) model.Expr {
+	var e model.Expr
+	for t2 := 0; t2 <= t; t2++ {
+		for _, v := range W(k, t2) {
+			e.Add(v, 1)
+		}
+	}
+	for t2 := 0; t2 < t; t2++ {
+		for _, v := range W(l, t2) {
+			e.Add(v, -1)
+		}
+	}
+	return e
+}
+
+// reservation is z − Σ maps − Σ reds, which is ≥ −1 when z must book the
+// shuffle once the map (maps: its w up to the interval) and the reduce
+// (reds: its w from the interval on) are both placed.
+func reservation(z model.Var, maps, reds []model.Var) model.Expr {
+	var e model.Expr
+	e.Add(z, 1)
+	for _, v := range maps {
+		e.Add(v, -1)
+	}
+	for _, v := range reds {
+		e.Add(v, -1)
+	}
+	return e
+}
+
+// shortest is task i's least processing time over every machine and slot.
+func shortest(in *jlassiscenario.Instance, i int) float64 {
+	v := math.Inf(1)
+	for _, ps := range in.Tasks[i].P {
+		for _, p := range ps {
+			v = math.Min(v, p)
+		}
+	}
+	return v
 }
 
 // arrival emits (11) and the source rows. Strong, incrementally:
@@ -545,21 +569,16 @@ func (bd *builder) arrival() {
 	}
 }
 
-// network emits the shuffle reservations (15) and the bandwidth rows (14).
-// Strong shuffle, compact:
-//
-//	z[l,l',j,j',t] ≥ Σ_s Σ_{t1≤t} w[l',j',s,t1] + Σ_s Σ_{t2≥t} w[l,j,s,t2] − 1
-//
-// Published: one row per t1 ≤ t ≤ t2. In the strong form, a bandwidth row
-// whose largest activity cannot exceed the capacity is dropped, and so are
-// the z variables that appear in no remaining row.
-func (bd *builder) network() {
-	in, T, m := bd.in, bd.T, bd.m
-	strong := bd.form == Strong
-	type zCand struct {
-		k  zKey
-		bw float64
-	}
+// zCand is a possible shuffle reservation and its bandwidth b_{l,l'}.
+type zCand struct {
+	k  zKey
+	bw float64
+}
+
+// shuffleCandidates lists every reservation a schedule over T intervals may
+// need: each shuffle pair on each pair of distinct machines that can run its
+// reduce and its map, in each interval.
+func shuffleCandidates(in *jlassiscenario.Instance, T int) []zCand {
 	var cands []zCand
 	for _, sh := range in.Shuffles {
 		for jr := range in.Machines {
@@ -576,6 +595,21 @@ func (bd *builder) network() {
 			}
 		}
 	}
+	return cands
+}
+
+// network emits the shuffle reservations (15) and the bandwidth rows (14).
+// Strong shuffle, compact:
+//
+//	z[l,l',j,j',t] ≥ Σ_s Σ_{t1≤t} w[l',j',s,t1] + Σ_s Σ_{t2≥t} w[l,j,s,t2] − 1
+//
+// Published: one row per t1 ≤ t ≤ t2. In the strong form, a bandwidth row
+// whose largest activity cannot exceed the capacity is dropped, and so are
+// the z variables that appear in no remaining row.
+func (bd *builder) network() {
+	in, T, m := bd.in, bd.T, bd.m
+	strong := bd.form == Strong
+	cands := shuffleCandidates(in, T)
 	// Largest activity of each bandwidth row.
 	load := make([][]float64, len(in.Links))
 	for e := range load {
@@ -634,15 +668,7 @@ func (bd *builder) network() {
 			}
 		}
 		if strong {
-			var e model.Expr
-			e.Add(z, 1)
-			for _, v := range maps {
-				e.Add(v, -1)
-			}
-			for _, v := range reds {
-				e.Add(v, -1)
-			}
-			shuf.GreaterEq(k, e, -1)
+			shuf.GreaterEq(k, reservation(z, maps, reds), -1)
 			continue
 		}
 		for t1 := 0; t1 <= k.T; t1++ {

@@ -50,6 +50,12 @@ var heuristicBandwidthWeights = []float64{0, 1, 100}
 // last interval an uncapped attempt uses; reduces go longest first. The best
 // RealTime wins; every schedule returned has passed Check.
 func Heuristic(in *jlassiscenario.Instance, T int) *Schedule {
+	return heuristicBy(in, T, func(s *Schedule) float64 { return s.RealTime })
+}
+
+// heuristicBy is Heuristic keeping the attempt with the least score (a
+// schedule's objective; RealTime for Heuristic).
+func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float64) *Schedule {
 	if T <= 0 || len(in.Tasks) == 0 {
 		return nil
 	}
@@ -88,6 +94,7 @@ func Heuristic(in *jlassiscenario.Instance, T int) *Schedule {
 		lastCap = T - 2
 	}
 	var best *Schedule
+	bestScore := math.Inf(1)
 	type variant struct {
 		bwWeight float64
 		migLate  bool
@@ -118,13 +125,14 @@ func Heuristic(in *jlassiscenario.Instance, T int) *Schedule {
 					}
 					top-- // caps below the last map interval
 				}
-				if best != nil && s.RealTime >= best.RealTime {
+				sc := score(s)
+				if best != nil && (sc > bestScore || sc == bestScore && s.RealTime >= best.RealTime) {
 					continue
 				}
 				if v := Check(in, s, RealTime, math.NaN()); !v.OK {
 					continue // a bug in the planner; never hand out an unchecked schedule
 				}
-				best = s
+				best, bestScore = s, sc
 			}
 		}
 	}

@@ -211,7 +211,7 @@ var fakeSlowLP = &slowLP{}
 // a MIP stopped before its own bound also gets the LP's.
 func TestRunNoTimeForMIP(t *testing.T) {
 	in := generated(t, 5, 3)
-	rep := run(t, in, Options{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: 30 * time.Millisecond}})
+	rep := run(t, in, Options{LPBound: true, NoDecomposition: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: 30 * time.Millisecond}})
 	r := rep.Result
 	if fakeSlowLP.mipCalls != 0 || r.Status != solve.TimeLimit || r.Bound != 77 || rep.LPBound != 77 ||
 		!rep.FromHeuristic || !rep.Verified() || r.Objective != rep.Heuristic.RealTime || r.Solver != fakeSlowLP.Name() {
@@ -219,11 +219,11 @@ func TestRunNoTimeForMIP(t *testing.T) {
 			fakeSlowLP.mipCalls, r.Status, r.Bound, rep.LPBound, rep.FromHeuristic, rep.Verified(), r.Objective, r.Solver)
 	}
 	// With time for the MIP, which stops before its own bound: the LP's stands.
-	rep = run(t, in, Options{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name()}})
+	rep = run(t, in, Options{LPBound: true, NoDecomposition: true, Solve: solve.Options{Solver: fakeSlowLP.Name()}})
 	if r := rep.Result; fakeSlowLP.mipCalls != 1 || r.Status != solve.TimeLimit || r.Bound != 77 || !rep.Verified() {
 		t.Fatalf("MIP without a bound: MIP calls %d, status %v, bound %g, verified %v", fakeSlowLP.mipCalls, r.Status, r.Bound, rep.Verified())
 	}
-	rep = run(t, in, Options{LPBound: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: time.Nanosecond}})
+	rep = run(t, in, Options{LPBound: true, NoDecomposition: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: time.Nanosecond}})
 	r = rep.Result
 	if r.Status != solve.TimeLimit || !math.IsNaN(rep.LPBound) || !math.IsInf(r.Bound, -1) || !rep.FromHeuristic || !rep.Verified() {
 		t.Fatalf("no time at all: status %v, LP bound %g, bound %g, from heuristic %v, verified %v",
@@ -237,7 +237,7 @@ func TestRunNoTimeForMIP(t *testing.T) {
 // heuristic there is no schedule; an infeasible answer is never overridden.
 func TestRunFallback(t *testing.T) {
 	in := generated(t, 5, 3)
-	rep := run(t, in, Options{Solve: solve.Options{Solver: fakeNone.name}})
+	rep := run(t, in, Options{NoDecomposition: true, Solve: solve.Options{Solver: fakeNone.name}})
 	h := rep.Heuristic
 	if h == nil || !h.Found {
 		t.Fatalf("heuristic: %+v", h)
@@ -262,11 +262,11 @@ func TestRunFallback(t *testing.T) {
 		t.Fatalf("JSON: source %q heuristic_realtime %v realtime %v", j.ScheduleSource, j.HeuristicRealTime, j.RealTime)
 	}
 
-	rep = run(t, in, Options{NoHeuristic: true, Solve: solve.Options{Solver: fakeNone.name}})
+	rep = run(t, in, Options{NoHeuristic: true, NoDecomposition: true, Solve: solve.Options{Solver: fakeNone.name}})
 	if rep.Schedule != nil || rep.Heuristic != nil || fakeNone.start != nil {
 		t.Fatal("NoHeuristic: a schedule or a start")
 	}
-	rep = run(t, in, Options{Solve: solve.Options{Solver: fakeInfeasible.name}})
+	rep = run(t, in, Options{NoDecomposition: true, Solve: solve.Options{Solver: fakeInfeasible.name}})
 	if rep.Schedule != nil || rep.FromHeuristic || rep.Result.Status != solve.Infeasible {
 		t.Fatal("an infeasible answer was overridden by the heuristic")
 	}
@@ -276,12 +276,35 @@ func TestRunFallback(t *testing.T) {
 // schedule of its own at least as good as the heuristic's start.
 func TestRunStartHiGHS(t *testing.T) {
 	in := generated(t, 1, 1)
-	rep := run(t, in, Options{Solve: solve.Options{Solver: "highs", NodeLimit: 1}})
+	rep := run(t, in, Options{NoDecomposition: true, Solve: solve.Options{Solver: "highs", NodeLimit: 1}})
 	if rep.Heuristic == nil || !rep.Heuristic.Found {
 		t.Fatal("no heuristic schedule")
 	}
 	if rep.FromHeuristic || !rep.Verified() || rep.Schedule.RealTime > rep.Heuristic.RealTime {
 		t.Fatalf("from heuristic %v, verified %v, RealTime %v vs heuristic %g", rep.FromHeuristic, rep.Verified(),
 			rep.Schedule, rep.Heuristic.RealTime)
+	}
+}
+
+// TestHeuristicObjective: under TST, Run keeps the heuristic attempt with the
+// least TST, not the shortest: on scenario 3 seed 5 (where the shortest
+// attempt migrates blocks) one without migrations exists, whose TST is N,
+// eq 1's constant and so the optimum; the run is settled.
+func TestHeuristicObjective(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves scenario 3 under TST (seconds)")
+	}
+	in := generated(t, 3, 5)
+	short := Heuristic(in, 9)
+	if short == nil || len(short.Migrations) == 0 {
+		t.Fatalf("the shortest attempt has no migration: the test needs another instance")
+	}
+	rep := run(t, in, Options{Objective: TST, Horizon: Horizon{Mode: HorizonTable5}, Solve: solve.Options{Solver: "native"}})
+	n := float64(len(in.Tasks))
+	if h := rep.Heuristic; h == nil || !h.Found || h.Objective != n || len(h.Schedule.Migrations) != 0 {
+		t.Fatalf("heuristic under TST: %+v, want objective %g without migrations", h, n)
+	}
+	if rep.Result.Status != solve.Optimal || !rep.Verified() || rep.Result.Objective != n {
+		t.Fatalf("status %v, verified %v, objective %g, want optimal %g", rep.Result.Status, rep.Verified(), rep.Result.Objective, n)
 	}
 }

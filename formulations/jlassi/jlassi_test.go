@@ -320,14 +320,14 @@ func TestStrongVsPublished(t *testing.T) {
 			in := compile(t, sc)
 			var rt, lp [3]float64
 			for _, form := range []Form{Strong, Published} {
-				rep := run(t, in, Options{Form: form, LPBound: true})
+				rep := run(t, in, Options{Form: form, LPBound: true, NoDecomposition: true})
 				if rep.Result.Status != solve.Optimal || !rep.Verified() {
 					t.Fatalf("%+v seed %d %v: status %v verdict %v", spec, seed, form, rep.Result.Status, rep.Verdict)
 				}
 				rt[form], lp[form] = rep.Schedule.RealTime, rep.LPBound
 			}
 			// The other backend on the strong form: same optimum.
-			rep := run(t, in, Options{Solve: solve.Options{Solver: "native"}})
+			rep := run(t, in, Options{NoDecomposition: true, Solve: solve.Options{Solver: "native"}})
 			if rep.Result.Status != solve.Optimal || !rep.Verified() || math.Abs(rep.Schedule.RealTime-rt[Strong]) > 1e-6 {
 				t.Errorf("%+v seed %d: native: status %v, verdict %v, RealTime %v, want %g", spec, seed,
 					rep.Result.Status, rep.Verdict, rep.Result.Objective, rt[Strong])
@@ -386,6 +386,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		{Scenario: 1, Seed: 1, Solver: "highs", Status: solve.Optimal, T: 3, Nodes: 5, Seconds: 1.5, RealTime: 256, Bound: 256, LPBound: 156.4, Gap: 0, Verified: true},
 		{Scenario: 3, Seed: 2, Solver: "highs", Status: solve.TimeLimit, T: 9, Nodes: 50, Seconds: 60, RealTime: math.NaN(), Bound: 100, LPBound: math.NaN(), Gap: math.Inf(1)},
 		{Scenario: 3, Seed: 3, Solver: "highs", Status: solve.Infeasible, T: 9, Seconds: 2, RealTime: math.NaN(), Bound: math.Inf(1), LPBound: math.NaN(), Gap: math.Inf(1)},
+		{Scenario: 3, Seed: 1, Solver: "highs", Status: solve.Optimal, T: 9, Nodes: 1, Seconds: 1, RealTime: 700, Bound: 25, LPBound: 25, Gap: 0, Verified: true, Objective: TST, Value: 25},
 	}
 	var buf bytes.Buffer
 	if err := Records.WriteAll(&buf, recs); err != nil {
@@ -406,8 +407,19 @@ func TestRecordsRoundTrip(t *testing.T) {
 		}
 	}
 	rows := Summarize(got)
-	if len(rows) != 2 || rows[1].InFeas != 1 || rows[1].TimLimit != 1 || rows[0].Solved != 1 || rows[0].UnitOfT != 256.0/3 {
+	if len(rows) != 3 || rows[1].InFeas != 1 || rows[1].TimLimit != 1 || rows[0].Solved != 1 || rows[0].UnitOfT != 256.0/3 {
 		t.Errorf("summary %+v", rows)
+	}
+	// The tst record is its own row, its LP gap measured on its objective.
+	if r := rows[2]; r.Source != "highs, tst" || r.Solved != 1 || r.Value != 25 || r.RealTime != 700 || r.LPGap != 0 {
+		t.Errorf("tst row %+v", r)
+	}
+	// A records file written before the objective columns reads as RealTime.
+	legacy := "scenario,seed,solver,status,T,nodes,seconds,realtime,bound,lp_bound,gap,verified\n" +
+		"1,1,highs,optimal,3,1,1.5,256,256,226,0,true\n"
+	old, err := Records.Read("old.csv", strings.NewReader(legacy))
+	if err != nil || len(old) != 1 || old[0].objective() != RealTime || old[0].value() != 256 {
+		t.Errorf("legacy records: %+v, %v", old, err)
 	}
 	var out bytes.Buffer
 	if err := WriteTable(&out, rows, FormatMarkdown); err != nil {

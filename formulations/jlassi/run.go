@@ -34,6 +34,11 @@ type Options struct {
 	// start (solve.Options.Start) and falls back to it when the solver
 	// returns no schedule or a worse one.
 	NoHeuristic bool
+	// NoDecomposition skips the interval-count decomposition (RealTime
+	// only; docs/jlassi.md), which by default runs after the heuristic and
+	// before the MIP, and settles the instance without it when its bound
+	// meets the best schedule.
+	NoDecomposition bool
 }
 
 // HeuristicReport is what the constructive heuristic did in Run.
@@ -78,6 +83,9 @@ type Report struct {
 	// Objective is the heuristic schedule's.
 	Heuristic     *HeuristicReport
 	FromHeuristic bool
+	// Decomposition is nil when it did not run (another objective, or
+	// Options.NoDecomposition).
+	Decomposition *DecompositionReport
 }
 
 // Verified reports whether a schedule exists and the checker accepted it.
@@ -192,6 +200,23 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 		if m.Model.Sense == model.Maximize {
 			res.Objective, res.Bound = math.Inf(-1), math.Inf(1)
 		}
+		var dec *decomposition
+		if ok && opts.Objective == RealTime && !opts.NoDecomposition && ctx.Err() == nil {
+			best := math.Inf(1)
+			if h := rep.Heuristic; h != nil && h.Found {
+				best = h.RealTime
+			}
+			dec = decompose(ctx, in, m, so, best)
+			rep.Decomposition = dec.Report
+			if dec.Schedule != nil {
+				start = dec.X
+			}
+			so, ok = deadline()
+			if settled(dec, best) {
+				res = dec.result(res.Solver, best, start, time.Since(bs))
+				ok = false
+			}
+		}
 		if ok && opts.LPBound {
 			// The LP relaxation first, so that a MIP stopped by the time
 			// limit still has its LP bound reported.
@@ -231,6 +256,14 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 				}
 			}
 		}
+		if dec != nil {
+			if res.Status != solve.Optimal && res.Status != solve.Infeasible {
+				dec.merge(&res, m)
+			}
+			// The decomposition is part of the solve: the time is the
+			// whole of it (heuristic, decomposition, LP, MIP).
+			res.Wall = time.Since(bs)
+		}
 		rep.Result = res
 		if opts.Horizon.Mode == HorizonSearch && res.Status == solve.Infeasible && T < searchLimit(in) {
 			T++
@@ -258,6 +291,18 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 			if rep.Result.Message != "" {
 				msg = rep.Result.Message + "; " + msg
 			}
+			if betterThan(m, h.Objective, rep.Result.Bound) {
+				// A checked schedule beats the solver's dual bound: the bound
+				// is refuted, and so is whatever the solver proved with it.
+				// Only the LP relaxation's optimum, if the schedule does not
+				// refute it too, still stands.
+				msg += fmt.Sprintf("; the solver's bound %s is refuted by the checked heuristic schedule", solve.FormatValue(rep.Result.Bound))
+				_, rep.Result.Bound = solve.NoSolution(m.Model.Sense)
+				if lb := rep.LPBound; !math.IsNaN(lb) && !betterThan(m, h.Objective, lb) {
+					rep.Result.Bound = lb
+				}
+				rep.Result.Status = solve.NumericalTrouble
+			}
 			rep.Result.Message = msg
 		}
 		break
@@ -274,7 +319,18 @@ func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule
 	h := &HeuristicReport{RealTime: math.NaN(), Objective: math.NaN()}
 	rep.Heuristic = h
 	defer func() { h.Seconds = time.Since(t0).Seconds() }()
-	s := Heuristic(in, m.T)
+	// The attempt with the least objective of the run: under TST and TRC
+	// that is the one with the fewest migrations, not the shortest.
+	s := heuristicBy(in, m.T, func(s *Schedule) float64 {
+		if m.Objective == RealTime {
+			return s.RealTime
+		}
+		x, err := m.Encode(s)
+		if err != nil {
+			return math.Inf(1)
+		}
+		return m.Model.Evaluate(x).Objective
+	})
 	if s == nil {
 		return nil, nil
 	}
@@ -323,6 +379,9 @@ type JSONReport struct {
 	// came from: "solver", "heuristic" or "" (none).
 	HeuristicRealTime solve.Number `json:"heuristic_realtime"`
 	ScheduleSource    string       `json:"schedule_source,omitempty"`
+	// Decomposition is the interval-count decomposition (absent when it
+	// did not run).
+	Decomposition *DecompositionReport `json:"decomposition,omitempty"`
 }
 
 // JSON returns the machine-readable report.
@@ -330,7 +389,7 @@ func (r *Report) JSON() JSONReport {
 	j := JSONReport{Instance: r.Instance, Summary: r.Result.Summarize(), Verified: r.Verified(), Verdict: r.Verdict,
 		RealTime: solve.Number(math.NaN()), UnitOfT: solve.Number(math.NaN()), LPBound: solve.Number(r.LPBound),
 		Objective: r.Objective, Form: r.Form, Horizon: r.Horizon.Mode.String(), T: r.T, Rows: r.Stats.Rows,
-		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros}
+		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros, Decomposition: r.Decomposition}
 	if len(r.Tried) > 1 {
 		j.Tried = r.Tried
 	}
@@ -379,6 +438,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if !math.IsNaN(r.LPBound) {
 		ew.printf("lp bound     %s\n", solve.FormatValue(r.LPBound))
+	}
+	if d := r.Decomposition; d != nil {
+		ew.printf("intervals    bound %s over the counts K of task intervals: %s\n", solve.FormatValue(d.Bound), d)
 	}
 	if h := r.Heuristic; h != nil {
 		if h.Found {

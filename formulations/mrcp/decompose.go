@@ -320,8 +320,18 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 				continue
 			}
 			if res.Status == solve.Optimal {
-				subs[len(subs)-1].ZBound = sub.Z
-				break // Z*_K found
+				// Z*_K found within the gap tolerance: the dual bound says
+				// how far below the schedule's Z it may still lie, and that
+				// is what this K contributes to the bound.
+				zb := sub.Z
+				if b := res.Bound; !math.IsInf(b, 0) && !math.IsNaN(b) {
+					zb = min(zb, max(zlo, int(math.Ceil(b-boundTol))))
+				}
+				subs[len(subs)-1].ZBound = zb
+				if zb < sub.Z {
+					bound = math.Min(bound, float64((k+1)*zb))
+				}
+				break
 			}
 			// A limit: the bound on Z holds for this K.
 			zb := zlo
@@ -360,16 +370,20 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 			}
 		}
 	}
-	res.Status = solve.Optimal
 	plural := "s"
 	if len(subs) == 1 {
 		plural = ""
 	}
 	res.Message = fmt.Sprintf("late-count decomposition, %d subproblem%s", len(subs), plural)
-	if limited != solve.StatusUnknown && res.Bound < u-integralAbsGap {
-		res.Status = limited
-	} else {
+	// Optimal unless a limit left a bound more than a unit below U; a
+	// bound within a unit of U proves U (values are integers). A late count
+	// solved within a loose gap tolerance keeps its bound: Optimal, as the
+	// tolerance allowed, with the bound it proved.
+	res.Status = solve.Optimal
+	if res.Bound >= u-integralAbsGap {
 		res.Bound = u
+	} else if limited != solve.StatusUnknown {
+		res.Status = limited
 	}
 	out := &Report{Path: path, Instance: in, Built: bestBuilt, Result: res, FromHeuristic: best == heur, Subproblems: subs}
 	out.finish(best)
@@ -428,8 +442,14 @@ func coreMILP(ctx context.Context, in *mrcpscenario.Instance, core []int, k, zca
 	case res.Status == solve.Infeasible:
 		ss.ZBound = zcap + 1
 	case res.Status == solve.Optimal && res.HasSolution:
-		ss.ZBound = int(math.Ceil(res.Objective - boundTol))
-		ss.Z = ss.ZBound
+		// Optimal within the gap tolerance: the part's Z is the
+		// incumbent's, its bound the solver's dual bound (issue #14:
+		// ceil(Objective) with RelGap 0.3 claimed Z*_k ≥ 11 where Z*_k = 9).
+		ss.Z = int(math.Ceil(res.Objective - boundTol))
+		ss.ZBound = ss.Z
+		if b := res.Bound; !math.IsInf(b, 0) && !math.IsNaN(b) {
+			ss.ZBound = min(ss.Z, int(math.Ceil(b-boundTol)))
+		}
 	case (res.Status == solve.TimeLimit || res.Status == solve.NodeLimit || res.Status == solve.IterationLimit ||
 		res.Status == solve.Interrupted) && !math.IsInf(res.Bound, 0) && !math.IsNaN(res.Bound):
 		// A limit stopped it: its dual bound holds (no other status's does).

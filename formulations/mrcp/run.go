@@ -146,7 +146,9 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 			r.Status, r.Bound = solve.Optimal, u
 			r.Message = "no schedule beats the greedy one"
 		default:
-			r.Bound = math.Max(res.Bound, bt.lowerBound())
+			// The solver bounds the schedules better than the cutoff; the
+			// heuristic's value bounds the optimum from above.
+			r.Bound = math.Min(u, math.Max(res.Bound, bt.lowerBound()))
 		}
 		out.finish(bt.Heuristic)
 		return out, nil

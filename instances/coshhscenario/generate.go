@@ -31,6 +31,18 @@ type GenOptions struct {
 	// MeanInterarrival is the mean of the exponential time between arrivals
 	// in seconds; 0 means DefaultInterarrival.
 	MeanInterarrival float64
+	// Rho, when > 0, sets the arrival rate from the offered load instead
+	// (A-C14): λ = ρ·C/E[work], C = Σ slots·rate/ReferenceMHz.
+	Rho float64
+	// Homogeneous gives every user min share 0 and priority 1 (§6.1).
+	Homogeneous bool
+	// Tasks writes the simulator fields: task counts per job (A-C13), the
+	// map/reduce split of each resource's slots (A-C10), storage (A-C7),
+	// blocks, replicas, network, users' arrival rates and the per-job
+	// estimate factor 1+E.
+	Tasks bool
+	// IgnoreStorage (with Tasks) leaves storage unlimited: A-C7's "ignore".
+	IgnoreStorage bool
 }
 
 // DefaultInterarrival is the default mean time between job arrivals, in
@@ -79,6 +91,17 @@ func Generate(o GenOptions) (*Scenario, error) {
 	for _, c := range cats {
 		total += c.Jobs
 	}
+	if o.Rho < 0 || math.IsNaN(o.Rho) || math.IsInf(o.Rho, 0) {
+		return nil, fmt.Errorf("coshh: offered load %v is not a non-negative number", o.Rho)
+	}
+	if o.Rho > 0 {
+		o.MeanInterarrival = MeanWork(cats) / (o.Rho * SlotCapacity(res))
+	}
+	if o.Homogeneous {
+		for i := range users {
+			users[i].MinShare, users[i].Priority = 0, 1
+		}
+	}
 	rng := rand.New(rand.NewPCG(uint64(o.Seed), 0x636f736868))
 	s := &Scenario{
 		Kind: Kind, SchemaVersion: SchemaVersion, Seed: o.Seed,
@@ -87,6 +110,21 @@ func Generate(o GenOptions) (*Scenario, error) {
 			o.Trace, o.Jobs, o.Seed, o.Cluster, len(res), o.MaxError, o.MeanInterarrival),
 		Resources: res,
 		Users:     users,
+	}
+	if o.Rho > 0 || o.Homogeneous || o.Tasks {
+		s.Source += fmt.Sprintf(" --rho %g", o.Rho)
+		if o.Homogeneous {
+			s.Source += " --homogeneous"
+		}
+		if o.Tasks {
+			s.Source += " --tasks"
+			if o.IgnoreStorage {
+				s.Source += " --ignore-storage"
+			}
+			if err := simFields(s, o, cats, total); err != nil {
+				return nil, err
+			}
+		}
 	}
 	t := 0.0
 	for i := 0; i < o.Jobs; i++ {
@@ -112,6 +150,10 @@ func Generate(o GenOptions) (*Scenario, error) {
 			job.ExecTime[r] = round6(L)
 			e := (2*rng.Float64() - 1) * o.MaxError
 			job.EstTime[r] = round6(L * (1 + e))
+		}
+		if o.Tasks {
+			taskModel(&job, cats[k])
+			job.EstFactor = round6(1 + (2*rng.Float64()-1)*o.MaxError)
 		}
 		s.Jobs = append(s.Jobs, job)
 	}

@@ -39,6 +39,11 @@ type Scenario struct {
 	// Users and Jobs: a job stream to classify. Every job names a user.
 	Users []User `json:"users,omitempty"`
 	Jobs  []Job  `json:"jobs,omitempty"`
+	// BlockBytes, Replicas and NetworkMbps describe the data layout for the
+	// simulator (§3.3: 128 MB blocks, 3 replicas, 100 Mbps); optional.
+	BlockBytes  int64   `json:"block_bytes,omitempty"`
+	Replicas    int     `json:"replicas,omitempty"`
+	NetworkMbps float64 `json:"network_mbps,omitempty"`
 }
 
 // Resource is one machine of the cluster (Tables 3, 10, 11).
@@ -52,6 +57,12 @@ type Resource struct {
 	// model does not use them.
 	MemCapacity  string `json:"mem_capacity,omitempty"`
 	RetrieveRate string `json:"retrieve_rate,omitempty"`
+	// MapSlots and ReduceSlots split Slots for the simulator (A-C10);
+	// StorageBytes is the capacity that decides whether the resource can hold
+	// a block (A-C7; 0 = unlimited). Optional.
+	MapSlots     int   `json:"map_slots,omitempty"`
+	ReduceSlots  int   `json:"reduce_slots,omitempty"`
+	StorageBytes int64 `json:"storage_bytes,omitempty"`
 }
 
 // Class is a job class: its arrival rate α and its execution rate μ on each
@@ -68,6 +79,9 @@ type User struct {
 	Name     string  `json:"name"`
 	MinShare float64 `json:"min_share"`
 	Priority float64 `json:"priority"`
+	// ArrivalRate is the generator's arrival rate of the user's jobs (jobs/s),
+	// the oracle rate of A-C4; optional.
+	ArrivalRate float64 `json:"arrival_rate,omitempty"`
 }
 
 // Job is one job of a stream. ExecTime is the true mean execution time L on
@@ -80,6 +94,24 @@ type Job struct {
 	Arrival  float64   `json:"arrival"`
 	ExecTime []float64 `json:"exec_time"`
 	EstTime  []float64 `json:"est_time,omitempty"`
+	// Maps and Reduces are the job's task counts for the simulator, each task
+	// MapSeconds or ReduceSeconds of work at ReferenceMHz (A-C13); EstFactor
+	// is the estimate's factor 1+E of §6.3 (0 = exact). Optional.
+	Maps          int     `json:"maps,omitempty"`
+	MapSeconds    float64 `json:"map_seconds,omitempty"`
+	Reduces       int     `json:"reduces,omitempty"`
+	ReduceSeconds float64 `json:"reduce_seconds,omitempty"`
+	EstFactor     float64 `json:"est_factor,omitempty"`
+}
+
+// HasTasks reports whether the jobs carry task counts (a simulator stream).
+func (s *Scenario) HasTasks() bool {
+	for _, j := range s.Jobs {
+		if j.Maps+j.Reduces > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Estimate is the estimated execution time of j on resource r.
@@ -168,6 +200,15 @@ func (s *Scenario) Validate() error {
 		if r.ExecRateMHz < 0 || bad(r.ExecRateMHz) {
 			return perr(p+".exec_rate_mhz", "execution rate %v is not a non-negative number", r.ExecRateMHz)
 		}
+		if r.MapSlots < 0 || r.ReduceSlots < 0 || r.StorageBytes < 0 {
+			return perr(p, "negative map_slots, reduce_slots or storage_bytes")
+		}
+		if r.MapSlots+r.ReduceSlots > 0 && r.Slots > 0 && r.MapSlots+r.ReduceSlots != r.Slots {
+			return perr(p+".map_slots", "map_slots %d + reduce_slots %d differ from slots %d", r.MapSlots, r.ReduceSlots, r.Slots)
+		}
+	}
+	if s.BlockBytes < 0 || s.Replicas < 0 || s.NetworkMbps < 0 || bad(s.NetworkMbps) {
+		return perr("$", "negative block_bytes, replicas or network_mbps")
 	}
 	M := len(s.Resources)
 	hasClasses := len(s.Classes) > 0 || len(s.SecondaryClasses) > 0
@@ -198,6 +239,9 @@ func (s *Scenario) Validate() error {
 		if us.Priority <= 0 || bad(us.Priority) {
 			return perr(p+".priority", "priority %v is not a positive number", us.Priority)
 		}
+		if us.ArrivalRate < 0 || bad(us.ArrivalRate) {
+			return perr(p+".arrival_rate", "arrival rate %v is not a non-negative number", us.ArrivalRate)
+		}
 	}
 	if len(s.Users) == 0 {
 		return perr("$.users", "jobs given without users")
@@ -223,6 +267,15 @@ func (s *Scenario) Validate() error {
 		if len(job.EstTime) > 0 {
 			if err := checkTimes(p+".est_time", job.EstTime, M, true); err != nil {
 				return err
+			}
+		}
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"maps", float64(job.Maps)}, {"map_seconds", job.MapSeconds}, {"reduces", float64(job.Reduces)},
+			{"reduce_seconds", job.ReduceSeconds}, {"est_factor", job.EstFactor}} {
+			if f.v < 0 || bad(f.v) {
+				return perr(p+"."+f.name, "%v is not a non-negative number", f.v)
 			}
 		}
 	}

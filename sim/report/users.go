@@ -20,9 +20,33 @@ type UserMetrics struct {
 	Fairness        float64 `json:"fairness"`
 }
 
-// Users computes UserMetrics; ok is false when the workload has no users
-// or no job completed.
+// Reading is a time-dependent user metric read the three ways of A-C17.
+type Reading struct {
+	// AtCompletions is the mean over the job-completion instants (one sample
+	// per instant; the paper's evaluator runs at completions).
+	AtCompletions float64 `json:"at_completions"`
+	// TimeAverage is (1/T)∫ over [first arrival, last completion].
+	TimeAverage float64 `json:"time_average"`
+	// Last is the value at the last completion.
+	Last float64 `json:"last"`
+}
+
+// UserReadings are both user metrics, each read three ways (A-C17).
+type UserReadings struct {
+	Dissatisfaction Reading `json:"dissatisfaction"`
+	Fairness        Reading `json:"fairness"`
+}
+
+// Users computes UserMetrics (the completion-instant readings); ok is false
+// when the workload has no users or no job completed.
 func (r *Report) Users() (m UserMetrics, ok bool) {
+	rd, ok := r.UserReadings()
+	return UserMetrics{Dissatisfaction: rd.Dissatisfaction.AtCompletions, Fairness: rd.Fairness.AtCompletions}, ok
+}
+
+// UserReadings computes both user metrics three ways; ok is false when the
+// workload has no users or no job completed.
+func (r *Report) UserReadings() (m UserReadings, ok bool) {
 	w, res := r.Workload, r.Result
 	if len(w.Users) == 0 {
 		return m, false
@@ -63,28 +87,45 @@ func (r *Report) Users() (m UserMetrics, ok bool) {
 		}
 		return !evs[a].completion && evs[b].completion
 	})
-	as := make([]int, len(w.Users))
-	demand := make([]int, len(w.Users))
-	n := 0
-	for i, e := range evs {
-		if !e.completion {
-			as[e.user] += e.slots
-			demand[e.user] += e.demand
-			continue
+	last := sim.Time(-1)
+	for _, e := range evs {
+		if e.completion {
+			last = max(last, e.at)
 		}
-		if i > 0 && evs[i-1].completion && evs[i-1].at == e.at {
-			continue // one sample per instant
-		}
-		d, f := instant(w.Users, as, demand)
-		m.Dissatisfaction += d
-		m.Fairness += f
-		n++
 	}
-	if n == 0 {
+	if last < 0 {
 		return m, false
 	}
-	m.Dissatisfaction /= float64(n)
-	m.Fairness /= float64(n)
+	as := make([]int, len(w.Users))
+	demand := make([]int, len(w.Users))
+	start, prev := evs[0].at, evs[0].at
+	var d, f, intD, intF float64 // current values and their integrals
+	n := 0
+	for i := 0; i < len(evs) && evs[i].at <= last; {
+		t := evs[i].at
+		intD += d * float64(t-prev)
+		intF += f * float64(t-prev)
+		prev = t
+		sample := false
+		for ; i < len(evs) && evs[i].at == t; i++ {
+			as[evs[i].user] += evs[i].slots
+			demand[evs[i].user] += evs[i].demand
+			sample = sample || evs[i].completion
+		}
+		d, f = instant(w.Users, as, demand)
+		if sample {
+			m.Dissatisfaction.AtCompletions += d
+			m.Fairness.AtCompletions += f
+			n++
+		}
+	}
+	m.Dissatisfaction.AtCompletions /= float64(n)
+	m.Fairness.AtCompletions /= float64(n)
+	m.Dissatisfaction.Last, m.Fairness.Last = d, f
+	if span := float64(last - start); span > 0 {
+		m.Dissatisfaction.TimeAverage = intD / span
+		m.Fairness.TimeAverage = intF / span
+	}
 	return m, true
 }
 

@@ -22,7 +22,13 @@
 // "lp/relaxation_<mip>" solves the LP relaxation of each MIP;
 // "testsets/<name>" solves every problem listed in ../shared/testsets/optima.tsv
 // (found beside the module root; skipped when absent), skipping the "hard"
-// ones, and the "medium" ones under -short.
+// ones, and the "medium" ones under -short;
+// "bounds/<case>/<stop>" is the bound matrix: every BoundCase (seeded random
+// pure-integer MILPs whose optima are enumerated, minimisations and
+// maximisations with objective offsets, and four small test-set MIPs plus
+// three mirrored into maximisations) solved under every Stop (relative gaps
+// 1e-1, 1e-2, 1e-4, an absolute gap, node limits 1, 10, 100, an iteration
+// limit, an expired time limit, a cancelled context).
 //
 // # Checks
 //
@@ -36,11 +42,17 @@
 // is within the default tolerance, an LP's bound equals its objective, and an
 // LP's duals satisfy d = c − Aᵀy, dual feasibility and complementary
 // slackness (CheckDuals), and its basis matches the point (CheckBasis).
+// Every stop of the bound matrix: bound ≤ optimum ≤ objective when
+// minimising (mirrored when maximising) to BoundTol relative, whatever the
+// status; Optimal only within the requested gap (CheckBounds). A dual bound
+// past the optimum is the worst defect a solver of this project can have.
 // Unbounded results carry an infinite bound and infeasible ones no solution;
 // a primal ray (unbounded) or a Farkas dual ray (infeasible LP), when the
 // result has one, is checked too (CheckRay, CheckDualRay).
 //
 // The suite is itself tested: an oracle fake that returns the stored answers
 // passes it, and fakes that are wrong in one way each (objective, point,
-// bound, status, integrality, duals) fail it.
+// bound, status, integrality, duals) fail it; so do fakes with a bound past
+// the optimum at a limit, an objective past it, or an Optimal gap past the
+// tolerance on every case of the bound matrix.
 package solvertest

@@ -53,8 +53,9 @@ type Caps struct {
 
 // Run runs the conformance suite against the solver newSolver returns (called
 // once per subtest). Subtests are named after the cases ("lp/infeasible",
-// "mip/knapsack", "lp/relaxation_knapsack") and the test-set problems
-// ("testsets/afiro").
+// "mip/knapsack", "lp/relaxation_knapsack"), the test-set problems
+// ("testsets/afiro") and the bound matrix ("bounds/random_3/nodes_10": every
+// BoundCase under every Stop).
 func Run(t *testing.T, newSolver func() solve.Solver, caps Caps) {
 	t.Helper()
 	run(testingT{t}, newSolver, caps)
@@ -99,6 +100,7 @@ func run(t T, newSolver func() solve.Solver, caps Caps) {
 		})
 	}
 	runTestsets(t, newSolver, caps)
+	runBounds(t, newSolver, caps)
 }
 
 // CheckCase checks a result against a case's known answer: status, objective,

@@ -77,6 +77,13 @@ func newOracle(mutate func(Case, *solve.Result) error) *oracle {
 	for _, c := range Cases() {
 		o.cases[c.Model.Name] = c
 	}
+	bcs, err := randomCases()
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range bcs {
+		o.cases[c.Model.Name] = optimal("bounds/"+c.Name, c.Model, c.Optimum, c.Solution...)
+	}
 	return o
 }
 
@@ -305,7 +312,7 @@ func TestCapsSkip(t *testing.T) {
 	caps.NoMIP = "no MIP here"
 	got := runRecorded(newOracle(nil), caps)
 	for name, rec := range got {
-		wantSkip := strings.HasPrefix(name, "mip/") || name == "testsets"
+		wantSkip := strings.HasPrefix(name, "mip/") || name == "testsets" || name == "bounds"
 		if rec.skipped != wantSkip || rec.failed {
 			t.Errorf("%s: skipped=%v failed=%v", name, rec.skipped, rec.failed)
 		}
@@ -443,6 +450,109 @@ func TestCheckDualRay(t *testing.T) {
 		}()
 		if rec.failed == tc.ok {
 			t.Errorf("ray %v: failed=%v (%v)", tc.y, rec.failed, rec.msgs)
+		}
+	}
+}
+
+// TestBoundMatrixCanFail runs the bound matrix against fakes that each get
+// one thing wrong and checks that every case fails under every stop.
+func TestBoundMatrixCanFail(t *testing.T) {
+	past := func(c Case, v float64) float64 {
+		d := 3e-5 * math.Max(1, math.Abs(c.Optimum)) // the defect that issue #14 found
+		if c.Model.Sense == model.Maximize {
+			return v + d
+		}
+		return v - d
+	}
+	fakes := []struct {
+		name   string
+		mutate func(Case, *solve.Result) error
+	}{
+		{"bound past the optimum at a node limit", func(c Case, r *solve.Result) error {
+			r.Status = solve.NodeLimit
+			r.Bound = 2*c.Optimum - past(c, c.Optimum)
+			return nil
+		}},
+		{"objective better than the optimum", func(c Case, r *solve.Result) error {
+			r.Status, r.HasSolution, r.X = solve.TimeLimit, false, nil
+			r.Objective = past(c, c.Optimum)
+			r.Bound = 2*r.Objective - c.Optimum
+			return nil
+		}},
+		{"optimal with a gap past the tolerance", func(c Case, r *solve.Result) error {
+			half := 0.5 * math.Max(1, math.Abs(c.Optimum)) // a valid bound, 50 % short
+			if c.Model.Sense == model.Maximize {
+				half = -half
+			}
+			r.Bound = c.Optimum - half
+			return nil
+		}},
+		{"infeasible", func(c Case, r *solve.Result) error {
+			r.Status, r.HasSolution, r.X = solve.Infeasible, false, nil
+			r.Objective, r.Bound = solve.NoSolution(c.Model.Sense)
+			r.Objective, r.Bound = r.Bound, r.Objective
+			return nil
+		}},
+	}
+	for _, f := range fakes {
+		o := newOracle(func(c Case, r *solve.Result) error {
+			if strings.HasPrefix(c.Name, "bounds/") {
+				return f.mutate(c, r)
+			}
+			return nil
+		})
+		rec := &recorder{}
+		runBounds(rec, func() solve.Solver { return o }, oracleCaps)
+		ran := 0
+		for name, l := range rec.leaves(nil) {
+			if !strings.HasPrefix(name, "bounds/random_") {
+				continue
+			}
+			ran++
+			if !l.failed {
+				t.Errorf("%s: %s passes", f.name, name)
+			}
+		}
+		if want := randomBoundCases * len(Stops()); ran != want {
+			t.Errorf("%s: %d random subtests, want %d", f.name, ran, want)
+		}
+	}
+}
+
+// TestEnumerateAgainstFullScan checks enumerate's row pruning against a scan
+// of every point, on the random MILPs with all but their first 10 columns
+// fixed at their lower bounds (at most 3¹⁰ points).
+func TestEnumerateAgainstFullScan(t *testing.T) {
+	for seed := range uint64(randomBoundCases) {
+		m := RandomMILP(seed)
+		for j := 10; j < m.NumCols(); j++ {
+			m.ColUpper[j] = m.ColLower[j]
+		}
+		want, wantOK := math.Inf(1), false
+		x := append([]float64(nil), m.ColLower...)
+		for {
+			if ev := m.Evaluate(x); ev.Feasible(1e-9, true) {
+				v := ev.Objective
+				if m.Sense == model.Maximize {
+					v = -v
+				}
+				want, wantOK = math.Min(want, v), true
+			}
+			j := 0
+			for ; j < len(x) && x[j] == m.ColUpper[j]; j++ {
+				x[j] = m.ColLower[j]
+			}
+			if j == len(x) {
+				break
+			}
+			x[j]++
+		}
+		if m.Sense == model.Maximize {
+			want = -want
+		}
+		got, arg, ok := enumerate(m)
+		if ok != wantOK || ok && (got != want || m.Evaluate(arg).Objective != got) {
+			t.Errorf("%s: enumerate %v (feasible %v, at %v), full scan %v (feasible %v)", m.Name, got, ok, arg, want, wantOK)
 		}
 	}
 }

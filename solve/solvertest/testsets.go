@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/model/mps"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -84,6 +85,22 @@ func Problems(dir string) ([]Problem, error) {
 			Path: filepath.Join(dir, sub, fs[0]+".mps")})
 	}
 	return ps, sc.Err()
+}
+
+// LoadProblem reads the problem called name from the test set in dir
+// (optima.tsv and its MPS file).
+func LoadProblem(dir, name string) (Problem, *model.Model, error) {
+	ps, err := Problems(dir)
+	if err != nil {
+		return Problem{}, nil, err
+	}
+	for _, p := range ps {
+		if p.Name == name {
+			m, err := mps.ReadFile(p.Path)
+			return p, m, err
+		}
+	}
+	return Problem{}, nil, fmt.Errorf("solvertest: %s is not in %s", name, filepath.Join(dir, "optima.tsv"))
 }
 
 func runTestsets(t T, newSolver func() solve.Solver, caps Caps) {

@@ -72,6 +72,7 @@ type Params struct {
 	Scenarios   []int          `json:"scenarios"`
 	Instances   int            `json:"instances"`
 	Formulation string         `json:"formulation,omitempty"`
+	Objective   string         `json:"objective,omitempty"`
 	Horizon     string         `json:"horizon,omitempty"`
 	Solver      string         `json:"solver,omitempty"`
 	TimeLimit   sweep.Duration `json:"time_limit,omitempty"`
@@ -97,6 +98,9 @@ func paramsOf(o jlassi.TableOptions) Params {
 	if o.Form != jlassi.FormUnknown {
 		p.Formulation = o.Form.String()
 	}
+	if o.Objective != jlassi.ObjectiveUnknown {
+		p.Objective = o.Objective.String()
+	}
 	if o.Horizon.Mode != jlassi.HorizonUnknown {
 		p.Horizon = o.Horizon.String()
 	}
@@ -110,6 +114,11 @@ func (p Params) options() (jlassi.TableOptions, error) {
 	var err error
 	if o.Form, err = jlassi.ParseForm(p.Formulation); err != nil {
 		return o, badinput.Errorf("params.formulation: %v", err)
+	}
+	if p.Objective != "" {
+		if o.Objective, err = jlassi.ParseObjective(p.Objective); err != nil {
+			return o, badinput.Errorf("params.objective: %v", err)
+		}
 	}
 	if p.Horizon != "" {
 		if o.Horizon, err = jlassi.ParseHorizon(p.Horizon); err != nil {

@@ -18,7 +18,7 @@ import (
 )
 
 func TestPlan(t *testing.T) {
-	o := jlassi.TableOptions{Scenarios: []int{2, 5}, Instances: 3, Form: jlassi.Published, Horizon: jlassi.Horizon{Mode: jlassi.HorizonFixed, T: 9},
+	o := jlassi.TableOptions{Scenarios: []int{2, 5}, Instances: 3, Form: jlassi.Published, Objective: jlassi.TST, Horizon: jlassi.Horizon{Mode: jlassi.HorizonFixed, T: 9},
 		Solve: solve.Options{Solver: "highs", TimeLimit: 90 * time.Second, RelGap: 1e-3, NodeLimit: 5, Threads: 1, Seed: 4}}
 	m, err := Plan(o)
 	if err != nil {
@@ -47,6 +47,9 @@ func TestPlan(t *testing.T) {
 	}
 	if _, err := (Params{Horizon: "never"}).options(); err == nil {
 		t.Error("horizon never accepted")
+	}
+	if _, err := (Params{Objective: "makespan"}).options(); err == nil {
+		t.Error("objective makespan accepted")
 	}
 	if m, _ := Plan(jlassi.TableOptions{Scenarios: []int{1}, Instances: 1}); m.Limits.Time != 0 {
 		t.Errorf("no time limit, yet a time per item of %v", m.Limits.Time)

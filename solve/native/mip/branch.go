@@ -164,8 +164,9 @@ func (s *search) selectBranch(nd *node, x []float64, frac []int, z float64) (bes
 					zc := s.sigma * clone.Objective()
 					gain[d] = math.Max(zc-z, 0)
 					if st == solve.Optimal {
-						if s.roundBound(zc) >= cutoff {
+						if b := s.roundBound(zc); b >= cutoff {
 							cut[d] = true
+							s.discard(math.Max(b, nd.bound))
 						}
 						dist := c.f
 						if d == 1 {

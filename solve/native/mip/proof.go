@@ -28,6 +28,10 @@ type proof struct {
 	cols []int
 	vals []float64
 	beta float64
+	// cutoff is the objective cutoff a cutoff proof assumed (internal
+	// sense): what it excludes holds no point better than that, and only
+	// that. +Inf for a Farkas proof, which excludes no point at all.
+	cutoff float64
 }
 
 // proofPool is a ring of proofs.
@@ -94,8 +98,9 @@ func (s *search) aggregate(y []float64) ([]float64, float64) {
 }
 
 // storeProof sparsifies Σ coef·x ≥ beta and keeps it when the node's bounds
-// violate it (the proof explains the node).
-func (s *search) storeProof(coef []float64, beta float64) bool {
+// violate it (the proof explains the node); cutoff is the objective cutoff
+// the proof assumed, +Inf for none.
+func (s *search) storeProof(coef []float64, beta, cutoff float64) bool {
 	big := 0.0
 	for _, v := range coef {
 		big = math.Max(big, math.Abs(v))
@@ -125,6 +130,7 @@ func (s *search) storeProof(coef []float64, beta float64) bool {
 		pr.vals = append(pr.vals, v)
 	}
 	pr.beta = beta
+	pr.cutoff = cutoff
 	act := rowActivity(pr.cols, pr.vals, s.curLo, s.curUp)
 	if act.maxInf > 0 || act.maxF >= beta-proofViolTol*math.Max(1, math.Abs(beta)) {
 		return false
@@ -140,14 +146,14 @@ func (s *search) infeasibleProof() {
 		return
 	}
 	coef, beta := s.aggregate(y)
-	if s.storeProof(coef, beta) {
+	if s.storeProof(coef, beta, math.Inf(1)) {
 		return
 	}
 	for i := range y {
 		y[i] = -y[i]
 	}
 	coef, beta = s.aggregate(y)
-	s.storeProof(coef, beta)
+	s.storeProof(coef, beta, math.Inf(1))
 }
 
 // cutoffProof stores the proof of a node LP whose bound reached the
@@ -169,7 +175,8 @@ func (s *search) cutoffProof() {
 	for j := range coef {
 		coef[j] -= s.sigma * s.m.Obj[j]
 	}
-	s.storeProof(coef, beta-(s.cutoff()-s.offset))
+	cutoff := s.cutoff()
+	s.storeProof(coef, beta-(cutoff-s.offset), cutoff)
 }
 
 // proofMax returns the maximum activity of a proof under bounds lo, up
@@ -213,6 +220,7 @@ func (s *search) proofPass(nd *node) (ok, changed bool) {
 		slack := maxF - pr.beta
 		if slack < -propTol*math.Max(1, math.Abs(pr.beta)) {
 			s.proofs.pruned++
+			s.discardBeyond(math.Max(pr.cutoff, nd.bound))
 			return false, changed
 		}
 		// A column can be tightened only if its range exceeds the slack;
@@ -240,8 +248,12 @@ func (s *search) proofPass(nd *node) (ok, changed bool) {
 			}
 			if nl > nu {
 				s.proofs.pruned++
+				s.discardBeyond(math.Max(pr.cutoff, nd.bound))
 				return false, changed
 			}
+			// The part of the node cut away holds no point better than
+			// the proof's cutoff.
+			s.discardBeyond(math.Max(pr.cutoff, nd.bound))
 			nd.chg = append(nd.chg, bndChg{j, nl, nu})
 			lo[j], up[j] = nl, nu
 			changed = true

@@ -33,6 +33,10 @@ const (
 	logEvery = 2 * time.Second
 	// rcFixTol is the smallest reduced cost used for reduced-cost fixing.
 	rcFixTol = 1e-7
+	// cutoffRoundTol is subtracted before rounding a cutoff up to the next
+	// integer when the objective is integral at integer points: a cutoff
+	// already sits boundRoundTol above the whole value it stands for.
+	cutoffRoundTol = 1e-9
 	// maxNodeResolves bounds the number of times a node LP is re-solved after
 	// strong branching tightened a bound.
 	maxNodeResolves = 10
@@ -181,6 +185,11 @@ type search struct {
 	nextID  int64
 	nodes   int64
 	trouble float64 // smallest bound of a subtree abandoned for numerical trouble
+	// pruned is the least bound of a region discarded because it could not
+	// beat the incumbent by more than pruneTol (a node, a strong-branching
+	// child, a region a cutoff proof excluded). Those regions may hold
+	// points better than the incumbent, so the dual bound must include it.
+	pruned  float64
 	status  solve.Status
 	message string
 	log     io.Writer
@@ -191,7 +200,7 @@ type search struct {
 
 func newSearch(ctx context.Context, m *model.Model, opts solve.Options, cfg config, start time.Time) (*search, error) {
 	s := &search{ctx: ctx, m: m, opts: opts, cfg: cfg, start: start, sigma: 1, n: m.NumCols(),
-		incObj: math.Inf(1), trouble: math.Inf(1)}
+		incObj: math.Inf(1), trouble: math.Inf(1), pruned: math.Inf(1)}
 	if m.Sense == model.Maximize {
 		s.sigma = -1
 	}
@@ -287,10 +296,32 @@ func (s *search) pruneTol() float64 {
 
 func (s *search) cutoff() float64 { return s.incObj - s.pruneTol() }
 
-// dualBound is the best bound over the open nodes, the node in process and
-// the subtrees abandoned for numerical trouble (internal sense).
+// discard records a region dropped for reaching the cutoff, with bound a
+// valid lower bound on its points (an LP bound, rounded like one). Only a
+// region that might still hold a point better than the incumbent (bound
+// below it) lowers the dual bound.
+func (s *search) discard(bound float64) {
+	if bound = s.roundBound(bound); bound < s.incObj {
+		s.pruned = math.Min(s.pruned, bound)
+	}
+}
+
+// discardBeyond records a region dropped because it holds no point with an
+// objective below cutoff (what a cutoff proof excludes).
+func (s *search) discardBeyond(cutoff float64) {
+	if s.objInt && !math.IsInf(cutoff, 0) {
+		cutoff = s.offset + math.Ceil(cutoff-s.offset-cutoffRoundTol)
+	}
+	if cutoff < s.incObj {
+		s.pruned = math.Min(s.pruned, cutoff)
+	}
+}
+
+// dualBound is the best bound over the open nodes, the node in process, the
+// subtrees abandoned for numerical trouble and the regions pruned within the
+// gap tolerance (internal sense), never above the incumbent.
 func (s *search) dualBound() float64 {
-	b := s.trouble
+	b := math.Min(s.trouble, s.pruned)
 	if s.curNode != nil {
 		b = math.Min(b, s.curNode.bound)
 	}
@@ -385,6 +416,7 @@ func (s *search) run() {
 			cur = heap.Pop(&s.open).(*node)
 			plunge = 0
 			if cur.bound >= s.cutoff() {
+				s.discard(cur.bound)
 				s.explored += math.Ldexp(1, -cur.depth)
 				cur = nil
 				continue
@@ -434,7 +466,10 @@ func (s *search) run() {
 	if s.status == solve.StatusUnknown {
 		switch {
 		case s.status == solve.Unbounded:
-		case !math.IsInf(s.incObj, 1) && s.gapClosed(s.dualBound()):
+		case !math.IsInf(s.incObj, 1) && (s.gapClosed(s.dualBound()) || len(s.open) == 0 && math.IsInf(s.trouble, 1)):
+			// Every node was solved or pruned within pruneTol: optimal
+			// within the tolerance (the dual bound, which holds the pruned
+			// nodes, may differ from the incumbent by up to pruneTol).
 			s.status = solve.Optimal
 		case math.IsInf(s.incObj, 1) && math.IsInf(s.trouble, 1) && len(s.open) == 0:
 			s.status = solve.Infeasible
@@ -595,6 +630,7 @@ func (s *search) process(nd *node) []*node {
 		}
 		nd.bound = math.Max(nd.bound, s.roundBound(z))
 		if nd.bound >= s.cutoff() {
+			s.discard(nd.bound)
 			if !isRoot && !s.cfg.noProofs {
 				s.cutoffProof()
 			}
@@ -618,9 +654,12 @@ func (s *search) process(nd *node) []*node {
 		x := s.lp.X()
 		frac := s.fractional(x)
 		if len(frac) == 0 {
-			if !s.setIncumbent(x, "L") && z < s.incObj-s.pruneTol() {
-				// Integral LP point that fails the check: cannot branch on it.
-				return s.troubleNode(nd, solve.NumericalTrouble)
+			if !s.setIncumbent(x, "L") {
+				if z < s.incObj-s.pruneTol() {
+					// Integral LP point that fails the check: cannot branch on it.
+					return s.troubleNode(nd, solve.NumericalTrouble)
+				}
+				s.discard(nd.bound)
 			}
 			return nil
 		}
@@ -642,6 +681,7 @@ func (s *search) process(nd *node) []*node {
 				s.rinsNext = 0
 			}
 			if nd.bound >= s.cutoff() {
+				s.discard(nd.bound)
 				return nil
 			}
 		} else if s.nodes%diveFreq == 0 {
@@ -651,6 +691,7 @@ func (s *search) process(nd *node) []*node {
 			s.rins(x)
 		}
 		if nd.bound >= s.cutoff() {
+			s.discard(nd.bound)
 			return nil
 		}
 		s.nodeReducedCostFix(nd, x, z)

@@ -1,0 +1,406 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mrbound/mrbound/instances/coshhscenario"
+	"github.com/mrbound/mrbound/policy/coshh"
+	"github.com/mrbound/mrbound/policy/fair"
+	"github.com/mrbound/mrbound/policy/fifo"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/sim/report"
+	_ "github.com/mrbound/mrbound/solve/native"
+	"github.com/mrbound/mrbound/workload/coshhsim"
+)
+
+// timed wraps a policy and times every callback: the wall time of one
+// decision (an offer, or an arrival with its classification and placement).
+type timed struct {
+	sim.Policy
+	offers, arrivals stat
+}
+
+type stat struct {
+	n        int
+	sum, max time.Duration
+}
+
+func (s *stat) add(d time.Duration) {
+	s.n++
+	s.sum += d
+	s.max = max(s.max, d)
+}
+
+func (s stat) mean() time.Duration {
+	if s.n == 0 {
+		return 0
+	}
+	return s.sum / time.Duration(s.n)
+}
+
+func (p *timed) Offer(s *sim.Sim, x int, f sim.Free) {
+	t0 := time.Now()
+	p.Policy.Offer(s, x, f)
+	p.offers.add(time.Since(t0))
+}
+
+func (p *timed) JobArrival(s *sim.Sim, j int) {
+	t0 := time.Now()
+	p.Policy.JobArrival(s, j)
+	p.arrivals.add(time.Since(t0))
+}
+
+// timedPlacer also forwards BlockPlacer; placement is timed with the arrival.
+type timedPlacer struct {
+	*timed
+	placer sim.BlockPlacer
+	place  time.Duration
+}
+
+func (p *timedPlacer) PlaceBlocks(s *sim.Sim, j int) {
+	t0 := time.Now()
+	p.placer.PlaceBlocks(s, j)
+	p.place = time.Since(t0)
+}
+
+func (p *timedPlacer) JobArrival(s *sim.Sim, j int) {
+	t0 := time.Now()
+	p.Policy.JobArrival(s, j)
+	p.arrivals.add(time.Since(t0) + p.place)
+	p.place = 0
+}
+
+func wrap(p sim.Policy) (sim.Policy, *timed) {
+	t := &timed{Policy: p}
+	if bp, ok := p.(sim.BlockPlacer); ok {
+		return &timedPlacer{timed: t, placer: bp}, t
+	}
+	return t, t
+}
+
+// coshhRow is one simulated run of the COSHH experiment.
+type coshhRow struct {
+	trace, users, policy string
+	seed                 int64
+	errI                 float64
+	turnaround           float64 // s
+	user                 report.UserReadings
+	locality             float64
+	overhead             time.Duration
+	offers, arrivals     stat
+	stats                coshh.Stats
+	completed, jobs      int
+	tasks                int
+	wall                 time.Duration
+}
+
+func newCOSHHPolicy(name string, sc *coshhscenario.Scenario) sim.Policy {
+	switch name {
+	case "fifo":
+		return fifo.New()
+	case "fair":
+		return fair.New()
+	}
+	p := coshh.New()
+	p.Fallback = name == "coshh-fallback"
+	p.UserRates = coshhsim.UserRates(sc)
+	return p
+}
+
+// coshhRun names one run: a generated stream of Jobs (0: 100) on Table 3 at
+// ρ = 0.9; Trim cuts every job to 50 maps and 10 reduces (tests).
+type coshhRun struct {
+	trace  string
+	homog  bool
+	seed   int64
+	errI   float64
+	policy string
+	jobs   int
+	trim   bool
+	// ignoreStorage: every resource can hold a block (A-C7 "ignore").
+	ignoreStorage bool
+}
+
+// runCOSHH simulates one run in hadoop1 mode (H = 3 s) and checks its trace.
+func runCOSHH(t testing.TB, c coshhRun) coshhRow {
+	sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: c.trace, Jobs: c.jobs, Seed: c.seed, Rho: 0.9, Tasks: true,
+		Homogeneous: c.homog, MaxError: c.errI, IgnoreStorage: c.ignoreStorage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := coshhsim.Workload("gen", sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range w.Jobs {
+		if c.trim {
+			w.Jobs[j].Maps = w.Jobs[j].Maps[:min(50, len(w.Jobs[j].Maps))]
+			w.Jobs[j].Reduces = w.Jobs[j].Reduces[:min(10, len(w.Jobs[j].Reduces))]
+		}
+	}
+	opt := sim.DefaultOptions()
+	opt.Seed = uint64(c.seed)
+	opt.Estimates = sim.EstimateGiven
+	p, tm := wrap(newCOSHHPolicy(c.policy, sc))
+	res, err := sim.Run(w, p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check.Verify(w, res); err != nil {
+		t.Fatalf("%s %s seed %d: checker: %v", c.trace, c.policy, c.seed, err)
+	}
+	if res.Rejected > 0 {
+		t.Fatalf("%s %s: %d invalid actions", c.trace, c.policy, res.Rejected)
+	}
+	if j, cp := belowCriticalPath(w, res); j >= 0 {
+		t.Fatalf("%s %s seed %d: job %d took %v s, below its critical path %v s", c.trace, c.policy, c.seed, j,
+			(res.Jobs[j].Completion - res.Jobs[j].Arrival).Seconds(), cp)
+	}
+	r := coshhRow{trace: c.trace, users: "heterogeneous", policy: c.policy, seed: c.seed, errI: c.errI,
+		turnaround: res.Metrics.MeanTurnaround, user: userReadings(w, res), locality: res.Metrics.Locality,
+		overhead: res.Overhead, offers: tm.offers, arrivals: tm.arrivals, completed: res.Metrics.CompletedJobs,
+		jobs: len(w.Jobs), tasks: w.NumTasks(), wall: res.Wall}
+	if c.homog {
+		r.users = "homogeneous"
+	}
+	if c.ignoreStorage {
+		r.users += ", storage ignored"
+	}
+	if cp, ok := tm.Policy.(*coshh.Policy); ok {
+		r.stats = cp.Stats
+	}
+	return r
+}
+
+// userReadings are COSHH's dissatisfaction and fairness (zero without users).
+func userReadings(w *sim.Workload, res *sim.Result) report.UserReadings {
+	rd, _ := (&report.Report{Workload: w, Result: res}).UserReadings()
+	return rd
+}
+
+// belowCriticalPath returns a completed job whose turnaround is below its
+// critical path (policies.md §6), or -1:
+//
+//	CP_j = max(maxMap_j, W^m_j/S_m) + max(maxRed_j, W^r_j/S_r)
+//
+// with every task at the fastest node's speed and S_m, S_r the cluster's map
+// and reduce slots; with ω = 0 no schedule does better.
+func belowCriticalPath(w *sim.Workload, res *sim.Result) (int, float64) {
+	speed, sm, sr := 0.0, 0, 0
+	for _, n := range w.Cluster.Nodes {
+		speed = max(speed, n.Speed)
+		sm += n.MapSlots
+		sr += n.ReduceSlots
+	}
+	phase := func(ts []sim.TaskSpec, slots int) float64 {
+		longest, sum := 0.0, 0.0
+		for _, t := range ts {
+			d := t.Work.Seconds() / speed
+			longest = max(longest, d)
+			sum += d
+		}
+		if len(ts) == 0 {
+			return 0
+		}
+		return max(longest, sum/float64(slots))
+	}
+	for j, o := range res.Jobs {
+		if !o.Done {
+			continue
+		}
+		cp := phase(w.Jobs[j].Maps, sm) + phase(w.Jobs[j].Reduces, sr)
+		if (o.Completion - o.Arrival).Seconds() < cp-cpTol {
+			return j, cp
+		}
+	}
+	return -1, 0
+}
+
+// cpTol absorbs the simulator's rounding of each task to whole milliseconds
+// (seconds; a job's path has at most two rounded tasks plus phase sums).
+const cpTol = 0.01
+
+// TestCOSHHSmoke runs the experiment's pipeline on a short trimmed stream:
+// every policy's trace passes the checker (inside runCOSHH), COSHH classified
+// without an LP failure, and the work-conserving policies finish every job.
+func TestCOSHHSmoke(t *testing.T) {
+	for _, pol := range []string{"fifo", "fair", "coshh", "coshh-fallback"} {
+		r := runCOSHH(t, coshhRun{trace: "facebook", seed: 2, policy: pol, jobs: 12, trim: true})
+		if strings.HasPrefix(pol, "coshh") && (r.stats.Classifications == 0 || r.stats.LPFailures > 0) {
+			t.Errorf("%s: stats %+v", pol, r.stats)
+		}
+		if pol != "coshh" && r.completed != r.jobs {
+			t.Errorf("%s: %d of %d jobs completed", pol, r.completed, r.jobs)
+		}
+	}
+}
+
+// TestCOSHHExperiment reproduces COSHH §5–6 in simulation (minutes of CPU);
+// it runs only with MRBOUND_COSHH_OUT set to a folder, where it writes
+// coshh-experiment.md and the SVG plots.
+func TestCOSHHExperiment(t *testing.T) {
+	out, part := os.Getenv("MRBOUND_COSHH_OUT"), os.Getenv("MRBOUND_COSHH_PART")
+	if out == "" || part != "main" && part != "error" && part != "storage" {
+		t.Skip("set MRBOUND_COSHH_OUT=folder and MRBOUND_COSHH_PART=main, error or storage to run the COSHH experiment")
+	}
+	seeds := []int64{1, 2, 3}
+	if s := os.Getenv("MRBOUND_COSHH_SEEDS"); s != "" {
+		var n int
+		fmt.Sscan(s, &n)
+		seeds = seeds[:0]
+		for i := 1; i <= n; i++ {
+			seeds = append(seeds, int64(i))
+		}
+	}
+	policies := []string{"fifo", "fair", "coshh", "coshh-fallback"}
+	var rows []coshhRow
+	for _, trace := range []string{"facebook", "yahoo"} {
+		if part != "main" && part != "storage" {
+			break
+		}
+		for _, homog := range []bool{false, true} {
+			if homog && part == "storage" {
+				continue
+			}
+			for _, pol := range policies {
+				for _, seed := range seeds {
+					r := runCOSHH(t, coshhRun{trace: trace, homog: homog, seed: seed, policy: pol, ignoreStorage: part == "storage"})
+					t.Logf("%s %s %s seed %d: T %.0f s, done %d/%d, dis %.3f, fair %.3f, loc %.3f, wall %v, lp %d",
+						trace, r.users, pol, seed, r.turnaround, r.completed, r.jobs, r.user.Dissatisfaction.AtCompletions,
+						r.user.Fairness.AtCompletions, r.locality, r.wall, r.stats.LPSolves)
+					rows = append(rows, r)
+				}
+			}
+		}
+	}
+	var errRows []coshhRow
+	for _, trace := range []string{"facebook", "yahoo"} {
+		if part != "error" {
+			break
+		}
+		for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
+			for _, seed := range seeds {
+				r := runCOSHH(t, coshhRun{trace: trace, seed: seed, errI: e, policy: "coshh"})
+				t.Logf("%s I=%.1f seed %d: T %.0f s", trace, e, seed, r.turnaround)
+				errRows = append(errRows, r)
+			}
+		}
+	}
+	md := coshhMarkdown(rows, errRows, policies, len(seeds))
+	if err := os.WriteFile(filepath.Join(out, "coshh-"+part+".md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if part == "storage" {
+		return
+	}
+	if err := coshhPlots(out, rows, errRows, policies); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mean over rows matching keep of f, with the 95% half-width (normal).
+func meanOf(rows []coshhRow, keep func(coshhRow) bool, f func(coshhRow) float64) (m, hw float64, n int) {
+	var xs []float64
+	for _, r := range rows {
+		if keep(r) {
+			xs = append(xs, f(r))
+		}
+	}
+	n = len(xs)
+	if n == 0 {
+		return math.NaN(), 0, 0
+	}
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(n)
+	if n > 1 {
+		v := 0.0
+		for _, x := range xs {
+			v += (x - m) * (x - m)
+		}
+		hw = 1.96 * math.Sqrt(v/float64(n-1)/float64(n))
+	}
+	return m, hw, n
+}
+
+func coshhMarkdown(rows, errRows []coshhRow, policies []string, nSeeds int) string {
+	var b strings.Builder
+	for _, trace := range []string{"facebook", "yahoo"} {
+		if len(rows) == 0 {
+			break
+		}
+		for _, users := range []string{"heterogeneous", "homogeneous", "heterogeneous, storage ignored"} {
+			if !slices.ContainsFunc(rows, func(r coshhRow) bool { return r.users == users }) {
+				continue
+			}
+			fmt.Fprintf(&b, "\n**%s, %s users** (Table 3, 100 jobs, ρ = 0.9, H = 3 s; mean over %d seeds, ± 95%% half-width)\n\n", trace, users, nSeeds)
+			b.WriteString("| policy | avg completion (s) | jobs done | dissatisfaction (completions / time avg / last) | fairness (completions / time avg / last) | locality | overhead (s) | offer mean / max (µs) | arrival mean / max (ms) | classifications | LP solves (wall s) |\n")
+			b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+			for _, pol := range policies {
+				keep := func(r coshhRow) bool { return r.trace == trace && r.users == users && r.policy == pol }
+				f := func(g func(coshhRow) float64) float64 { m, _, _ := meanOf(rows, keep, g); return m }
+				T, hw, _ := meanOf(rows, keep, func(r coshhRow) float64 { return r.turnaround })
+				maxOffer, maxArr := time.Duration(0), time.Duration(0)
+				for _, r := range rows {
+					if keep(r) {
+						maxOffer = max(maxOffer, r.offers.max)
+						maxArr = max(maxArr, r.arrivals.max)
+					}
+				}
+				fmt.Fprintf(&b, "| %s | %.0f ± %.0f | %.1f/100 | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.1f %% | %.2f | %.1f / %.0f | %.2f / %.1f | %.1f | %.1f (%.2f) |\n",
+					pol, T, hw, f(func(r coshhRow) float64 { return float64(r.completed) }),
+					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.AtCompletions }),
+					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.TimeAverage }),
+					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.Last }),
+					f(func(r coshhRow) float64 { return r.user.Fairness.AtCompletions }),
+					f(func(r coshhRow) float64 { return r.user.Fairness.TimeAverage }),
+					f(func(r coshhRow) float64 { return r.user.Fairness.Last }),
+					100*f(func(r coshhRow) float64 { return r.locality }),
+					f(func(r coshhRow) float64 { return r.overhead.Seconds() }),
+					f(func(r coshhRow) float64 { return float64(r.offers.mean().Nanoseconds()) / 1e3 }), float64(maxOffer.Nanoseconds())/1e3,
+					f(func(r coshhRow) float64 { return float64(r.arrivals.mean().Nanoseconds()) / 1e6 }), float64(maxArr.Nanoseconds())/1e6,
+					f(func(r coshhRow) float64 { return float64(r.stats.Classifications) }),
+					f(func(r coshhRow) float64 { return float64(r.stats.LPSolves) }),
+					f(func(r coshhRow) float64 { return r.stats.LPWall.Seconds() }))
+			}
+		}
+	}
+	if len(errRows) == 0 {
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\n**Estimation error** (COSHH, heterogeneous users; estimates L·(1+E), E ~ U[−I, I] per job; mean over %d seeds)\n\n", nSeeds)
+	b.WriteString("| trace | I = 0 | I = 0.1 | I = 0.2 | I = 0.3 | I = 0.4 |\n|---|---|---|---|---|---|\n")
+	for _, trace := range []string{"facebook", "yahoo"} {
+		fmt.Fprintf(&b, "| %s |", trace)
+		for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
+			m, hw, _ := meanOf(errRows, func(r coshhRow) bool { return r.trace == trace && r.errI == e }, func(r coshhRow) float64 { return r.turnaround })
+			fmt.Fprintf(&b, " %.0f ± %.0f |", m, hw)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestBelowCriticalPathCatches: two 10 s maps on one slot cannot finish in
+// 15 s (CP = max(10, 20/1) = 20 s); 20 s passes.
+func TestBelowCriticalPathCatches(t *testing.T) {
+	w := &sim.Workload{Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 1, Speed: 1}}},
+		Jobs: []sim.Job{{Parent: -1, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 10000}, {Work: 10000}}}}}
+	res := &sim.Result{Jobs: []sim.JobOutcome{{Arrived: true, Done: true, Completion: 15000}}}
+	if j, cp := belowCriticalPath(w, res); j != 0 || cp != 20 {
+		t.Errorf("15 s: got job %d, CP %v; want job 0, CP 20", j, cp)
+	}
+	res.Jobs[0].Completion = 20000
+	if j, _ := belowCriticalPath(w, res); j != -1 {
+		t.Errorf("20 s flagged job %d", j)
+	}
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/workload"
+)
+
+// swimCLIFlags are simulate's SWIM flags (cluster and bytes → tasks model),
+// shared so that both commands read a trace the same way (workloadOptions).
+func swimCLIFlags() []cli.Flag {
+	var out []cli.Flag
+	for _, f := range simulateCommand().Flags {
+		if slices.Contains(swimFlags, f.Names()[0]) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func compareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "compare",
+		Usage:     "run online policies in the simulator and compare each with the offline optimum or a certified lower bound",
+		ArgsUsage: "FILE | --family NAME --lambdas L1,L2,… --table FILE.csv",
+		Description: `FILE is a SWIM trace (.tsv), turned into tasks and a cluster by the SWIM flags as in simulate,
+or a JSON scenario of kind mrcp, coshh or jlassi (package workload).
+
+Every policy runs in ideal mode (offers at once, reduces after all maps, true durations) and its
+trace is verified by the independent checker. The offline side is the exact optimum when the
+instance is tiny enough to enumerate, else the best certified lower bound (docs/bounds.md). A
+verified policy value below the bound is a bug and exits with code 2.
+
+Sweep form: with --family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed) and no FILE, every
+instance of the family (--jobs jobs, each λ of --lambdas, seeds 1..--seeds) is compared; one row
+per policy and instance is appended to --table as soon as it is known, so a killed sweep resumes
+where it stopped, and --svg plots the mean ratio to the bound per policy against the offered load.`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "policies", Required: true, Usage: "comma-separated policies: " + strings.Join(policy.Names(), ", ")},
+			&cli.StringFlag{Name: "metric", Usage: "makespan, total-turnaround, mean-turnaround, max-turnaround, late-jobs or mrcp-product (default: makespan for a batch, mean-turnaround for a stream)"},
+			&cli.StringFlag{Name: "solver", Value: solve.DefaultSolver, Usage: "backend for the LP and the MRCP windows: native or highs"},
+			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve"},
+			&cli.BoolFlag{Name: "lp", Usage: "add the bucketed LP relaxation to the turnaround bounds"},
+			&cli.IntFlag{Name: "windows", Usage: "jobs per MRCP window for late jobs and max turnaround (0: off)"},
+			&cli.StringFlag{Name: "family", Usage: "sweep: generated family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed)"},
+			&cli.IntFlag{Name: "jobs", Value: 40, Usage: "sweep: jobs per instance"},
+			&cli.StringFlag{Name: "lambdas", Usage: "sweep: arrival rates in jobs/s, comma-separated (1/40 is accepted)"},
+			&cli.IntFlag{Name: "seeds", Value: 3, Usage: "sweep: instances per rate (seeds 1..N)"},
+			&cli.StringFlag{Name: "table", Usage: "sweep: the CSV table to append to (resumed when it exists)"},
+			&cli.StringFlag{Name: "sweep", Usage: "sweep: plan it as independent items in this folder instead (mrbound sweep submit/collect; Slurm, Kubernetes)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed of every random stream of the runs (block placement, tie-breaks, noise)"},
+			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise] (the bounds use 1-noise)"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table"},
+			&cli.StringFlag{Name: "svg", Usage: "write a bar chart of the ratios to this SVG file"},
+			&cli.StringFlag{Name: "out", Usage: "also write the report to this file (.md or .csv)"},
+		}, swimCLIFlags()...),
+		Action: compareAction,
+	}
+}
+
+// parsePolicies reads --policies: registered names, comma-separated. The
+// error does not list the registry (it grows as policies register); the
+// flag's help does.
+func parsePolicies(s string) ([]string, error) {
+	var out []string
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if _, err := policy.New(name, policy.Params{}); err != nil {
+			return nil, badInputf("--policies: unknown policy %q (mrbound compare --help lists them)", name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// compareOptions are compareAction's flags, checked.
+type compareOptions struct {
+	path     string
+	policies []string
+	workload workload.Options
+	run      simbridge.Options
+	json     bool
+	svg, out string
+}
+
+func parseCompareOptions(c *cli.Context) (compareOptions, error) {
+	var o compareOptions
+	var err error
+	if o.path, err = oneArg(c, "FILE"); err != nil {
+		return o, err
+	}
+	if o.policies, err = parsePolicies(c.String("policies")); err != nil {
+		return o, err
+	}
+	o.run.Sim = simbridge.IdealOptions()
+	o.run.Sim.Seed = c.Uint64("seed")
+	if o.run.Sim.Noise = c.Float64("noise"); !(o.run.Sim.Noise >= 0 && o.run.Sim.Noise < 1) {
+		return o, badInputf("--noise: %v is not in [0, 1)", o.run.Sim.Noise)
+	}
+	if s := c.String("metric"); s != "" {
+		if o.run.Metric, err = lowerbound.ParseMetric(s); err != nil {
+			return o, badInputf("--metric: %v", err)
+		}
+	}
+	if o.run.Solve, err = solverOptions(c); err != nil {
+		return o, err
+	}
+	o.run.LP = c.Bool("lp")
+	if o.run.WindowJobs = c.Int("windows"); o.run.WindowJobs < 0 {
+		return o, badInputf("--windows: must be ≥ 0, got %d", o.run.WindowJobs)
+	}
+	if o.workload, err = workloadOptions(c, o.path); err != nil {
+		return o, err
+	}
+	o.json, o.svg, o.out = c.Bool("json"), c.String("svg"), c.String("out")
+	if o.out != "" {
+		if ext := filepath.Ext(o.out); ext != ".md" && ext != ".csv" {
+			return o, badInputf("--out: %s: the report is written as .md or .csv, not %q", o.out, ext)
+		}
+	}
+	return o, nil
+}
+
+func compareAction(c *cli.Context) error {
+	if c.IsSet("family") {
+		return compareSweepAction(c)
+	}
+	o, err := parseCompareOptions(c)
+	if err != nil {
+		return err
+	}
+	w, err := workload.Load(o.path, o.workload)
+	if err != nil {
+		return err
+	}
+	pols := make([]simbridge.Named, len(o.policies))
+	for i, n := range o.policies {
+		p, err := policy.New(n, policy.Params{})
+		if err != nil {
+			return err
+		}
+		pols[i] = simbridge.Named{Name: n, Policy: p}
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	out, err := simbridge.Compare(ctx, filepath.Base(o.path), w, pols, o.run)
+	if err != nil {
+		return err
+	}
+	r := out.Report
+	if o.svg != "" {
+		if err := writeFileAtomic(o.svg, r.WriteSVG); err != nil {
+			return err
+		}
+	}
+	if o.out != "" {
+		write := r.WriteMarkdown
+		if filepath.Ext(o.out) == ".csv" {
+			write = r.WriteCSV
+		}
+		if err := writeFileAtomic(o.out, write); err != nil {
+			return err
+		}
+	}
+	if o.json {
+		return r.WriteJSON(c.App.Writer)
+	}
+	return r.WriteText(c.App.Writer)
+}

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mrbound/mrbound/compare"
+	"github.com/mrbound/mrbound/compare/comparesweep"
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/lowerbound"
+)
+
+// parseRates reads "0.02,1/40" into rates.
+func parseRates(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		num, den, isFrac := strings.Cut(f, "/")
+		v, err := strconv.ParseFloat(num, 64)
+		if err == nil && isFrac {
+			var d float64
+			if d, err = strconv.ParseFloat(den, 64); err == nil {
+				v /= d
+			}
+		}
+		if err != nil || !(v > 0) || v > 1e9 {
+			return nil, badInputf("--lambdas: %q is not a positive rate", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func compareSweepAction(c *cli.Context) error {
+	if c.NArg() != 0 {
+		return badInputf("compare --family runs a sweep and takes no FILE (got %q)", c.Args().First())
+	}
+	o := simbridge.SweepOptions{Family: c.String("family"), Jobs: c.Int("jobs"), Seeds: c.Int("seeds")}
+	var err error
+	if o.Lambdas, err = parseRates(c.String("lambdas")); err != nil {
+		return err
+	}
+	if o.Policies, err = parsePolicies(c.String("policies")); err != nil {
+		return err
+	}
+	o.Compare.Sim = simbridge.IdealOptions()
+	o.Compare.Sim.Noise = c.Float64("noise")
+	o.Compare.Metric = lowerbound.MeanTurnaround
+	if s := c.String("metric"); s != "" {
+		if o.Compare.Metric, err = lowerbound.ParseMetric(s); err != nil {
+			return badInputf("--metric: %v", err)
+		}
+	}
+	if o.Compare.Solve, err = solverOptions(c); err != nil {
+		return err
+	}
+	o.Compare.LP, o.Compare.WindowJobs = c.Bool("lp"), c.Int("windows")
+	if dir := c.String("sweep"); dir != "" {
+		if c.IsSet("table") || c.IsSet("svg") {
+			return badInputf("--table and --svg do not apply with --sweep (give --out to mrbound sweep collect)")
+		}
+		m, err := comparesweep.Plan(o)
+		if err != nil {
+			return err
+		}
+		return planSweep(c, dir, m)
+	}
+	table := c.String("table")
+	if table == "" {
+		return badInputf("compare --family needs --table FILE.csv (the resumable results table)")
+	}
+	// Resume: read what the table holds, then append.
+	old, err := os.ReadFile(table)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		var hdr bytes.Buffer
+		if err := compare.WriteSweepHeader(&hdr); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(table, func(w io.Writer) error { _, err := w.Write(hdr.Bytes()); return err }); err != nil {
+			return err
+		}
+	case err != nil:
+		return badInputf("%s: %v", table, err)
+	default:
+		if o.Done, err = compare.ReadSweep(table, bytes.NewReader(old)); err != nil {
+			return badInput(err)
+		}
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			// A killed sweep left a partial line: drop it before appending.
+			cut := bytes.LastIndexByte(old, '\n') + 1
+			if err := writeFileAtomic(table, func(w io.Writer) error { _, err := w.Write(old[:cut]); return err }); err != nil {
+				return err
+			}
+		}
+	}
+	f, err := os.OpenFile(table, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return badInputf("%s: %v", table, err)
+	}
+	defer f.Close()
+	o.Emit = func(r compare.SweepRecord) error {
+		if err := compare.WriteSweepRecord(f, r); err != nil {
+			return err
+		}
+		return f.Sync()
+	}
+	ctx, stop := signalContext()
+	defer stop()
+	recs, err := simbridge.Sweep(ctx, o)
+	if err != nil {
+		return err
+	}
+	pts := compare.SweepMeans(recs)
+	if svg := c.String("svg"); svg != "" {
+		title := fmt.Sprintf("%s, %s: ratio to the bound", o.Family, o.Compare.Metric)
+		if err := writeFileAtomic(svg, func(w io.Writer) error { return compare.WriteSweepSVG(w, title, pts) }); err != nil {
+			return err
+		}
+	}
+	return compare.WriteSweepSummary(c.App.Writer, o.Family, o.Compare.Metric, pts, len(recs))
+}

@@ -1,0 +1,186 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/mrbound/mrbound/lowerbound"
+)
+
+// ErrBelowBound is wrapped by the error Build returns when a verified run's
+// value is below the certified bound or the proven optimum.
+var ErrBelowBound = errors.New("compare: a policy's value is below the offline bound")
+
+// Run is one policy's simulated run of the instance.
+type Run struct {
+	Policy string
+	// Completion[j] is C_j in ms for Problem.Jobs[j].
+	Completion []int64
+	// Verified reports that the trace passed the independent checker;
+	// CheckErr is its verdict otherwise.
+	Verified bool
+	CheckErr string
+}
+
+// Offline is what the offline side established for the chosen metric.
+type Offline struct {
+	// Bound is the certified lower bound (Certified of lowerbound.Bound, or
+	// better), and By names the argument that gave it.
+	Bound float64
+	By    string
+	// Components are the lower bounds that were maximised (for the report).
+	Components []lowerbound.Component
+	// Optimum is the proven optimum, nil when not proven.
+	Optimum *float64
+	// Verified reports that the optimal schedule passed its checker (true for
+	// an enumerated optimum, which is computed, not decoded).
+	Verified bool
+}
+
+// Row is one policy's line of the report.
+type Row struct {
+	Policy string  `json:"policy"`
+	Value  float64 `json:"value"`
+	// Ratio is Value / bound (nil when the bound is 0); RatioToOptimum is
+	// Value / optimum when the optimum is proven and positive.
+	Ratio          *float64 `json:"ratio"`
+	RatioToOptimum *float64 `json:"ratio_to_optimum,omitempty"`
+	Verified       bool     `json:"verified"`
+	CheckError     string   `json:"check_error,omitempty"`
+}
+
+// Report is the comparison for one metric.
+type Report struct {
+	Instance string            `json:"instance,omitempty"`
+	Metric   lowerbound.Metric `json:"metric"`
+	// Unit is "ms" or "jobs".
+	Unit  string  `json:"unit"`
+	Bound float64 `json:"bound"`
+	By    string  `json:"bound_by"`
+	// BoundStatus is "optimal" when the bound is a proven optimum, else
+	// "bound"; Gap is (best verified value − bound)/best verified value,
+	// nil when no policy is verified or the best value is 0.
+	BoundStatus string   `json:"bound_status"`
+	Gap         *float64 `json:"gap"`
+	Optimum     *float64 `json:"optimum"`
+	// OfflineVerified is the checker verdict of the offline side: true for
+	// an optimum whose schedule was checked (or enumerated); OfflineCheck
+	// says in words what the offline side is.
+	OfflineVerified bool   `json:"offline_verified"`
+	OfflineCheck    string `json:"offline_check"`
+	// Components lists every lower bound computed for the metric.
+	Components []lowerbound.Component `json:"bound_components"`
+	Policies   []Row                  `json:"policies"`
+}
+
+// Value computes metric m of a run's completion times on p.
+func Value(p *lowerbound.Problem, m lowerbound.Metric, completion []int64) (float64, error) {
+	if len(completion) != len(p.Jobs) {
+		return 0, fmt.Errorf("compare: %d completion times for %d jobs", len(completion), len(p.Jobs))
+	}
+	var maxC, total, maxT, late int64
+	minA := int64(math.MaxInt64)
+	for j, c := range completion {
+		job := &p.Jobs[j]
+		if c < job.Arrival {
+			return 0, fmt.Errorf("compare: job %d completes at %d ms, before its arrival %d", j, c, job.Arrival)
+		}
+		minA = min(minA, job.Arrival)
+		maxC = max(maxC, c)
+		total += c - job.Arrival
+		maxT = max(maxT, c-job.Arrival)
+		if job.HasDeadline && c > job.Deadline {
+			late++
+		}
+	}
+	if len(p.Jobs) == 0 {
+		return 0, nil
+	}
+	switch m {
+	case lowerbound.Makespan:
+		return float64(maxC - minA), nil
+	case lowerbound.TotalTurnaround:
+		return float64(total), nil
+	case lowerbound.MeanTurnaround:
+		return float64(total) / float64(len(p.Jobs)), nil
+	case lowerbound.MaxTurnaround:
+		return float64(maxT), nil
+	case lowerbound.LateJobs:
+		return float64(late), nil
+	case lowerbound.MRCPProduct:
+		return float64((late + 1) * maxT), nil
+	}
+	return 0, fmt.Errorf("compare: unknown metric %v", m)
+}
+
+// Build computes every run's value and ratios, and enforces the invariant:
+// a verified run below off.Bound or below a proven optimum is an error
+// wrapping ErrBelowBound (the report is not returned). Unverified runs are
+// reported with their verdict and not checked against the bound.
+func Build(p *lowerbound.Problem, m lowerbound.Metric, off Offline, runs []Run) (*Report, error) {
+	r := &Report{Metric: m, Unit: "ms", Bound: off.Bound, By: off.By, BoundStatus: "bound",
+		Optimum: off.Optimum, OfflineVerified: off.Verified, Components: off.Components}
+	if m == lowerbound.LateJobs {
+		r.Unit = "jobs"
+	}
+	r.OfflineCheck = "certified lower bound: no schedule, valid by proof and property tests (docs/bounds.md)"
+	if off.Optimum != nil {
+		r.OfflineCheck = "proven optimum"
+		if off.Verified {
+			r.OfflineCheck = "proven optimum, schedule verified"
+		}
+		if *off.Optimum < off.Bound {
+			return nil, fmt.Errorf("%w: the proven optimum %g is below the lower bound %g (by %s)", ErrBelowBound, *off.Optimum, off.Bound, off.By)
+		}
+		r.BoundStatus = "optimal"
+		r.Bound, r.By = *off.Optimum, "optimum"
+	}
+	best := math.Inf(1)
+	for _, run := range runs {
+		v, err := Value(p, m, run.Completion)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", run.Policy, err)
+		}
+		row := Row{Policy: run.Policy, Value: v, Verified: run.Verified, CheckError: run.CheckErr}
+		if run.Verified {
+			if v < off.Bound {
+				return nil, fmt.Errorf("%w: %s has %s %g < certified bound %g (by %s)", ErrBelowBound, run.Policy, m, v, off.Bound, off.By)
+			}
+			if off.Optimum != nil && v < *off.Optimum {
+				return nil, fmt.Errorf("%w: %s has %s %g < proven optimum %g", ErrBelowBound, run.Policy, m, v, *off.Optimum)
+			}
+			best = math.Min(best, v)
+		}
+		if r.Bound > 0 {
+			row.Ratio = ptr(v / r.Bound)
+		}
+		if off.Optimum != nil && *off.Optimum > 0 {
+			row.RatioToOptimum = ptr(v / *off.Optimum)
+		}
+		r.Policies = append(r.Policies, row)
+	}
+	if !math.IsInf(best, 1) && best > 0 {
+		r.Gap = ptr((best - r.Bound) / best)
+	}
+	return r, nil
+}
+
+func ptr(v float64) *float64 { return &v }
+
+// OfflineFromBounds picks metric m's certified bound out of b, raised by any
+// extra bounds (e.g. windowbound's), and takes the optimum of opt when given.
+func OfflineFromBounds(b *lowerbound.Bounds, m lowerbound.Metric, opt *lowerbound.Optimum, extra ...lowerbound.Component) Offline {
+	bd := b.Get(m)
+	off := Offline{Bound: bd.Certified, By: bd.By, Components: append(append([]lowerbound.Component{}, bd.Components...), extra...)}
+	for _, c := range extra {
+		if c.Value > off.Bound {
+			off.Bound, off.By = c.Value, c.Name
+		}
+	}
+	if opt != nil {
+		v := opt.Value(m, b.Jobs)
+		off.Optimum, off.Verified = &v, true
+	}
+	return off
+}

@@ -1,0 +1,200 @@
+package simbridge
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/compare"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/lowerbound/windowbound"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// Options configures Compare.
+type Options struct {
+	// Metric is compared; zero means DefaultMetric(w).
+	Metric lowerbound.Metric
+	// Sim runs every policy (ideal mode, exact estimates by default: see
+	// IdealOptions).
+	Sim sim.Options
+	// Solve is used by the LP and the windows (backend, time limit per solve).
+	Solve solve.Options
+	// LP adds the bucketed LP to the turnaround bounds.
+	LP bool
+	// WindowJobs > 0 adds windowbound's bounds (late jobs, max turnaround)
+	// with that many jobs per window.
+	WindowJobs int
+}
+
+// IdealOptions are the simulator options for comparing against optima:
+// ideal offers (no heartbeat), reduces after all maps (slow-start 1), exact
+// estimates, no noise (policies.md §1.6, A-G2).
+func IdealOptions() sim.Options {
+	o := sim.DefaultOptions()
+	o.Heartbeat, o.SlowStart = 0, 1
+	return o
+}
+
+// DefaultMetric is makespan for a batch (every job submitted at once, or by
+// its parent's completion), mean turnaround for a stream.
+func DefaultMetric(w *sim.Workload) lowerbound.Metric {
+	for j := range w.Jobs {
+		if w.Jobs[j].Parent < 0 && w.Jobs[j].Arrival != w.Jobs[0].Arrival {
+			return lowerbound.MeanTurnaround
+		}
+	}
+	return lowerbound.Makespan
+}
+
+// Outcome is a comparison with what it was computed from.
+type Outcome struct {
+	Report  *compare.Report
+	Problem *lowerbound.Problem
+	Bounds  *lowerbound.Bounds
+	// Exact is the enumerated optimum (tiny instances only) and Windows the
+	// window decomposition (when asked); nil otherwise.
+	Exact   *lowerbound.Optimum
+	Windows *windowbound.Result
+	Results []*sim.Result
+	// BoundWall is the time spent on the offline side.
+	BoundWall time.Duration
+}
+
+// Compare runs every policy on w in the simulator, verifies each trace with
+// the independent checker, computes the offline side, and builds the report.
+// The error wraps compare.ErrBelowBound when a verified run is below the
+// bound (a bug somewhere: never ignore it), badinput.Err for input the
+// bounds cannot take, or a failed call.
+// Named is a policy with the name it is reported under (a configured
+// variant, e.g. "fair-nodelay", may share its Name() with the default).
+type Named struct {
+	Name   string
+	Policy sim.Policy
+}
+
+// NameAll labels each policy by its own Name().
+func NameAll(ps ...sim.Policy) []Named {
+	out := make([]Named, len(ps))
+	for i, p := range ps {
+		out[i] = Named{p.Name(), p}
+	}
+	return out
+}
+
+func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named, o Options) (*Outcome, error) {
+	if len(policies) == 0 {
+		return nil, badinput.Errorf("compare: no policy to compare")
+	}
+	m := o.Metric
+	if m == lowerbound.MetricUnknown {
+		m = DefaultMetric(w)
+	}
+	if Chained(w) && m != lowerbound.Makespan {
+		return nil, badinput.Errorf("compare: %s: chained jobs have unknown arrivals; only the makespan can be bounded", m)
+	}
+	out := &Outcome{}
+	var runs []compare.Run
+	preemptive := false
+	for _, pol := range policies {
+		res, err := sim.Run(w, pol.Policy, o.Sim)
+		if err != nil {
+			return nil, err
+		}
+		run := compare.Run{Policy: pol.Name}
+		if verr := check.Verify(w, res); verr != nil {
+			run.CheckErr = verr.Error()
+		} else if res.Rejected > 0 {
+			run.CheckErr = fmt.Sprintf("%d invalid actions", res.Rejected)
+		} else {
+			run.Verified = true
+		}
+		c, err := Completions(res)
+		if err != nil {
+			return nil, err
+		}
+		run.Completion = c
+		preemptive = preemptive || Suspends(res)
+		runs = append(runs, run)
+		out.Results = append(out.Results, res)
+	}
+	t0 := time.Now()
+	p, err := Problem(w, o.Sim, preemptive)
+	if err != nil {
+		return nil, err
+	}
+	out.Problem = p
+	lo := lowerbound.Options{}
+	if o.LP {
+		lo.LP = &lowerbound.LPOptions{Solve: o.Solve}
+	}
+	if out.Bounds, err = lowerbound.ComputeWith(ctx, p, lo); err != nil {
+		return nil, err
+	}
+	var extra []lowerbound.Component
+	if o.WindowJobs > 0 && (m == lowerbound.LateJobs || m == lowerbound.MaxTurnaround || m == lowerbound.MRCPProduct) {
+		if out.Windows, err = windowbound.Bound(ctx, p, windowbound.Options{WindowJobs: o.WindowJobs, Solve: o.Solve}); err != nil {
+			return nil, err
+		}
+		switch m {
+		case lowerbound.LateJobs:
+			extra = append(extra, lowerbound.Component{Name: "mrcp-windows", Value: float64(out.Windows.LateJobs)})
+		case lowerbound.MaxTurnaround:
+			extra = append(extra, lowerbound.Component{Name: "mrcp-windows", Value: float64(out.Windows.MaxTurnaroundMs)})
+		case lowerbound.MRCPProduct:
+			late := max(out.Windows.LateJobs, int(out.Bounds.Get(lowerbound.LateJobs).Certified))
+			z := max(float64(out.Windows.MaxTurnaroundMs), out.Bounds.Get(lowerbound.MaxTurnaround).Certified)
+			extra = append(extra, lowerbound.Component{Name: "mrcp-windows", Value: float64(late+1) * z})
+		}
+	}
+	var opt *lowerbound.Optimum
+	if !p.Preemptive && p.NumTasks() <= lowerbound.ExactMaxTasks {
+		if out.Exact, err = lowerbound.Exact(p); err != nil {
+			return nil, err
+		}
+		if exactDurations(w, o.Sim) {
+			opt = out.Exact
+		} else {
+			// Durations were rounded down: the enumerated value is a bound.
+			extra = append(extra, lowerbound.Component{Name: "exact-on-lower-durations", Value: out.Exact.Value(m, len(p.Jobs))})
+		}
+	}
+	out.BoundWall = time.Since(t0)
+	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
+	if wb := out.Windows; wb != nil && wb.Exact && exactDurations(w, o.Sim) && off.Optimum == nil {
+		// One window, nothing rounded: the MRCP optimum is the stream's.
+		v := float64(wb.LateJobs)
+		if m == lowerbound.MaxTurnaround {
+			v = float64(wb.MaxTurnaroundMs)
+		}
+		if m != lowerbound.MRCPProduct {
+			off.Optimum, off.Verified = &v, wb.Windows[0].Verified
+		}
+	}
+	if out.Report, err = compare.Build(p, m, off, runs); err != nil {
+		return nil, err
+	}
+	out.Report.Instance = name
+	return out, nil
+}
+
+// exactDurations reports whether the problem's durations are the run's true
+// ones (no noise, no contention, no non-local penalty, integral base
+// durations), so that an enumerated optimum is the true optimum.
+func exactDurations(w *sim.Workload, o sim.Options) bool {
+	if Chained(w) {
+		return false // arrivals are lower bounds
+	}
+	if o.Noise != 0 || o.MapContention != 0 || o.ReduceContention != 0 || w.Cluster.NonLocalPenalty != 0 {
+		return false
+	}
+	for _, n := range w.Cluster.Nodes {
+		if n.Speed != 0 && n.Speed != 1 {
+			return false // Work/speed may be rounded
+		}
+	}
+	return true
+}

@@ -1,0 +1,69 @@
+package simbridge
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/policy/fair"
+	"github.com/mrbound/mrbound/policy/fifo"
+	"github.com/mrbound/mrbound/sim"
+)
+
+// TestCompareTinyIsOptimal: on a tiny workload with exact durations the
+// offline side is the enumerated optimum, every run is verified and at or
+// above it.
+func TestCompareTinyIsOptimal(t *testing.T) {
+	w := &sim.Workload{Name: "tiny", Cluster: sim.Cluster{Nodes: []sim.Node{{Name: "n0", MapSlots: 1, ReduceSlots: 1}}}}
+	w.Jobs = []sim.Job{
+		{Name: "big", Parent: -1, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 10000}, {Work: 10000}}, Reduces: []sim.TaskSpec{{Work: 5000}}},
+		{Name: "small", Parent: -1, Arrival: 1000, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 2000}}},
+	}
+	out, err := Compare(context.Background(), "tiny", w, NameAll(fifo.New(), fair.New()),
+		Options{Metric: lowerbound.TotalTurnaround, Sim: IdealOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := out.Report
+	if r.BoundStatus != "optimal" || r.Optimum == nil {
+		t.Fatalf("bound status %q, optimum %v", r.BoundStatus, r.Optimum)
+	}
+	// Optimum: idle until 1 s, small's map 1–3 s (turnaround 2 s), big's
+	// maps 3–13 and 13–23 s, its reduce 23–28 s: 2 + 28 = 30 s. FIFO: big's
+	// maps 0–20 s, reduce 20–25 s, small 20–22 s: 25 + 21 = 46 s.
+	if *r.Optimum != 30000 {
+		t.Errorf("optimum %g, want 30000", *r.Optimum)
+	}
+	for _, row := range r.Policies {
+		if !row.Verified || row.Ratio == nil || *row.Ratio < 1 {
+			t.Errorf("%+v", row)
+		}
+	}
+	if fifoV := r.Policies[0].Value; fifoV != 25000+21000 {
+		t.Errorf("fifo total turnaround %g, want 46000", fifoV)
+	}
+}
+
+// TestCompareRefuses: ω > 0 is bad input, and so is a turnaround metric on
+// chained jobs; their makespan is compared.
+func TestCompareRefuses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 19))
+	w := randomWorkload(rng, 3)
+	o := Options{Sim: IdealOptions()}
+	o.Sim.Overlap = 0.5
+	if _, err := Compare(context.Background(), "w", w, NameAll(fifo.New()), o); !errors.Is(err, badinput.Err) {
+		t.Errorf("overlap: %v", err)
+	}
+	w.Jobs = append(w.Jobs, sim.Job{Name: "child", Parent: 0, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{{Work: 1000}}})
+	o = Options{Sim: IdealOptions(), Metric: lowerbound.MeanTurnaround}
+	if _, err := Compare(context.Background(), "w", w, NameAll(fifo.New()), o); !errors.Is(err, badinput.Err) {
+		t.Errorf("chained, mean turnaround: %v", err)
+	}
+	o.Metric = lowerbound.Makespan
+	if _, err := Compare(context.Background(), "w", w, NameAll(fifo.New(), fair.New()), o); err != nil {
+		t.Errorf("chained, makespan: %v", err)
+	}
+}

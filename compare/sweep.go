@@ -1,0 +1,202 @@
+package compare
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/sweep/record"
+)
+
+// SweepRecord is one policy on one instance of a generated family: a row of
+// the sweep table, written as soon as it is known so that a killed sweep
+// loses nothing finished.
+type SweepRecord struct {
+	Workload string
+	// Lambda is the arrival rate (jobs/s) and Load the offered load it gives.
+	Lambda, Load float64
+	Seed         uint64
+	Policy       string
+	Metric       lowerbound.Metric
+	// Value is the policy's metric; Bound the certified bound (or proven
+	// optimum when BoundStatus is "optimal"); Ratio = Value/Bound (NaN when
+	// the bound is 0).
+	Value, Bound, Ratio float64
+	BoundStatus         string
+	Verified            bool
+}
+
+// Key identifies the instance-and-policy a record settles (for resuming).
+func (r SweepRecord) Key() string {
+	return fmt.Sprintf("%s|%s|%s|%d|%s|%s", r.Workload, ff(r.Lambda), ff(r.Load), r.Seed, r.Policy, r.Metric)
+}
+
+var sweepHeader = []string{"workload", "lambda", "load", "seed", "policy", "metric", "value", "bound", "ratio", "bound_status", "verified"}
+
+// ff is the shortest decimal that reads back to v exactly (resume keys and
+// round trips depend on it).
+func ff(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func (r SweepRecord) fields() []string {
+	return []string{r.Workload, ff(r.Lambda), ff(r.Load), strconv.FormatUint(r.Seed, 10), r.Policy, r.Metric.String(),
+		ff(r.Value), ff(r.Bound), ff(r.Ratio), r.BoundStatus, strconv.FormatBool(r.Verified)}
+}
+
+// WriteSweepHeader writes the CSV header of a sweep file.
+func WriteSweepHeader(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(sweepHeader)
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteSweepRecord appends one record as a CSV line.
+func WriteSweepRecord(w io.Writer, r SweepRecord) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(r.fields())
+	cw.Flush()
+	return cw.Error()
+}
+
+// SweepRecords is the CSV codec of sweep tables (package sweep/record): a
+// truncated last line (a killed sweep) is dropped on reading.
+var SweepRecords = record.Codec[SweepRecord]{Header: sweepHeader, Fields: SweepRecord.fields, Parse: parseSweepRow}
+
+// ReadSweep reads a sweep CSV; name labels errors (name:line).
+func ReadSweep(name string, rd io.Reader) ([]SweepRecord, error) { return SweepRecords.Read(name, rd) }
+
+func parseSweepRow(row []string) (SweepRecord, error) {
+	var r SweepRecord
+	var errs []error
+	atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
+	r.Workload = row[0]
+	r.Lambda, r.Load = atof(row[1]), atof(row[2])
+	seed, err := strconv.ParseUint(row[3], 10, 64)
+	errs = append(errs, err)
+	r.Seed = seed
+	r.Policy = row[4]
+	errs = append(errs, r.Metric.UnmarshalText([]byte(row[5])))
+	r.Value, r.Bound, r.Ratio = atof(row[6]), atof(row[7]), atof(row[8])
+	r.BoundStatus = row[9]
+	r.Verified = row[10] == "true"
+	return r, errors.Join(errs...)
+}
+
+// SweepPoint is the mean ratio of one policy at one arrival rate over the
+// seeds, placed at the mean offered load of those instances.
+type SweepPoint struct {
+	Policy       string
+	Lambda, Load float64
+	Mean         float64
+	N            int
+}
+
+// SweepMeans averages the verified, finite ratios per (policy, λ), sorted
+// by policy then load.
+func SweepMeans(recs []SweepRecord) []SweepPoint {
+	type key struct {
+		policy string
+		lambda float64
+	}
+	type acc struct {
+		ratio, load float64
+		n           int
+	}
+	sums := map[key]*acc{}
+	for _, r := range recs {
+		if !r.Verified || math.IsNaN(r.Ratio) || math.IsInf(r.Ratio, 0) {
+			continue
+		}
+		k := key{r.Policy, r.Lambda}
+		if sums[k] == nil {
+			sums[k] = &acc{}
+		}
+		sums[k].ratio += r.Ratio
+		sums[k].load += r.Load
+		sums[k].n++
+	}
+	var out []SweepPoint
+	for k, a := range sums {
+		out = append(out, SweepPoint{k.policy, k.lambda, a.load / float64(a.n), a.ratio / float64(a.n), a.n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Policy != out[j].Policy {
+			return out[i].Policy < out[j].Policy
+		}
+		return out[i].Load < out[j].Load
+	})
+	return out
+}
+
+// palette is a colour-blind friendly cycle (Okabe–Ito).
+var palette = []color.RGBA{
+	{230, 159, 0, 255}, {86, 180, 233, 255}, {0, 158, 115, 255}, {0, 114, 178, 255},
+	{213, 94, 0, 255}, {204, 121, 167, 255}, {153, 153, 153, 255}, {0, 0, 0, 255},
+}
+
+// WriteSweepSVG plots, per policy, the mean ratio to the bound against the
+// offered load.
+func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "offered load"
+	p.Y.Label.Text = "mean ratio to the bound"
+	byPolicy := map[string]plotter.XYs{}
+	var names []string
+	for _, pt := range pts {
+		if _, ok := byPolicy[pt.Policy]; !ok {
+			names = append(names, pt.Policy)
+		}
+		byPolicy[pt.Policy] = append(byPolicy[pt.Policy], plotter.XY{X: pt.Load, Y: pt.Mean})
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		line, points, err := plotter.NewLinePoints(byPolicy[n])
+		if err != nil {
+			return err
+		}
+		c := palette[i%len(palette)]
+		line.Color, points.Color = c, c
+		points.Shape = draw.CircleGlyph{}
+		p.Add(line, points)
+		p.Legend.Add(n, line, points)
+	}
+	// Ratios are ≥ 1 (the invariant); start the axis there and leave room
+	// above the lines for the legend.
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs = vg.Points(8)
+	hi := 1.0
+	for _, pt := range pts {
+		hi = math.Max(hi, pt.Mean)
+	}
+	p.Y.Min, p.Y.Max = 1, 1+(hi-1)*(1.25+0.08*float64(len(names)))+0.01
+	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(560), vg.Points(360)), vgsvg.EmbedFonts(false))
+	p.Draw(draw.New(c))
+	_, err := c.WriteTo(w)
+	return err
+}
+
+// WriteSweepSummary prints the mean ratio per policy and arrival rate.
+func WriteSweepSummary(w io.Writer, family string, m lowerbound.Metric, pts []SweepPoint, records int) error {
+	if _, err := fmt.Fprintf(w, "%s, %s: %d records\n", family, m, records); err != nil {
+		return err
+	}
+	for _, p := range pts {
+		if _, err := fmt.Fprintf(w, "  %-14s λ %-9.4g load %-6.3f mean ratio %.3f over %d instances\n", p.Policy, p.Lambda, p.Load, p.Mean, p.N); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,367 @@
+package jlassi
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/model"
+)
+
+// countModel is the relaxation R_K behind the interval-count decomposition
+// (docs/jlassi.md, "Interval-count decomposition"): schedules with exactly K
+// intervals that hold tasks, every one of them non-empty, with the slot and
+// precedence rows of the full model and nothing of its network, locality,
+// RAM or disk. Every schedule of the full model with K task intervals —
+// whatever its horizon, whatever intervals it spends on migrations alone —
+// gives a solution of R_K of the same RealTime (drop the task-free
+// intervals, forget the blocks and the bandwidth), so the optimum of R_K is
+// a lower bound on every such schedule, and min over K of R_K bounds the
+// full model.
+//
+// The length of an interval is modelled by levels: λ_0 < λ_1 < … are the
+// distinct processing times, g[t,k] = 1 when interval t is at least λ_k
+// long, and L_t = λ_0 + Σ_k (λ_k − λ_{k−1}) g[t,k] (every interval holds a
+// task, so it is at least λ_0). A task placed in t with time p needs
+// g[t, level(p)] = 1; a slot class of c slots holds at most c·g[t,k] tasks
+// of level ≥ k. Unlike the full model's L_t ≥ p·w, these rows do not let a
+// task spread thinly over intervals lower the lengths it buys.
+type countModel struct {
+	Model   *model.Model
+	K       int
+	classes [][2][][]int
+	levels  []float64
+	w       *model.Family[wKey]
+	g       *model.Family[[2]int]
+}
+
+// taskP is the processing time of task i on slot class c of machine j.
+func taskP(in *jlassiscenario.Instance, classes [][2][][]int, i, j, c int) float64 {
+	task := &in.Tasks[i]
+	return task.P[j][classes[j][kindIndex(task.Kind)][c][0]]
+}
+
+// countOptions choose R_K.
+type countOptions struct {
+	// K is the number of task intervals; T the full model's horizon: when
+	// K = T every interval holds a task, none is left for migrations
+	// before the first, so a map in interval 0 runs where its blocks are at
+	// home (the full model's domain); with K < T it may not.
+	K, T int
+	// Cutoff, when finite, asks for RealTime ≤ Cutoff (an infeasible answer
+	// then proves that no K-interval schedule is that short); Floor, when
+	// positive, for RealTime ≥ Floor (a bound already proven).
+	Cutoff, Floor float64
+	// Network adds the shuffle reservations and their bandwidth rows.
+	Network bool
+}
+
+// buildCount emits R_K over the strong form's slot classes.
+func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error) {
+	K, T := o.K, o.T
+	if K <= 0 {
+		return nil, fmt.Errorf("jlassi: interval count must be positive, got %d", K)
+	}
+	classes := slotClasses(in, true)
+	// Levels: the distinct processing times.
+	seen := map[float64]bool{}
+	for i := range in.Tasks {
+		for j := range in.Machines {
+			if in.Tasks[i].P[j] == nil {
+				continue
+			}
+			for c := range classes[j][kindIndex(in.Tasks[i].Kind)] {
+				seen[taskP(in, classes, i, j, c)] = true
+			}
+		}
+	}
+	levels := make([]float64, 0, len(seen))
+	for p := range seen {
+		levels = append(levels, p)
+	}
+	sort.Float64s(levels)
+	level := func(p float64) int { return sort.SearchFloat64s(levels, p) }
+
+	b := model.NewBuilder(fmt.Sprintf("jlassi_count_K%d", K))
+	cm := &countModel{K: K, classes: classes, levels: levels,
+		w: model.NewFamily[wKey](b, "w"), g: model.NewFamily[[2]int](b, "g")}
+	hasMaps := func(i int) bool { return len(in.Jobs[in.Tasks[i].Job].Maps) > 0 }
+	hasReduces := func(i int) bool { return len(in.Jobs[in.Tasks[i].Job].Reduces) > 0 }
+
+	for t := 0; t < K; t++ {
+		for k := 1; k < len(levels); k++ {
+			cm.g.Add([2]int{t, k}, 0, 1, levels[k]-levels[k-1], model.Binary)
+		}
+	}
+	type classKey struct{ J, X, C, T int }
+	byClass := map[classKey][]wEntry{}
+	byTaskT := map[[2]int][]model.Var{}
+	byTaskJT := map[[3]int][]model.Var{}
+	byT := make([]model.Expr, K)
+	for i := range in.Tasks {
+		task := &in.Tasks[i]
+		x := kindIndex(task.Kind)
+		for t := 0; t < K; t++ {
+			if task.Kind == jlassiscenario.Reduce && t == 0 && hasMaps(i) {
+				continue
+			}
+			if task.Kind == jlassiscenario.Map && t == K-1 && hasReduces(i) {
+				continue
+			}
+			for j := range in.Machines {
+				if task.P[j] == nil {
+					continue
+				}
+				if K == T && t == 0 && !homeOfAll(in, task.Blocks, j) {
+					continue
+				}
+				for c := range classes[j][x] {
+					v := cm.w.Add(wKey{i, j, c, t}, 0, 1, 0, model.Binary)
+					p := taskP(in, classes, i, j, c)
+					ck := classKey{j, x, c, t}
+					byClass[ck] = append(byClass[ck], wEntry{v, i, p})
+					byTaskT[[2]int{i, t}] = append(byTaskT[[2]int{i, t}], v)
+					byTaskJT[[3]int{i, j, t}] = append(byTaskJT[[3]int{i, j, t}], v)
+					byT[t].Add(v, 1)
+					if lv := level(p); lv > 0 {
+						gv, _ := cm.g.Get([2]int{t, lv})
+						var e model.Expr
+						e.Add(v, 1).Add(gv, -1)
+						b.LessEq(fmt.Sprintf("buy_%d_%d_%d_%d", i, j, c, t), e, 0)
+					}
+				}
+			}
+		}
+	}
+	for i := range in.Tasks {
+		var e model.Expr
+		for t := 0; t < K; t++ {
+			for _, v := range byTaskT[[2]int{i, t}] {
+				e.Add(v, 1)
+			}
+		}
+		b.Equal(fmt.Sprintf("assign_%d", i), e, 1)
+	}
+	for t := 0; t < K; t++ {
+		b.GreaterEq(fmt.Sprintf("nonempty_%d", t), byT[t], 1)
+		for k := 2; k < len(levels); k++ {
+			hi, _ := cm.g.Get([2]int{t, k})
+			lo, _ := cm.g.Get([2]int{t, k - 1})
+			var e model.Expr
+			e.Add(hi, 1).Add(lo, -1)
+			b.LessEq(fmt.Sprintf("mono_%d_%d", t, k), e, 0)
+		}
+	}
+	// RAM and disk (3, 6) of the tasks alone, where they can bind: a
+	// migrated block only adds to the disk.
+	for j := range in.Machines {
+		for t := 0; t < K; t++ {
+			var er, eh model.Expr
+			var sumR, sumH float64
+			for x := range classes[j] {
+				for c := range classes[j][x] {
+					for _, e := range byClass[classKey{j, x, c, t}] {
+						task := &in.Tasks[e.task]
+						er.Add(e.v, task.RAM)
+						eh.Add(e.v, task.Disk)
+						sumR += task.RAM
+						sumH += task.Disk
+					}
+				}
+			}
+			if sumR > in.Machines[j].RAM+redundancyTol {
+				b.LessEq(fmt.Sprintf("ram_%d_%d", j, t), er, in.Machines[j].RAM)
+			}
+			if sumH > in.Machines[j].Disk+redundancyTol {
+				b.LessEq(fmt.Sprintf("disk_%d_%d", j, t), eh, in.Machines[j].Disk)
+			}
+		}
+	}
+	// Slot capacity per level: a class of c slots holds at most c tasks,
+	// and at most c·g[t,k] of level ≥ k.
+	keys := make([]classKey, 0, len(byClass))
+	for ck := range byClass {
+		keys = append(keys, ck)
+	}
+	sort.Slice(keys, func(a, z int) bool {
+		x, y := keys[a], keys[z]
+		return x.J < y.J || x.J == y.J && (x.X < y.X || x.X == y.X && (x.C < y.C || x.C == y.C && x.T < y.T))
+	})
+	for _, ck := range keys {
+		ws := byClass[ck]
+		size := len(classes[ck.J][ck.X][ck.C])
+		if len(ws) > size {
+			var e model.Expr
+			for _, x := range ws {
+				e.Add(x.v, 1)
+			}
+			b.LessEq(fmt.Sprintf("slot_%d_%d_%d_%d", ck.J, ck.X, ck.C, ck.T), e, float64(size))
+		}
+		for k := 1; k < len(levels); k++ {
+			var e model.Expr
+			for _, x := range ws {
+				if level(x.p) >= k {
+					e.Add(x.v, 1)
+				}
+			}
+			if len(e.Terms) <= size {
+				break // fewer tasks than slots from here up: the buy rows suffice
+			}
+			gv, _ := cm.g.Get([2]int{ck.T, k})
+			e.Add(gv, -float64(size))
+			b.LessEq(fmt.Sprintf("lvslot_%d_%d_%d_%d_%d", ck.J, ck.X, ck.C, ck.T, k), e, 0)
+		}
+	}
+	// Level covers: the tasks of a kind whose shortest time is at least λ_k
+	// need ⌈n / slots⌉ intervals of length ≥ λ_k.
+	for x, kind := range []jlassiscenario.TaskKind{jlassiscenario.Map, jlassiscenario.Reduce} {
+		slots := in.TotalSlots(kind)
+		if slots == 0 {
+			continue
+		}
+		var minP []float64
+		for i := range in.Tasks {
+			if in.Tasks[i].Kind == kind {
+				minP = append(minP, shortest(in, i))
+			}
+		}
+		for k := 1; k < len(levels); k++ {
+			n := 0
+			for _, p := range minP {
+				if p >= levels[k] {
+					n++
+				}
+			}
+			need := (n + slots - 1) / slots
+			if need < 2 {
+				continue // one interval: implied by the buy rows
+			}
+			var e model.Expr
+			for t := 0; t < K; t++ {
+				gv, _ := cm.g.Get([2]int{t, k})
+				e.Add(gv, 1)
+			}
+			b.GreaterEq(fmt.Sprintf("cover_%d_%d", x, k), e, float64(need))
+		}
+	}
+	// Precedence, cumulative (as the strong form).
+	W := func(i, t int) []model.Var { return byTaskT[[2]int{i, t}] }
+	for _, jb := range in.Jobs {
+		for _, k := range jb.Reduces {
+			for _, l := range jb.Maps {
+				for t := 1; t+1 < K; t++ {
+					b.LessEq(fmt.Sprintf("prec_%d_%d_%d", k, l, t), cumulativePrecedence(W, k, l, t), 0)
+				}
+			}
+		}
+	}
+	if o.Network {
+		countShuffle(in, b, K, byTaskJT)
+	}
+	var obj model.Expr
+	obj.AddConst(float64(K) * levels[0])
+	for t := 0; t < K; t++ {
+		for k := 1; k < len(levels); k++ {
+			gv, _ := cm.g.Get([2]int{t, k})
+			obj.Add(gv, levels[k]-levels[k-1])
+		}
+	}
+	b.Minimize(obj)
+	if !math.IsInf(o.Cutoff, 1) || o.Floor > 0 {
+		e := obj
+		e.Terms = append([]model.Term(nil), obj.Terms...)
+		lo := math.Inf(-1)
+		if o.Floor > 0 {
+			lo = o.Floor
+		}
+		b.AddConstr("cutoff", e, lo, o.Cutoff)
+	}
+	mod, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("jlassi: %w", err)
+	}
+	cm.Model = mod
+	return cm, nil
+}
+
+// placements reads the task placements (task, machine, class, interval) of
+// a solution of R_K.
+func (cm *countModel) placements(x []float64) []wKey {
+	var out []wKey
+	for _, k := range cm.w.Keys() {
+		v, _ := cm.w.Get(k)
+		if x[v.Index()] > 1-integralTol {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// homeOfAll reports whether machine j is a home of every block.
+func homeOfAll(in *jlassiscenario.Instance, blocks []int, j int) bool {
+	for _, b := range blocks {
+		if !in.Blocks[b].IsHome(j) {
+			return false
+		}
+	}
+	return true
+}
+
+// countShuffle emits the shuffle reservations (15) and their bandwidth rows
+// (14) over R_K's intervals, where a link can be overbooked: a reduce on jr
+// and a map of its job on jm ≠ jr book b_{l,l'} on every link of their path
+// in every interval from the map's to the reduce's. The full model's
+// reservations in its task intervals are these (a migration-only interval
+// between them only adds bookings), so the rows keep R_K a relaxation.
+// Migrations are left out: they may use intervals R_K does not have.
+func countShuffle(in *jlassiscenario.Instance, b *model.Builder, K int, w map[[3]int][]model.Var) {
+	cands := shuffleCandidates(in, K)
+	load := make([][]float64, len(in.Links))
+	for e := range load {
+		load[e] = make([]float64, K)
+	}
+	for _, c := range cands {
+		for _, e := range in.Path(c.k.JR, c.k.JM) {
+			load[e][c.k.T] += c.bw
+		}
+	}
+	needed := func(e, t int) bool { return load[e][t] > in.Links[e].Capacity+redundancyTol }
+	terms := make([][]model.Expr, len(in.Links))
+	for e := range terms {
+		terms[e] = make([]model.Expr, K)
+	}
+	for n, c := range cands {
+		use := false
+		for _, e := range in.Path(c.k.JR, c.k.JM) {
+			use = use || needed(e, c.k.T)
+		}
+		if !use {
+			continue
+		}
+		var maps, reds []model.Var
+		for t := 0; t <= c.k.T; t++ {
+			maps = append(maps, w[[3]int{c.k.M, c.k.JM, t}]...)
+		}
+		for t := c.k.T; t < K; t++ {
+			reds = append(reds, w[[3]int{c.k.R, c.k.JR, t}]...)
+		}
+		if len(maps) == 0 || len(reds) == 0 {
+			continue
+		}
+		z := b.Binary(fmt.Sprintf("z_%d", n))
+		b.GreaterEq(fmt.Sprintf("shuf_%d", n), reservation(z, maps, reds), -1)
+		for _, l := range in.Path(c.k.JR, c.k.JM) {
+			if needed(l, c.k.T) {
+				terms[l][c.k.T].Add(z, c.bw)
+			}
+		}
+	}
+	for e := range terms {
+		for t := 0; t < K; t++ {
+			if len(terms[e][t].Terms) > 0 {
+				b.LessEq(fmt.Sprintf("bw_%d_%d", e, t), terms[e][t], in.Links[e].Capacity)
+			}
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package jlassi
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// plainCount is R_K written the obvious way, as the published form writes
+// lengths: w binary per (task, machine, slot class, interval), L_t ≥ p·w,
+// every interval holding a task, slot capacity, precedence as eq 7. It has
+// no levels, no level-slot rows and no covers: the test of those rows is
+// that both give the same optimum.
+func plainCount(in *jlassiscenario.Instance, K int) *model.Model {
+	classes := slotClasses(in, true)
+	b := model.NewBuilder("plain")
+	rows := 0
+	name := func(family string) string { rows++; return fmt.Sprintf("%s_%d", family, rows) }
+	L := make([]model.Var, K)
+	var obj model.Expr
+	for t := range L {
+		L[t] = b.Continuous(fmt.Sprintf("L%d", t), 0, math.Inf(1))
+		obj.Add(L[t], 1)
+	}
+	byTask := make([]model.Expr, len(in.Tasks))
+	byT := make([]model.Expr, K)
+	done := map[[2]int]model.Expr{} // (task, t) → Σ w in intervals ≤ t
+	slot := map[[4]int]model.Expr{}
+	for i := range in.Tasks {
+		task := &in.Tasks[i]
+		x := kindIndex(task.Kind)
+		for t := 0; t < K; t++ {
+			for j := range in.Machines {
+				if task.P[j] == nil {
+					continue
+				}
+				for c := range classes[j][x] {
+					v := b.Binary(fmt.Sprintf("w_%d_%d_%d_%d", i, j, c, t))
+					byTask[i].Add(v, 1)
+					byT[t].Add(v, 1)
+					var e model.Expr
+					e.Add(v, taskP(in, classes, i, j, c)).Add(L[t], -1)
+					b.LessEq(name("len"), e, 0)
+					sk := [4]int{j, x, c, t}
+					e2 := slot[sk]
+					e2.Add(v, 1)
+					slot[sk] = e2
+					for t2 := t; t2 < K; t2++ {
+						e3 := done[[2]int{i, t2}]
+						e3.Add(v, 1)
+						done[[2]int{i, t2}] = e3
+					}
+				}
+			}
+		}
+		b.Equal(name("assign"), byTask[i], 1)
+	}
+	for sk, e := range slot {
+		b.LessEq(name("slot"), e, float64(len(classes[sk[0]][sk[1]][sk[2]])))
+	}
+	for t := 0; t < K; t++ {
+		b.GreaterEq(name("nonempty"), byT[t], 1)
+	}
+	// A reduce done by t needs every map of its job done by t−1.
+	for _, jb := range in.Jobs {
+		for _, k := range jb.Reduces {
+			for _, l := range jb.Maps {
+				for t := 0; t < K; t++ {
+					var e model.Expr
+					e.AddExpr(done[[2]int{k, t}], 1)
+					if t > 0 {
+						e.AddExpr(done[[2]int{l, t - 1}], -1)
+					}
+					b.LessEq(name("prec"), e, 0)
+				}
+			}
+		}
+	}
+	b.Minimize(obj)
+	m, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func solveOpt(t *testing.T, m *model.Model, solver string) solve.Result {
+	t.Helper()
+	res, err := solve.Solve(context.Background(), m, solve.Options{Solver: solver, RelGap: 1e-9, AbsGap: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != solve.Optimal && res.Status != solve.Infeasible {
+		t.Fatalf("%s: status %v", solver, res.Status)
+	}
+	return res
+}
+
+// countInstances are small instances for the decomposition's tests: two
+// generated specs (one and two jobs) and scenario 1 and 2 seeds.
+func countInstances(t *testing.T) map[string]*jlassiscenario.Instance {
+	out := map[string]*jlassiscenario.Instance{}
+	for x, spec := range []jlassiscenario.ScenarioSpec{
+		{Jobs: [3]int{1, 0, 0}, Machines: [3]int{1, 0, 1}, Blocks: 3, T: 3},
+		{Jobs: [3]int{2, 0, 0}, Machines: [3]int{0, 0, 2}, Blocks: 3, T: 4},
+	} {
+		sc, err := jlassiscenario.GenerateSpec(spec, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprintf("spec%d", x)] = compile(t, sc)
+	}
+	seeds := []int64{1, 2}
+	if testing.Short() {
+		seeds = seeds[:1]
+	}
+	for _, scenario := range []int{1, 2} {
+		for _, seed := range seeds {
+			out[fmt.Sprintf("scenario%d-seed%d", scenario, seed)] = generated(t, scenario, seed)
+		}
+	}
+	return out
+}
+
+// TestCountSameOptimum: the level form of R_K (levels, level-slot rows,
+// covers, cutoff off) has the optimum of the plain form, for K from the
+// smallest feasible count up, on HiGHS and native; the wave bound is below
+// it.
+func TestCountSameOptimum(t *testing.T) {
+	for name, in := range countInstances(t) {
+		for K := max(1, in.MinHorizon()); K <= in.MinHorizon()+1; K++ {
+			cm, err := buildCount(in, countOptions{K: K, T: K + 1, Cutoff: math.Inf(1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain := solveOpt(t, plainCount(in, K), "highs")
+			for _, solver := range backends {
+				lv := solveOpt(t, cm.Model, solver)
+				if lv.Status != plain.Status || (lv.Status == solve.Optimal && math.Abs(lv.Objective-plain.Objective) > 1e-6) {
+					t.Errorf("%s K=%d %s: levels %v %g, plain %v %g", name, K, solver, lv.Status, lv.Objective, plain.Status, plain.Objective)
+				}
+			}
+			if plain.Status == solve.Optimal && waveBound(in, K) > plain.Objective+1e-6 {
+				t.Errorf("%s K=%d: wave bound %g above R_K's optimum %g", name, K, waveBound(in, K), plain.Objective)
+			}
+			t.Logf("%s K=%d: %v %g (wave bound %g)", name, K, plain.Status, plain.Objective, waveBound(in, K))
+		}
+	}
+}
+
+// TestDecompositionBound: the decomposition's bound is at most the
+// optimum the full MIP proves without it (strong form on HiGHS, published
+// form on native where it is quick), and Run with it reaches that optimum.
+// bandwidth.json is the case where the relaxation drops what binds (a
+// shuffle that does not fit the link): the bound is then below the
+// optimum, and the MIP settles it.
+func TestDecompositionBound(t *testing.T) {
+	ins := countInstances(t)
+	ins["bandwidth"] = compile(t, loadScenario(t, "bandwidth"))
+	ins["migration"] = compile(t, loadScenario(t, "migration"))
+	ins["ram"] = compile(t, loadScenario(t, "ram"))
+	for name, in := range ins {
+		ref := run(t, in, Options{NoDecomposition: true, Solve: solve.Options{Solver: "highs"}})
+		if ref.Result.Status != solve.Optimal || !ref.Verified() {
+			t.Fatalf("%s: reference status %v", name, ref.Result.Status)
+		}
+		opt := ref.Schedule.RealTime
+		for _, solver := range backends {
+			rep := run(t, in, Options{Solve: solve.Options{Solver: solver}})
+			d := rep.Decomposition
+			if d == nil {
+				t.Fatalf("%s %s: the decomposition did not run", name, solver)
+			}
+			if d.Bound > opt+1e-6 {
+				t.Errorf("%s %s: decomposition bound %g above the optimum %g (%s)", name, solver, d.Bound, opt, d)
+			}
+			if rep.Result.Status != solve.Optimal || !rep.Verified() || math.Abs(rep.Schedule.RealTime-opt) > 1e-6 {
+				t.Errorf("%s %s: status %v, verified %v, RealTime %v, want optimal %g", name, solver, rep.Result.Status, rep.Verified(), rep.Result.Objective, opt)
+			}
+			if rep.Result.Bound > opt+1e-6 {
+				t.Errorf("%s %s: reported bound %g above the optimum %g", name, solver, rep.Result.Bound, opt)
+			}
+			t.Logf("%s %s: optimum %g, decomposition bound %g: %s", name, solver, opt, d.Bound, d)
+		}
+	}
+}
+
+// TestDecompositionInfeasible: at T = 2 the migration instance has no
+// schedule (the block must move first); the decomposition's bound does not
+// claim one, and the run ends infeasible.
+func TestDecompositionInfeasible(t *testing.T) {
+	in := compile(t, loadScenario(t, "migration"))
+	for _, solver := range backends {
+		rep := run(t, in, Options{Horizon: Horizon{Mode: HorizonFixed, T: 2}, Solve: solve.Options{Solver: solver}})
+		if rep.Result.Status != solve.Infeasible || rep.Schedule != nil {
+			t.Errorf("%s: status %v, schedule %v", solver, rep.Result.Status, rep.Schedule != nil)
+		}
+	}
+}
+
+// TestDemoScenario5: examples/scenario5.json (make demo) is settled by the
+// decomposition on both backends with the same optimum: K = 3 task
+// intervals, whose relaxation's optimum is completed into a checked
+// schedule, and no other count can do better.
+func TestDemoScenario5(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves R_3 of scenario 5 (seconds)")
+	}
+	data, err := os.ReadFile("../../examples/scenario5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := jlassiscenario.Decode("scenario5.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := compile(t, sc)
+	var got []float64
+	for _, solver := range backends {
+		rep := run(t, in, Options{Solve: solve.Options{Solver: solver, TimeLimit: 10 * time.Minute}})
+		if rep.Result.Status != solve.Optimal || !rep.Verified() || rep.Result.Bound < rep.Schedule.RealTime-1e-6 {
+			t.Fatalf("%s: status %v verified %v bound %g", solver, rep.Result.Status, rep.Verified(), rep.Result.Bound)
+		}
+		if rep.Heuristic == nil || rep.Schedule.RealTime > rep.Heuristic.RealTime {
+			t.Errorf("%s: RealTime %g above the heuristic's", solver, rep.Schedule.RealTime)
+		}
+		got = append(got, rep.Schedule.RealTime)
+		t.Logf("%s: %g in %.1f s: %s", solver, rep.Schedule.RealTime, rep.Result.Wall.Seconds(), rep.Decomposition)
+	}
+	if got[0] != got[1] {
+		t.Errorf("optima differ across backends: %v", got)
+	}
+}

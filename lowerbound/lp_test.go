@@ -1,0 +1,85 @@
+package lowerbound
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mrbound/mrbound/solve"
+	_ "github.com/mrbound/mrbound/solve/native"
+)
+
+// TestBucketLPNeverExceedsOptimum: the bucketed LP's certified value never
+// exceeds the enumerated optimal total turnaround, with coarse and fine
+// grids and short windows (which send work to the uncapacitated tails).
+func TestBucketLPNeverExceedsOptimum(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
+	rng := rand.New(rand.NewPCG(4, 19))
+	stronger := 0
+	for i := range n {
+		p := randomProblem(rng, 7)
+		opt, err := Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Compute(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grid := []LPOptions{{Buckets: 4, Window: 2}, {Buckets: 40, Window: 8}, {Buckets: 200, Window: 24}}[i%3]
+		res, err := BucketLP(context.Background(), p, grid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != solve.Optimal {
+			t.Fatalf("instance %d: LP status %v", i, res.Status)
+		}
+		if res.Value > float64(opt.TotalTurnaround)+roundingSlack(res.Value) {
+			t.Errorf("instance %d (grid %+v): LP bound %.9g > optimum %d\n%s", i, grid, res.Value, opt.TotalTurnaround, dump(p))
+		}
+		if res.Value > b.Get(TotalTurnaround).Value+1e-6 {
+			stronger++
+		}
+	}
+	t.Logf("LP stronger than the combinatorial bounds on %d of %d instances", stronger, n)
+}
+
+// TestComputeWithLP: the LP component appears in the total and mean
+// turnaround bounds, and on a loaded stream of one- and two-map jobs it
+// raises the bound above every combinatorial component.
+func TestComputeWithLP(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	p := &Problem{Mode: Fixed, Groups: 1}
+	for range 4 {
+		p.Nodes = append(p.Nodes, Node{MapSlots: 2, ReduceSlots: 2})
+	}
+	now := 0.0
+	for range 60 {
+		j := Job{Arrival: int64(now)}
+		for range 1 + rng.IntN(2) {
+			j.Maps = append(j.Maps, Task{Dur: []int64{20000 + rng.Int64N(40000)}})
+		}
+		j.Reduces = []Task{{Dur: []int64{20000 + rng.Int64N(40000)}}}
+		p.Jobs = append(p.Jobs, j)
+		now += rng.ExpFloat64() * 9000
+	}
+	plain, err := Compute(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := ComputeWith(context.Background(), p, Options{LP: &LPOptions{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := with.Get(TotalTurnaround)
+	if tb.By != "bucketed-lp" || tb.Value <= plain.Get(TotalTurnaround).Value {
+		t.Errorf("LP bound %+v does not beat the combinatorial %g", tb, plain.Get(TotalTurnaround).Value)
+	}
+	if got, want := with.Get(MeanTurnaround).Value, tb.Value/60; got != want {
+		t.Errorf("mean %g, want %g", got, want)
+	}
+	t.Logf("total turnaround: LP %.6g, combinatorial %.6g (%s)", tb.Value, plain.Get(TotalTurnaround).Value, plain.Get(TotalTurnaround).By)
+}

@@ -1,0 +1,143 @@
+package lowerbound
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomProblem draws a tiny instance: 1–2 nodes, 1–2 slots of each kind (or
+// 1–3 fungible slots), 1–3 jobs, at most maxTasks tasks, durations in whole
+// ms at one of two scales, optional per-group durations, arrivals and
+// deadlines.
+func randomProblem(rng *rand.Rand, maxTasks int) *Problem {
+	p := &Problem{Mode: Fixed, Groups: 1}
+	if rng.IntN(3) == 0 {
+		p.Mode = Fungible
+	}
+	hetero := rng.IntN(2) == 0
+	nNodes := 1 + rng.IntN(2)
+	if hetero && nNodes == 2 {
+		p.Groups = 2
+	}
+	for x := range nNodes {
+		n := Node{Group: x % p.Groups}
+		if p.Mode == Fungible {
+			n.Slots = 1 + rng.IntN(3)
+		} else {
+			n.MapSlots = rng.IntN(3)
+			n.ReduceSlots = rng.IntN(3)
+			if x == 0 {
+				n.MapSlots = max(1, n.MapSlots)
+				n.ReduceSlots = max(1, n.ReduceSlots)
+			}
+		}
+		p.Nodes = append(p.Nodes, n)
+	}
+	scale := int64(1)
+	if rng.IntN(3) == 0 {
+		scale = 997 // ms-sized, odd, so fluid bounds are fractional
+	}
+	dur := func() Task {
+		if p.Groups == 2 {
+			return Task{Dur: []int64{scale * (1 + rng.Int64N(12)), scale * (1 + rng.Int64N(12))}}
+		}
+		return Task{Dur: []int64{scale * rng.Int64N(13)}}
+	}
+	nTasks := 2 + rng.IntN(maxTasks-1)
+	nJobs := 1 + rng.IntN(min(4, nTasks))
+	for range nJobs {
+		j := Job{Arrival: scale * rng.Int64N(15)}
+		p.Jobs = append(p.Jobs, j)
+	}
+	for range nTasks {
+		j := &p.Jobs[rng.IntN(nJobs)]
+		if rng.IntN(3) < 2 {
+			j.Maps = append(j.Maps, dur())
+		} else {
+			j.Reduces = append(j.Reduces, dur())
+		}
+	}
+	for j := range p.Jobs {
+		if rng.IntN(3) > 0 {
+			p.Jobs[j].HasDeadline = true
+			p.Jobs[j].Deadline = p.Jobs[j].Arrival + scale*(2+rng.Int64N(30))
+		}
+	}
+	return p
+}
+
+// TestExactPruningMatchesBruteForce: the pruned enumeration (start order,
+// earliest-free slot, mirror nodes, identical tasks) finds the same optima as
+// trying every build order on every slot.
+func TestExactPruningMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 19))
+	for i := range 300 {
+		p := randomProblem(rng, 6)
+		pruned := newEnumerator(p, true)
+		pruned.run()
+		brute := newEnumerator(p, false)
+		brute.run()
+		a, b := pruned.best, brute.best
+		a.Leaves, b.Leaves = 0, 0
+		if a != b {
+			t.Fatalf("instance %d: pruned %+v, brute force %+v\n%s", i, a, b, dump(p))
+		}
+	}
+}
+
+// TestBoundsNeverExceedOptimum is the property test of every bound: on
+// hundreds of seeded random instances, no component of any metric exceeds the
+// enumerated optimum, and the certified (rounded) value does not either.
+func TestBoundsNeverExceedOptimum(t *testing.T) {
+	n, maxTasks := 800, 8
+	if testing.Short() {
+		n, maxTasks = 300, 7
+	}
+	rng := rand.New(rand.NewPCG(2, 19))
+	tight := map[Metric]int{}
+	for i := range n {
+		p := randomProblem(rng, maxTasks)
+		checkAgainstExact(t, fmt.Sprintf("instance %d", i), p, tight)
+	}
+	for _, m := range Metrics() {
+		t.Logf("%-16s bound = optimum on %d of %d instances", m, tight[m], n)
+	}
+}
+
+// checkAgainstExact fails when a bound of p exceeds its enumerated optimum,
+// and counts the metrics where the certified bound is the optimum.
+func checkAgainstExact(t *testing.T, name string, p *Problem, tight map[Metric]int) {
+	t.Helper()
+	opt, err := Exact(p)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	b, err := Compute(p)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for _, m := range Metrics() {
+		o := opt.Value(m, len(p.Jobs))
+		bd := b.Get(m)
+		if bd.Certified > o {
+			t.Errorf("%s: %s certified bound %g > optimum %g (by %s)\n%s", name, m, bd.Certified, o, bd.By, dump(p))
+		}
+		for _, c := range bd.Components {
+			if c.Value > o+roundingSlack(o) {
+				t.Errorf("%s: %s component %s = %.9g > optimum %g\n%s", name, m, c.Name, c.Value, o, dump(p))
+			}
+		}
+		if bd.Certified == o {
+			tight[m]++
+		}
+	}
+}
+
+func dump(p *Problem) string {
+	s := fmt.Sprintf("mode %v groups %d nodes %+v\n", p.Mode, p.Groups, p.Nodes)
+	for j, job := range p.Jobs {
+		s += fmt.Sprintf("job %d: a=%d d=%d(%v) maps %v reduces %v\n", j, job.Arrival, job.Deadline, job.HasDeadline, job.Maps, job.Reduces)
+	}
+	return s
+}

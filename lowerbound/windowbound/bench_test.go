@@ -1,0 +1,56 @@
+package windowbound
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// mixedStream is an MRCP mixed stream (policies.md §3.1): 4 nodes with one
+// map and one reduce slot, jobs of 3, 10 or 20 maps of 12 s and one reduce of
+// 39 s, Poisson arrivals with mean gap meanGap s, deadlines a_j + U[1,5]·alone.
+func mixedStream(seed uint64, jobs int, meanGap float64) *lowerbound.Problem {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
+	for range 4 {
+		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: 1, ReduceSlots: 1})
+	}
+	now := 0.0
+	for range jobs {
+		m := []int{3, 10, 20}[rng.IntN(3)]
+		j := lowerbound.Job{Arrival: int64(now * 1000), HasDeadline: true}
+		for range m {
+			j.Maps = append(j.Maps, lowerbound.Task{Dur: []int64{12000}})
+		}
+		j.Reduces = []lowerbound.Task{{Dur: []int64{39000}}}
+		alone := float64((m+3)/4*12 + 39)
+		j.Deadline = j.Arrival + int64((1+4*rng.Float64())*alone*1000)
+		p.Jobs = append(p.Jobs, j)
+		now += rng.ExpFloat64() * meanGap
+	}
+	return p
+}
+
+// BenchmarkMixedStream: windows of 4 jobs over a 40-job MRCP mixed stream at
+// mean gap 40 s, 30 s per solve.
+func BenchmarkMixedStream(b *testing.B) {
+	p := mixedStream(1, 40, 40)
+	var r *Result
+	var err error
+	for b.Loop() {
+		r, err = Bound(context.Background(), p, Options{WindowJobs: 4, Solve: solve.Options{TimeLimit: 30 * time.Second}})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	lb, _ := lowerbound.Compute(p)
+	b.Logf("windows: late ≥ %d, max turnaround ≥ %d ms, all optimal %v; combinatorial: late ≥ %g, max turnaround ≥ %g",
+		r.LateJobs, r.MaxTurnaroundMs, r.AllOptimal, lb.Get(lowerbound.LateJobs).Certified, lb.Get(lowerbound.MaxTurnaround).Certified)
+	for _, w := range r.Windows {
+		b.Logf("%+v", w)
+	}
+}

@@ -1,0 +1,41 @@
+// Package windowbound bounds the number of late jobs and the maximum
+// turnaround of a long job stream by the exact MRCP optimum (package
+// formulations/mrcp) of consecutive windows of the stream.
+//
+// # Why it is valid
+//
+// Split the jobs, in arrival order, into consecutive windows W_k. Any
+// schedule of the whole stream, restricted to W_k, is a schedule of W_k alone
+// (the other jobs only took capacity). So, for every schedule S,
+//
+//	late(S) ≥ Σ_k OPT_late(W_k)    and    maxT(S) ≥ max_k OPT_maxT(W_k)
+//
+// (policies.md §6). Each window is turned into an MRCP instance in time units
+// of u ms, in the direction that can only lower its optimum: releases
+// rounded down, durations rounded down (each task's fastest eligible node
+// group), deadlines rounded up, jobs that MRCP cannot express (no maps or no
+// reduces) and, for the late count, jobs without a deadline dropped. With
+// integer data the MILP's integer-time optimum is the continuous optimum of
+// the rounded window, so
+//
+//	late(S) ≥ Σ_k K_k                with K_k ≤ OPT_late of window k,
+//	maxT(S) > (Z_k − 1)·u  ms        since the rounded release is at most u
+//	                                 below the true one.
+//
+// When nothing was rounded or dropped (every time a multiple of u, one
+// duration per task on every group) the window is its MRCP instance, and
+// Z_k·u is its optimum; a single such window holding the whole stream gives
+// the stream's optima (Result.Exact).
+//
+// K_k and Z_k come from the solver's dual bound (proven optima when the
+// solve finishes): the late count from the lexicographic objective
+// K·(Zmax+1) + Z, the maximum turnaround from the same objective with every
+// deadline at the release, which makes every job late and leaves
+// n·(Zmax+1) + Z.
+//
+// # Limits
+//
+// Fixed slots only (MRCP has no fungible slots); every kept task must last at
+// least one unit. Total turnaround has no MRCP objective and is not bounded
+// here.
+package windowbound

@@ -1,0 +1,262 @@
+package windowbound
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/formulations/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// Options configures Bound.
+type Options struct {
+	// WindowJobs is the number of consecutive jobs per window (default 5).
+	WindowJobs int
+	// UnitMs is the MRCP time unit in ms; 0 means the greatest common divisor
+	// of all durations if it is at least 1000, else 1000.
+	UnitMs int64
+	// Solve is passed to each window's MRCP solve (backend, time limit).
+	Solve solve.Options
+}
+
+const defaultWindowJobs = 5
+
+// boundSlack is taken off a solver's dual bound before it is rounded: solvers
+// meet rows to about 1e-6.
+const boundSlack = 1e-6
+
+// Window is what one window contributed.
+type Window struct {
+	// First and Last are positions in arrival order (inclusive).
+	First, Last int
+	// LateJobs is the proven lower bound on the window's late jobs, and
+	// LateStatus the status of its solve.
+	LateJobs   int          `json:"lateJobs"`
+	LateStatus solve.Status `json:"lateStatus"`
+	// MaxTurnaroundMs is the lower bound on the window's maximum turnaround
+	// (ms), and TurnStatus the status of its solve.
+	MaxTurnaroundMs int64        `json:"maxTurnaroundMs"`
+	TurnStatus      solve.Status `json:"turnStatus"`
+	// Exact: both solves optimal on the window itself (nothing rounded or
+	// dropped), so LateJobs and MaxTurnaroundMs are the window's optima.
+	Exact bool `json:"exact"`
+	// Verified: both solves' schedules passed formulations/mrcp's checker.
+	Verified bool `json:"verified"`
+	Wall     time.Duration
+}
+
+// Result is the decomposition's bounds for the whole stream.
+type Result struct {
+	UnitMs int64 `json:"unitMs"`
+	// LateJobs = Σ_k, MaxTurnaroundMs = max_k over the windows.
+	LateJobs        int      `json:"lateJobs"`
+	MaxTurnaroundMs int64    `json:"maxTurnaroundMs"`
+	Windows         []Window `json:"windows"`
+	// AllOptimal reports that every window's solves were proven optimal.
+	AllOptimal bool `json:"allOptimal"`
+	// Exact: one window holds the whole stream and is Exact, so LateJobs
+	// and MaxTurnaroundMs are the stream's optima (each for its metric).
+	Exact bool `json:"exact"`
+}
+
+// Bound solves the windows of p and returns the bounds. The error is non-nil
+// for a problem the decomposition cannot take (badinput) or a failed solve.
+func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if p.Preemptive {
+		return nil, badinput.Errorf("windowbound: MRCP schedules are non-preemptive; the problem allows suspend/resume")
+	}
+	if p.Mode != lowerbound.Fixed {
+		return nil, badinput.Errorf("windowbound: MRCP has fixed map and reduce slots, not %v", p.Mode)
+	}
+	unit := o.UnitMs
+	if unit <= 0 {
+		unit = defaultUnit(p)
+	}
+	per := o.WindowJobs
+	if per <= 0 {
+		per = defaultWindowJobs
+	}
+	order := make([]int, len(p.Jobs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool { return p.Jobs[order[x]].Arrival < p.Jobs[order[y]].Arrival })
+	res := &Result{UnitMs: unit, AllOptimal: true}
+	for first := 0; first < len(order); first += per {
+		last := min(len(order), first+per) - 1
+		t0 := time.Now()
+		w := Window{First: first, Last: last}
+		jobs := order[first : last+1]
+		// Late jobs: real deadlines, jobs without one dropped; K ≥ ⌊B/(Zmax+1)⌋.
+		var err error
+		lateExact, turnExact, lateChecked, turnChecked := false, false, false, false
+		w.LateStatus, err = solveWindow(ctx, p, jobs, unit, false, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
+			if n > 0 {
+				w.LateJobs = max(0, int(math.Floor((b-boundSlack)/float64(zmax+1))))
+			}
+			lateExact, lateChecked = exact, verified
+		})
+		if err != nil {
+			return nil, err
+		}
+		// Max turnaround: every deadline at the release, so K = n and
+		// Z ≥ B − n·(Zmax+1).
+		w.TurnStatus, err = solveWindow(ctx, p, jobs, unit, true, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
+			turnChecked = verified
+			if n == 0 {
+				return
+			}
+			z := math.Ceil(b - boundSlack - float64(n)*float64(zmax+1))
+			switch {
+			case exact && z >= 0:
+				w.MaxTurnaroundMs = int64(z) * unit // nothing was rounded
+			case z >= 1:
+				w.MaxTurnaroundMs = (int64(z)-1)*unit + 1
+			}
+			turnExact = exact
+		})
+		w.Verified = lateChecked && turnChecked
+		if err != nil {
+			return nil, err
+		}
+		w.Exact = lateExact && turnExact && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
+		w.Wall = time.Since(t0)
+		res.AllOptimal = res.AllOptimal && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
+		res.Exact = len(order) <= per && w.Exact
+		res.LateJobs += w.LateJobs
+		res.MaxTurnaroundMs = max(res.MaxTurnaroundMs, w.MaxTurnaroundMs)
+		res.Windows = append(res.Windows, w)
+	}
+	return res, nil
+}
+
+// solveWindow solves one window's MRCP instance (see toMRCP) with the
+// lexicographic objective and hands use the dual bound, the number of jobs
+// kept, Zmax and whether the instance is the window exactly (toMRCP). An empty instance is optimal with nothing to report.
+func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit int64, allLate bool, so solve.Options,
+	use func(bound float64, n, zmax int, exact, verified bool)) (solve.Status, error) {
+	in, exact, err := toMRCP(p, jobs, unit, allLate)
+	if err != nil {
+		return solve.StatusUnknown, err
+	}
+	if len(in.Jobs) == 0 {
+		use(0, 0, 0, exact, true)
+		return solve.Optimal, nil
+	}
+	ro := mrcp.Options{Solve: so, Objective: mrcp.Objective{Kind: mrcp.Lexicographic}}
+	out, err := mrcp.RunInstance(ctx, "window", in, ro)
+	if err != nil {
+		return solve.StatusUnknown, fmt.Errorf("windowbound: %w", err)
+	}
+	use(out.Result.Bound, len(in.Jobs), out.Built.Zmax, exact, out.Verified)
+	return out.Result.Status, nil
+}
+
+// defaultUnit is the gcd of all durations when it is ≥ 1000 ms, else 1000.
+func defaultUnit(p *lowerbound.Problem) int64 {
+	var g int64
+	for j := range p.Jobs {
+		for _, ts := range [][]lowerbound.Task{p.Jobs[j].Maps, p.Jobs[j].Reduces} {
+			for _, t := range ts {
+				for _, d := range t.Dur {
+					g = gcd(g, d)
+				}
+			}
+		}
+	}
+	if g < 1000 {
+		return 1000
+	}
+	return g
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// toMRCP writes the jobs as an MRCP instance in units of unit ms, rounded so
+// that its optimum can only be lower (see the package comment). allLate sets
+// every deadline to the release; otherwise jobs without a deadline are
+// dropped. exact reports that nothing was rounded or dropped and every
+// node group gives each task the same duration: the instance is then the
+// window itself, and its optimum the window's.
+func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mrcpscenario.Instance, exact bool, err error) {
+	in = &mrcpscenario.Instance{Kind: "mrcp", SchemaVersion: 1, TimeUnitSeconds: float64(unit) / 1000}
+	exact = true
+	var minDur [2]func(t lowerbound.Task) int64
+	for k := range 2 {
+		eligible := make([]bool, p.Groups)
+		for _, n := range p.Nodes {
+			eligible[n.Group] = eligible[n.Group] || [2]int{n.MapSlots, n.ReduceSlots}[k] > 0
+		}
+		minDur[k] = func(t lowerbound.Task) int64 {
+			best := int64(math.MaxInt64)
+			for g, ok := range eligible {
+				if ok {
+					best = min(best, t.Dur[min(g, len(t.Dur)-1)])
+				}
+			}
+			return best
+		}
+	}
+	for x, n := range p.Nodes {
+		in.Resources = append(in.Resources, mrcpscenario.Resource{Name: fmt.Sprintf("r%d", x), MapSlots: n.MapSlots, ReduceSlots: n.ReduceSlots})
+	}
+	for _, j := range jobs {
+		job := &p.Jobs[j]
+		if len(job.Maps) == 0 || len(job.Reduces) == 0 || (!allLate && !job.HasDeadline) {
+			exact = false
+			continue
+		}
+		exact = exact && job.Arrival%unit == 0 && (allLate || job.Deadline%unit == 0)
+		mj := mrcpscenario.Job{Name: fmt.Sprintf("j%d", j), Release: int(job.Arrival / unit)}
+		if allLate {
+			mj.Deadline = mj.Release
+		} else {
+			mj.Deadline = int((job.Deadline + unit - 1) / unit)
+		}
+		for k, ts := range [2][]lowerbound.Task{job.Maps, job.Reduces} {
+			for i, t := range ts {
+				d := minDur[k](t) / unit
+				exact = exact && minDur[k](t)%unit == 0
+				for _, dg := range t.Dur {
+					exact = exact && dg == minDur[k](t)
+				}
+				if d < 1 {
+					return nil, false, badinput.Errorf("windowbound: jobs[%d].%s[%d] is shorter than the %d ms unit",
+						j, [2]string{"maps", "reduces"}[k], i, unit)
+				}
+				task := mrcpscenario.Task{Duration: int(d), Demand: 1}
+				if k == 0 {
+					mj.Maps = append(mj.Maps, task)
+				} else {
+					mj.Reduces = append(mj.Reduces, task)
+				}
+			}
+		}
+		in.Jobs = append(in.Jobs, mj)
+	}
+	// Round-trip through the loader so the instance is validated like a file.
+	var buf bytes.Buffer
+	if err := in.Write(&buf); err != nil {
+		return nil, false, err
+	}
+	if len(in.Jobs) == 0 {
+		return in, exact, nil
+	}
+	in, err = mrcpscenario.Parse("window", buf.Bytes())
+	return in, exact, err
+}

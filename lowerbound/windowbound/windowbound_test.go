@@ -1,0 +1,156 @@
+package windowbound
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/lowerbound"
+	_ "github.com/mrbound/mrbound/solve/native"
+)
+
+// randomStream draws a tiny MRCP-like stream: fixed slots on 1–2 nodes, 2–3
+// jobs each with maps and reduces of whole seconds, arrivals and deadlines
+// in ms (so rounding to the unit matters) or, when aligned, in whole seconds.
+func randomStream(rng *rand.Rand, aligned bool) *lowerbound.Problem {
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
+	for range 1 + rng.IntN(2) {
+		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: 1 + rng.IntN(2), ReduceSlots: 1})
+	}
+	tasks := 0
+	for range 2 + rng.IntN(2) {
+		j := lowerbound.Job{Arrival: rng.Int64N(8000)}
+		for range 1 + rng.IntN(2) {
+			j.Maps = append(j.Maps, lowerbound.Task{Dur: []int64{1000 * (1 + rng.Int64N(5))}})
+		}
+		j.Reduces = []lowerbound.Task{{Dur: []int64{1000 * (1 + rng.Int64N(5))}}}
+		tasks += len(j.Maps) + 1
+		if tasks > 8 {
+			break
+		}
+		if rng.IntN(4) > 0 {
+			j.HasDeadline = true
+			j.Deadline = j.Arrival + 2000 + rng.Int64N(10000)
+		}
+		if aligned {
+			j.Arrival -= j.Arrival % 1000
+			j.Deadline -= j.Deadline % 1000
+		}
+		p.Jobs = append(p.Jobs, j)
+	}
+	return p
+}
+
+// TestWindowBoundNeverExceedsOptimum: on seeded random streams, the windows'
+// late-job and max-turnaround bounds never exceed the enumerated continuous
+// optimum, with one window and with one job per window; with one window and
+// data in whole seconds the late count is the optimum itself.
+func TestWindowBoundNeverExceedsOptimum(t *testing.T) {
+	n := 30
+	if testing.Short() {
+		n = 10
+	}
+	rng := rand.New(rand.NewPCG(5, 19))
+	exactSeen := 0
+	for i := range n {
+		aligned := i%2 == 0
+		p := randomStream(rng, aligned)
+		opt, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, per := range []int{1, 10} {
+			r, err := Bound(context.Background(), p, Options{WindowJobs: per, UnitMs: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("instance %d, %d jobs per window", i, per)
+			if int64(r.LateJobs) > opt.LateJobs {
+				t.Errorf("%s: late bound %d > optimum %d", name, r.LateJobs, opt.LateJobs)
+			}
+			if r.MaxTurnaroundMs > opt.MaxTurnaround {
+				t.Errorf("%s: max turnaround bound %d > optimum %d", name, r.MaxTurnaroundMs, opt.MaxTurnaround)
+			}
+			if aligned && per == 10 && r.AllOptimal && int64(r.LateJobs) != opt.LateJobs {
+				t.Errorf("%s: proven late count %d, enumerated optimum %d", name, r.LateJobs, opt.LateJobs)
+			}
+			if r.Exact {
+				exactSeen++
+			}
+			if r.Exact && (int64(r.LateJobs) != opt.LateJobs || r.MaxTurnaroundMs != opt.MaxTurnaround) {
+				t.Errorf("%s: exact window gives late %d, max turnaround %d; enumerated %d, %d", name,
+					r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
+			}
+			if !r.AllOptimal {
+				t.Logf("%s: not all windows proven", name)
+			}
+		}
+	}
+	if exactSeen == 0 {
+		t.Error("no window was exact: the exact path is untested")
+	}
+	t.Logf("%d exact runs", exactSeen)
+}
+
+// TestWindowBoundMRCPWindows: two MRCP small jobs (3 maps of 12 s, one
+// reduce of 39 s) arriving together on MRCP's 4-node cluster, deadlines at
+// 60 s. The unit is gcd(12, 39) = 3 s and nothing is rounded, so the values
+// are exact. Together: the first job's maps end at 12 s and its reduce at
+// 51 s, but six maps on four slots end at 24 s at best, so the other reduce
+// ends at 63 s: one job is late and the maximum turnaround is 63 s. In
+// separate windows no job is late and each takes 51 s alone.
+func TestWindowBoundMRCPWindows(t *testing.T) {
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
+	for range 4 {
+		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: 1, ReduceSlots: 1})
+	}
+	for range 2 {
+		j := lowerbound.Job{HasDeadline: true, Deadline: 60000}
+		for range 3 {
+			j.Maps = append(j.Maps, lowerbound.Task{Dur: []int64{12000}})
+		}
+		j.Reduces = []lowerbound.Task{{Dur: []int64{39000}}}
+		p.Jobs = append(p.Jobs, j)
+	}
+	for _, c := range []struct {
+		per, windows, late int
+		maxT               int64
+	}{{2, 1, 1, 63000}, {1, 2, 0, 51000}} {
+		r, err := Bound(context.Background(), p, Options{WindowJobs: c.per})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.UnitMs != 3000 || !r.AllOptimal || len(r.Windows) != c.windows {
+			t.Fatalf("%d per window: unit %d, all optimal %v, %d windows", c.per, r.UnitMs, r.AllOptimal, len(r.Windows))
+		}
+		if r.Exact != (c.windows == 1) {
+			t.Errorf("%d per window: exact %v", c.per, r.Exact)
+		}
+		if r.LateJobs != c.late || r.MaxTurnaroundMs != c.maxT {
+			t.Errorf("%d per window: late %d, max turnaround %d; want %d, %d", c.per, r.LateJobs, r.MaxTurnaroundMs, c.late, c.maxT)
+		}
+	}
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.LateJobs != 1 || opt.MaxTurnaround != 63000 {
+		t.Errorf("enumerated late %d, max turnaround %d; want 1, 63000", opt.LateJobs, opt.MaxTurnaround)
+	}
+}
+
+// TestWindowBoundRefuses: fungible slots and tasks shorter than the unit are
+// bad input.
+func TestWindowBoundRefuses(t *testing.T) {
+	job := lowerbound.Job{Maps: []lowerbound.Task{{Dur: []int64{500}}}, Reduces: []lowerbound.Task{{Dur: []int64{2000}}}}
+	fun := &lowerbound.Problem{Mode: lowerbound.Fungible, Groups: 1, Nodes: []lowerbound.Node{{Slots: 2}}, Jobs: []lowerbound.Job{job}}
+	fix := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}, Jobs: []lowerbound.Job{job}}
+	for _, p := range []*lowerbound.Problem{fun, fix} {
+		if _, err := Bound(context.Background(), p, Options{}); !errors.Is(err, badinput.Err) {
+			t.Errorf("%v: want bad input, got %v", p.Mode, err)
+		}
+	}
+}

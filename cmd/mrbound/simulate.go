@@ -41,8 +41,8 @@ independent checker; the report says "verified" only when it passes.`,
 			&cli.StringFlag{Name: "estimates", Value: "exact", Usage: "what policies see: exact, given, mean, noisy, none"},
 			&cli.Float64Flag{Name: "estimate-error", Usage: "I of --estimates noisy: estimate = truth x U[1-I, 1+I]"},
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise]"},
-			&cli.StringFlag{Name: "solver", Usage: "mrcp: the MILP backend (native or highs)"},
-			&cli.DurationFlag{Name: "solve-limit", Usage: "mrcp: wall-clock limit of one re-solve (default 10s)"},
+			&cli.StringFlag{Name: "solver", Usage: "mrcp, coshh: the MILP/LP backend (native or highs)"},
+			&cli.DurationFlag{Name: "solve-limit", Usage: "mrcp, coshh: wall-clock limit of one re-solve (mrcp default 10s)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
 			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
 			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file"},
@@ -71,8 +71,8 @@ func simulateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.String("policy") != "mrcp" && (c.IsSet("solver") || c.IsSet("solve-limit")) {
-		return badInputf("--solver and --solve-limit apply to --policy mrcp only")
+	if solves := c.String("policy") == "mrcp" || strings.HasPrefix(c.String("policy"), "coshh"); !solves && (c.IsSet("solver") || c.IsSet("solve-limit")) {
+		return badInputf("--solver and --solve-limit apply to the policies that solve models (mrcp, coshh, coshh-fallback)")
 	}
 	if c.Duration("solve-limit") < 0 {
 		return badInputf("--solve-limit: %v is negative", c.Duration("solve-limit"))

@@ -6,9 +6,16 @@ import (
 )
 
 // COSHH (policy/coshh, docs/coshh.md): the paper's routing, and the
-// work-conserving fallback of A-C9. Both solve their LPs with the default
-// backend.
+// work-conserving fallback of A-C9. Both solve their LPs with the backend of
+// Params.Solver (default native) under Params.SolveLimit.
 func init() {
-	Register("coshh", func(Params) sim.Policy { return coshh.New() })
-	Register("coshh-fallback", func(Params) sim.Policy { q := coshh.New(); q.Fallback = true; return q })
+	Register("coshh", func(p Params) sim.Policy { return coshhWith(p, false) })
+	Register("coshh-fallback", func(p Params) sim.Policy { return coshhWith(p, true) })
+}
+
+func coshhWith(p Params, fallback bool) sim.Policy {
+	q := coshh.New()
+	q.Fallback = fallback
+	q.Solve.Solver, q.Solve.TimeLimit = p.Solver, p.SolveLimit
+	return q
 }

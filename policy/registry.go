@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/policy/fair"
@@ -17,6 +18,18 @@ type Params struct {
 	// H1Caps applies Hadoop 1's per-heartbeat assignment caps (FIFO, EDF,
 	// Fair; §1.6).
 	H1Caps bool
+	// Solver and SolveLimit: the MILP backend and the per-re-solve wall
+	// limit of the policies that solve a model (mrcp); zero values mean
+	// their defaults.
+	Solver     string
+	SolveLimit time.Duration
+}
+
+// Summarizer is implemented by policies with figures of their own beyond the
+// simulator's report (mrcp: re-solves, optimal ones, median overhead); the
+// CLI prints Summary's lines after the report.
+type Summarizer interface {
+	Summary(res *sim.Result) []string
 }
 
 // Constructor builds a fresh policy.

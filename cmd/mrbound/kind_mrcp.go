@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,7 +54,9 @@ var generateMRCPCommand = &cli.Command{
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "workload", Value: "mixed", Usage: "small, medium, large or mixed"},
 		&cli.IntFlag{Name: "jobs", Value: 20, Usage: "number of jobs"},
-		&cli.Float64Flag{Name: "lambda", Value: 0.02, Usage: "Poisson arrival rate, jobs per second"},
+		&cli.Float64Flag{Name: "duration", Usage: "generate every arrival in the first `SECONDS` instead of --jobs (e.g. 18000 for the paper's 5 h)"},
+		&cli.StringFlag{Name: "lambda", Value: "0.02", Usage: "Poisson arrival rate, jobs per second (a number or 1/GAP, e.g. 1/35)"},
+		&cli.StringFlag{Name: "durations", Value: "per-size", Usage: "task durations: per-size (the published alone times exactly) or fit (12 s maps, 39 s reduces, A-M7)"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
 		&cli.IntFlag{Name: "resources", Value: 4, Usage: "number of resources"},
 		&cli.IntFlag{Name: "map-slots", Value: 1, Usage: "map slots per resource"},
@@ -72,8 +77,26 @@ var generateMRCPCommand = &cli.Command{
 				return badInputf("--%s: must be positive, got %d", f, c.Int(f))
 			}
 		}
+		lambda, err := parseRate(c.String("lambda"))
+		if err != nil {
+			return badInputf("--lambda: %v", err)
+		}
+		durs, err := mrcpscenario.ParseDurations(c.String("durations"))
+		if err != nil {
+			return badInputf("--durations: %v", err)
+		}
+		jobs := c.Int("jobs")
+		if c.IsSet("duration") {
+			if c.IsSet("jobs") {
+				return badInputf("generate mrcp: give --jobs or --duration, not both")
+			}
+			if !(c.Float64("duration") > 0) {
+				return badInputf("--duration: must be a positive number of seconds")
+			}
+			jobs = 0
+		}
 		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{
-			Workload: w, Jobs: c.Int("jobs"), Lambda: c.Float64("lambda"), Seed: c.Uint64("seed"),
+			Workload: w, Jobs: jobs, Duration: c.Float64("duration"), Durations: durs, Lambda: lambda, Seed: c.Uint64("seed"),
 			Resources: c.Int("resources"), MapSlots: c.Int("map-slots"), ReduceSlots: c.Int("reduce-slots"),
 			TimeUnit: c.Float64("time-unit"),
 		})
@@ -88,4 +111,23 @@ var generateMRCPCommand = &cli.Command{
 		}
 		return in.Write(c.App.Writer)
 	},
+}
+
+// parseRate reads a positive rate given as a number or as 1/GAP.
+func parseRate(s string) (float64, error) {
+	num, den, frac := strings.Cut(s, "/")
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err == nil && frac {
+		var d float64
+		d, err = strconv.ParseFloat(strings.TrimSpace(den), 64)
+		if err == nil && d > 0 {
+			v /= d
+		} else if err == nil {
+			err = fmt.Errorf("zero divisor")
+		}
+	}
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a positive rate (a number or 1/GAP)", s)
+	}
+	return v, nil
 }

@@ -41,6 +41,8 @@ independent checker; the report says "verified" only when it passes.`,
 			&cli.StringFlag{Name: "estimates", Value: "exact", Usage: "what policies see: exact, given, mean, noisy, none"},
 			&cli.Float64Flag{Name: "estimate-error", Usage: "I of --estimates noisy: estimate = truth x U[1-I, 1+I]"},
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise]"},
+			&cli.StringFlag{Name: "solver", Usage: "mrcp, coshh: the MILP/LP backend (native or highs)"},
+			&cli.DurationFlag{Name: "solve-limit", Usage: "mrcp, coshh: wall-clock limit of one re-solve (mrcp default 10s)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
 			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
 			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file"},
@@ -69,7 +71,13 @@ func simulateAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps")})
+	if solves := c.String("policy") == "mrcp" || strings.HasPrefix(c.String("policy"), "coshh"); !solves && (c.IsSet("solver") || c.IsSet("solve-limit")) {
+		return badInputf("--solver and --solve-limit apply to the policies that solve models (mrcp, coshh, coshh-fallback)")
+	}
+	if c.Duration("solve-limit") < 0 {
+		return badInputf("--solve-limit: %v is negative", c.Duration("solve-limit"))
+	}
+	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps"), Solver: c.String("solver"), SolveLimit: c.Duration("solve-limit")})
 	if err != nil {
 		return err
 	}
@@ -106,6 +114,13 @@ func simulateAction(c *cli.Context) error {
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
 		err = rep.WriteText(c.App.Writer)
+		if sp, ok := pol.(policy.Summarizer); ok && err == nil {
+			for _, line := range sp.Summary(res) {
+				if _, err = fmt.Fprintln(c.App.Writer, line); err != nil {
+					break
+				}
+			}
+		}
 	}
 	if err != nil {
 		return err

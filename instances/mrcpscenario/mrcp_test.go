@@ -3,6 +3,7 @@ package mrcpscenario
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -154,5 +155,47 @@ func TestGenerate(t *testing.T) {
 	}
 	if _, err := Generate(GenOptions{Workload: Mixed, Jobs: 0, Lambda: 1}); err == nil {
 		t.Error("zero jobs accepted")
+	}
+}
+
+func TestGenerateDurationFit(t *testing.T) {
+	in, err := Generate(GenOptions{Workload: Mixed, Duration: 18000, Lambda: 1.0 / 35, Durations: Fit, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 18000/35 ≈ 514 expected arrivals; a Poisson count stays within ±5 σ
+	if n := len(in.Jobs); n < 400 || n > 630 {
+		t.Errorf("%d jobs in 5 h at λ = 1/35", n)
+	}
+	for _, j := range in.Jobs {
+		if j.Release >= 18000 {
+			t.Fatalf("%s released at %d, after the duration", j.Name, j.Release)
+		}
+		if j.Maps[0].Duration != FitMapSeconds || j.Reduces[0].Duration != FitReduceSeconds {
+			t.Fatalf("%s: durations %d/%d, want the fit", j.Name, j.Maps[0].Duration, j.Reduces[0].Duration)
+		}
+		alone := AloneTime(j, in.Resources)
+		if want := map[int]int{3: 51, 10: 75, 20: 99}[len(j.Maps)]; alone != want {
+			t.Fatalf("%s: alone %d, want %d (A-M7)", j.Name, alone, want)
+		}
+	}
+	if _, err := Generate(GenOptions{Workload: Small, Duration: 10, Jobs: 2, Lambda: 1}); err == nil {
+		t.Error("a job count and a duration together were accepted")
+	}
+}
+
+func TestLambdaGrid(t *testing.T) {
+	for w, want := range map[Workload][]float64{
+		Small: {1 / 22.5, 1 / 20.0, 1 / 17.5, 1 / 15.0}, Mixed: {1 / 50.0, 1 / 47.5, 1 / 45.0, 1 / 42.5, 1 / 40.0, 1 / 37.5, 1 / 35.0},
+	} {
+		got := LambdaGrid(w)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %v", w, got)
+		}
+		for i := range got {
+			if math.Abs(got[i]-want[i]) > 1e-12 {
+				t.Errorf("%s[%d] = %v, want %v", w, i, got[i], want[i])
+			}
+		}
 	}
 }

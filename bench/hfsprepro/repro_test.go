@@ -18,6 +18,7 @@ var (
 	write    = flag.String("write", "", "directory (docs/) to write figures/hfsp-*.svg into")
 	nodeList = flag.String("nodes", "600,20", "cluster sizes (nodes) for TestFB2009Day")
 	only     = flag.String("policies", "", "comma-separated policies instead of Policies (the first is the reference)")
+	repro    = flag.Bool("repro", false, "run the reproductions (TestFB2009Day, TestCategories: minutes; not part of make test)")
 )
 
 const fbDay = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
@@ -59,12 +60,12 @@ func TestSample(t *testing.T) {
 	}
 }
 
-// TestFB2009Day is the reproduction (a few minutes; skipped under -short):
+// TestFB2009Day is the reproduction (a few minutes; only with -args -repro):
 // the day on the original 600 nodes (about 2 % busy) and on policies.md
 // §3.4's 20 nodes × (2+2) (about 55 % busy), where sizes matter.
 func TestFB2009Day(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the FB-2009 day takes minutes")
+	if !*repro {
+		t.Skip("the FB-2009 day takes minutes: run with -args -repro")
 	}
 	for _, f := range strings.Split(*nodeList, ",") {
 		nodes, err := strconv.Atoi(f)
@@ -112,10 +113,10 @@ func report(t *testing.T, w *sim.Workload, cl Classes, title, svg string) {
 
 // TestCategories is policies.md §3.4's stream: 100 jobs of the FB-2009
 // categories on 20 nodes × (2+2) at ρ ∈ {0.5, 0.7, 0.9}, hadoop1 mode
-// (skipped under -short).
+// (only with -args -repro).
 func TestCategories(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the category streams take a minute")
+	if !*repro {
+		t.Skip("the category streams take a minute: run with -args -repro")
 	}
 	for _, rho := range []float64{0.5, 0.7, 0.9} {
 		w, cl, err := CategoryStream(rho, 100, 20, 1)

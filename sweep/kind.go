@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mrbound/mrbound/badinput"
 	"io"
 	"sort"
 	"strings"
@@ -84,4 +85,16 @@ func DecodeStrict(data json.RawMessage, v any) error {
 		return errors.New(strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
+}
+
+// DecodeItem decodes what a Kind's Run receives, an item's params and spec;
+// either one malformed is bad input.
+func DecodeItem[P, S any](params, spec json.RawMessage) (p P, s S, err error) {
+	if err = json.Unmarshal(params, &p); err != nil {
+		return p, s, badinput.Errorf("params: %v", err)
+	}
+	if err = json.Unmarshal(spec, &s); err != nil {
+		return p, s, badinput.Errorf("spec: %v", err)
+	}
+	return p, s, nil
 }

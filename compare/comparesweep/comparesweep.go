@@ -95,13 +95,9 @@ type result struct {
 }
 
 func runItem(ctx context.Context, params, specJSON json.RawMessage, log io.Writer) (json.RawMessage, error) {
-	var p Params
-	var s spec
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, badinput.Errorf("params: %v", err)
-	}
-	if err := json.Unmarshal(specJSON, &s); err != nil {
-		return nil, badinput.Errorf("spec: %v", err)
+	p, s, err := sweep.DecodeItem[Params, spec](params, specJSON)
+	if err != nil {
+		return nil, err
 	}
 	recs, err := simbridge.SweepInstance(ctx, p.options(), s.Lambda, s.Seed)
 	if err != nil {

@@ -1,7 +1,6 @@
 package jlassitable
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -156,16 +155,9 @@ func Plan(opts jlassi.TableOptions) (*sweep.Manifest, error) {
 // Collect writes exactly the row RunTable writes.
 type result map[string]string
 
-// decodeStrict decodes data into v, refusing unknown fields.
-func decodeStrict(data json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
 func check(params json.RawMessage, items []sweep.Item) error {
 	var p Params
-	if err := decodeStrict(params, &p); err != nil {
+	if err := sweep.DecodeStrict(params, &p); err != nil {
 		return fmt.Errorf("params: %v", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if _, err := p.options(); err != nil {
@@ -173,7 +165,7 @@ func check(params json.RawMessage, items []sweep.Item) error {
 	}
 	for i, it := range items {
 		var s spec
-		if err := decodeStrict(it.Spec, &s); err != nil {
+		if err := sweep.DecodeStrict(it.Spec, &s); err != nil {
 			return fmt.Errorf("items[%d].spec: %v", i, strings.TrimPrefix(err.Error(), "json: "))
 		}
 	}
@@ -181,13 +173,9 @@ func check(params json.RawMessage, items []sweep.Item) error {
 }
 
 func runItem(ctx context.Context, params, specJSON json.RawMessage, log io.Writer) (json.RawMessage, error) {
-	var p Params
-	var s spec
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, badinput.Errorf("params: %v", err)
-	}
-	if err := json.Unmarshal(specJSON, &s); err != nil {
-		return nil, badinput.Errorf("spec: %v", err)
+	p, s, err := sweep.DecodeItem[Params, spec](params, specJSON)
+	if err != nil {
+		return nil, err
 	}
 	o, err := p.options()
 	if err != nil {

@@ -25,7 +25,11 @@
 //
 // A reduce may launch once ceil(f·nMaps) maps completed (slow-start f). It
 // ends at max(launch + d, lastMapEnd + (1−ω)·d): with ω = 0 its slot idles in
-// shuffle until the job's last map ends. A job completes with its last task.
+// shuffle until the job's last map ends. Its work is counted (from the
+// trace's Start) only once the map phase ended and its end is known: a reduce
+// killed or suspended after that has worked since its end less its work left,
+// which with ω > 0 may be up to ω·d before the last map end; one stopped
+// earlier has done no work. A job completes with its last task.
 // A job with a Parent arrives when the parent completes.
 //
 // # Events and their order

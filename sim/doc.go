@@ -16,7 +16,9 @@
 //	d(τ,x) = base(τ,x) · (1 + γ_kind·(c−1)) · noise + nonLocal(τ,x)
 //
 // where base is TaskSpec.ByGroup[group(x)] if given, else Work/speed(x); c
-// counts the same-kind tasks running on x including τ; noise is
+// counts the same-kind tasks holding a slot on x including τ, leaving out
+// those that hold it for no time (zero-length, launched and ended at this
+// instant; a zero-length reduce waiting for its map phase counts); noise is
 // U[1−Noise, 1+Noise] per launch; nonLocal is Cluster.NonLocalPenalty for a
 // map whose node holds no replica of its block. Map i reads block i; at a
 // job's arrival the policy (BlockPlacer) or the default rule places Replicas

@@ -52,7 +52,10 @@ func (s *Sim) Launch(id TaskID, x int) error {
 		r.redsPending--
 	}
 	t.dur, t.rem = dur, dur
-	if dur == 0 {
+	// a zero-length reduce launched before its job's map phase ends still
+	// holds its slot until then: it counts like any other
+	t.zero = dur == 0 && (t.kind == Map || r.mapsDone == r.nMaps)
+	if t.zero {
 		if n.zeroAt != s.now {
 			n.zeroAt, n.zeroMap, n.zeroRed = s.now, 0, 0
 		}
@@ -270,9 +273,11 @@ func (s *Sim) SetTimer(at Time, tag int64) error {
 // zeroEnded forgets a zero-length task that leaves its slot at the instant
 // it was launched (see nodeRT.zeroMap).
 func (s *Sim) zeroEnded(n *nodeRT, t *taskRT) {
-	if t.dur != 0 || n.zeroAt != s.now {
+	if !t.zero || n.zeroAt != s.now {
+		t.zero = false
 		return
 	}
+	t.zero = false
 	if t.kind == Map {
 		n.zeroMap--
 	} else {

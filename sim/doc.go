@@ -16,7 +16,9 @@
 //	d(τ,x) = base(τ,x) · (1 + γ_kind·(c−1)) · noise + nonLocal(τ,x)
 //
 // where base is TaskSpec.ByGroup[group(x)] if given, else Work/speed(x); c
-// counts the same-kind tasks running on x including τ; noise is
+// counts the same-kind tasks holding a slot on x including τ, leaving out
+// those that hold it for no time (zero-length, launched and ended at this
+// instant; a zero-length reduce waiting for its map phase counts); noise is
 // U[1−Noise, 1+Noise] per launch; nonLocal is Cluster.NonLocalPenalty for a
 // map whose node holds no replica of its block. Map i reads block i; at a
 // job's arrival the policy (BlockPlacer) or the default rule places Replicas
@@ -25,7 +27,11 @@
 //
 // A reduce may launch once ceil(f·nMaps) maps completed (slow-start f). It
 // ends at max(launch + d, lastMapEnd + (1−ω)·d): with ω = 0 its slot idles in
-// shuffle until the job's last map ends. A job completes with its last task.
+// shuffle until the job's last map ends. Its work is counted (from the
+// trace's Start) only once the map phase ended and its end is known: a reduce
+// killed or suspended after that has worked since its end less its work left,
+// which with ω > 0 may be up to ω·d before the last map end; one stopped
+// earlier has done no work. A job completes with its last task.
 // A job with a Parent arrives when the parent completes.
 //
 // # Events and their order

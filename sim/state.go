@@ -36,6 +36,7 @@ type taskRT struct {
 	state     TaskState
 	endKnown  bool
 	local     bool
+	zero      bool    // counted in its node's zeroMap/zeroRed (a zero slot-time launch)
 	estF      float32 // estimate = base · estF
 	launch    Time    // launch of the current segment
 	dur       Time    // true duration of the current attempt (all its work)
@@ -68,8 +69,9 @@ type nodeRT struct {
 	freeMap, freeRed, freeAny int32
 	runMap, runRed            int32
 	// zeroMap and zeroRed count the zero-length tasks launched at zeroAt
-	// that have not ended yet: they never run for a positive time, so they
-	// do not slow a task launched beside them (the checker agrees).
+	// that have not ended yet and end at once (not a reduce waiting for its
+	// map phase): they never hold a slot for a positive time, so they do not
+	// slow a task launched beside them (the checker agrees).
 	zeroMap, zeroRed         int32
 	zeroAt                   Time
 	ram, disk                float64

@@ -14,10 +14,8 @@ func TestConformance(t *testing.T) {
 		{Preemption: hfsp.Kill},
 		{Preemption: hfsp.Suspend},
 		{Sizes: hfsp.Estimated},
-		// kill with exact sizes is left out: on the overlap case it kills a
-		// reduce whose overlapped work began before the last map ended, and
-		// sim/check rejects that killed attempt (a sim/check question,
-		// reported to the lead; hfsp-kill itself passes).
+		{Preemption: hfsp.Kill, Sizes: hfsp.Estimated},
+		{Preemption: hfsp.Suspend, Sizes: hfsp.Estimated},
 		{TrainingShare: -1},
 		{ReducesAfterMaps: true},
 	} {

@@ -280,7 +280,9 @@ func (c *checker) capacity() {
 }
 
 // reduces checks slow-start at each reduce launch and precedence of reduce
-// work after the job's last map.
+// work after the job's last map: of an attempt's work (its segments since the
+// last kill, whatever their outcome) at most d − ceil((1−ω)·d) may lie before
+// the last map end, d being the attempt's duration (ω = 0: none).
 func (c *checker) reduces(segs [][]int) {
 	for j, job := range c.w.Jobs {
 		if len(job.Reduces) == 0 {
@@ -302,9 +304,11 @@ func (c *checker) reduces(segs [][]int) {
 			lastMap = mapEnds[len(mapEnds)-1]
 		}
 		for t := c.first[j] + len(job.Maps); t < c.first[j]+len(job.Maps)+len(job.Reduces); t++ {
+			var early sim.Time // the attempt's work so far before lastMap
 			for _, i := range segs[t] {
 				a := c.res.Trace[i]
 				if !a.Resumed {
+					early = 0
 					done := sort.Search(len(mapEnds), func(k int) bool { return mapEnds[k] > a.Launch })
 					if done < need {
 						c.fail("trace[%d]: reduce %d launched at %d ms with %d maps done; slow-start %v needs %d", i, t, a.Launch, done, c.opt.SlowStart, need)
@@ -317,14 +321,15 @@ func (c *checker) reduces(segs [][]int) {
 					c.fail("trace[%d]: reduce %d works though its job's maps never all completed", i, t)
 					continue
 				}
-				// the part (1−ω)·d may not overlap the map phase; the engine
-				// rounds it up to whole ms
-				mustAfter := a.Start
-				if c.opt.Overlap > 0 && a.Outcome == sim.Completed {
-					mustAfter = a.End - sim.Time(math.Ceil((1-c.opt.Overlap)*float64(a.Duration)))
+				if a.Start >= lastMap {
+					continue
 				}
-				if mustAfter < lastMap {
-					c.fail("trace[%d]: reduce %d works from %d ms, before its job's last map ends at %d ms", i, t, mustAfter, lastMap)
+				// only the part ω·d may overlap the map phase; the engine
+				// rounds the rest, (1−ω)·d, up to whole ms
+				early += min(a.End, lastMap) - a.Start
+				if budget := a.Duration - sim.Time(math.Ceil((1-c.opt.Overlap)*float64(a.Duration))); early > budget {
+					c.fail("trace[%d]: reduce %d works from %d ms, before its job's last map ends at %d ms (%d ms of its attempt before it, ω = %v allows %d ms)",
+						i, t, a.Start, lastMap, early, c.opt.Overlap, budget)
 				}
 			}
 		}

@@ -17,8 +17,11 @@
 //     group or work/speed, contention counted from the trace, the non-local
 //     penalty from the replicas); with noise it must lie within the noise band.
 //   - Reduces: a reduce launches only when slow-start held (maps completed by
-//     then, from the trace), and its work (the part that may not overlap)
-//     starts no earlier than its job's last map end.
+//     then, from the trace), and of each attempt's work (its segments since
+//     the last kill, completed, killed or suspended alike) at most
+//     d − ceil((1−ω)·d) lies before its job's last map end, d being the
+//     attempt's duration: none with ω = 0, and a reduce stopped after the map
+//     phase may have begun its work up to ω·d before it.
 //   - Locality: replicas are distinct storage-capable nodes; each map's Local
 //     flag says whether its node holds one.
 //   - Outcomes and metrics: job completions and every metric are recomputed

@@ -199,7 +199,7 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 	if testing.Short() {
 		n = 300
 	}
-	var runs, exacts, checks, deadlocks int
+	var runs, exacts, checks, deadlocks, idled int
 	for seed := range uint64(n) {
 		cs := randomCross(seed)
 		if err := cs.w.Validate(); err != nil {
@@ -209,6 +209,9 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 		var names []string
 		preemptive := false
 		for _, name := range policy.Names() {
+			if costly[name] && seed%costlyEvery != 0 {
+				continue
+			}
 			res, err := sim.Run(cs.w, policy.MustNew(name), crossOptions(cs))
 			if err != nil {
 				continue // the policy refuses this workload in Init
@@ -223,6 +226,10 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 			if _, err := simbridge.Completions(res); err != nil {
 				if slowStartDeadlock(cs) {
 					deadlocks++ // early reduces hold every slot or the RAM the maps need
+					continue
+				}
+				if mayIdle[name] {
+					idled++ // a faithful COSHH resource serves only its suggested classes
 					continue
 				}
 				t.Errorf("seed %d (%s): %s: %v", seed, cs.tag, name, err)
@@ -279,8 +286,8 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 		}
 	}
 	t.Logf("%d instances, %d completed policy runs, "+
-		"%d slow-start deadlocks skipped, %d value≥bound checks, %d instances with an enumerated optimum",
-		n, runs, deadlocks, checks, exacts)
+		"%d slow-start deadlocks and %d runs of policies that may idle (A-C9) skipped, %d value≥bound checks, %d instances with an enumerated optimum",
+		n, runs, deadlocks, idled, checks, exacts)
 	if runs < n {
 		t.Fatalf("only %d policy runs on %d instances: the generator or registry is off", runs, n)
 	}
@@ -328,6 +335,42 @@ func checkDurations(t *testing.T, seed uint64, cs crossSpec, p *lowerbound.Probl
 	}
 }
 
+// costly lists the policies that solve LPs or MILPs at their decisions;
+// the cross-check runs them on every costlyEvery-th instance only, to keep
+// the suite's time (all 2000 instances: about two minutes more).
+var costly = map[string]bool{"mrcp": true, "coshh": true, "coshh-fallback": true}
+
+const costlyEvery = 8
+
+// mayIdle lists the registered policies allowed to leave jobs unfinished on
+// a workload they accept: strict COSHH serves only the suggested classes on
+// each resource (policies.md A-C9), so a job no resource suggests waits for
+// ever. Their completed runs are still checked against every bound.
+var mayIdle = map[string]bool{"coshh": true}
+
+// pipelinePolicy reports whether the whole-pipeline test runs name: every
+// policy that accepts any randomCross workload and never idles (not the
+// fungible-only TuMM family, not strict COSHH), except mrcp, whose MILP
+// re-solves are too slow for hundreds of instances (TestCrossCheckBoundsAgainstSimulator runs it).
+func pipelinePolicy(name string) bool {
+	switch {
+	case mayIdle[name], name == "mrcp", name == "tumm", name == "tumm-literal", name == "htumm", strings.HasPrefix(name, "static:"):
+		return false
+	}
+	return true
+}
+
+// nonPreemptive drops the policies that suspend tasks.
+func nonPreemptive(named []simbridge.Named) []simbridge.Named {
+	var out []simbridge.Named
+	for _, p := range named {
+		if !strings.Contains(p.Name, "suspend") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // TestCrossCheckComparePipeline runs the whole simbridge.Compare pipeline
 // (exact optimum path included) on random ideal-mode instances: it must never
 // report ErrBelowBound.
@@ -338,7 +381,9 @@ func TestCrossCheckComparePipeline(t *testing.T) {
 	}
 	var named []simbridge.Named
 	for _, name := range policy.Names() {
-		named = append(named, simbridge.Named{Name: name, Policy: policy.MustNew(name)})
+		if pipelinePolicy(name) {
+			named = append(named, simbridge.Named{Name: name, Policy: policy.MustNew(name)})
+		}
 	}
 	solver, ok := 0, 0
 	for seed := range uint64(n) {
@@ -358,7 +403,11 @@ func TestCrossCheckComparePipeline(t *testing.T) {
 			solver++
 			o.Solve.TimeLimit = time.Second
 		}
-		_, err := simbridge.Compare(context.Background(), cs.w.Name, cs.w, named, o)
+		run := named
+		if o.WindowJobs > 0 {
+			run = nonPreemptive(named) // the MRCP windows bound non-preemptive schedules only
+		}
+		_, err := simbridge.Compare(context.Background(), cs.w.Name, cs.w, run, o)
 		if errors.Is(err, compare.ErrBelowBound) {
 			t.Errorf("seed %d (%s): %v", seed, cs.tag, err)
 		} else if err != nil && !(slowStartDeadlock(cs) && strings.Contains(err.Error(), "did not complete")) {

@@ -24,6 +24,12 @@ type core struct {
 	// declined: an offer left a free slot unused although some job had work;
 	// the next state change wakes the parked nodes (the sim's wake contract).
 	declined bool
+	// slots is the cluster's slot count S, slotNodes the nodes with a slot
+	// (a node without slots never takes a task, so it is not one of
+	// TuMM's k nodes); needMap, needRed: some job of the workload has a
+	// task of that kind (what a split must leave room for).
+	slots, slotNodes int
+	needMap, needRed bool
 }
 
 func (c *core) init(s *sim.Sim, name string) error {
@@ -38,6 +44,39 @@ func (c *core) init(s *sim.Sim, name string) error {
 	c.rtMap, c.rtRed = 0, 0
 	c.started = make([]bool, s.NumJobs())
 	c.doneSeen, c.declined = false, false
+	c.slots, c.slotNodes = 0, 0
+	for _, nd := range s.Cluster().Nodes {
+		c.slots += nd.TotalSlots
+		if nd.TotalSlots > 0 {
+			c.slotNodes++
+		}
+	}
+	if c.slots == 0 {
+		return fmt.Errorf("%s: the cluster has no slots (cluster.nodes[].total_slots)", name)
+	}
+	// The task table (each task's kind) is known from the start, unlike
+	// the jobs' views; it is read only to refuse a split that cannot run
+	// the workload.
+	c.needMap, c.needRed = false, false
+	for t := range sim.TaskID(s.NumTasks()) {
+		if s.Task(t).Kind == sim.Map {
+			c.needMap = true
+		} else {
+			c.needRed = true
+		}
+	}
+	return nil
+}
+
+// refuseEmptyKind is the error of a split that leaves no slot of a kind
+// the workload has tasks of (its jobs could never finish), or nil.
+func (c *core) refuseEmptyKind(maps, reds int) error {
+	switch {
+	case maps == 0 && c.needMap:
+		return fmt.Errorf("%s: its split leaves no map slot on any node of this %d-slot cluster, but the workload has maps", c.name, c.slots)
+	case reds == 0 && c.needRed:
+		return fmt.Errorf("%s: its split leaves no reduce slot on any node of this %d-slot cluster, but the workload has reduces", c.name, c.slots)
+	}
 	return nil
 }
 

@@ -23,7 +23,9 @@
 // Algorithm 3 splits it per node at each free slot and launches the kind
 // with the larger node deficit; if no job has work of that kind the other
 // kind launches when its node deficit is positive, else the slot stays free
-// (A-T4).
+// (A-T4) — unless the cluster runs nothing: then either kind launches, as
+// the target of no running job would otherwise never change. k counts the
+// nodes with slots.
 //
 // # H_TuMM (heterogeneous)
 //

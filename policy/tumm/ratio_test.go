@@ -1,6 +1,7 @@
 package tumm
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mrbound/mrbound/sim"
@@ -116,14 +117,32 @@ func TestHNodeTargets(t *testing.T) {
 	}
 }
 
-func TestSpreadEvenly(t *testing.T) {
-	// §4.4: s_m = 5 on two nodes → 3 and 2 map slots (the paper's 2:3 in
-	// the other node order); s_r = 7 → 4 and 3.
-	if got := SpreadEvenly(5, 2); got[0]+got[1] != 5 || got[0]-got[1] != 1 {
-		t.Errorf("SpreadEvenly(5, 2) = %v", got)
+func TestSpreadWithin(t *testing.T) {
+	nodes := func(slots ...int) []sim.Node {
+		var ns []sim.Node
+		for _, n := range slots {
+			ns = append(ns, sim.Node{TotalSlots: n})
+		}
+		return ns
 	}
-	if got := SpreadEvenly(10, 4); got[0] != 3 || got[1] != 3 || got[2] != 2 || got[3] != 2 {
-		t.Errorf("SpreadEvenly(10, 4) = %v", got)
+	// §4.4: s_m = 5 on two 6-slot nodes → 3 and 2 map slots (the paper's
+	// 2:3 in the other node order).
+	for _, c := range []struct {
+		total int
+		slots []int
+		want  []int
+	}{
+		{5, []int{6, 6}, []int{3, 2}},
+		{10, []int{4, 4, 4, 4}, []int{3, 3, 2, 2}},
+		// A node without slots takes none; a full node passes its share on.
+		{3, []int{0, 1, 3}, []int{0, 1, 2}},
+		{4, []int{1, 1, 3}, []int{1, 1, 2}},
+		// More than the cluster holds: every slot, no more.
+		{9, []int{1, 2}, []int{1, 2}},
+	} {
+		if got := SpreadWithin(c.total, nodes(c.slots...)); !slices.Equal(got, c.want) {
+			t.Errorf("SpreadWithin(%d, %v) = %v, want %v", c.total, c.slots, got, c.want)
+		}
 	}
 }
 

@@ -83,17 +83,26 @@ func (p *Static) Init(s *sim.Sim) error {
 		}
 	}
 	p.Alg1MapSlots = 0
-	if p.kind == SplitNodes {
-		maps, reds := 0, 0
-		for x := range nodes {
-			maps += p.mapCap[x]
-			reds += p.redCap[x]
+	if p.kind == SplitAlg1 {
+		// Algorithm 1's s_m is clamped at the first offer to leave a slot
+		// of each kind the workload has; a single slot cannot hold both.
+		if p.needMap && p.needRed && p.slots < 2 {
+			return fmt.Errorf("%s: a split of this 1-slot cluster leaves no slot for maps or for reduces, and the workload has both", p.Name())
 		}
-		if maps+reds == 0 { // (a split without one kind starves that kind, as fixed slots would)
-			return fmt.Errorf("%s: the nodes have no configured split (map_slots, reduce_slots)", p.Name())
-		}
+		return nil
 	}
-	return nil
+	maps, reds := 0, 0
+	for x := range nodes {
+		maps += p.mapCap[x]
+		reds += p.redCap[x]
+	}
+	if p.kind == SplitNodes && maps+reds == 0 {
+		return fmt.Errorf("%s: the nodes have no configured split (map_slots, reduce_slots)", p.Name())
+	}
+	// A split without one kind starves that kind, as fixed slots would:
+	// legitimate for a workload without it (Fig 6's map-only static:nodes),
+	// a run that cannot finish otherwise.
+	return p.refuseEmptyKind(maps, reds)
 }
 
 // decideAlg1 runs Algorithm 1 over the arrived jobs in FIFO order.
@@ -117,8 +126,16 @@ func (p *Static) decideAlg1() {
 	if res, err := tumm.StaticConfig(jobs, S); err == nil {
 		sm = res.MapSlots
 	}
+	// Leave a slot of each kind the workload has (Init refused S < 2 when
+	// it has both).
+	if p.needMap {
+		sm = max(sm, 1)
+	}
+	if p.needRed {
+		sm = min(sm, S-1)
+	}
 	p.Alg1MapSlots = sm
-	caps := SpreadEvenly(sm, len(nodes))
+	caps := SpreadWithin(sm, nodes)
 	for x, n := range nodes {
 		m := caps[x]
 		if n.TotalSlots >= 2 {
@@ -128,14 +145,23 @@ func (p *Static) decideAlg1() {
 	}
 }
 
-// SpreadEvenly splits total slots over k nodes as evenly as possible, the
-// first total mod k nodes getting one more.
-func SpreadEvenly(total, k int) []int {
-	out := make([]int, k)
-	for x := range out {
-		out[x] = total / k
-		if x < total%k {
-			out[x]++
+// SpreadWithin splits total slots over the nodes as evenly as possible
+// (SpreadEvenly over the nodes with slots), never giving a node more than
+// its TotalSlots: a slot that does not fit goes to the next node with room.
+// With total ≤ the cluster's slots the parts sum to total.
+func SpreadWithin(total int, nodes []sim.Node) []int {
+	out := make([]int, len(nodes))
+	for left := total; left > 0; {
+		placed := false
+		for x, n := range nodes {
+			if left > 0 && out[x] < n.TotalSlots {
+				out[x]++
+				left--
+				placed = true
+			}
+		}
+		if !placed {
+			break
 		}
 	}
 	return out

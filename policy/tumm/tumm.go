@@ -95,6 +95,7 @@ type TuMM struct {
 	// decline into a launch (its own counts change only at its own events).
 	declSM    int
 	declTopUp bool
+	declIdle  bool
 	// Targets is the history of s_m (Figs 8, 11); Updates counts the eq 4
 	// and eq 6 evaluations.
 	Targets                []TargetPoint
@@ -126,10 +127,10 @@ func (p *TuMM) Init(s *sim.Sim) error {
 	if err := p.core.init(s, p.Name()); err != nil {
 		return err
 	}
-	p.S, p.k = 0, len(s.Cluster().Nodes)
-	for _, n := range s.Cluster().Nodes {
-		p.S += n.TotalSlots
-	}
+	// k counts the nodes with slots: a node without any is no TaskTracker
+	// of the paper's k, and counting it would floor s_m/k to 0 map slots
+	// per node (crosscheck seed 75).
+	p.S, p.k = p.slots, p.slotNodes
 	// Before any job runs, maps come first in a batch: the upper bound.
 	p.sm = max(p.k, p.S-p.k)
 	p.rhoPrev = 1
@@ -191,8 +192,14 @@ func (p *TuMM) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
 // topUp is Algorithm 3 line 3: whether the cluster's map deficit is larger.
 func (p *TuMM) topUp() bool { return p.sm-p.rtMap > p.S-p.sm-p.rtRed }
 
+// idle reports whether the cluster runs no task (the admission valve of
+// Offer reads it).
+func (p *TuMM) idle() bool { return p.rtMap+p.rtRed == 0 }
+
 // declineStale reports whether the last declined slot's inputs changed.
-func (p *TuMM) declineStale() bool { return p.sm != p.declSM || p.topUp() != p.declTopUp }
+func (p *TuMM) declineStale() bool {
+	return p.sm != p.declSM || p.topUp() != p.declTopUp || p.idle() != p.declIdle
+}
 
 // Timer is unused.
 func (p *TuMM) Timer(*sim.Sim, int64) {}
@@ -264,7 +271,16 @@ func (p *TuMM) feedback(rho float64) {
 	}
 }
 
-// Offer is Algorithm 3, once per free slot, with A-T4's fallback.
+// Offer is Algorithm 3, once per free slot, with A-T4's fallback and an
+// admission valve: when the cluster runs nothing, a slot the targets would
+// leave free takes the FIFO pick of either kind. The target follows the
+// running jobs only, so with none running it is stale (say s_m = k after a
+// reduce phase) and can give every node a map deficit ≤ 0 while the queued
+// jobs have only maps (or, with fewer than two slots per node, s_m/k = 0):
+// without the valve no job could start and nothing would ever change the
+// target again (crosscheck seeds 6, 75). With S ≥ 2k on equal nodes every
+// idle node has a positive deficit of each kind, so the valve never acts
+// on the paper's clusters.
 func (p *TuMM) Offer(s *sim.Sim, x int, free sim.Free) {
 	p.prune()
 	perNode := s.Cluster().Nodes[x].TotalSlots
@@ -277,9 +293,14 @@ func (p *TuMM) Offer(s *sim.Sim, x int, free sim.Free) {
 				first, ok = p.launchKind(other, x)
 			}
 		}
+		if !ok && p.idle() {
+			if first, ok = p.launchKind(sim.Map, x); !ok {
+				first, ok = p.launchKind(sim.Reduce, x)
+			}
+		}
 		if !ok {
 			p.decline()
-			p.declSM, p.declTopUp = p.sm, p.topUp()
+			p.declSM, p.declTopUp, p.declIdle = p.sm, p.topUp(), p.idle()
 			return
 		}
 		if first {

@@ -148,7 +148,7 @@ type decomposition struct {
 // decomposition and completes the optimal placements of R_K into schedules
 // of the full model. best is the RealTime of the incumbent (+Inf when
 // none); the per-K solves use so (its TimeLimit is the whole budget).
-func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, best float64) *decomposition {
+func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, best float64) (*decomposition, error) {
 	t0 := time.Now()
 	rep := &DecompositionReport{Bound: math.Inf(-1)}
 	d := &decomposition{Report: rep, Objective: math.Inf(1)}
@@ -220,6 +220,9 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 				break
 			}
 			res, err := solve.Solve(ctx, cm.Model, opts)
+			if err != nil && ctx.Err() == nil {
+				return nil, err // the backend's call failed: not a finding about R_K
+			}
 			if err != nil || ctx.Err() != nil {
 				// A cancelled solve's status proves nothing.
 				stopped = true
@@ -271,19 +274,19 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 		}
 		if o.How == "" { // stopped before any solve
 			finish(K)
-			return d
+			return d, nil
 		}
 		o.Bound = math.Max(o.Bound, waveBound(in, K))
 		rep.Outcomes = append(rep.Outcomes, o)
 		bound = math.Min(bound, o.Bound)
 		if stopped {
 			finish(K + 1)
-			return d
+			return d, nil
 		}
 	}
 	rep.Complete = true
 	finish(m.T + 1)
-	return d
+	return d, nil
 }
 
 // completeCount turns R_K's placement into a schedule of the full model m:

@@ -206,7 +206,10 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 			if h := rep.Heuristic; h != nil && h.Found {
 				best = h.RealTime
 			}
-			dec = decompose(ctx, in, m, so, best)
+			var err error
+			if dec, err = decompose(ctx, in, m, so, best); err != nil {
+				return nil, err
+			}
 			rep.Decomposition = dec.Report
 			if dec.Schedule != nil {
 				start = dec.X

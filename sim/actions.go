@@ -145,35 +145,11 @@ func (s *Sim) startSegment(id TaskID, x int, resumed bool) {
 func (s *Sim) stop(id TaskID, o Outcome) Time {
 	t := &s.tasks[id]
 	x := int(t.node)
-	n := &s.nodes[x]
-	spec := s.spec(id)
 	worked := Time(0)
 	if t.endKnown && s.now > t.workStart {
 		worked = s.now - t.workStart
 	}
-	a := &s.trace[t.attempt]
-	a.End = s.now
-	a.Start = s.now - worked
-	a.Outcome = o
-	s.unrun(id)
-	s.zeroEnded(n, t)
-	n.ram -= spec.RAM
-	n.disk -= spec.Disk
-	if t.kind == Map {
-		n.runMap--
-		s.jobs[t.job].runMaps--
-	} else {
-		n.runRed--
-		s.jobs[t.job].runReds--
-	}
-	switch {
-	case s.w.Cluster.Fungible:
-		n.freeAny++
-	case t.kind == Map:
-		n.freeMap++
-	default:
-		n.freeRed++
-	}
+	s.leaveSlot(id, worked, o)
 	t.epoch++ // its TaskEnd event is stale now
 	t.endKnown = false
 	s.taskEvents++
@@ -282,5 +258,35 @@ func (s *Sim) zeroEnded(n *nodeRT, t *taskRT) {
 		n.zeroMap--
 	} else {
 		n.zeroRed--
+	}
+}
+
+// leaveSlot closes t's trace attempt as [now−worked, now] with outcome o and
+// gives its slot, RAM and disk back to its node (a task end, kill or suspend).
+func (s *Sim) leaveSlot(id TaskID, worked Time, o Outcome) {
+	t := &s.tasks[id]
+	n := &s.nodes[t.node]
+	r := &s.jobs[t.job]
+	spec := s.spec(id)
+	a := &s.trace[t.attempt]
+	a.End, a.Start, a.Outcome = s.now, s.now-worked, o
+	s.unrun(id)
+	s.zeroEnded(n, t)
+	n.ram -= spec.RAM
+	n.disk -= spec.Disk
+	if t.kind == Map {
+		n.runMap--
+		r.runMaps--
+	} else {
+		n.runRed--
+		r.runReds--
+	}
+	switch {
+	case s.w.Cluster.Fungible:
+		n.freeAny++
+	case t.kind == Map:
+		n.freeMap++
+	default:
+		n.freeRed++
 	}
 }

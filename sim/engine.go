@@ -760,28 +760,12 @@ func (s *Sim) taskEnd(id TaskID) {
 	t := &s.tasks[id]
 	r := &s.jobs[t.job]
 	x := int(t.node)
-	n := &s.nodes[x]
-	spec := s.spec(id)
 	s.taskEvents++
 	s.completed++
 	t.state = TaskDone
-	a := &s.trace[t.attempt]
-	a.End = s.now
-	a.Start = s.now - t.rem
-	a.Outcome = Completed
-	s.unrun(id)
-	s.zeroEnded(n, t)
-	n.ram -= spec.RAM
-	n.disk -= spec.Disk
+	s.leaveSlot(id, t.rem, Completed)
 	if t.kind == Map {
-		n.runMap--
-		r.runMaps--
 		r.mapsDone++
-		if s.w.Cluster.Fungible {
-			n.freeAny++
-		} else {
-			n.freeMap++
-		}
 		if r.mapsDone == r.needMaps && r.nReds > 0 {
 			s.work[Reduce] += int(r.redsPending)
 			s.wake()
@@ -790,14 +774,7 @@ func (s *Sim) taskEnd(id TaskID) {
 			s.mapPhaseDone(int(t.job))
 		}
 	} else {
-		n.runRed--
-		r.runReds--
 		r.redsDone++
-		if s.w.Cluster.Fungible {
-			n.freeAny++
-		} else {
-			n.freeRed++
-		}
 	}
 	observed := s.now - t.launch
 	if r.mapsDone == r.nMaps && r.redsDone == r.nReds {

@@ -64,23 +64,7 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 		return nil, fmt.Errorf("jlassi: interval count must be positive, got %d", K)
 	}
 	classes := slotClasses(in, true)
-	// Levels: the distinct processing times.
-	seen := map[float64]bool{}
-	for i := range in.Tasks {
-		for j := range in.Machines {
-			if in.Tasks[i].P[j] == nil {
-				continue
-			}
-			for c := range classes[j][kindIndex(in.Tasks[i].Kind)] {
-				seen[taskP(in, classes, i, j, c)] = true
-			}
-		}
-	}
-	levels := make([]float64, 0, len(seen))
-	for p := range seen {
-		levels = append(levels, p)
-	}
-	sort.Float64s(levels)
+	levels := countLevels(in, classes)
 	level := func(p float64) int { return sort.SearchFloat64s(levels, p) }
 
 	b := model.NewBuilder(fmt.Sprintf("jlassi_count_K%d", K))
@@ -213,36 +197,20 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 			b.LessEq(fmt.Sprintf("lvslot_%d_%d_%d_%d_%d", ck.J, ck.X, ck.C, ck.T, k), e, 0)
 		}
 	}
-	// Level covers: the tasks of a kind whose shortest time is at least λ_k
-	// need ⌈n / slots⌉ intervals of length ≥ λ_k.
-	for x, kind := range []jlassiscenario.TaskKind{jlassiscenario.Map, jlassiscenario.Reduce} {
-		slots := in.TotalSlots(kind)
-		if slots == 0 {
-			continue
-		}
-		var minP []float64
-		for i := range in.Tasks {
-			if in.Tasks[i].Kind == kind {
-				minP = append(minP, shortest(in, i))
-			}
-		}
+	// Level covers: the intervals of length ≥ λ_k a kind needs
+	// (levelNeeds), among the intervals its tasks may use.
+	needs, spans := levelNeeds(in, classes, levels, K)
+	for x := range needs {
 		for k := 1; k < len(levels); k++ {
-			n := 0
-			for _, p := range minP {
-				if p >= levels[k] {
-					n++
-				}
-			}
-			need := (n + slots - 1) / slots
-			if need < 2 {
+			if needs[x][k] < 2 {
 				continue // one interval: implied by the buy rows
 			}
 			var e model.Expr
-			for t := 0; t < K; t++ {
+			for t := spans[x][0]; t < spans[x][1]; t++ {
 				gv, _ := cm.g.Get([2]int{t, k})
 				e.Add(gv, 1)
 			}
-			b.GreaterEq(fmt.Sprintf("cover_%d_%d", x, k), e, float64(need))
+			b.GreaterEq(fmt.Sprintf("cover_%d_%d", x, k), e, float64(needs[x][k]))
 		}
 	}
 	// Precedence, cumulative (as the strong form).
@@ -258,6 +226,8 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 	}
 	if o.Network {
 		countShuffle(in, b, K, byTaskJT)
+	} else {
+		orderIntervals(in, b, cm, o, byTaskT)
 	}
 	var obj model.Expr
 	obj.AddConst(float64(K) * levels[0])
@@ -362,6 +332,204 @@ func countShuffle(in *jlassiscenario.Instance, b *model.Builder, K int, w map[[3
 			if len(terms[e][t].Terms) > 0 {
 				b.LessEq(fmt.Sprintf("bw_%d_%d", e, t), terms[e][t], in.Links[e].Capacity)
 			}
+		}
+	}
+}
+
+// levelNeeds returns, for each kind x and level k ≥ 1, a number of the
+// intervals its tasks may use (spans[x], a range of R_K's positions) that
+// every schedule with K task intervals makes at least λ_k long. With n
+// such long intervals among the m the kind may use, the long ones hold at
+// most S·n of its tasks (S its slots) and the m − n short ones at most a
+// maximum matching of the tasks into slot classes where they are shorter
+// than λ_k, |class|·(m − n) per class; the need is the least n for which
+// the two hold every task (m + 1 when none does: no schedule). The maps of
+// jobs with reduces cannot use the last interval, the reduces of jobs with
+// maps the first.
+func levelNeeds(in *jlassiscenario.Instance, classes [][2][][]int, levels []float64, K int) (needs [2][]int, spans [2][2]int) {
+	for x, kind := range []jlassiscenario.TaskKind{jlassiscenario.Map, jlassiscenario.Reduce} {
+		needs[x] = make([]int, len(levels))
+		var tasks []int
+		excluded := true // every task of the kind is barred from its end interval
+		for i := range in.Tasks {
+			if in.Tasks[i].Kind != kind {
+				continue
+			}
+			tasks = append(tasks, i)
+			jb := &in.Jobs[in.Tasks[i].Job]
+			if (x == 0 && len(jb.Reduces) == 0) || (x == 1 && len(jb.Maps) == 0) {
+				excluded = false
+			}
+		}
+		spans[x] = [2]int{0, K}
+		if excluded && K > 1 && x == 0 {
+			spans[x][1] = K - 1
+		}
+		if excluded && K > 1 && x == 1 {
+			spans[x][0] = 1
+		}
+		slots := in.TotalSlots(kind)
+		m := spans[x][1] - spans[x][0]
+		if len(tasks) == 0 || slots == 0 {
+			continue
+		}
+		type cls struct{ j, c, size int }
+		var cs []cls
+		for j := range in.Machines {
+			for c, sl := range classes[j][x] {
+				cs = append(cs, cls{j, c, len(sl)})
+			}
+		}
+		for k := 1; k < len(levels); k++ {
+			short := make([][]int, len(tasks)) // task → classes where it is shorter than λ_k
+			for n, i := range tasks {
+				for q, cl := range cs {
+					if in.Tasks[i].P[cl.j] != nil && taskP(in, classes, i, cl.j, cl.c) < levels[k] {
+						short[n] = append(short[n], q)
+					}
+				}
+			}
+			needs[x][k] = m + 1
+			for n := 0; n <= m; n++ {
+				caps := make([]int, len(cs))
+				for q, cl := range cs {
+					caps[q] = cl.size * (m - n)
+				}
+				if slots*n+matching(short, caps) >= len(tasks) {
+					needs[x][k] = n
+					break
+				}
+			}
+		}
+	}
+	return needs, spans
+}
+
+// matching is the size of a maximum b-matching of the left vertices (each
+// matched at most once, to one of adj[v]) into the right vertices (r
+// matched at most caps[r] times), by augmenting paths.
+func matching(adj [][]int, caps []int) int {
+	owner := make([][]int, len(caps)) // right vertex → left vertices matched to it
+	size := 0
+	for v := range adj {
+		seen := make([]bool, len(caps))
+		if augment(v, adj, caps, owner, seen) {
+			size++
+		}
+	}
+	return size
+}
+
+func augment(v int, adj [][]int, caps []int, owner [][]int, seen []bool) bool {
+	for _, r := range adj[v] {
+		if seen[r] || caps[r] == 0 {
+			continue
+		}
+		seen[r] = true
+		if len(owner[r]) < caps[r] {
+			owner[r] = append(owner[r], v)
+			return true
+		}
+		for n, u := range owner[r] {
+			if augment(u, adj, caps, owner, seen) {
+				owner[r][n] = v
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// levelBound is a lower bound on the RealTime of a schedule with K task
+// intervals from levelNeeds: every interval is at least λ_0 long, and at
+// least max over kinds of the need at λ_k are at least λ_k long.
+func levelBound(in *jlassiscenario.Instance, K int) float64 {
+	classes := slotClasses(in, true)
+	levels := countLevels(in, classes)
+	if len(levels) == 0 {
+		return 0
+	}
+	needs, _ := levelNeeds(in, classes, levels, K)
+	total := float64(K) * levels[0]
+	for k := 1; k < len(levels); k++ {
+		total += (levels[k] - levels[k-1]) * float64(max(needs[0][k], needs[1][k]))
+	}
+	return total
+}
+
+// countLevels returns the distinct processing times, ascending.
+func countLevels(in *jlassiscenario.Instance, classes [][2][][]int) []float64 {
+	seen := map[float64]bool{}
+	for i := range in.Tasks {
+		for j := range in.Machines {
+			if in.Tasks[i].P[j] == nil {
+				continue
+			}
+			for c := range classes[j][kindIndex(in.Tasks[i].Kind)] {
+				seen[taskP(in, classes, i, j, c)] = true
+			}
+		}
+	}
+	levels := make([]float64, 0, len(seen))
+	for p := range seen {
+		levels = append(levels, p)
+	}
+	sort.Float64s(levels)
+	return levels
+}
+
+// orderIntervals breaks the symmetry among R_K's intervals: two adjacent
+// intervals t, t+1 can trade their contents unless a job has a map in t
+// and a reduce in t+1 (the only way the trade breaks precedence; the RAM,
+// disk and slot rows move with the contents), so among the optimal
+// solutions the one whose lengths (L_0, L_1, …) are lexicographically
+// largest has L_t ≥ L_{t+1} wherever no job links them. Rows, per t and
+// level k: g[t+1,k] ≤ g[t,k] + Σ_J q[J,t], with q[J,t] ≤ Σ maps of J in t
+// and q[J,t] ≤ Σ reduces of J in t+1 (q may be 1 only where J links t and
+// t+1). The trade moves interval 0's maps to interval 1 and back, so when
+// K = T (maps in interval 0 only at home) t = 0 is left out; with the
+// network the trade changes which intervals a shuffle books, so the rows
+// are only in R_K without it. They remove solutions but never all optimal
+// ones: R_K keeps its optimum (TestCountSameOptimum).
+func orderIntervals(in *jlassiscenario.Instance, b *model.Builder, cm *countModel, o countOptions, w map[[2]int][]model.Var) {
+	K := o.K
+	if len(cm.levels) < 2 {
+		return
+	}
+	from := 0
+	if K == o.T {
+		from = 1
+	}
+	for t := from; t+1 < K; t++ {
+		var link model.Expr
+		for J, jb := range in.Jobs {
+			var maps, reds model.Expr
+			for _, l := range jb.Maps {
+				for _, v := range w[[2]int{l, t}] {
+					maps.Add(v, 1)
+				}
+			}
+			for _, k := range jb.Reduces {
+				for _, v := range w[[2]int{k, t + 1}] {
+					reds.Add(v, 1)
+				}
+			}
+			if len(maps.Terms) == 0 || len(reds.Terms) == 0 {
+				continue
+			}
+			q := b.Continuous(fmt.Sprintf("q_%d_%d", J, t), 0, 1)
+			maps.Add(q, -1)
+			reds.Add(q, -1)
+			b.GreaterEq(fmt.Sprintf("qmap_%d_%d", J, t), maps, 0)
+			b.GreaterEq(fmt.Sprintf("qred_%d_%d", J, t), reds, 0)
+			link.Add(q, 1)
+		}
+		for k := 1; k < len(cm.levels); k++ {
+			hi, _ := cm.g.Get([2]int{t + 1, k})
+			lo, _ := cm.g.Get([2]int{t, k})
+			e := model.Expr{Terms: append([]model.Term(nil), link.Terms...)}
+			e.Add(hi, -1).Add(lo, 1)
+			b.GreaterEq(fmt.Sprintf("order_%d_%d", t, k), e, 0)
 		}
 	}
 }

@@ -238,3 +238,51 @@ func TestDemoScenario5(t *testing.T) {
 		t.Errorf("optima differ across backends: %v", got)
 	}
 }
+
+// TestCountBoundsProperty: on random small instances (one to three jobs,
+// one or two machines), for K from the least feasible count up, the wave
+// and level bounds never exceed R_K's optimum, and R_K as built (levels,
+// level covers from levelNeeds, interval order rows) has the optimum of
+// the plain form, or is infeasible with it.
+func TestCountBoundsProperty(t *testing.T) {
+	seeds := 12
+	if testing.Short() {
+		seeds = 4
+	}
+	for seed := 1; seed <= seeds; seed++ {
+		spec := jlassiscenario.ScenarioSpec{
+			Jobs:     [3]int{1 + seed%2, (seed / 2) % 2, 0},
+			Machines: [3]int{seed % 2, 0, 1 + (seed/3)%2},
+			Blocks:   3, T: 4,
+		}
+		sc, err := jlassiscenario.GenerateSpec(spec, int64(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := compile(t, sc)
+		for K := max(1, in.MinHorizon()); K <= in.MinHorizon()+1; K++ {
+			plain := solveOpt(t, plainCount(in, K), "highs")
+			for _, T := range []int{K, K + 1} {
+				cm, err := buildCount(in, countOptions{K: K, T: T, Cutoff: math.Inf(1)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				lv := solveOpt(t, cm.Model, backends[(seed+T)%len(backends)])
+				if T == K+1 && (lv.Status != plain.Status || (lv.Status == solve.Optimal && math.Abs(lv.Objective-plain.Objective) > 1e-6)) {
+					t.Errorf("seed %d K=%d: R_K %v %g, plain %v %g", seed, K, lv.Status, lv.Objective, plain.Status, plain.Objective)
+				}
+				if T == K && lv.Status == solve.Optimal && lv.Objective < plain.Objective-1e-6 {
+					// K = T only restricts interval 0's maps to their homes.
+					t.Errorf("seed %d K=T=%d: R_K %g below the plain optimum %g", seed, K, lv.Objective, plain.Objective)
+				}
+			}
+			if plain.Status != solve.Optimal {
+				continue
+			}
+			if wb, lb := waveBound(in, K), levelBound(in, K); wb > plain.Objective+1e-6 || lb > plain.Objective+1e-6 {
+				t.Errorf("seed %d K=%d: wave bound %g or level bound %g above R_K's optimum %g", seed, K, wb, lb, plain.Objective)
+			}
+			t.Logf("seed %d (%d tasks) K=%d: optimum %g, wave %g, level %g", seed, len(in.Tasks), K, plain.Objective, waveBound(in, K), levelBound(in, K))
+		}
+	}
+}

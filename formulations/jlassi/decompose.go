@@ -48,6 +48,18 @@ type DecompositionReport struct {
 	// Complete is false when the time limit or a failure stopped it before
 	// every count was examined.
 	Complete bool `json:"complete"`
+	// Search is the local search on the heuristic's placement that runs
+	// before the counts (nil when there was no heuristic schedule).
+	Search *SearchReport `json:"local_search,omitempty"`
+}
+
+// SearchReport is what the local search (annealer) found: the RealTime of
+// its best placement and whether that placement was completed into a
+// checked schedule of the full model that beat the heuristic's.
+type SearchReport struct {
+	Placement float64 `json:"placement_realtime"`
+	Completed bool    `json:"completed"`
+	Seconds   float64 `json:"seconds"`
 }
 
 func (d *DecompositionReport) String() string {
@@ -77,7 +89,8 @@ func (d *DecompositionReport) String() string {
 // intervals: sort the interval lengths L(1) ≥ … ≥ L(K); the r·S+1 tasks of
 // a kind with the longest shortest times do not fit in r intervals of that
 // kind's S slots, so L(r+1) ≥ the (r·S+1)-th longest of them; and every
-// interval holds a task, so it is at least the shortest time of all.
+// interval holds a task, so it is at least the shortest time of all. It
+// returns the larger of that and levelBound.
 func waveBound(in *jlassiscenario.Instance, K int) float64 {
 	least := math.Inf(1)
 	var byKind [2][]float64
@@ -108,7 +121,7 @@ func waveBound(in *jlassiscenario.Instance, K int) float64 {
 		}
 		total += l
 	}
-	return total
+	return math.Max(total, levelBound(in, K))
 }
 
 // integralDurations reports whether every processing time is a whole
@@ -148,11 +161,18 @@ type decomposition struct {
 // decomposition and completes the optimal placements of R_K into schedules
 // of the full model. best is the RealTime of the incumbent (+Inf when
 // none); the per-K solves use so (its TimeLimit is the whole budget).
-func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, best float64) (*decomposition, error) {
+func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, start *Schedule) (*decomposition, error) {
 	t0 := time.Now()
 	rep := &DecompositionReport{Bound: math.Inf(-1)}
 	d := &decomposition{Report: rep, Objective: math.Inf(1)}
 	defer func() { rep.Seconds = time.Since(t0).Seconds() }()
+	best := math.Inf(1)
+	if start != nil {
+		best = start.RealTime
+		if s := d.search(ctx, in, m, so, t0, start); s != nil {
+			best = s.RealTime
+		}
+	}
 	integral := integralDurations(in)
 	// improve is the cutoff asking for a RealTime strictly below best.
 	improve := func() float64 {
@@ -289,6 +309,42 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 	return d, nil
 }
 
+// search anneals the placement of start (annealer) and completes the best
+// placement found; it returns the checked schedule and its vector when it
+// beats start, and records it in d.
+func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, t0 time.Time, start *Schedule) *Schedule {
+	ls := time.Now()
+	sr := &SearchReport{Placement: math.NaN()}
+	d.Report.Search = sr
+	defer func() { sr.Seconds = time.Since(ls).Seconds() }()
+	a := newAnnealer(in, m.T)
+	if !a.fromSchedule(start) {
+		return nil
+	}
+	stop := func() bool {
+		return ctx.Err() != nil || (so.TimeLimit > 0 && time.Since(t0) >= so.TimeLimit)
+	}
+	floor := math.Inf(1)
+	for K := max(1, in.MinHorizon()); K <= m.T; K++ {
+		floor = math.Min(floor, waveBound(in, K))
+	}
+	if start.RealTime <= floor+boundTol {
+		return nil // the heuristic's schedule meets the wave bounds
+	}
+	sr.Placement = a.run(floor, stop)
+	if sr.Placement >= start.RealTime-boundTol {
+		return nil
+	}
+	place, K := a.placements()
+	s, x := completePlacement(ctx, in, m, place, K, so, t0, false, 0)
+	if s == nil || s.RealTime >= start.RealTime-boundTol {
+		return nil
+	}
+	sr.Completed = true
+	d.Schedule, d.X, d.Objective = s, x, s.RealTime
+	return s
+}
+
 // completeCount turns R_K's placement into a schedule of the full model m:
 // the tasks keep their machines, slot classes and order, in intervals 1..K
 // when T leaves room for a leading interval of migrations, else 0..K−1; the
@@ -298,9 +354,13 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 // With freeMachines only the tasks' intervals are kept: the model chooses
 // machines and slots as well (a MIP, stopped after at most limit).
 func completeCount(ctx context.Context, in *jlassiscenario.Instance, m *Model, cm *countModel, x []float64, so solve.Options, t0 time.Time, freeMachines bool, limit time.Duration) (*Schedule, []float64) {
-	place := cm.placements(x)
+	return completePlacement(ctx, in, m, cm.placements(x), cm.K, so, t0, freeMachines, limit)
+}
+
+// completePlacement is completeCount for a placement over K positions.
+func completePlacement(ctx context.Context, in *jlassiscenario.Instance, m *Model, place []wKey, K int, so solve.Options, t0 time.Time, freeMachines bool, limit time.Duration) (*Schedule, []float64) {
 	for _, shift := range []int{1, 0} {
-		if cm.K+shift > m.T {
+		if K+shift > m.T {
 			continue
 		}
 		fixed := m.Model.Clone()

@@ -83,6 +83,14 @@ type Report struct {
 	// Objective is the heuristic schedule's.
 	Heuristic     *HeuristicReport
 	FromHeuristic bool
+	// MIPRan reports that the full model's MIP was solved (with the best
+	// schedule known as its start); the decomposition or the time limit
+	// may settle a run before it.
+	MIPRan bool
+	// startFromDecomposition: the MIP's start was a schedule the
+	// decomposition found (local search or a completed R_K), not the
+	// heuristic's.
+	startFromDecomposition bool
 	// Decomposition is nil when it did not run (another objective, or
 	// Options.NoDecomposition).
 	Decomposition *DecompositionReport
@@ -203,16 +211,17 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 		var dec *decomposition
 		if ok && opts.Objective == RealTime && !opts.NoDecomposition && ctx.Err() == nil {
 			best := math.Inf(1)
+			var hs *Schedule
 			if h := rep.Heuristic; h != nil && h.Found {
-				best = h.RealTime
+				best, hs = h.RealTime, h.Schedule
 			}
 			var err error
-			if dec, err = decompose(ctx, in, m, so, best); err != nil {
+			if dec, err = decompose(ctx, in, m, so, hs); err != nil {
 				return nil, err
 			}
 			rep.Decomposition = dec.Report
 			if dec.Schedule != nil {
-				start = dec.X
+				start, rep.startFromDecomposition = dec.X, true
 			}
 			so, ok = deadline()
 			if settled(dec, best) {
@@ -240,6 +249,7 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 		}
 		if ok {
 			so.Start = start
+			rep.MIPRan = true
 			ss := time.Now()
 			var err error
 			res, err = solve.Solve(ctx, m.Model, so)
@@ -446,11 +456,24 @@ func (r *Report) WriteText(w io.Writer) error {
 		ew.printf("intervals    bound %s over the counts K of task intervals: %s\n", solve.FormatValue(d.Bound), d)
 	}
 	if h := r.Heuristic; h != nil {
-		if h.Found {
+		switch {
+		case h.Found && r.MIPRan && !r.startFromDecomposition:
 			ew.printf("heuristic    RealTime %s s, checked, passed as MIP start\n", solve.FormatValue(h.RealTime))
-		} else {
+		case h.Found:
+			ew.printf("heuristic    RealTime %s s, checked\n", solve.FormatValue(h.RealTime))
+		default:
 			ew.printf("heuristic    no schedule found within T = %d\n", r.T)
 		}
+	}
+	if d := r.Decomposition; d != nil && d.Search != nil && !math.IsNaN(d.Search.Placement) {
+		what := "not completed"
+		switch {
+		case d.Search.Completed:
+			what = "completed, checked"
+		case d.Search.Placement >= r.Heuristic.RealTime-boundTol:
+			what = "no better than the heuristic"
+		}
+		ew.printf("search       RealTime %s s (local search on the heuristic's placement), %s\n", solve.FormatValue(d.Search.Placement), what)
 	}
 	if r.FromHeuristic {
 		ew.printf("schedule     from the heuristic, not the solver\n")

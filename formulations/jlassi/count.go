@@ -93,6 +93,7 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 			if task.Kind == jlassiscenario.Map && t == K-1 && hasReduces(i) {
 				continue
 			}
+			var here []wEntry // task i's placements in interval t
 			for j := range in.Machines {
 				if task.P[j] == nil {
 					continue
@@ -108,14 +109,10 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 					byTaskT[[2]int{i, t}] = append(byTaskT[[2]int{i, t}], v)
 					byTaskJT[[3]int{i, j, t}] = append(byTaskJT[[3]int{i, j, t}], v)
 					byT[t].Add(v, 1)
-					if lv := level(p); lv > 0 {
-						gv, _ := cm.g.Get([2]int{t, lv})
-						var e model.Expr
-						e.Add(v, 1).Add(gv, -1)
-						b.LessEq(fmt.Sprintf("buy_%d_%d_%d_%d", i, j, c, t), e, 0)
-					}
+					here = append(here, wEntry{v, i, p})
 				}
 			}
+			buyRows(b, cm, i, t, here, level)
 		}
 	}
 	for i := range in.Tasks {
@@ -531,5 +528,35 @@ func orderIntervals(in *jlassiscenario.Instance, b *model.Builder, cm *countMode
 			e.Add(hi, -1).Add(lo, 1)
 			b.GreaterEq(fmt.Sprintf("order_%d_%d", t, k), e, 0)
 		}
+	}
+}
+
+// buyRows makes task i buy interval t's length level: for each distinct
+// time v among its placements in t, Σ of the placements at least v long
+// ≤ g[t, level(v)]. A task sits in one place, so the rows hold for every
+// integer solution; summed over the places, they are tighter than one row
+// per place when the LP splits a task between a fast and a slow machine
+// (split half and half between 62 s and 105 s, the task still buys the
+// 62 s level whole).
+func buyRows(b *model.Builder, cm *countModel, i, t int, here []wEntry, level func(float64) int) {
+	seen := map[float64]bool{}
+	for _, h := range here {
+		if seen[h.p] {
+			continue
+		}
+		seen[h.p] = true
+		lv := level(h.p)
+		if lv == 0 {
+			continue // every interval is at least λ_0 long
+		}
+		var e model.Expr
+		for _, o := range here {
+			if o.p >= h.p {
+				e.Add(o.v, 1)
+			}
+		}
+		gv, _ := cm.g.Get([2]int{t, lv})
+		e.Add(gv, -1)
+		b.LessEq(fmt.Sprintf("buy_%d_%d_%d", i, t, lv), e, 0)
 	}
 }

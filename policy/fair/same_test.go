@@ -1,13 +1,18 @@
 package fair
 
 import (
+	"flag"
 	"fmt"
+	"os"
 	"reflect"
 	"testing"
 
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/simtest"
+	"github.com/mrbound/mrbound/workload/swim"
 )
+
+var fbDay = flag.Bool("fbday", false, "TestSameAsResortFBDay: compare on the FB-2009 SWIM day (about a minute)")
 
 // overloaded is a seeded backlog: n jobs arriving about every 300 ms on 3
 // nodes (a queue of hundreds builds), 1–12 maps and 0–4 reduces, users with
@@ -77,26 +82,60 @@ func TestSameAsResort(t *testing.T) {
 			inc, ref := New(), &resort{}
 			v.set(&inc.NoDelay, &inc.H1Caps, &inc.PoolFIFO)
 			v.set(&ref.NoDelay, &ref.H1Caps, &ref.PoolFIFO)
-			a, err := sim.Run(c.Workload, inc, c.Options)
-			if err != nil {
-				t.Fatalf("%s/%s: %v", c.Name, v.name, err)
-			}
-			b, err := sim.Run(c.Workload, ref, c.Options)
-			if err != nil {
-				t.Fatalf("%s/%s: %v", c.Name, v.name, err)
-			}
-			if a.Metrics.CompletedJobs != len(c.Workload.Jobs) {
-				t.Errorf("%s/%s: %d of %d jobs completed", c.Name, v.name, a.Metrics.CompletedJobs, len(c.Workload.Jobs))
-			}
-			switch {
-			case !reflect.DeepEqual(a.Trace, b.Trace):
-				t.Errorf("%s/%s: traces differ (%d vs %d attempts)%s", c.Name, v.name, len(a.Trace), len(b.Trace), firstDiff(a.Trace, b.Trace))
-			case !reflect.DeepEqual(a.Jobs, b.Jobs):
-				t.Errorf("%s/%s: job outcomes differ", c.Name, v.name)
-			case a.Offers != b.Offers || a.Events != b.Events || a.Rejected != b.Rejected:
-				t.Errorf("%s/%s: offers/events/rejected %d/%d/%d vs %d/%d/%d", c.Name, v.name,
-					a.Offers, a.Events, a.Rejected, b.Offers, b.Events, b.Rejected)
-			}
+			compareRuns(t, c.Name+"/"+v.name, c.Workload, c.Options, inc, ref)
+		}
+	}
+}
+
+// compareRuns runs inc and ref on w and reports any difference.
+func compareRuns(t *testing.T, name string, w *sim.Workload, o sim.Options, inc, ref sim.Policy) {
+	t.Helper()
+	a, err := sim.Run(w, inc, o)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	b, err := sim.Run(w, ref, o)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if a.Metrics.CompletedJobs != len(w.Jobs) {
+		t.Errorf("%s: %d of %d jobs completed", name, a.Metrics.CompletedJobs, len(w.Jobs))
+	}
+	switch {
+	case !reflect.DeepEqual(a.Trace, b.Trace):
+		t.Errorf("%s: traces differ (%d vs %d attempts)%s", name, len(a.Trace), len(b.Trace), firstDiff(a.Trace, b.Trace))
+	case !reflect.DeepEqual(a.Jobs, b.Jobs):
+		t.Errorf("%s: job outcomes differ", name)
+	case a.Offers != b.Offers || a.Events != b.Events || a.Rejected != b.Rejected:
+		t.Errorf("%s: offers/events/rejected %d/%d/%d vs %d/%d/%d", name,
+			a.Offers, a.Events, a.Rejected, b.Offers, b.Events, b.Rejected)
+	default:
+		t.Logf("%s: same %d attempts, %d offers; wall %v (incremental) vs %v (re-sorting)", name, len(a.Trace), a.Offers, a.Wall, b.Wall)
+	}
+}
+
+// TestSameAsResortFBDay (only with -args -fbday): the same comparison on the
+// FB-2009 SWIM day, on its 600 nodes and on 20 nodes × (2+2), where thousands
+// of jobs queue (the case the incremental state was written for), with and
+// without delay scheduling.
+func TestSameAsResortFBDay(t *testing.T) {
+	const path = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
+	if !*fbDay {
+		t.Skip("about a minute: run with -args -fbday")
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("../shared/traces/swim is absent")
+	}
+	w, err := swim.Load(path, swim.DefaultModel(), swim.DefaultCluster())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, nodes := range []int{600, 20} {
+		w.Cluster.Nodes = w.Cluster.Nodes[:nodes]
+		for _, noDelay := range []bool{false, true} {
+			inc, ref := New(), &resort{}
+			inc.NoDelay, ref.NoDelay = noDelay, noDelay
+			compareRuns(t, fmt.Sprintf("fb2009/%d nodes/nodelay=%v", nodes, noDelay), w, sim.DefaultOptions(), inc, ref)
 		}
 	}
 }

@@ -34,6 +34,7 @@ type countModel struct {
 	levels  []float64
 	w       *model.Family[wKey]
 	g       *model.Family[[2]int]
+	q       *model.Family[[2]int] // (job, t): the order rows' links
 }
 
 // taskP is the processing time of task i on slot class c of machine j.
@@ -69,7 +70,7 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 
 	b := model.NewBuilder(fmt.Sprintf("jlassi_count_K%d", K))
 	cm := &countModel{K: K, classes: classes, levels: levels,
-		w: model.NewFamily[wKey](b, "w"), g: model.NewFamily[[2]int](b, "g")}
+		w: model.NewFamily[wKey](b, "w"), g: model.NewFamily[[2]int](b, "g"), q: model.NewFamily[[2]int](b, "q")}
 	hasMaps := func(i int) bool { return len(in.Jobs[in.Tasks[i].Job].Maps) > 0 }
 	hasReduces := func(i int) bool { return len(in.Jobs[in.Tasks[i].Job].Reduces) > 0 }
 
@@ -514,7 +515,7 @@ func orderIntervals(in *jlassiscenario.Instance, b *model.Builder, cm *countMode
 			if len(maps.Terms) == 0 || len(reds.Terms) == 0 {
 				continue
 			}
-			q := b.Continuous(fmt.Sprintf("q_%d_%d", J, t), 0, 1)
+			q := cm.q.Add([2]int{J, t}, 0, 1, 0, model.Continuous)
 			maps.Add(q, -1)
 			reds.Add(q, -1)
 			b.GreaterEq(fmt.Sprintf("qmap_%d_%d", J, t), maps, 0)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -285,4 +287,198 @@ func TestCountBoundsProperty(t *testing.T) {
 			t.Logf("seed %d (%d tasks) K=%d: optimum %g, wave %g, level %g", seed, len(in.Tasks), K, plain.Objective, waveBound(in, K), levelBound(in, K))
 		}
 	}
+}
+
+// relabel renumbers the K positions of a placement as the order rows ask
+// (docs/jlassi.md, "Interval order"): adjacent positions that no job links
+// trade places while the later one is longer. Each trade raises the length
+// sequence lexicographically, so the trading ends; the schedule is the same,
+// its intervals renumbered.
+func relabel(in *jlassiscenario.Instance, cm *countModel, place []wKey, T int) [][]wKey {
+	at := make([][]wKey, cm.K)
+	for _, k := range place {
+		at[k.T] = append(at[k.T], k)
+	}
+	length := func(ks []wKey) float64 {
+		l := 0.0
+		for _, k := range ks {
+			l = math.Max(l, taskP(in, cm.classes, k.I, k.J, k.S))
+		}
+		return l
+	}
+	from := 0
+	if cm.K == T {
+		from = 1
+	}
+	for traded := true; traded; {
+		traded = false
+		for t := from; t+1 < cm.K; t++ {
+			if length(at[t]) < length(at[t+1]) && len(linkedJobs(in, at[t], at[t+1])) == 0 {
+				at[t], at[t+1] = at[t+1], at[t]
+				traded = true
+			}
+		}
+	}
+	return at
+}
+
+// linkedJobs lists the jobs with a map in a and a reduce in b.
+func linkedJobs(in *jlassiscenario.Instance, a, b []wKey) []int {
+	maps := map[int]bool{}
+	for _, k := range a {
+		if in.Tasks[k.I].Kind == jlassiscenario.Map {
+			maps[in.Tasks[k.I].Job] = true
+		}
+	}
+	var out []int
+	seen := map[int]bool{}
+	for _, k := range b {
+		J := in.Tasks[k.I].Job
+		if in.Tasks[k.I].Kind == jlassiscenario.Reduce && maps[J] && !seen[J] {
+			seen[J] = true
+			out = append(out, J)
+		}
+	}
+	return out
+}
+
+// encodeCount writes positions (from relabel) as a vector of cm: w, the
+// levels g of each position's longest task, q = 1 where a job links two
+// adjacent positions.
+func encodeCount(t *testing.T, in *jlassiscenario.Instance, cm *countModel, at [][]wKey) []float64 {
+	t.Helper()
+	x := make([]float64, cm.Model.NumCols())
+	for p := range at {
+		l := 0.0
+		for _, k := range at[p] {
+			k.T = p
+			v, ok := cm.w.Get(k)
+			if !ok {
+				t.Fatalf("placement %+v has no column in R_K", k)
+			}
+			x[v.Index()] = 1
+			l = math.Max(l, taskP(in, cm.classes, k.I, k.J, k.S))
+		}
+		for k := 1; k < len(cm.levels); k++ {
+			if cm.levels[k] <= l {
+				v, _ := cm.g.Get([2]int{p, k})
+				x[v.Index()] = 1
+			}
+		}
+		if p+1 < len(at) {
+			for _, J := range linkedJobs(in, at[p], at[p+1]) {
+				if v, ok := cm.q.Get([2]int{J, p}); ok {
+					x[v.Index()] = 1
+				}
+			}
+		}
+	}
+	return x
+}
+
+// TestOrderRowsRelabel: the interval order rows are symmetry rows. Every
+// schedule, its task intervals renumbered by relabel, satisfies every row
+// of R_K (order rows included) with the same RealTime. Schedules: the
+// published form's optima on small instances (HiGHS), and the heuristic's
+// and the local search's on scenarios 3–6 (seed 1, Table 5's T), whose
+// intervals are far from sorted.
+func TestOrderRowsRelabel(t *testing.T) {
+	type sched struct {
+		name string
+		in   *jlassiscenario.Instance
+		s    *Schedule
+		T    int
+	}
+	var cases []sched
+	for name, in := range countInstances(t) {
+		if testing.Short() && strings.HasPrefix(name, "scenario2") {
+			continue // its published form takes most of the test's time
+		}
+		rep := run(t, in, Options{Form: Published, NoDecomposition: true, NoHeuristic: true,
+			Horizon: Horizon{Mode: HorizonSearch}, Solve: solve.Options{Solver: "highs"}})
+		if rep.Result.Status != solve.Optimal || !rep.Verified() {
+			t.Fatalf("%s: published form %v", name, rep.Result.Status)
+		}
+		cases = append(cases, sched{name + "/published", in, rep.Schedule, rep.T})
+	}
+	scenarios := []int{3, 4, 5, 6}
+	if testing.Short() {
+		scenarios = []int{4}
+	}
+	for _, sc := range scenarios {
+		in := generated(t, sc, 1)
+		T := jlassiscenario.Table5Horizon[sc]
+		h := Heuristic(in, T)
+		cases = append(cases, sched{fmt.Sprintf("scenario%d/heuristic", sc), in, h, T})
+		a := newAnnealer(in, T)
+		if !a.fromSchedule(h) {
+			t.Fatalf("scenario %d: heuristic does not load", sc)
+		}
+		a.run(0, func() bool { return false })
+		place, K := a.placements()
+		checkRelabel(t, fmt.Sprintf("scenario%d/search", sc), in, place, K, T, a.total)
+	}
+	for _, c := range cases {
+		place, K := taskIntervals(t, c.in, c.s)
+		checkRelabel(t, c.name, c.in, place, K, c.T, c.s.RealTime)
+	}
+}
+
+// taskIntervals reads a schedule's placements over its task intervals
+// (intervals holding only migrations dropped, the order kept).
+func taskIntervals(t *testing.T, in *jlassiscenario.Instance, s *Schedule) ([]wKey, int) {
+	t.Helper()
+	classes := slotClasses(in, true)
+	taskIdx, machIdx := map[string]int{}, map[string]int{}
+	for i := range in.Tasks {
+		taskIdx[in.Tasks[i].ID] = i
+	}
+	for j := range in.Machines {
+		machIdx[in.Machines[j].ID] = j
+	}
+	used := map[int]bool{}
+	for _, p := range s.Tasks {
+		used[p.Interval] = true
+	}
+	index := map[int]int{}
+	K := 0
+	for iv := 0; iv < s.Horizon; iv++ {
+		if used[iv] {
+			index[iv] = K
+			K++
+		}
+	}
+	var out []wKey
+	for _, p := range s.Tasks {
+		i, j := taskIdx[p.Task], machIdx[p.Machine]
+		x := kindIndex(in.Tasks[i].Kind)
+		c := -1
+		for ci, slots := range classes[j][x] {
+			if slices.Contains(slots, p.Slot) {
+				c = ci
+			}
+		}
+		out = append(out, wKey{i, j, c, index[p.Interval]})
+	}
+	return out, K
+}
+
+func checkRelabel(t *testing.T, name string, in *jlassiscenario.Instance, place []wKey, K, T int, realtime float64) {
+	t.Helper()
+	cm, err := buildCount(in, countOptions{K: K, T: T, Cutoff: math.Inf(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.q.Len() == 0 && K > 2 {
+		t.Logf("%s: no order rows at K=%d", name, K)
+	}
+	x := encodeCount(t, in, cm, relabel(in, cm, place, T))
+	ev := cm.Model.Evaluate(x)
+	if !ev.Feasible(startTol, true) {
+		t.Errorf("%s K=%d T=%d: the relabelled schedule breaks R_K: %+v", name, K, T, ev)
+	}
+	if math.Abs(ev.Objective-realtime) > 1e-6 {
+		t.Errorf("%s: relabelled objective %g, RealTime %g", name, ev.Objective, realtime)
+	}
+	t.Logf("%s: K=%d, RealTime %g, %d order links", name, K, realtime, cm.q.Len())
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/policy/coshh"
 	"github.com/mrbound/mrbound/sim"
 )
@@ -166,7 +168,7 @@ func TestCOSHHYahooDiagnosis(t *testing.T) {
 				m += x
 			}
 			m /= float64(len(acts))
-			t.Logf("== %s %s: ACT mean %.0f min %.0f max %.0f (%d seeds)", name, pol, m, slices.Min(acts), slices.Max(acts), n)
+			t.Logf("== %s %s: ACT mean %.0f min %.0f max %.0f (%d seeds) per seed %.0f", name, pol, m, slices.Min(acts), slices.Max(acts), n, acts)
 			for _, k := range order {
 				a := agg[k]
 				if a.jobs == 0 {
@@ -220,6 +222,9 @@ var diagVariants = map[string]coshhRun{
 	"storage": {ignoreStorage: true},
 	// min shares scaled so that they add up to the cluster's 54 slots
 	"mins54": {workload: func(w *sim.Workload) { scaleMinShares(w, 54) }},
+	// the two readings closest to the paper's published locality and to a
+	// reduce model without slot holding, together
+	"ss1-storage": {ignoreStorage: true, options: func(o *sim.Options) { o.SlowStart = 1 }},
 	// no min shares, weights kept
 	"mins0": {workload: func(w *sim.Workload) { scaleMinShares(w, 0) }},
 }
@@ -236,5 +241,56 @@ func scaleMinShares(w *sim.Workload, total int) {
 	}
 	for i := range w.Users {
 		w.Users[i].MinShare = w.Users[i].MinShare * total / sum
+	}
+}
+
+// TestCOSHHMeanTurnaroundBound prints, per seed of the main experiment's
+// streams (MRBOUND_COSHH_BOUND=trace[,trace]), the lower bound on the mean
+// completion time that no schedule beats (package lowerbound, valid for any
+// policy under ω = 0), and each Yahoo category's critical path: the floor
+// under any "COSHH x % below Fair" claim. MRBOUND_COSHH_RHO sets the offered
+// load (default 0.9).
+func TestCOSHHMeanTurnaroundBound(t *testing.T) {
+	spec := os.Getenv("MRBOUND_COSHH_BOUND")
+	if spec == "" {
+		t.Skip("set MRBOUND_COSHH_BOUND=yahoo[,facebook] to print the mean-completion bounds")
+	}
+	n := 5
+	if s := os.Getenv("MRBOUND_COSHH_SEEDS"); s != "" {
+		fmt.Sscan(s, &n)
+	}
+	rho := 0.0
+	if s := os.Getenv("MRBOUND_COSHH_RHO"); s != "" {
+		fmt.Sscan(s, &rho)
+	}
+	for _, trace := range strings.Split(spec, ",") {
+		for _, homog := range []bool{false, true} {
+			var lbs []float64
+			for seed := int64(1); seed <= int64(n); seed++ {
+				c := coshhRun{trace: trace, seed: seed, homog: homog, rho: rho}
+				w, _ := coshhWorkload(t, c)
+				p, err := simbridge.Problem(w, coshhOptions(c), false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := lowerbound.Compute(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lb := b.Get(lowerbound.MeanTurnaround).Value / 1000
+				lbs = append(lbs, lb)
+				if seed == 1 && !homog {
+					perCat := map[string][]float64{}
+					for j, job := range w.Jobs {
+						perCat[job.Category] = append(perCat[job.Category], b.CriticalPath[j]/1000)
+					}
+					for k, v := range perCat {
+						t.Logf("   %s seed 1 %-22s jobs %3d critical path %.0f s", trace, k, len(v), slices.Max(v))
+					}
+				}
+				t.Logf("%s homogeneous=%v seed %d: mean completion ≥ %.0f s (%d jobs, %d tasks)", trace, homog, seed, lb, len(w.Jobs), w.NumTasks())
+			}
+			t.Logf("%s homogeneous=%v: bound mean over %d seeds %.0f [%.0f–%.0f]", trace, homog, n, mean(lbs), slices.Min(lbs), slices.Max(lbs))
+		}
 	}
 }

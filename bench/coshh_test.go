@@ -149,8 +149,8 @@ type coshhRun struct {
 	inspect func(w *sim.Workload, res *sim.Result, p sim.Policy)
 }
 
-// runCOSHH simulates one run in hadoop1 mode (H = 3 s) and checks its trace.
-func runCOSHH(t testing.TB, c coshhRun) coshhRow {
+// coshhWorkload generates run c's stream and converts it for the simulator.
+func coshhWorkload(t testing.TB, c coshhRun) (*sim.Workload, *coshhscenario.Scenario) {
 	rho := c.rho
 	if rho == 0 && c.interarrival == 0 {
 		rho = 0.9
@@ -174,12 +174,25 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 	if c.workload != nil {
 		c.workload(w)
 	}
+	return w, sc
+}
+
+// coshhOptions are run c's simulator options: hadoop1 mode (H = 3 s),
+// slow-start 0.05, the workload's estimates.
+func coshhOptions(c coshhRun) sim.Options {
 	opt := sim.DefaultOptions()
 	opt.Seed = uint64(c.seed)
 	opt.Estimates = sim.EstimateGiven
 	if c.options != nil {
 		c.options(&opt)
 	}
+	return opt
+}
+
+// runCOSHH simulates one run and checks its trace.
+func runCOSHH(t testing.TB, c coshhRun) coshhRow {
+	w, sc := coshhWorkload(t, c)
+	opt := coshhOptions(c)
 	p, tm := wrap(newCOSHHPolicy(c.policy, sc))
 	res, err := sim.Run(w, p, opt)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/mrbound/mrbound/policy/coshh"
@@ -63,10 +64,14 @@ func (rec coshhRecord) row() coshhRow {
 }
 
 // runStore is the append-only file of finished runs: a killed command loses
-// at most the run it was in (a torn last line is ignored on reading).
+// at most the run it was in (a torn last line is ignored on reading, and the
+// next append starts on a fresh line).
 type runStore struct {
 	path string
 	recs map[string]coshhRecord
+	// torn: the file does not end in a newline (a kill cut its last line);
+	// the next append starts a new line instead of gluing onto it.
+	torn bool
 }
 
 func openRunStore(path string) (*runStore, error) {
@@ -79,6 +84,12 @@ func openRunStore(path string) (*runStore, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, st.Size()-1); err == nil {
+			s.torn = last[0] != '\n'
+		}
+	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for line := 1; sc.Scan(); line++ {
@@ -109,6 +120,9 @@ func (s *runStore) add(c coshhRun, r coshhRow) error {
 	if err != nil {
 		return err
 	}
+	if s.torn {
+		b = append([]byte{'\n'}, b...)
+	}
 	if _, err := f.Write(append(b, '\n')); err != nil {
 		f.Close()
 		return err
@@ -118,6 +132,7 @@ func (s *runStore) add(c coshhRun, r coshhRow) error {
 		return err
 	}
 	s.recs[rec.Key] = rec
+	s.torn = false
 	return f.Close()
 }
 
@@ -213,14 +228,19 @@ func scaleMarkdown(part string, rows []coshhRow) string {
 			var ovh []string
 			for _, p := range pols {
 				var ts []float64
-				o := 0.0
+				o, unfinished := 0.0, 0
 				for _, r := range rows {
 					if r.trace == trace && r.policy == p && scaleX(part, r) == x {
 						ts = append(ts, r.turnaround)
 						o += r.overhead.Seconds()
+						unfinished += r.jobs - r.completed
 					}
 				}
-				fmt.Fprintf(&b, " %s |", spread(ts))
+				cell := spread(ts)
+				if unfinished > 0 {
+					cell += fmt.Sprintf(" (%d jobs unfinished)", unfinished)
+				}
+				fmt.Fprintf(&b, " %s |", cell)
 				if len(ts) > 0 {
 					means[p] = mean(ts)
 					ovh = append(ovh, fmt.Sprintf("%.3f", o/float64(len(ts))))
@@ -232,7 +252,7 @@ func scaleMarkdown(part string, rows []coshhRow) string {
 				if means[a] == 0 || means[c] == 0 {
 					return "–"
 				}
-				return fmt.Sprintf("%+.1f%%", 100*(means[a]/means[c]-1))
+				return strings.Replace(fmt.Sprintf("%+.1f%%", 100*(means[a]/means[c]-1)), "-", "−", 1)
 			}
 			fmt.Fprintf(&b, " %s | %s | %s |\n", rel("coshh", "fifo"), rel("coshh", "fair"), strings.Join(ovh, " | "))
 		}
@@ -249,4 +269,47 @@ func mean(xs []float64) float64 {
 		m += x
 	}
 	return m / float64(len(xs))
+}
+
+// TestRunStoreResumes: a stored run reads back equal, a line torn by a kill
+// is skipped (that run counts as missing), and a later append is kept.
+func TestRunStoreResumes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.jsonl")
+	s, err := openRunStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := coshhRun{trace: "yahoo", seed: 2, policy: "coshh", jobs: 30}
+	b := coshhRun{trace: "yahoo", seed: 3, policy: "coshh", jobs: 30}
+	row := coshhRow{trace: "yahoo", users: "heterogeneous", policy: "coshh", seed: 2, turnaround: 1234.5, completed: 30, jobs: 30,
+		offers: stat{n: 3, sum: 30, max: 20}, nJobs: 30}
+	if err := s.add(a, row); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"key":"yahoo|homog=false`) // b's line, cut by a kill
+	f.Close()
+	s, err = openRunStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := s.get(a)
+	if !ok || got.turnaround != 1234.5 || got.offers != row.offers || got.nJobs != 30 || got.completed != 30 {
+		t.Errorf("read back %+v, %v; want %+v", got, ok, row)
+	}
+	if s.has(b) {
+		t.Error("the torn line counts as a stored run")
+	}
+	if err := s.add(b, row); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = openRunStore(path); err != nil {
+		t.Fatal(err)
+	}
+	if !s.has(a) || !s.has(b) {
+		t.Errorf("after resuming: has a %v, has b %v; want both (the append must not glue onto the torn line)", s.has(a), s.has(b))
+	}
 }

@@ -114,10 +114,7 @@ func TestCOSHHYahooDiagnosis(t *testing.T) {
 	if spec == "" {
 		t.Skip("set MRBOUND_COSHH_DIAG=base,... to run the Yahoo diagnosis")
 	}
-	n := 3
-	if s := os.Getenv("MRBOUND_COSHH_SEEDS"); s != "" {
-		fmt.Sscan(s, &n)
-	}
+	n := envSeeds(t, 3)
 	trace := "yahoo"
 	if s := os.Getenv("MRBOUND_COSHH_TRACE"); s != "" {
 		trace = s
@@ -255,10 +252,7 @@ func TestCOSHHMeanTurnaroundBound(t *testing.T) {
 	if spec == "" {
 		t.Skip("set MRBOUND_COSHH_BOUND=yahoo[,facebook] to print the mean-completion bounds")
 	}
-	n := 5
-	if s := os.Getenv("MRBOUND_COSHH_SEEDS"); s != "" {
-		fmt.Sscan(s, &n)
-	}
+	n := envSeeds(t, 5)
 	rho := 0.0
 	if s := os.Getenv("MRBOUND_COSHH_RHO"); s != "" {
 		fmt.Sscan(s, &rho)

@@ -156,6 +156,7 @@ func scalePlot(out, part string, rows []coshhRow) error {
 	p.Y.Label.Text = "mean completion time (s, log)"
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	top := 0.0
 	for ti, trace := range []string{"facebook", "yahoo"} {
 		for pi, pol := range coshhPolicies[:3] {
 			var pts plotter.XYs
@@ -168,6 +169,7 @@ func scalePlot(out, part string, rows []coshhRow) error {
 				}
 				if len(ts) > 0 {
 					pts = append(pts, plotter.XY{X: float64(x), Y: mean(ts)})
+					top = max(top, mean(ts))
 				}
 			}
 			if len(pts) == 0 {
@@ -188,5 +190,6 @@ func scalePlot(out, part string, rows []coshhRow) error {
 	}
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = true
+	p.Y.Max = top * 30 // room above the lines for the legend (log scale)
 	return writeSVG(p, filepath.Join(out, "coshh-scale-"+part+".svg"))
 }

@@ -313,3 +313,17 @@ func TestRunStoreResumes(t *testing.T) {
 		t.Errorf("after resuming: has a %v, has b %v; want both (the append must not glue onto the torn line)", s.has(a), s.has(b))
 	}
 }
+
+// envSeeds is MRBOUND_COSHH_SEEDS (the seeds 1..n of a COSHH experiment), or
+// def when it is unset.
+func envSeeds(t *testing.T, def int) int {
+	s := os.Getenv("MRBOUND_COSHH_SEEDS")
+	if s == "" {
+		return def
+	}
+	n := 0
+	if _, err := fmt.Sscan(s, &n); err != nil || n < 1 {
+		t.Fatalf("MRBOUND_COSHH_SEEDS=%q: want a count ≥ 1", s)
+	}
+	return n
+}

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -287,4 +289,68 @@ func TestCOSHHMeanTurnaroundBound(t *testing.T) {
 			t.Logf("%s homogeneous=%v: bound mean over %d seeds %.0f [%.0f–%.0f]", trace, homog, n, mean(lbs), slices.Min(lbs), slices.Max(lbs))
 		}
 	}
+}
+
+// boundCache holds each stream's mean-completion bound: every policy of a
+// run set shares the stream (common random numbers), so it is computed once.
+var boundCache = map[string]float64{}
+
+// meanCompletionBound is package lowerbound's bound on the mean completion
+// time (s) of run c's stream, valid for every schedule with ω = 0: a finished
+// run below it is a simulator or checker defect.
+func meanCompletionBound(t testing.TB, c coshhRun, w *sim.Workload, opt sim.Options) float64 {
+	// The bound depends only on the tasks' work, the arrivals and the slots;
+	// the fingerprint guards the key against a workload hook changing them.
+	var arrivals sim.Time
+	for _, j := range w.Jobs {
+		arrivals += j.Arrival
+	}
+	key := fmt.Sprintf("%s|%d|%d|%s:%d|%g|%g|%v|tasks=%d|arrivals=%d", c.trace, c.seed, c.jobs, c.cluster, c.resources,
+		c.interarrival, c.rho, c.trim, w.NumTasks(), arrivals)
+	if lb, ok := boundCache[key]; ok {
+		return lb
+	}
+	p, err := simbridge.Problem(w, opt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := lowerbound.Compute(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := b.Get(lowerbound.MeanTurnaround).Value / 1000
+	boundCache[key] = lb
+	return lb
+}
+
+// TestCOSHHStoredRunsAboveBound re-checks every finished run in a run store
+// (MRBOUND_COSHH_OUT, with MRBOUND_COSHH_VERIFY set) against its stream's
+// mean-completion lower bound: the check runCOSHH now makes on every run,
+// applied to runs stored before it existed.
+func TestCOSHHStoredRunsAboveBound(t *testing.T) {
+	out := os.Getenv("MRBOUND_COSHH_OUT")
+	if out == "" || os.Getenv("MRBOUND_COSHH_VERIFY") == "" {
+		t.Skip("set MRBOUND_COSHH_OUT=folder and MRBOUND_COSHH_VERIFY=1 to re-check a run store")
+	}
+	store, err := openRunStore(filepath.Join(out, "coshh-runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, closest := 0, math.Inf(1)
+	for _, part := range []string{"main", "storage", "error", "jobs", "resources"} {
+		for _, c := range coshhPlan(part, []string{"facebook", "yahoo"}, envSeeds(t, 5)) {
+			r, ok := store.get(c)
+			if !ok || r.completed != r.jobs {
+				continue
+			}
+			w, _ := coshhWorkload(t, c)
+			lb := meanCompletionBound(t, c, w, coshhOptions(c))
+			if r.turnaround < lb-cpTol {
+				t.Errorf("%s: mean completion %v s below the bound %v s", runKey(c), r.turnaround, lb)
+			}
+			checked++
+			closest = min(closest, r.turnaround/lb)
+		}
+	}
+	t.Logf("%d stored runs checked; the closest is %.2f× its bound", checked, closest)
 }

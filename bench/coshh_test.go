@@ -208,6 +208,13 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 		t.Fatalf("%s %s seed %d: job %d took %v s, below its critical path %v s", c.trace, c.policy, c.seed, j,
 			(res.Jobs[j].Completion - res.Jobs[j].Arrival).Seconds(), cp)
 	}
+	if res.Metrics.CompletedJobs == len(w.Jobs) && opt.Overlap == 0 {
+		lb := meanCompletionBound(t, c, w, opt)
+		if res.Metrics.MeanTurnaround < lb-cpTol {
+			t.Fatalf("%s %s seed %d: mean completion %v s below the lower bound %v s", c.trace, c.policy, c.seed,
+				res.Metrics.MeanTurnaround, lb)
+		}
+	}
 	r := coshhRow{trace: c.trace, users: "heterogeneous", policy: c.policy, seed: c.seed, errI: c.errI,
 		turnaround: res.Metrics.MeanTurnaround, user: userReadings(w, res), locality: res.Metrics.Locality,
 		overhead: res.Overhead, offers: tm.offers, arrivals: tm.arrivals, completed: res.Metrics.CompletedJobs,

@@ -265,14 +265,7 @@ func TestCOSHHMeanTurnaroundBound(t *testing.T) {
 			for seed := int64(1); seed <= int64(n); seed++ {
 				c := coshhRun{trace: trace, seed: seed, homog: homog, rho: rho}
 				w, _ := coshhWorkload(t, c)
-				p, err := simbridge.Problem(w, coshhOptions(c), false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := lowerbound.Compute(p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				b := streamBounds(t, w, coshhOptions(c))
 				lb := b.Get(lowerbound.MeanTurnaround).Value / 1000
 				lbs = append(lbs, lb)
 				if seed == 1 && !homog {
@@ -310,6 +303,13 @@ func meanCompletionBound(t testing.TB, c coshhRun, w *sim.Workload, opt sim.Opti
 	if lb, ok := boundCache[key]; ok {
 		return lb
 	}
+	lb := streamBounds(t, w, opt).Get(lowerbound.MeanTurnaround).Value / 1000
+	boundCache[key] = lb
+	return lb
+}
+
+// streamBounds are package lowerbound's bounds for w run with opt.
+func streamBounds(t testing.TB, w *sim.Workload, opt sim.Options) *lowerbound.Bounds {
 	p, err := simbridge.Problem(w, opt, false)
 	if err != nil {
 		t.Fatal(err)
@@ -318,9 +318,7 @@ func meanCompletionBound(t testing.TB, c coshhRun, w *sim.Workload, opt sim.Opti
 	if err != nil {
 		t.Fatal(err)
 	}
-	lb := b.Get(lowerbound.MeanTurnaround).Value / 1000
-	boundCache[key] = lb
-	return lb
+	return b
 }
 
 // TestCOSHHStoredRunsAboveBound re-checks every finished run in a run store

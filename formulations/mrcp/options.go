@@ -131,12 +131,13 @@ func (o Objective) Value(k, z int, zSpan int) float64 {
 }
 
 // Method says how Run solves the model. The zero value means the default:
-// Decomposition for the product objective, Monolithic for the others.
+// Decomposition for the product and lexicographic objectives, Monolithic for
+// the weighted one.
 type Method int8
 
 const (
 	MethodUnknown Method = iota
-	// Decomposition solves the product objective by late count K: for each
+	// Decomposition solves the product (or lexicographic) objective by late count K: for each
 	// K, minimise the maximum turnaround with at most K late jobs, raising
 	// the cap from Zmin (see the package doc).
 	Decomposition

@@ -237,7 +237,7 @@ func moveJob(order []int, from, to int) []int {
 }
 
 func better(obj Objective, a, b *Schedule) bool {
-	if obj.Kind == Lexicographic {
+	if obj.Kind == Lexicographic || obj.Kind == LateCount {
 		return a.LateJobs < b.LateJobs || (a.LateJobs == b.LateJobs && a.MaxTurnaround < b.MaxTurnaround)
 	}
 	return obj.Value(a.LateJobs, a.MaxTurnaround, 0) < obj.Value(b.LateJobs, b.MaxTurnaround, 0)
@@ -345,7 +345,8 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 		bt.Horizon, bt.HorizonSource = o.Horizon, "--horizon"
 	}
 	u := math.MaxInt
-	if o.Objective.Kind != Lexicographic {
+	if o.Objective.Kind != Lexicographic && o.Objective.Kind != LateCount {
+		// (K + 1)·Z ≤ U and w·K + Z ≤ U imply Z ≤ U; the other two bound K only.
 		u = int(math.Floor(o.Objective.Value(bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround, 0) + 1e-9))
 		if o.cutoff && bt.integral() {
 			u-- // Z ≤ objective ≤ U − 1
@@ -534,6 +535,9 @@ func (bt *Built) objective(b *model.Builder) model.Expr {
 		obj.Add(jv.z, 1)
 		b.Minimize(obj)
 		return obj
+	case LateCount:
+		b.Minimize(k)
+		return k
 	}
 	return model.Expr{}
 }

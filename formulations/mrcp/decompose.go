@@ -56,7 +56,9 @@ const (
 
 // lateTurn is what the decomposition needs of an objective: value(K, Z),
 // non-decreasing in the late count K and the maximum turnaround Z, and
-// zcap(K, U), the largest Z with value(K, Z) < U for an integral U.
+// zcap(K, U), the largest Z with value(K, Z) < U for an integral U (−1 when
+// none). The late count ignores Z: every K < U gets the cap S and one
+// MILP at it, and the loop ends at the incumbent's K.
 type lateTurn struct {
 	kind ObjectiveKind
 	// span is the lexicographic weight less one: the monolithic model's
@@ -84,15 +86,24 @@ func LexicographicSpan(in *mrcpscenario.Instance) int {
 }
 
 func (lt lateTurn) value(k, z int) float64 {
-	if lt.kind == Lexicographic {
+	switch lt.kind {
+	case Lexicographic:
 		return float64(k)*float64(lt.span+1) + float64(z)
+	case LateCount:
+		return float64(k)
 	}
 	return float64(k+1) * float64(z)
 }
 
 func (lt lateTurn) zcap(k int, u float64) int {
-	if lt.kind == Lexicographic {
+	switch lt.kind {
+	case Lexicographic:
 		return min(lt.span, int(math.Floor(u-1+boundTol))-k*(lt.span+1))
+	case LateCount:
+		if float64(k) <= u-1+boundTol {
+			return lt.span
+		}
+		return -1
 	}
 	return int(math.Floor((u - 1 + boundTol) / float64(k+1)))
 }
@@ -300,7 +311,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 			}
 			zcap := min(zcapU, zlo+step-1)
 			step *= 2
-			if o.Method == SerialDecomposition || k == 0 || (searchable && best.LateJobs == k) {
+			if o.Method == SerialDecomposition || k == 0 || (searchable && best.LateJobs == k) || lt.kind == LateCount {
 				// K = 0 windows end at the deadlines whatever the cap; an
 				// incumbent with K late jobs makes the cap its Z − 1, tight.
 				zcap = zcapU

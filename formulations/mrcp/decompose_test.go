@@ -229,7 +229,8 @@ func TestLateSetMILPs(t *testing.T) {
 // lexicographic decomposition (with and without the combinatorial phase)
 // and by the monolithic lexicographic model on HiGHS, and expects the same
 // late count and maximum turnaround, and the same objective value (both
-// weigh K by LexicographicSpan + 1).
+// weigh K by LexicographicSpan + 1); the late-count objective, by the same
+// three methods, gives the same K.
 func TestLexicographicDecompositionMatchesMonolithic(t *testing.T) {
 	usable(t, "highs")
 	n := 24
@@ -275,6 +276,20 @@ func TestLexicographicDecompositionMatchesMonolithic(t *testing.T) {
 		for _, a := range got[1:] {
 			if a != got[0] {
 				t.Errorf("stream %d: decomposition, MILP-only decomposition, monolithic: %v", i, got)
+			}
+		}
+		// The late count alone: the same K by every method, proven.
+		for _, o := range []Options{{}, {NoSearch: true}, {Method: Monolithic}} {
+			o.Objective = Objective{Kind: LateCount}
+			o.Solve = solve.Options{Solver: "highs", TimeLimit: testTimeLimit}
+			out, err := RunInstance(context.Background(), t.Name(), in, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Result.Status != solve.Optimal || !out.Verified || out.Result.Objective-out.Result.Bound >= 1 ||
+				out.Schedule.LateJobs != got[0].k || out.Recomputed != float64(got[0].k) {
+				t.Errorf("stream %d late-count %v: %v, verified %v, bound %v, %d late (lexicographic: %d)", i, o.Method,
+					out.Result.Status, out.Verified, out.Result.Bound, out.Schedule.LateJobs, got[0].k)
 			}
 		}
 		if got[0].k > 0 {

@@ -84,12 +84,12 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	}
 	// The late-count decomposition takes an objective non-decreasing in the
 	// late count and the maximum turnaround whose values are integers.
-	decomposable := o.Objective.Kind == Product || o.Objective.Kind == ObjectiveUnknown || o.Objective.Kind == Lexicographic
+	decomposable := o.Objective.Kind != Weighted
 	switch o.Method {
 	case MethodUnknown, Monolithic, Plain:
 	case Decomposition, SerialDecomposition:
 		if !decomposable {
-			return nil, fmt.Errorf("%w: the %v method solves the product and lexicographic objectives only, not %v", errBadOption, o.Method, o.Objective)
+			return nil, fmt.Errorf("%w: the %v method solves the product, lexicographic and late-count objectives only, not %v", errBadOption, o.Method, o.Objective)
 		}
 	default:
 		return nil, fmt.Errorf("%w: unknown method %v", errBadOption, o.Method)

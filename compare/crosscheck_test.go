@@ -13,6 +13,7 @@ import (
 
 	"github.com/mrbound/mrbound/compare"
 	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/lowerbound/windowbound"
 	"github.com/mrbound/mrbound/policy"
@@ -20,6 +21,7 @@ import (
 	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native"
+	"github.com/mrbound/mrbound/workload"
 )
 
 // This file cross-checks the certified bounds from the simulator's side: every
@@ -614,4 +616,64 @@ func minDuration(cs crossSpec) int64 {
 		}
 	}
 	return best
+}
+
+// TestCrossCheckMRCPOptimum runs the whole pipeline on generated MRCP
+// streams (small and mixed jobs, 1–3 nodes, tight deadlines on some), where
+// compare solves the whole stream as one MRCP instance (OptimumJobs): every
+// registered non-preemptive policy that runs them must be at or above the
+// proven optimum of late jobs, max turnaround and the product (Build
+// returns ErrBelowBound otherwise), and most optima must be proven.
+func TestCrossCheckMRCPOptimum(t *testing.T) {
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	var named []simbridge.Named
+	for _, name := range policy.Names() {
+		if pipelinePolicy(name) && !strings.Contains(name, "suspend") {
+			named = append(named, simbridge.Named{Name: name, Policy: policy.MustNew(name)})
+		}
+	}
+	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct}
+	proven, late := 0, 0
+	for seed := range uint64(n) {
+		rng := rand.New(rand.NewPCG(seed, 77))
+		wl := []mrcpscenario.Workload{mrcpscenario.Small, mrcpscenario.Mixed}[seed%2]
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: wl, Jobs: 3 + rng.IntN(3), Lambda: 0.02 + 0.08*rng.Float64(),
+			Seed: seed, Resources: 1 + rng.IntN(3), TimeUnit: []float64{1, 5, 10}[rng.IntN(3)]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seed%3 == 0 {
+			for j := range in.Jobs {
+				in.Jobs[j].Deadline = in.Jobs[j].Release + (in.Jobs[j].Deadline-in.Jobs[j].Release)/2
+			}
+		}
+		w, err := workload.FromMRCP("gen", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := metrics[seed%3]
+		out, err := simbridge.Compare(context.Background(), "gen", w, named, simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(),
+			OptimumJobs: 30, Solve: solve.Options{TimeLimit: 10 * time.Second}})
+		if err != nil {
+			t.Errorf("seed %d %v: %v", seed, m, err)
+			continue
+		}
+		if out.Stream == nil {
+			t.Errorf("seed %d %v: the whole-stream MRCP solve did not apply to an MRCP stream", seed, m)
+			continue
+		}
+		if out.Report.Optimum != nil {
+			proven++
+			if m == lowerbound.LateJobs && *out.Report.Optimum > 0 {
+				late++
+			}
+		}
+	}
+	t.Logf("%d streams, %d optima proven (%d late-job optima above 0), %d policies each", n, proven, late, len(named))
+	if proven < n/2 || late == 0 {
+		t.Errorf("%d of %d optima proven, %d late-job optima above 0: the optimum path is hardly tested", proven, n, late)
+	}
 }

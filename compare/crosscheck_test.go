@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,7 +213,7 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 			if costly[name] && seed%costlyEvery != 0 {
 				continue
 			}
-			res, err := sim.Run(cs.w, policy.MustNew(name), crossOptions(cs))
+			res, err := sim.Run(cs.w, policy.MustNew(name), cs.opt)
 			if err != nil {
 				continue // the policy refuses this workload in Init
 			}
@@ -433,43 +432,6 @@ func slowStartDeadlock(cs crossSpec) bool {
 	return cs.w.Cluster.Fungible || cs.w.Cluster.Nodes[0].RAM > 0
 }
 
-// crossOptions are cs's options with a horizon that no run completing its
-// jobs reaches: every task run serially, with the worst noise (×2), contention
-// (×(1+γ·slots)) and non-local penalty, each redone 100 times, after the last
-// arrival. A preemptive policy with a periodic timer (hfsp-kill, hfsp-suspend)
-// in a slow-start deadlock would otherwise run for ever.
-func crossOptions(cs crossSpec) sim.Options {
-	o := cs.opt
-	slots := 0
-	for _, n := range cs.w.Cluster.Nodes {
-		slots += max(n.MapSlots+n.ReduceSlots, n.TotalSlots)
-	}
-	worst := 2 * (1 + max(o.MapContention, o.ReduceContention)*float64(slots))
-	var serial, last float64
-	for _, j := range cs.w.Jobs {
-		last = max(last, float64(j.Arrival))
-		for _, t := range append(slices.Clone(j.Maps), j.Reduces...) {
-			d := float64(t.Work) / minSpeed(cs.w.Cluster)
-			for _, g := range t.ByGroup {
-				d = max(d, float64(g))
-			}
-			serial += d*worst + float64(cs.w.Cluster.NonLocalPenalty)
-		}
-	}
-	o.Horizon = sim.Time(last + 100*serial + 1e6) // + 1000 s of heartbeats and timers
-	return o
-}
-
-func minSpeed(c sim.Cluster) float64 {
-	m := 1.0
-	for _, n := range c.Nodes {
-		if n.Speed > 0 {
-			m = min(m, n.Speed)
-		}
-	}
-	return m
-}
-
 // TestCrossCheckZeroLengthContention is the smallest case the cross-check
 // found where the simulator and its independent checker disagreed: with
 // contention γ > 0, a zero-length map launched in the same offer as another
@@ -500,7 +462,7 @@ func TestCrossCheckZeroLengthContention(t *testing.T) {
 func crossRuns(t *testing.T, seed uint64, cs crossSpec) (names []string, comps [][]int64, preemptive bool) {
 	t.Helper()
 	for _, name := range policy.Names() {
-		res, err := sim.Run(cs.w, policy.MustNew(name), crossOptions(cs))
+		res, err := sim.Run(cs.w, policy.MustNew(name), cs.opt)
 		if err != nil {
 			continue
 		}

@@ -361,6 +361,17 @@ func pipelinePolicy(name string) bool {
 	return true
 }
 
+// pipelinePolicies are the registered policies pipelinePolicy admits.
+func pipelinePolicies() []simbridge.Named {
+	var named []simbridge.Named
+	for _, name := range policy.Names() {
+		if pipelinePolicy(name) {
+			named = append(named, simbridge.Named{Name: name, Policy: policy.MustNew(name)})
+		}
+	}
+	return named
+}
+
 // nonPreemptive drops the policies that suspend tasks.
 func nonPreemptive(named []simbridge.Named) []simbridge.Named {
 	var out []simbridge.Named
@@ -380,12 +391,7 @@ func TestCrossCheckComparePipeline(t *testing.T) {
 	if testing.Short() {
 		n = 80
 	}
-	var named []simbridge.Named
-	for _, name := range policy.Names() {
-		if pipelinePolicy(name) {
-			named = append(named, simbridge.Named{Name: name, Policy: policy.MustNew(name)})
-		}
-	}
+	named := pipelinePolicies()
 	solver, ok := 0, 0
 	for seed := range uint64(n) {
 		cs := randomCross(1_000_000 + seed)
@@ -591,12 +597,7 @@ func TestCrossCheckMRCPOptimum(t *testing.T) {
 	if testing.Short() {
 		n = 30
 	}
-	var named []simbridge.Named
-	for _, name := range policy.Names() {
-		if pipelinePolicy(name) && !strings.Contains(name, "suspend") {
-			named = append(named, simbridge.Named{Name: name, Policy: policy.MustNew(name)})
-		}
-	}
+	named := nonPreemptive(pipelinePolicies())
 	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct}
 	proven, late := 0, 0
 	for seed := range uint64(n) {

@@ -317,10 +317,6 @@ func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance,
 	sr := &SearchReport{Placement: math.NaN()}
 	d.Report.Search = sr
 	defer func() { sr.Seconds = time.Since(ls).Seconds() }()
-	a := newAnnealer(in, m.T)
-	if !a.fromSchedule(start) {
-		return nil
-	}
 	stop := func() bool {
 		return ctx.Err() != nil || (so.TimeLimit > 0 && time.Since(t0) >= so.TimeLimit)
 	}
@@ -331,7 +327,11 @@ func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance,
 	if start.RealTime <= floor+boundTol {
 		return nil // the heuristic's schedule meets the wave bounds
 	}
-	sr.Placement = a.run(floor, stop)
+	a, v := annealBest(in, m.T, start, floor, stop)
+	if a == nil {
+		return nil
+	}
+	sr.Placement = v
 	if sr.Placement >= start.RealTime-boundTol {
 		return nil
 	}

@@ -21,13 +21,17 @@
 //
 // The best of several greedy list schedules (job orders: the previous
 // plan's with new jobs appended — the §2.4 fallback —, arrival, deadline,
-// least slack, least work, then single-job moves within a work budget) gives
-// the incumbent U. A lower bound zlb on Z and the jobs late in every schedule
-// (K ≥ kmin) follow from work and critical paths. Then the late-count
+// least slack, least work, the jobs a Moore–Hodgson relaxation keeps on time
+// by due date first, then single-job moves within a work budget) gives the
+// incumbent U. A lower bound zlb on Z follows from work and critical paths,
+// and one on the late jobs (K ≥ kmin) from the jobs late in every schedule
+// plus Moore and Hodgson's rule on a fluid relaxation per slot kind
+// (lateLowerBound). Then the late-count
 // decomposition: for K = kmin, kmin+1, … while ⌊(U−1)/(K+1)⌋ ≥ zlb, the
 // time-indexed MILP of buildSub (cumulative starts, pooled lanes, identical
 // maps of a job sharing one integer count) minimises Z with at most K late
-// jobs and Z ≤ ⌊(U−1)/(K+1)⌋; each solution is decoded, checked against the
+// jobs and Z ≤ ⌊(U−1)/(K+1)⌋, unless no late set of size K passes the
+// preemptive relaxation at that cap (lateSetsPass); each solution is decoded, checked against the
 // problem (verifyPlan) and becomes the incumbent. When no K is left the plan
 // is proven optimal. A plan whose value equals (kmin + 1)·zlb needs no MILP.
 //

@@ -245,12 +245,7 @@ func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options
 		return nil, nil, st
 	}
 	zlb, fixedLate := p.lowerBounds()
-	kmin := 0
-	for _, l := range fixedLate {
-		if l {
-			kmin++
-		}
-	}
+	kmin := p.lateLowerBound(fixedLate)
 	st.optimal = true
 	for k := kmin; k < len(p.jobs)+1; k++ {
 		zcap := (best.value() - 1) / (k + 1)
@@ -260,6 +255,9 @@ func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options
 		if ctx.Err() != nil {
 			st.optimal, st.limitHit, st.wallLimitHit = false, true, true
 			break
+		}
+		if ok, _ := p.lateSetsPass(fixedLate, k, zcap); !ok {
+			continue // no late set of size k passes the relaxation at this cap
 		}
 		if size := subSize(p, zcap); maxCols > 0 && size > maxCols {
 			st.optimal, st.sizeLimitHit = false, true

@@ -32,6 +32,13 @@ type Summarizer interface {
 	Summary(res *sim.Result) []string
 }
 
+// JSONSummarizer is implemented by policies whose own figures also go into
+// the JSON report (`simulate --json`, field "policy_summary"): SummaryJSON
+// returns a value that encoding/json marshals.
+type JSONSummarizer interface {
+	SummaryJSON(res *sim.Result) any
+}
+
 // Constructor builds a fresh policy.
 type Constructor func(Params) sim.Policy
 

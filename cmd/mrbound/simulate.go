@@ -111,6 +111,9 @@ func simulateAction(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
+		if js, ok := pol.(policy.JSONSummarizer); ok {
+			rep.PolicySummary = js.SummaryJSON(res)
+		}
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
 		err = rep.WriteText(c.App.Writer)

@@ -23,6 +23,9 @@ type Params struct {
 	// their defaults.
 	Solver     string
 	SolveLimit time.Duration
+	// MRCPOptions: mrcp's policies.md §2.4 options, comma-separated
+	// (mrcpsched.ParseOptions; the caller validates them first).
+	MRCPOptions string
 }
 
 // Summarizer is implemented by policies with figures of their own beyond the

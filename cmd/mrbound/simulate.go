@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/policy/mrcpsched"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/report"
 	"github.com/mrbound/mrbound/workload"
@@ -43,6 +44,7 @@ independent checker; the report says "verified" only when it passes.`,
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise]"},
 			&cli.StringFlag{Name: "solver", Usage: "mrcp, coshh: the MILP/LP backend (native or highs)"},
 			&cli.DurationFlag{Name: "solve-limit", Usage: "mrcp, coshh: wall-clock limit of one re-solve (mrcp default 10s)"},
+			&cli.StringFlag{Name: "mrcp-options", Usage: "mrcp: policies.md §2.4 options, comma-separated: skiphol, strict-times, latency=model, blocking-jt"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
 			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
 			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file"},
@@ -74,10 +76,19 @@ func simulateAction(c *cli.Context) error {
 	if solves := c.String("policy") == "mrcp" || strings.HasPrefix(c.String("policy"), "coshh"); !solves && (c.IsSet("solver") || c.IsSet("solve-limit")) {
 		return badInputf("--solver and --solve-limit apply to the policies that solve models (mrcp, coshh, coshh-fallback)")
 	}
+	if c.IsSet("mrcp-options") {
+		if c.String("policy") != "mrcp" {
+			return badInputf("--mrcp-options applies to the mrcp policy only")
+		}
+		if err := mrcpsched.ParseOptions(c.String("mrcp-options"), &mrcpsched.Options{}); err != nil {
+			return badInputf("--mrcp-options: %v", err)
+		}
+	}
 	if c.Duration("solve-limit") < 0 {
 		return badInputf("--solve-limit: %v is negative", c.Duration("solve-limit"))
 	}
-	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps"), Solver: c.String("solver"), SolveLimit: c.Duration("solve-limit")})
+	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps"), Solver: c.String("solver"), SolveLimit: c.Duration("solve-limit"),
+		MRCPOptions: c.String("mrcp-options")})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,20 +22,36 @@ import (
 // point is the mean over seeds of one (workload, gap, policy).
 type point struct {
 	gap, p, t, omean, omed, u float64
+	pmin, pmax, tmin, tmax    float64 // over the seeds
 	seeds, solves, optimal    int
 }
 
 type key struct{ workload, policy string }
 
-// readPoints averages the TSV's rows over seeds.
-func readPoints(path string) (map[key][]point, error) {
-	data, err := os.ReadFile(path)
+// readPoints averages the rows of the result files in dir (*.tsv, each a
+// header and rows) over seeds.
+func readPoints(dir string) (map[key][]point, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.tsv"))
 	if err != nil {
 		return nil, err
 	}
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	var lines, where []string // rows after the header, and file:line of each
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		ls := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) == 0 {
+			lines = append(lines, ls[0])
+		}
+		for i, l := range ls[1:] {
+			lines = append(lines, l)
+			where = append(where, fmt.Sprintf("%s:%d", f, i+2))
+		}
+	}
 	if len(lines) < 2 {
-		return nil, fmt.Errorf("%s: no rows", path)
+		return nil, fmt.Errorf("%s: no rows", dir)
 	}
 	col := map[string]int{}
 	for i, h := range strings.Split(lines[0], "\t") {
@@ -46,7 +63,7 @@ func readPoints(path string) (map[key][]point, error) {
 		num := func(name string) float64 {
 			v, e := strconv.ParseFloat(f[col[name]], 64)
 			if e != nil {
-				err = fmt.Errorf("%s:%d: %s: %v", path, n+2, name, e)
+				err = fmt.Errorf("%s: %s: %v", where[n], name, e)
 			}
 			return v
 		}
@@ -60,9 +77,14 @@ func readPoints(path string) (map[key][]point, error) {
 			pt = &point{gap: g}
 			sums[k][g] = pt
 		}
+		pv, tv := num("P"), num("T_s")
+		if pt.seeds == 0 {
+			pt.pmin, pt.pmax, pt.tmin, pt.tmax = pv, pv, tv, tv
+		}
+		pt.pmin, pt.pmax, pt.tmin, pt.tmax = min(pt.pmin, pv), max(pt.pmax, pv), min(pt.tmin, tv), max(pt.tmax, tv)
 		pt.seeds++
-		pt.p += num("P")
-		pt.t += num("T_s")
+		pt.p += pv
+		pt.t += tv
 		pt.omean += num("O_mean_ms")
 		pt.omed += num("O_median_ms")
 		pt.u += num("U")
@@ -88,7 +110,7 @@ var workloadOrder = []string{"small", "medium", "large", "mixed"}
 
 // writeTable prints the markdown table: one row per workload and λ.
 func writeTable(w io.Writer, pts map[key][]point) {
-	fmt.Fprintln(w, "| workload | λ (1/s) | seeds | P mrcp | P edf | T mrcp (s) | T edf (s) | ΔP | ΔT | O mrcp mean / median (ms) | U mrcp | optimal re-solves |")
+	fmt.Fprintln(w, "| workload | λ (1/s) | seeds | P mrcp (min–max) | P edf (min–max) | T mrcp (s) | T edf (s) | ΔP | ΔT | O mrcp mean / median (ms) | U mrcp | optimal re-solves |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, wl := range workloadOrder {
 		for _, m := range pts[key{wl, "mrcp"}] {
@@ -104,8 +126,8 @@ func writeTable(w io.Writer, pts map[key][]point) {
 				}
 				return fmt.Sprintf("%+.0f %%", 100*(a-b)/b)
 			}
-			fmt.Fprintf(w, "| %s | 1/%g | %d | %.4f | %.4f | %.1f | %.1f | %s | %s | %.1f / %.3f | %.2f | %d / %d |\n",
-				wl, m.gap, m.seeds, m.p, e.p, m.t, e.t, rel(m.p, e.p), rel(m.t, e.t), m.omean, m.omed, m.u, m.optimal, m.solves)
+			fmt.Fprintf(w, "| %s | 1/%g | %d | %.4f (%.3f–%.3f) | %.4f (%.3f–%.3f) | %.1f | %.1f | %s | %s | %.1f / %.3f | %.2f | %d / %d |\n",
+				wl, m.gap, m.seeds, m.p, m.pmin, m.pmax, e.p, e.pmin, e.pmax, m.t, e.t, rel(m.p, e.p), rel(m.t, e.t), m.omean, m.omed, m.u, m.optimal, m.solves)
 		}
 	}
 }

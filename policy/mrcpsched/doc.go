@@ -31,7 +31,10 @@
 // time-indexed MILP of buildSub (cumulative starts, pooled lanes, identical
 // maps of a job sharing one integer count) minimises Z with at most K late
 // jobs and Z ≤ ⌊(U−1)/(K+1)⌋, unless no late set of size K passes the
-// preemptive relaxation at that cap (lateSetsPass); each solution is decoded, checked against the
+// preemptive relaxation at that cap (passingLateSets); when that MILP is
+// over the size limit and at most four late sets pass, one MILP per set
+// instead, its other jobs on time (their windows end at their deadlines,
+// which makes it far smaller); each solution is decoded, checked against the
 // problem (verifyPlan) and becomes the incumbent. When no K is left the plan
 // is proven optimal. A plan whose value equals (kmin + 1)·zlb needs no MILP.
 //

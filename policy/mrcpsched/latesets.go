@@ -6,17 +6,19 @@ import (
 	"github.com/mrbound/mrbound/sim"
 )
 
-// lateSetBudget bounds the late sets lateSetsPass examines per late count
+// lateSetBudget bounds the late sets passingLateSets examines per late count
 // (a deterministic work limit; past it the question goes to the MILP).
 const lateSetBudget = 5000
 
-// lateSetsPass decides, by the fluid relaxation of setPasses, whether some
-// schedule with at most k late jobs and Z ≤ zcap may exist: it tries every
-// late set of size k made of the jobs late in every schedule and jobs with
-// d_j < zcap (a job with d_j ≥ zcap is on time when Z ≤ zcap). It returns
-// passes = false only when every set fails (then no such schedule exists)
-// and decided = false when there were more than lateSetBudget sets.
-func (p *problem) lateSetsPass(fixedLate []bool, k, zcap int) (passes, decided bool) {
+// passingLateSets decides, by the fluid relaxation of setPasses, which late
+// sets a schedule with at most k late jobs and Z ≤ zcap may have: it tries
+// every set of size k made of the jobs late in every schedule (fixedLate)
+// and jobs with d_j < zcap (a job with d_j ≥ zcap is on time when Z ≤ zcap),
+// and returns the candidate part of the first limit + 1 that pass. Every
+// such schedule has its late jobs inside fixedLate ∪ one of the passing
+// sets; none passing proves that no such schedule exists. decided is false
+// when there were more than lateSetBudget sets to try (sets is nil then).
+func (p *problem) passingLateSets(fixedLate []bool, k, zcap, limit int) (sets [][]int, decided bool) {
 	var cand []int
 	late := slices.Clone(fixedLate)
 	fixed := 0
@@ -30,10 +32,10 @@ func (p *problem) lateSetsPass(fixedLate []bool, k, zcap int) (passes, decided b
 	}
 	pick := min(k-fixed, len(cand))
 	if pick < 0 {
-		return false, true
+		return nil, true
 	}
 	if binom(len(cand), pick) > lateSetBudget {
-		return true, false
+		return nil, false
 	}
 	idx := make([]int, pick)
 	for i := range idx {
@@ -43,12 +45,18 @@ func (p *problem) lateSetsPass(fixedLate []bool, k, zcap int) (passes, decided b
 		for _, i := range idx {
 			late[cand[i]] = true
 		}
-		ok := p.setPasses(late, zcap)
+		if p.setPasses(late, zcap) {
+			set := make([]int, pick)
+			for x, i := range idx {
+				set[x] = cand[i]
+			}
+			sets = append(sets, set)
+		}
 		for _, i := range idx {
 			late[cand[i]] = false
 		}
-		if ok {
-			return true, true
+		if len(sets) > limit {
+			return sets, true
 		}
 		// next combination of pick indices out of len(cand)
 		i := pick - 1
@@ -56,7 +64,7 @@ func (p *problem) lateSetsPass(fixedLate []bool, k, zcap int) (passes, decided b
 			i--
 		}
 		if i < 0 {
-			return false, true
+			return sets, true
 		}
 		idx[i]++
 		for x := i + 1; x < pick; x++ {

@@ -357,7 +357,7 @@ func (p *Policy) resolve() {
 		if p.opt.NodeLimit > 0 {
 			so.NodeLimit = p.opt.NodeLimit
 		}
-		best, order, st = solveProblem(ctx, pr, prev, so, p.opt.MaxColumns)
+		best, order, st = solveProblem(ctx, pr, prev, so, p.opt.MaxColumns, false)
 		cancel()
 	}
 	if best != nil {

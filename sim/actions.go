@@ -124,6 +124,7 @@ func (s *Sim) startSegment(id TaskID, x int, resumed bool) {
 	r := &s.jobs[t.job]
 	s.taskEvents++
 	s.lastActive = s.now
+	s.changed()
 	t.state = TaskRunning
 	t.node = int32(x)
 	t.launch = s.now
@@ -172,6 +173,7 @@ func (s *Sim) Kill(id TaskID) error {
 	case TaskSuspended:
 		// a zero-length record tells the trace that the kept progress is lost
 		s.taskEvents++
+		s.changed()
 		s.trace = append(s.trace, Attempt{Task: id, Job: t.job, Kind: t.kind, Index: t.index, Node: t.node,
 			Launch: s.now, Start: s.now, End: s.now, Duration: t.dur, Outcome: Killed, Local: t.local, Resumed: true})
 		s.work[KindUnknown]--
@@ -270,6 +272,7 @@ func (s *Sim) leaveSlot(id TaskID, worked Time, o Outcome) {
 	spec := s.spec(id)
 	a := &s.trace[t.attempt]
 	a.End, a.Start, a.Outcome = s.now, s.now-worked, o
+	s.changed()
 	s.unrun(id)
 	s.zeroEnded(n, t)
 	n.ram -= spec.RAM

@@ -58,6 +58,16 @@
 // events of an instant the engine offers, in node-id order, every node with a
 // free slot if a wake happened, else the nodes whose slots freed.
 //
+// # How a run ends
+//
+// Result.Status: finished (every job completed), horizon (Options.Horizon),
+// stalled (no event left with jobs left) or stuck. The stuck rule ends a
+// run that can only idle for ever: no job is still to arrive, no running
+// task has a known end (only reduces waiting for maps that do not run), and
+// nothing changed (arrival, launch, resume, task end, kill, suspend) for
+// Options.StuckAfter (default DefaultStuckAfter, at least two heartbeats);
+// then only the policy's timers and offers are left, and they did nothing.
+//
 // # Policies
 //
 // A Policy gets callbacks (Init, JobArrival, TaskEnd with the observed

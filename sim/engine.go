@@ -19,6 +19,8 @@ type Sim struct {
 	policy Policy
 	ideal  bool
 	rep    int
+	// stuckWindow is the stuck rule's quiet time; < 0: never
+	stuckWindow Time
 
 	now   Time
 	heap  eventHeap
@@ -56,8 +58,17 @@ type Sim struct {
 
 	rngPlace, rngNoise, rngPolicy *rand.Rand
 
-	nonHB                      int  // events in the heap other than heartbeats
-	lastActive                 Time // last launch or non-heartbeat event: the literal-heartbeat stop rule
+	nonHB      int  // events in the heap other than heartbeats
+	lastActive Time // last launch or non-heartbeat event: the literal-heartbeat stop rule
+	// The stuck rule (Options.StuckAfter): the last change of the run's
+	// state (arrival, launch, resume, task end, kill, suspend), the events
+	// of it still to come (chained arrivals in the heap), and whether the
+	// run is quiescent since then, once known.
+	lastChange                 Time
+	heapArrivals               int
+	quiet, quietSeen           bool
+	status                     Status
+	stuckSince                 Time
 	events, taskEvents, offers int64
 	rejected                   int
 	overhead                   time.Duration
@@ -177,6 +188,14 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		rngNoise:  newStream(opt.Seed, "noise"),
 		rngPolicy: newStream(opt.Seed, "policy"),
 	}
+	s.stuckWindow = opt.StuckAfter
+	if s.stuckWindow == 0 {
+		s.stuckWindow = DefaultStuckAfter
+	}
+	if s.stuckWindow > 0 {
+		// a whole round of heartbeats at least
+		s.stuckWindow = max(s.stuckWindow, 2*opt.Heartbeat)
+	}
 	c := &w.Cluster
 	for i, nd := range c.Nodes {
 		if c.BlockBytes == 0 || nd.StorageBytes == 0 || nd.StorageBytes >= c.BlockBytes {
@@ -294,6 +313,9 @@ func (s *Sim) push(e event) {
 	if e.kind != evHeartbeat {
 		s.nonHB++
 	}
+	if e.kind == evArrival {
+		s.heapArrivals++
+	}
 	s.heap.push(e)
 }
 
@@ -310,6 +332,9 @@ func (s *Sim) next() event {
 	e := s.heap.pop()
 	if e.kind != evHeartbeat {
 		s.nonHB--
+	}
+	if e.kind == evArrival {
+		s.heapArrivals--
 	}
 	return e
 }
@@ -330,14 +355,22 @@ func (s *Sim) pending() (Time, bool) {
 
 func (s *Sim) loop() {
 	nextProgress := s.opt.ProgressEvery
+	s.status = Stalled
 	for s.jobsDone < len(s.jobs) {
-		if _, ok := s.pending(); !ok {
+		at, ok := s.pending()
+		if !ok {
+			break
+		}
+		if s.opt.Horizon > 0 && at > s.opt.Horizon {
+			s.status = HorizonReached
+			break
+		}
+		if s.stuck(at) {
+			// observed up to the next event, which is not processed
+			s.status, s.stuckSince, s.now = Stuck, s.lastChange, at
 			break
 		}
 		e := s.next()
-		if s.opt.Horizon > 0 && e.at > s.opt.Horizon {
-			break
-		}
 		s.now = e.at
 		if e.kind != evHeartbeat {
 			s.lastActive = s.now
@@ -382,9 +415,48 @@ func (s *Sim) loop() {
 			s.opt.Progress(s.completed, len(s.tasks))
 		}
 	}
+	if s.jobsDone == len(s.jobs) {
+		s.status = Finished
+	}
 	if s.opt.Progress != nil {
 		s.opt.Progress(s.completed, len(s.tasks))
 	}
+}
+
+// changed notes a change of the run's state (an arrival, a launch or
+// resume, a task end, a kill or a suspend) for the stuck rule.
+func (s *Sim) changed() {
+	s.lastChange = s.now
+	s.quietSeen = false
+}
+
+// stuck is the stuck rule, for the next event at time at: the state has not
+// changed for the stuck window, and nothing but the policy can change it any
+// more (quiescent). Quiescence cannot end without a change, so it is
+// computed once per change.
+func (s *Sim) stuck(at Time) bool {
+	if s.stuckWindow < 0 || at-s.lastChange < s.stuckWindow {
+		return false
+	}
+	if !s.quietSeen {
+		s.quietSeen, s.quiet = true, s.quiescent()
+	}
+	return s.quiet
+}
+
+// quiescent: no job is still to arrive and no running task has a known end
+// (each is a reduce waiting for a map phase whose maps do not run), so no
+// event but the policy's timers and the offers can come.
+func (s *Sim) quiescent() bool {
+	if s.nextArr < len(s.arrivals) || s.heapArrivals > 0 {
+		return false
+	}
+	for _, id := range s.running {
+		if s.tasks[id].endKnown {
+			return false
+		}
+	}
+	return true
 }
 
 // offerRound (ideal mode) offers, in node-id order, every node with a free
@@ -603,6 +675,7 @@ func (s *Sim) wake() {
 }
 
 func (s *Sim) arrive(j int) {
+	s.changed()
 	r := &s.jobs[j]
 	r.arrived = true
 	r.arrival = s.now

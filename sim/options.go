@@ -62,6 +62,13 @@ type Options struct {
 	MapContention, ReduceContention float64
 	// Horizon stops the run at this time (0 = run until no event is left).
 	Horizon Time
+	// StuckAfter is the stuck rule's quiet time: the run ends with status
+	// Stuck once no job is still to arrive, no running task has a known end
+	// (only reduces waiting for maps that do not run), and nothing changed
+	// (no launch, resume, task end, kill or suspend) for this long, at least
+	// two heartbeats: then only the policy's timers and offers are left, and
+	// it let them pass. 0 is DefaultStuckAfter; negative turns the rule off.
+	StuckAfter Time
 	// LiteralHeartbeats disables parking (see the package doc): every node
 	// with a free slot heartbeats every H. Same results, more events.
 	LiteralHeartbeats bool
@@ -70,6 +77,11 @@ type Options struct {
 	Progress      func(done, total int)
 	ProgressEvery int
 }
+
+// DefaultStuckAfter is the default stuck window: an hour of simulated time
+// with nothing but timers and offers, far beyond any policy's own waits
+// (Fair's locality delay is at most 15 s).
+const DefaultStuckAfter Time = 3600 * 1000
 
 // DefaultOptions are the paper-reproducing defaults: hadoop1 heartbeats of
 // 3 s, slow-start 0.05, exact estimates.

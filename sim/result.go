@@ -33,6 +33,38 @@ func (o Outcome) MarshalJSON() ([]byte, error) { return json.Marshal(o.String())
 // MarshalJSON writes the kind by name.
 func (k Kind) MarshalJSON() ([]byte, error) { return json.Marshal(k.String()) }
 
+// Status is how a run ended. The zero value is unknown.
+type Status uint8
+
+// Run statuses.
+const (
+	StatusUnknown Status = iota
+	// Finished: every job completed.
+	Finished
+	// HorizonReached: the run stopped at Options.Horizon with jobs left.
+	HorizonReached
+	// Stalled: no event was left (or, with literal heartbeats, nothing ran
+	// and nothing was due for a heartbeat period) while jobs were left: the
+	// policy did not launch their tasks.
+	Stalled
+	// Stuck: the stuck rule ended the run (Options.StuckAfter): since
+	// Result.StuckSince only the policy's timers and offers were left and
+	// nothing changed.
+	Stuck
+)
+
+var statusNames = [...]string{"unknown", "finished", "horizon", "stalled", "stuck"}
+
+func (st Status) String() string {
+	if int(st) < len(statusNames) {
+		return statusNames[st]
+	}
+	return "unknown"
+}
+
+// MarshalJSON writes the status by name.
+func (st Status) MarshalJSON() ([]byte, error) { return json.Marshal(st.String()) }
+
 // Attempt is one segment of a task on a node: the slot is held over
 // [Launch, End); the task works over [Start, End) (a reduce launched before
 // its job's last map idles in shuffle until Start). Duration is the attempt's
@@ -103,12 +135,36 @@ type Result struct {
 	Wall     time.Duration `json:"-"`
 	Overhead time.Duration `json:"-"` // wall time inside policy callbacks
 	End      Time          `json:"-"` // simulated time of the last event
+	// Status is how the run ended; StuckSince, with Stuck, the time of the
+	// last change of its state.
+	Status     Status `json:"status"`
+	StuckSince Time   `json:"-"`
+}
+
+// Unfinished is the number of jobs that did not complete.
+func (r *Result) Unfinished() int { return len(r.Jobs) - r.Metrics.CompletedJobs }
+
+// Incomplete describes a run that left jobs unfinished ("" when every job
+// completed), for reports and errors.
+func (r *Result) Incomplete() string {
+	n := r.Unfinished()
+	switch {
+	case n == 0:
+		return ""
+	case r.Status == Stuck:
+		return fmt.Sprintf("stuck at %.3f s with %d unfinished jobs: no arrival or task end was left to come and the policy changed nothing until %.3f s",
+			r.StuckSince.Seconds(), n, r.End.Seconds())
+	case r.Status == HorizonReached:
+		return fmt.Sprintf("stopped at the horizon %.3f s with %d unfinished jobs", r.Options.Horizon.Seconds(), n)
+	}
+	return fmt.Sprintf("stalled at %.3f s with %d unfinished jobs: no event was left to process", r.End.Seconds(), n)
 }
 
 func (s *Sim) result(wall time.Duration) *Result {
 	res := &Result{
 		Policy: s.policy.Name(), Options: s.opt, Trace: s.trace, Rep: s.rep, Replicas: s.replicas,
 		Events: s.events, TaskEvents: s.taskEvents, Offers: s.offers, Rejected: s.rejected, Wall: wall, Overhead: s.overhead, End: s.now,
+		Status: s.status, StuckSince: s.stuckSince,
 		Jobs: make([]JobOutcome, len(s.jobs)),
 	}
 	res.Options.Progress = nil

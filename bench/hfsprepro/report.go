@@ -18,11 +18,11 @@ import (
 // WriteMarkdown writes the table of rows.
 func WriteMarkdown(w io.Writer, rows []Row) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| policy | mean sojourn (s) | slowdown mean / p95 / max | %s | C ≤ C(%s) | killed / suspended (work lost s) | decisions | per decision mean / worst | run wall |\n",
+	fmt.Fprintf(&b, "| policy | mean sojourn (s) | slowdown mean / p50 / p95 / p99 / max | %s | C ≤ C(%s): jobs | killed / suspended (work lost s) | decisions | per decision mean / worst | run wall |\n",
 		strings.Join(rows[0].Classes, " | "), rows[0].Policy)
 	b.WriteString("|---|---|---|" + strings.Repeat("---|", len(rows[0].Classes)) + "---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %.1f | %.2f / %.2f / %.1f |", r.Policy, r.MeanSojourn, r.SlowMean, r.SlowP95, r.SlowMax)
+		fmt.Fprintf(&b, "| %s | %.1f | %.2f / %.2f / %.2f / %.1f / %.1f |", r.Policy, r.MeanSojourn, r.SlowMean, r.SlowP50, r.SlowP95, r.SlowP99, r.SlowMax)
 		for _, v := range r.ClassSojourn {
 			if math.IsNaN(v) {
 				b.WriteString(" – |")
@@ -30,7 +30,7 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 				fmt.Fprintf(&b, " %.1f |", v)
 			}
 		}
-		fmt.Fprintf(&b, " %.1f%% | %d / %d (%.0f) | %d | %s / %s | %.1f s |\n", 100*r.Dominance, r.Killed, r.Suspended, r.WorkLost,
+		fmt.Fprintf(&b, " %.1f%% (%d) | %d / %d (%.0f) | %d | %s / %s | %.1f s |\n", 100*r.Dominance, r.DominanceJobs, r.Killed, r.Suspended, r.WorkLost,
 			r.Offers, dur(r.OfferMean), dur(r.OfferWorst), r.Wall.Seconds())
 	}
 	if len(rows) > 0 {
@@ -39,6 +39,32 @@ func WriteMarkdown(w io.Writer, rows []Row) error {
 			fmt.Fprintf(&b, "%s %d; ", rows[0].Classes[c], n)
 		}
 		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteDominance writes the FSP dominance check per class: for each policy
+// the jobs completing no later than under the reference (the first row), per
+// class, and how much later the others complete (median and worst).
+func WriteDominance(w io.Writer, rows []Row) error {
+	var b strings.Builder
+	ref := rows[0]
+	fmt.Fprintf(&b, "| policy | C ≤ C(%s): all |", ref.Policy)
+	for c, name := range ref.Classes {
+		fmt.Fprintf(&b, " %s (%d) |", name, ref.ClassJobs[c])
+	}
+	b.WriteString(" the others: later by p50 / max (s) |\n|---|---|" + strings.Repeat("---|", len(ref.Classes)) + "---|\n")
+	for _, r := range rows[1:] {
+		fmt.Fprintf(&b, "| %s | %d of %d |", r.Policy, r.DominanceJobs, r.Jobs)
+		for c, n := range r.ClassDominance {
+			if r.ClassJobs[c] == 0 {
+				b.WriteString(" – |")
+			} else {
+				fmt.Fprintf(&b, " %.1f%% |", 100*float64(n)/float64(r.ClassJobs[c]))
+			}
+		}
+		fmt.Fprintf(&b, " %.1f / %.1f |\n", r.LateP50, r.LateMax)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

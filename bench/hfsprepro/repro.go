@@ -41,17 +41,23 @@ type Row struct {
 	Policy                     string
 	Jobs, Completed            int
 	MeanSojourn                float64 // s
-	SlowMean, SlowP95, SlowMax float64
+	SlowMean, SlowP50, SlowP95 float64
+	SlowP99, SlowMax           float64
 	Classes                    []string
 	ClassSojourn               []float64 // s, per class (NaN: no job)
 	ClassJobs                  []int
 	Dominance                  float64 // share of jobs with C_j ≤ C_j of the reference run
-	Killed, Suspended          int
-	WorkLost                   float64 // s
-	Offers                     int64
-	OfferMean, OfferWorst      time.Duration
-	Wall                       time.Duration
-	completion                 []sim.Time
+	DominanceJobs              int     // their number
+	ClassDominance             []int   // per class: jobs with C_j ≤ C_j of the reference run
+	// LateP50, LateMax: how much later (s) than under the reference the
+	// other jobs complete (0 when there is none)
+	LateP50, LateMax      float64
+	Killed, Suspended     int
+	WorkLost              float64 // s
+	Offers                int64
+	OfferMean, OfferWorst time.Duration
+	Wall                  time.Duration
+	completion            []sim.Time
 }
 
 // timed wraps a policy and times every Offer (one decision).
@@ -163,18 +169,34 @@ func Run(w *sim.Workload, names []string, o sim.Options, cl Classes) ([]Row, err
 			r.SlowMean += s
 		}
 		r.SlowMean /= float64(len(slow))
-		r.SlowP95 = slow[int(math.Ceil(0.95*float64(len(slow))))-1]
+		r.SlowP50, r.SlowP95, r.SlowP99 = percentile(slow, 0.5), percentile(slow, 0.95), percentile(slow, 0.99)
 		r.SlowMax = slow[len(slow)-1]
 		rows = append(rows, r)
 	}
 	for i := range rows {
-		dom := 0
-		for j, c := range rows[i].completion {
-			if c <= rows[0].completion[j] {
-				dom++
+		r := &rows[i]
+		r.ClassDominance = make([]int, len(cl.Names))
+		var late []float64
+		for j, c := range r.completion {
+			if ref := rows[0].completion[j]; c > ref {
+				late = append(late, (c - ref).Seconds())
+				continue
+			}
+			r.DominanceJobs++
+			if k := cl.Of(&w.Jobs[j]); k >= 0 {
+				r.ClassDominance[k]++
 			}
 		}
-		rows[i].Dominance = float64(dom) / float64(len(w.Jobs))
+		r.Dominance = float64(r.DominanceJobs) / float64(len(w.Jobs))
+		if len(late) > 0 {
+			slices.Sort(late)
+			r.LateP50, r.LateMax = percentile(late, 0.5), late[len(late)-1]
+		}
 	}
 	return rows, nil
+}
+
+// percentile is the nearest-rank q-quantile of sorted values.
+func percentile(sorted []float64, q float64) float64 {
+	return sorted[max(0, int(math.Ceil(q*float64(len(sorted))))-1)]
 }

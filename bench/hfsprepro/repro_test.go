@@ -55,8 +55,20 @@ func TestSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("\n" + b.String())
-	if rows[0].Dominance != 1 {
-		t.Errorf("the reference dominates itself on %v of jobs", rows[0].Dominance)
+	if rows[0].Dominance != 1 || rows[0].DominanceJobs != len(w.Jobs) {
+		t.Errorf("the reference dominates itself on %v of jobs (%d)", rows[0].Dominance, rows[0].DominanceJobs)
+	}
+	for _, r := range rows {
+		sum := 0
+		for _, n := range r.ClassDominance {
+			sum += n
+		}
+		if sum != r.DominanceJobs || (r.DominanceJobs == r.Jobs) != (r.LateMax == 0) {
+			t.Errorf("%s: %d dominated jobs, %d by class, latest %v s later", r.Policy, r.DominanceJobs, sum, r.LateMax)
+		}
+		if !(1 <= r.SlowP50 && r.SlowP50 <= r.SlowP95 && r.SlowP95 <= r.SlowP99 && r.SlowP99 <= r.SlowMax) {
+			t.Errorf("%s: slowdown percentiles %v / %v / %v / max %v are not ordered from 1", r.Policy, r.SlowP50, r.SlowP95, r.SlowP99, r.SlowMax)
+		}
 	}
 }
 
@@ -92,6 +104,10 @@ func report(t *testing.T, w *sim.Workload, cl Classes, title, svg string) {
 	}
 	var b bytes.Buffer
 	if err := WriteMarkdown(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("\nFSP dominance check per class:\n\n")
+	if err := WriteDominance(&b, rows); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%s\n%s", title, b.String())

@@ -31,7 +31,11 @@ func simulateCommand() *cli.Command {
 		Description: `FILE is a SWIM trace (.tsv, e.g. ../shared/traces/swim) or a JSON scenario of kind mrcp or coshh.
 For a SWIM trace the cluster comes from --nodes/--map-slots/--reduce-slots and the bytes -> tasks
 model from the other SWIM flags (docs/simulator.md). Every run's trace is re-verified by an
-independent checker; the report says "verified" only when it passes.`,
+independent checker; the report says "verified" only when it passes.
+
+A run that leaves jobs unfinished says how it ended on a "status" line: stopped at --horizon
+(exit 0), stalled (no event left) or stuck (nothing but the policy's timers and offers left and
+nothing changed for --stuck-after); a stalled or stuck run exits with code 2.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "online policy: " + strings.Join(policy.Names(), ", ")},
 			&cli.DurationFlag{Name: "heartbeat", Value: 3 * time.Second, Usage: "heartbeat interval H; 0 = ideal mode (offers at every state change)"},
@@ -44,6 +48,8 @@ independent checker; the report says "verified" only when it passes.`,
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise]"},
 			&cli.StringFlag{Name: "solver", Usage: "mrcp, coshh: the MILP/LP backend (native or highs)"},
 			&cli.DurationFlag{Name: "solve-limit", Usage: "mrcp, coshh: wall-clock limit of one re-solve (mrcp default 10s)"},
+			&cli.DurationFlag{Name: "horizon", Usage: "stop the run at this simulated time (0 = none); jobs left then are reported, exit 0"},
+			&cli.DurationFlag{Name: "stuck-after", Value: time.Duration(sim.DefaultStuckAfter) * time.Millisecond, Usage: "end a run as stuck once no job is to arrive, no running task can end and nothing changed for this long (0 = never; docs/simulator.md)"},
 			&cli.StringFlag{Name: "mrcp-options", Usage: "mrcp: policies.md §2.4 options, comma-separated: skiphol, strict-times, latency=model, blocking-jt"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
 			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
@@ -142,6 +148,9 @@ func simulateAction(c *cli.Context) error {
 	if !rep.Verified {
 		return fmt.Errorf("simulate: the trace failed the independent check: %s", oneLine(rep.CheckError))
 	}
+	if res.Status == sim.Stuck || res.Status == sim.Stalled {
+		return fmt.Errorf("simulate: %s: %s", res.Policy, res.Incomplete())
+	}
 	return nil
 }
 
@@ -162,6 +171,15 @@ func simOptions(c *cli.Context) (sim.Options, error) {
 		return opt, badInputf("--h1caps needs heartbeats (--heartbeat > 0)")
 	}
 	opt.OOB = c.Bool("oob")
+	for _, f := range []string{"horizon", "stuck-after"} {
+		if c.Duration(f) < 0 {
+			return opt, badInputf("--%s: %v is negative", f, c.Duration(f))
+		}
+	}
+	opt.Horizon = sim.Time(c.Duration("horizon") / time.Millisecond)
+	if opt.StuckAfter = sim.Time(c.Duration("stuck-after") / time.Millisecond); opt.StuckAfter == 0 {
+		opt.StuckAfter = -1 // never
+	}
 	opt.SlowStart = c.Float64("slowstart")
 	opt.Seed = c.Uint64("seed")
 	opt.Noise = c.Float64("noise")

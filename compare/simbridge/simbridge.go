@@ -120,12 +120,13 @@ func Chained(w *sim.Workload) bool {
 }
 
 // Completions returns each job's completion time (ms), or an error naming
-// the first job that did not complete.
+// the first job that did not complete and how the run ended (stuck,
+// stalled, horizon).
 func Completions(res *sim.Result) ([]int64, error) {
 	out := make([]int64, len(res.Jobs))
 	for j, o := range res.Jobs {
 		if !o.Done {
-			return nil, fmt.Errorf("compare: %s: job %d did not complete", res.Policy, j)
+			return nil, fmt.Errorf("compare: %s: job %d did not complete (%s)", res.Policy, j, res.Incomplete())
 		}
 		out[j] = int64(o.Completion)
 	}

@@ -2,6 +2,7 @@ package fair
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/mrbound/mrbound/sim"
 )
@@ -13,6 +14,14 @@ const maxDelay sim.Time = 15000
 const idealHeartbeat sim.Time = 3000
 
 // Policy is the fair scheduler.
+//
+// Its state is kept incrementally so that an offer costs little even with
+// thousands of waiting jobs: a job's counts are re-read only when a callback
+// says they changed (arrival, task end, own launch), and each pool keeps its
+// jobs with a launchable map and those with a launchable reduce in fair
+// order. The order key (running tasks, arrival, id) is total, so the kept
+// order is the one a full re-sort would give and no decision changes
+// (TestSameAsResort compares with the plain re-sorting scheduler).
 type Policy struct {
 	// Delay is the locality wait W; 0 means the Hadoop 1 default.
 	Delay sim.Time
@@ -25,16 +34,20 @@ type Policy struct {
 
 	w      sim.Time
 	s      *sim.Sim
-	active []int      // arrived, not done
 	waited []sim.Time // per job: when it was first skipped; -1 = not waiting
 	pools  []pool
 	order  []int // pool indices in fair order (scratch)
-	// per job, refreshed once per offer: running tasks and arrival (cheap
-	// sort keys)
-	run     []int
-	arrival []sim.Time
-	// doneSeen: a job completed since the last prune.
-	doneSeen bool
+	jobs   []jobState
+	dirty  []int // jobs whose counts may have changed since they were read
+}
+
+// jobState is what the policy last read of a job.
+type jobState struct {
+	pool            int32
+	run, pend       int  // running tasks; launchable pending tasks
+	hasMap, hasRed  bool // in the pool's maps / reduces list
+	active, isDirty bool
+	arrival         sim.Time
 }
 
 type pool struct {
@@ -42,8 +55,11 @@ type pool struct {
 	weight   float64
 	running  int
 	demand   int
-	first    sim.Time // earliest arrival of a job with pending work
-	jobs     []int
+	first    sim.Time // earliest arrival of a job with pending work; -1 none
+	active   int      // arrived jobs not done
+	// jobs with a launchable map / reduce, in fair order
+	maps, reds []int
+	rescan     bool // first must be recomputed
 }
 
 // New returns the fair scheduler with delay scheduling.
@@ -55,10 +71,9 @@ func (p *Policy) Name() string { return "fair" }
 // Init sets up one pool per user (one pool when there are no users).
 func (p *Policy) Init(s *sim.Sim) error {
 	p.s = s
-	p.active = p.active[:0]
 	p.waited = make([]sim.Time, s.NumJobs())
-	p.run = make([]int, s.NumJobs())
-	p.arrival = make([]sim.Time, s.NumJobs())
+	p.jobs = make([]jobState, s.NumJobs())
+	p.dirty = p.dirty[:0]
 	for i := range p.waited {
 		p.waited[i] = -1
 	}
@@ -66,6 +81,7 @@ func (p *Policy) Init(s *sim.Sim) error {
 	p.pools = make([]pool, max(1, len(users)))
 	for i := range p.pools {
 		p.pools[i].weight = 1
+		p.pools[i].first = -1
 		if i < len(users) {
 			p.pools[i].minShare = users[i].MinShare
 			if users[i].Weight > 0 {
@@ -84,51 +100,127 @@ func (p *Policy) Init(s *sim.Sim) error {
 	return nil
 }
 
-// JobArrival adds j to the active jobs.
-func (p *Policy) JobArrival(_ *sim.Sim, j int) { p.active = append(p.active, j) }
-
-// TaskEnd notes completions.
-func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
-	if s.Job(s.Task(t).Job).Done {
-		p.doneSeen = true
+// JobArrival adds j to its pool.
+func (p *Policy) JobArrival(s *sim.Sim, j int) {
+	v := s.Job(j)
+	u := v.User
+	if u < 0 || u >= len(p.pools) {
+		u = 0
 	}
+	js := &p.jobs[j]
+	js.pool, js.active, js.arrival = int32(u), true, v.Arrival
+	p.pools[u].active++
+	p.markDirty(j)
 }
+
+// TaskEnd notes that the job's counts changed.
+func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) { p.markDirty(s.Task(t).Job) }
 
 // Timer: a locality wait ended; the engine re-offers idle slots.
 func (p *Policy) Timer(*sim.Sim, int64) {}
 
-func (p *Policy) poolOf(j int) int {
-	u := p.s.Job(j).User
-	if u < 0 || u >= len(p.pools) {
-		return 0
+func (p *Policy) markDirty(j int) {
+	if js := &p.jobs[j]; js.active && !js.isDirty {
+		js.isDirty = true
+		p.dirty = append(p.dirty, j)
 	}
-	return u
 }
 
-// refresh recomputes each pool's jobs, running tasks and demand.
-func (p *Policy) refresh() {
-	if p.doneSeen {
-		p.doneSeen = false
-		p.active = slices.DeleteFunc(p.active, func(j int) bool { return p.s.Job(j).Done })
+// less is the order inside a pool: fewest running tasks first (min share 0,
+// weight 1), then arrival, then id; or arrival, then id, with PoolFIFO.
+func (p *Policy) less(a, b int) bool {
+	ja, jb := &p.jobs[a], &p.jobs[b]
+	if !p.PoolFIFO && ja.run != jb.run {
+		return ja.run < jb.run
 	}
+	if ja.arrival != jb.arrival {
+		return ja.arrival < jb.arrival
+	}
+	return a < b
+}
+
+// insert puts j into the ordered list l.
+func (p *Policy) insert(l []int, j int) []int {
+	i := sort.Search(len(l), func(i int) bool { return p.less(j, l[i]) })
+	return slices.Insert(l, i, j)
+}
+
+// remove takes j out of the ordered list l (ordered by j's current key).
+func (p *Policy) remove(l []int, j int) []int {
+	i := sort.Search(len(l), func(i int) bool { return !p.less(l[i], j) })
+	return slices.Delete(l, i, i+1)
+}
+
+// sync re-reads job j's counts and updates its pool: running tasks, demand,
+// the earliest pending arrival and the two ordered lists.
+func (p *Policy) sync(j int) {
+	js := &p.jobs[j]
+	q := &p.pools[js.pool]
+	v := p.s.Job(j)
+	run, pend := v.RunningMaps+v.RunningReds, v.MapsPending
+	if v.ReducesEligible {
+		pend += v.RedsPending
+	}
+	hasMap, hasRed := v.MapsPending > 0, v.ReducesEligible && v.RedsPending > 0
+	if v.Done {
+		run, pend, hasMap, hasRed = 0, 0, false, false
+	}
+	// take j out of the lists under its old key, put it back under the new
+	if js.hasMap {
+		q.maps = p.remove(q.maps, j)
+	}
+	if js.hasRed {
+		q.reds = p.remove(q.reds, j)
+	}
+	q.running += run - js.run
+	q.demand += run + pend - js.run - js.pend
+	hadPend := js.pend > 0
+	js.run, js.pend, js.hasMap, js.hasRed = run, pend, hasMap, hasRed
+	if hasMap {
+		q.maps = p.insert(q.maps, j)
+	}
+	if hasRed {
+		q.reds = p.insert(q.reds, j)
+	}
+	switch {
+	case pend > 0 && (q.first < 0 || js.arrival < q.first):
+		q.first = js.arrival
+	case hadPend && pend == 0 && js.arrival == q.first:
+		q.rescan = true
+	}
+	if v.Done {
+		js.active = false
+		q.active--
+	}
+}
+
+// refresh brings every pool up to date with the jobs that changed.
+func (p *Policy) refresh() {
+	for _, j := range p.dirty {
+		p.jobs[j].isDirty = false
+		if p.jobs[j].active {
+			p.sync(j)
+		}
+	}
+	p.dirty = p.dirty[:0]
+	p.rescanFirst()
+}
+
+// rescanFirst recomputes the earliest pending arrival of the pools that
+// lost theirs: the jobs with pending work are those in the two lists.
+func (p *Policy) rescanFirst() {
 	for i := range p.pools {
 		q := &p.pools[i]
-		q.jobs, q.running, q.demand, q.first = q.jobs[:0], 0, 0, -1
-	}
-	for _, j := range p.active {
-		v := p.s.Job(j)
-		q := &p.pools[p.poolOf(j)]
-		q.jobs = append(q.jobs, j)
-		run := v.RunningMaps + v.RunningReds
-		p.run[j], p.arrival[j] = run, v.Arrival
-		pend := v.MapsPending
-		if v.ReducesEligible {
-			pend += v.RedsPending
+		if !q.rescan {
+			continue
 		}
-		q.running += run
-		q.demand += run + pend
-		if pend > 0 && (q.first < 0 || v.Arrival < q.first) {
-			q.first = v.Arrival
+		q.rescan, q.first = false, -1
+		for _, l := range [2][]int{q.maps, q.reds} {
+			for _, j := range l {
+				if a := p.jobs[j].arrival; q.first < 0 || a < q.first {
+					q.first = a
+				}
+			}
 		}
 	}
 }
@@ -137,7 +229,7 @@ func (p *Policy) refresh() {
 func (p *Policy) sortPools() {
 	p.order = p.order[:0]
 	for i := range p.pools {
-		if len(p.pools[i].jobs) > 0 {
+		if p.pools[i].active > 0 {
 			p.order = append(p.order, i)
 		}
 	}
@@ -171,20 +263,6 @@ func (p *Policy) sortPools() {
 	})
 }
 
-// sortJobs orders a pool's jobs: fewest running tasks first (min share 0,
-// weight 1), then arrival, then id; or arrival with PoolFIFO.
-func (p *Policy) sortJobs(q *pool) {
-	slices.SortFunc(q.jobs, func(a, b int) int {
-		if !p.PoolFIFO && p.run[a] != p.run[b] {
-			return p.run[a] - p.run[b]
-		}
-		if p.arrival[a] != p.arrival[b] {
-			return int(p.arrival[a] - p.arrival[b])
-		}
-		return a - b
-	})
-}
-
 // Offer assigns node x's free slots in fair order.
 func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	maps, reds := free.Map, free.Reduce
@@ -212,22 +290,10 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	}
 }
 
-// launched books a launch of job j's task in the per-offer counts.
+// launched books a launch of job j's task.
 func (p *Policy) launched(j int) {
-	p.run[j]++
-	q := &p.pools[p.poolOf(j)]
-	q.running++
-	if p.s.HasWork(j, sim.Map) || p.s.HasWork(j, sim.Reduce) {
-		return
-	}
-	// j has nothing pending any more: the pool's earliest pending arrival
-	// (a tie-break) may move
-	q.first = -1
-	for _, k := range q.jobs {
-		if (p.s.HasWork(k, sim.Map) || p.s.HasWork(k, sim.Reduce)) && (q.first < 0 || p.arrival[k] < q.first) {
-			q.first = p.arrival[k]
-		}
-	}
+	p.sync(j)
+	p.rescanFirst()
 }
 
 // assignMap launches one map on x by the delay-scheduling rule.
@@ -238,12 +304,7 @@ func (p *Policy) assignMap(s *sim.Sim, x int) bool {
 	p.sortPools()
 	now := s.Now()
 	for _, i := range p.order {
-		q := &p.pools[i]
-		p.sortJobs(q)
-		for _, j := range q.jobs {
-			if !s.HasWork(j, sim.Map) {
-				continue
-			}
+		for _, j := range p.pools[i].maps {
 			t, local, ok := s.PickMap(j, x)
 			if !ok || !s.Fits(t, x) {
 				continue
@@ -276,9 +337,7 @@ func (p *Policy) assignReduce(s *sim.Sim, x int) bool {
 	}
 	p.sortPools()
 	for _, i := range p.order {
-		q := &p.pools[i]
-		p.sortJobs(q)
-		for _, j := range q.jobs {
+		for _, j := range p.pools[i].reds {
 			if t, ok := s.PickReduce(j); ok && s.Fits(t, x) {
 				if s.Launch(t, x) != nil {
 					return false

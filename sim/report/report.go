@@ -75,6 +75,10 @@ type JSON struct {
 	Fairness        *float64 `json:"fairness,omitempty"`
 	Verified        bool     `json:"verified"`
 	CheckError      string   `json:"check_error,omitempty"`
+	// Status and Incomplete say how a run that left jobs unfinished ended
+	// (horizon, stalled, stuck); absent when every job completed.
+	Status     string `json:"status,omitempty"`
+	Incomplete string `json:"incomplete,omitempty"`
 	// PolicySummary is the policy's own figures (mrcp: P, T, O, re-solves).
 	PolicySummary any `json:"policy_summary,omitempty"`
 }
@@ -94,6 +98,9 @@ func (r *Report) Summary() JSON {
 	}
 	if m.CompletedJobs > 0 {
 		j.OverheadJob = j.Overhead / float64(m.CompletedJobs)
+	}
+	if msg := res.Incomplete(); msg != "" {
+		j.Status, j.Incomplete = res.Status.String(), msg
 	}
 	if um, ok := r.Users(); ok {
 		j.Dissatisfaction, j.Fairness = &um.Dissatisfaction, &um.Fairness
@@ -142,13 +149,18 @@ func (r *Report) WriteText(w io.Writer) error {
 		{"cluster", fmt.Sprintf("%d nodes, %s", s.Nodes, slots)},
 		{"model", fmt.Sprintf("%s, slow-start %s, seed %d", mode, g(s.SlowStart), s.Seed)},
 		{"completed", fmt.Sprintf("%d of %d jobs", s.CompletedJobs, s.Jobs)},
+	}
+	if s.Status != "" {
+		lines = append(lines, [2]string{"status", s.Incomplete})
+	}
+	lines = append(lines, [][2]string{
 		{"makespan", fmt.Sprintf("%s s", g(s.Makespan))},
 		{"turnaround", fmt.Sprintf("mean %s s (MRCP T, COSHH average completion time)", g(s.MeanTurn))},
 		{"late", fmt.Sprintf("%d jobs, P = %s", s.LateJobs, g(s.LateFraction))},
 		{"locality", fmt.Sprintf("%s of map launches node-local", g(s.Locality))},
 		{"utilisation", fmt.Sprintf("%s of all slots, %s of map slots", g(s.Utilisation), g(s.MapUtil))},
 		{"preemption", fmt.Sprintf("%d killed, %d suspended", s.Killed, s.Suspended)},
-	}
+	}...)
 	if s.Fairness != nil {
 		lines = append(lines, [2]string{"users", fmt.Sprintf("dissatisfaction %s, fairness %s (COSHH, mean over completion instants)", g(*s.Dissatisfaction), g(*s.Fairness))})
 	}

@@ -58,6 +58,9 @@ func main() {
 			fail(err)
 		}
 		writeTable(os.Stdout, pts)
+		if err := writeOptTable(os.Stdout, *dir); err != nil {
+			fail(err)
+		}
 		if err := writeSVG(*svg, pts); err != nil {
 			fail(err)
 		}

@@ -86,7 +86,11 @@ func TestSkipHOL(t *testing.T) {
 // ideal offers there is one solve, and with StrictTimes every task starts
 // exactly at its planned start, so the run's objective is the plan's.
 func TestStrictTimesRealisesPlan(t *testing.T) {
-	for _, seed := range []uint64{1, 2} {
+	seeds := []uint64{1, 2}
+	if testing.Short() {
+		seeds = seeds[:1]
+	}
+	for _, seed := range seeds {
 		in := atZero(t, mrcpscenario.Mixed, 5, seed, 1.5)
 		w := streamWorkload(in)
 		pol := New(Options{StrictTimes: true})

@@ -40,11 +40,14 @@
 //
 // # Limits and determinism
 //
-// Each MILP has a node limit (deterministic, DefaultNodeLimit) and the whole
-// re-solve a wall limit (DefaultSolveLimit = 10 s, A-M6) as a safety net; a
-// re-solve stopped by either keeps its incumbent and is recorded as not
-// optimal. Runs are deterministic given the seed unless the wall limit
-// binds; SolveRecord.WallHit counts when it did.
+// The limits that decide are deterministic: a node limit per MILP
+// (DefaultNodeLimit), a size limit per MILP (DefaultMaxColumns) and a budget
+// of late sets. The whole re-solve also has a wall limit (DefaultSolveLimit
+// = 60 s, A-M6), a safety net far above what the deterministic limits let a
+// re-solve take; a re-solve stopped by any limit keeps its incumbent and is
+// recorded as not optimal. Runs are deterministic given the seed unless the
+// safety net binds; SolveRecord.WallHit counts when it did (TestDeterministic
+// fails then).
 //
 // # Dispatch
 //

@@ -122,7 +122,7 @@ func TestDeterministic(t *testing.T) {
 		traces[i] = res.Trace
 		for _, s := range pol.Solves() {
 			if s.WallHit {
-				t.Skip("the wall limit bound: the run need not repeat")
+				t.Fatalf("the wall-clock safety net bound in the re-solve at %d ms (%v): the default limits must be deterministic", s.At, s.Wall)
 			}
 			plans[i] = append(plans[i], s.Value, s.MILPs)
 		}

@@ -139,3 +139,57 @@ func writeSVG(p *plot.Plot, path string) error {
 	}
 	return os.Rename(tmp, path)
 }
+
+// scalePlot writes coshh-scale-PART.svg: mean completion time (log scale)
+// against the jobs submitted (§6.2.1, Figs 13–14) or the resources (§6.2.2,
+// Figs 17–18), one line per policy and trace (solid Facebook, dashed Yahoo).
+func scalePlot(out, part string, rows []coshhRow) error {
+	p := plot.New()
+	xs := scaleJobs
+	p.Title.Text = "COSHH §6.2.1: mean completion time vs jobs submitted"
+	p.X.Label.Text = "jobs submitted (Table 3, ρ = 0.9)"
+	if part == "resources" {
+		xs = scaleResources
+		p.Title.Text = "COSHH §6.2.2: mean completion time vs resources"
+		p.X.Label.Text = "Table 10 resources (Table 3's arrival rate)"
+	}
+	p.Y.Label.Text = "mean completion time (s, log)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	top := 0.0
+	for ti, trace := range []string{"facebook", "yahoo"} {
+		for pi, pol := range coshhPolicies[:3] {
+			var pts plotter.XYs
+			for _, x := range xs {
+				var ts []float64
+				for _, r := range rows {
+					if r.trace == trace && r.policy == pol && scaleX(part, r) == x && r.turnaround > 0 {
+						ts = append(ts, r.turnaround)
+					}
+				}
+				if len(ts) > 0 {
+					pts = append(pts, plotter.XY{X: float64(x), Y: mean(ts)})
+					top = max(top, mean(ts))
+				}
+			}
+			if len(pts) == 0 {
+				continue
+			}
+			l, s, err := plotter.NewLinePoints(pts)
+			if err != nil {
+				return err
+			}
+			l.Color, s.Color = plotutil.Color(pi), plotutil.Color(pi)
+			s.Shape = plotutil.Shape(pi)
+			if ti == 1 {
+				l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+			}
+			p.Add(l, s)
+			p.Legend.Add(fmt.Sprintf("%s, %s", pol, map[string]string{"facebook": "FB", "yahoo": "Y!"}[trace]), l, s)
+		}
+	}
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	p.Y.Max = top * 30 // room above the lines for the legend (log scale)
+	return writeSVG(p, filepath.Join(out, "coshh-scale-"+part+".svg"))
+}

@@ -100,6 +100,8 @@ type coshhRow struct {
 	completed, jobs      int
 	tasks                int
 	wall                 time.Duration
+	// nJobs and resources are the scaling parts' x (0: 100 jobs, Table 3).
+	nJobs, resources int
 }
 
 func newCOSHHPolicy(name string, sc *coshhscenario.Scenario) sim.Policy {
@@ -108,9 +110,14 @@ func newCOSHHPolicy(name string, sc *coshhscenario.Scenario) sim.Policy {
 		return fifo.New()
 	case "fair":
 		return fair.New()
+	case "fair-nodelay":
+		p := fair.New()
+		p.NoDelay = true
+		return p
 	}
 	p := coshh.New()
 	p.Fallback = name == "coshh-fallback"
+	p.AllSuggested = name == "coshh-nolp"
 	p.UserRates = coshhsim.UserRates(sc)
 	return p
 }
@@ -127,12 +134,30 @@ type coshhRun struct {
 	trim   bool
 	// ignoreStorage: every resource can hold a block (A-C7 "ignore").
 	ignoreStorage bool
+	// rho is the offered load (0: 0.9); cluster and resources pick another
+	// cluster (default Table 3); interarrival, when > 0, fixes the mean gap
+	// (s) instead of rho.
+	rho          float64
+	cluster      string
+	resources    int
+	interarrival float64
+	// workload and options, when set, change the converted workload and the
+	// simulator options (the controlled variants of the Yahoo diagnosis).
+	workload func(*sim.Workload)
+	options  func(*sim.Options)
+	// inspect, when set, sees the finished run (diagnostics).
+	inspect func(w *sim.Workload, res *sim.Result, p sim.Policy)
 }
 
-// runCOSHH simulates one run in hadoop1 mode (H = 3 s) and checks its trace.
-func runCOSHH(t testing.TB, c coshhRun) coshhRow {
-	sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: c.trace, Jobs: c.jobs, Seed: c.seed, Rho: 0.9, Tasks: true,
-		Homogeneous: c.homog, MaxError: c.errI, IgnoreStorage: c.ignoreStorage})
+// coshhWorkload generates run c's stream and converts it for the simulator.
+func coshhWorkload(t testing.TB, c coshhRun) (*sim.Workload, *coshhscenario.Scenario) {
+	rho := c.rho
+	if rho == 0 && c.interarrival == 0 {
+		rho = 0.9
+	}
+	sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: c.trace, Jobs: c.jobs, Seed: c.seed, Rho: rho, Tasks: true,
+		Homogeneous: c.homog, MaxError: c.errI, IgnoreStorage: c.ignoreStorage, Cluster: c.cluster, Resources: c.resources,
+		MeanInterarrival: c.interarrival})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,9 +171,28 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 			w.Jobs[j].Reduces = w.Jobs[j].Reduces[:min(10, len(w.Jobs[j].Reduces))]
 		}
 	}
+	if c.workload != nil {
+		c.workload(w)
+	}
+	return w, sc
+}
+
+// coshhOptions are run c's simulator options: hadoop1 mode (H = 3 s),
+// slow-start 0.05, the workload's estimates.
+func coshhOptions(c coshhRun) sim.Options {
 	opt := sim.DefaultOptions()
 	opt.Seed = uint64(c.seed)
 	opt.Estimates = sim.EstimateGiven
+	if c.options != nil {
+		c.options(&opt)
+	}
+	return opt
+}
+
+// runCOSHH simulates one run and checks its trace.
+func runCOSHH(t testing.TB, c coshhRun) coshhRow {
+	w, sc := coshhWorkload(t, c)
+	opt := coshhOptions(c)
 	p, tm := wrap(newCOSHHPolicy(c.policy, sc))
 	res, err := sim.Run(w, p, opt)
 	if err != nil {
@@ -164,10 +208,17 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 		t.Fatalf("%s %s seed %d: job %d took %v s, below its critical path %v s", c.trace, c.policy, c.seed, j,
 			(res.Jobs[j].Completion - res.Jobs[j].Arrival).Seconds(), cp)
 	}
+	if res.Metrics.CompletedJobs == len(w.Jobs) && opt.Overlap == 0 {
+		lb := meanCompletionBound(t, c, w, opt)
+		if res.Metrics.MeanTurnaround < lb-cpTol {
+			t.Fatalf("%s %s seed %d: mean completion %v s below the lower bound %v s", c.trace, c.policy, c.seed,
+				res.Metrics.MeanTurnaround, lb)
+		}
+	}
 	r := coshhRow{trace: c.trace, users: "heterogeneous", policy: c.policy, seed: c.seed, errI: c.errI,
 		turnaround: res.Metrics.MeanTurnaround, user: userReadings(w, res), locality: res.Metrics.Locality,
 		overhead: res.Overhead, offers: tm.offers, arrivals: tm.arrivals, completed: res.Metrics.CompletedJobs,
-		jobs: len(w.Jobs), tasks: w.NumTasks(), wall: res.Wall}
+		jobs: len(w.Jobs), tasks: w.NumTasks(), wall: res.Wall, nJobs: c.jobs, resources: c.resources}
 	if c.homog {
 		r.users = "homogeneous"
 	}
@@ -176,6 +227,9 @@ func runCOSHH(t testing.TB, c coshhRun) coshhRow {
 	}
 	if cp, ok := tm.Policy.(*coshh.Policy); ok {
 		r.stats = cp.Stats
+	}
+	if c.inspect != nil {
+		c.inspect(w, res, tm.Policy)
 	}
 	return r
 }
@@ -192,7 +246,13 @@ func userReadings(w *sim.Workload, res *sim.Result) report.UserReadings {
 //	CP_j = max(maxMap_j, W^m_j/S_m) + max(maxRed_j, W^r_j/S_r)
 //
 // with every task at the fastest node's speed and S_m, S_r the cluster's map
-// and reduce slots; with ω = 0 no schedule does better.
+// and reduce slots; with ω = 0 no schedule does better. With ω > 0 a reduce
+// may work during the map phase, so only
+//
+//	CP_j = max(M_j + (1−ω)·maxRed_j, max(maxRed_j, W^r_j/S_r))
+//
+// holds (M_j the map term above): every reduce ends at least (1−ω)·d after
+// the last map, and the reduce work needs its slots whatever the overlap.
 func belowCriticalPath(w *sim.Workload, res *sim.Result) (int, float64) {
 	speed, sm, sr := 0.0, 0, 0
 	for _, n := range w.Cluster.Nodes {
@@ -200,7 +260,7 @@ func belowCriticalPath(w *sim.Workload, res *sim.Result) (int, float64) {
 		sm += n.MapSlots
 		sr += n.ReduceSlots
 	}
-	phase := func(ts []sim.TaskSpec, slots int) float64 {
+	phase := func(ts []sim.TaskSpec, slots int) (float64, float64) {
 		longest, sum := 0.0, 0.0
 		for _, t := range ts {
 			d := t.Work.Seconds() / speed
@@ -208,15 +268,21 @@ func belowCriticalPath(w *sim.Workload, res *sim.Result) (int, float64) {
 			sum += d
 		}
 		if len(ts) == 0 {
-			return 0
+			return 0, 0
 		}
-		return max(longest, sum/float64(slots))
+		return max(longest, sum/float64(slots)), longest
 	}
+	omega := res.Options.Overlap
 	for j, o := range res.Jobs {
 		if !o.Done {
 			continue
 		}
-		cp := phase(w.Jobs[j].Maps, sm) + phase(w.Jobs[j].Reduces, sr)
+		m, _ := phase(w.Jobs[j].Maps, sm)
+		r, longest := phase(w.Jobs[j].Reduces, sr)
+		cp := m + r
+		if omega > 0 {
+			cp = max(m+(1-omega)*longest, r)
+		}
 		if (o.Completion - o.Arrival).Seconds() < cp-cpTol {
 			return j, cp
 		}
@@ -244,66 +310,128 @@ func TestCOSHHSmoke(t *testing.T) {
 }
 
 // TestCOSHHExperiment reproduces COSHH §5–6 in simulation (minutes of CPU);
-// it runs only with MRBOUND_COSHH_OUT set to a folder, where it writes
-// coshh-experiment.md and the SVG plots.
+// it runs only with MRBOUND_COSHH_OUT set to a folder and MRBOUND_COSHH_PART
+// to main, storage, error, jobs (§6.2.1) or resources (§6.2.2). Every
+// finished run is appended to DIR/coshh-runs.jsonl and not run again, so a
+// part can be spread over several commands: MRBOUND_COSHH_BUDGET (default
+// 9m) stops starting runs after that much wall time, MRBOUND_COSHH_TRACE
+// keeps one trace, MRBOUND_COSHH_SEEDS sets the seeds (1..n, default 5).
+// Each call then writes the part's tables (coshh-PART.md) and plots from
+// every stored run.
 func TestCOSHHExperiment(t *testing.T) {
 	out, part := os.Getenv("MRBOUND_COSHH_OUT"), os.Getenv("MRBOUND_COSHH_PART")
-	if out == "" || part != "main" && part != "error" && part != "storage" {
-		t.Skip("set MRBOUND_COSHH_OUT=folder and MRBOUND_COSHH_PART=main, error or storage to run the COSHH experiment")
+	if out == "" || !slices.Contains([]string{"main", "error", "storage", "jobs", "resources"}, part) {
+		t.Skip("set MRBOUND_COSHH_OUT=folder and MRBOUND_COSHH_PART=main, error, storage, jobs or resources to run the COSHH experiment")
 	}
-	seeds := []int64{1, 2, 3}
-	if s := os.Getenv("MRBOUND_COSHH_SEEDS"); s != "" {
-		var n int
-		fmt.Sscan(s, &n)
-		seeds = seeds[:0]
-		for i := 1; i <= n; i++ {
-			seeds = append(seeds, int64(i))
+	nSeeds := envSeeds(t, 5)
+	budget := 9 * time.Minute
+	if s := os.Getenv("MRBOUND_COSHH_BUDGET"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("MRBOUND_COSHH_BUDGET: %v", err)
+		}
+		budget = d
+	}
+	traces := []string{"facebook", "yahoo"}
+	if s := os.Getenv("MRBOUND_COSHH_TRACE"); s != "" {
+		traces = []string{s}
+	}
+	store, err := openRunStore(filepath.Join(out, "coshh-runs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := coshhPlan(part, traces, nSeeds)
+	start, left := time.Now(), 0
+	for _, c := range plan {
+		if store.has(c) {
+			continue
+		}
+		if time.Since(start) > budget {
+			left++
+			continue
+		}
+		r := runCOSHH(t, c)
+		t.Logf("%s %s %s n=%d res=%d I=%.1f seed %d: T %.0f s, done %d/%d, loc %.3f, overhead %v, wall %v",
+			c.trace, r.users, c.policy, c.jobs, c.resources, c.errI, c.seed, r.turnaround, r.completed, r.jobs, r.locality, r.overhead, r.wall)
+		if err := store.add(c, r); err != nil {
+			t.Fatal(err)
 		}
 	}
-	policies := []string{"fifo", "fair", "coshh", "coshh-fallback"}
+	if left > 0 {
+		t.Logf("budget %v reached: %d runs of part %s left; run the command again", budget, left, part)
+	}
 	var rows []coshhRow
-	for _, trace := range []string{"facebook", "yahoo"} {
-		if part != "main" && part != "storage" {
-			break
+	for _, c := range coshhPlan(part, []string{"facebook", "yahoo"}, nSeeds) {
+		if r, ok := store.get(c); ok {
+			rows = append(rows, r)
 		}
-		for _, homog := range []bool{false, true} {
-			if homog && part == "storage" {
-				continue
-			}
-			for _, pol := range policies {
-				for _, seed := range seeds {
-					r := runCOSHH(t, coshhRun{trace: trace, homog: homog, seed: seed, policy: pol, ignoreStorage: part == "storage"})
-					t.Logf("%s %s %s seed %d: T %.0f s, done %d/%d, dis %.3f, fair %.3f, loc %.3f, wall %v, lp %d",
-						trace, r.users, pol, seed, r.turnaround, r.completed, r.jobs, r.user.Dissatisfaction.AtCompletions,
-						r.user.Fairness.AtCompletions, r.locality, r.wall, r.stats.LPSolves)
-					rows = append(rows, r)
+	}
+	if err := writeCOSHHPart(out, part, rows, nSeeds); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// coshhPolicies are the policies of the main experiment.
+var coshhPolicies = []string{"fifo", "fair", "coshh", "coshh-fallback"}
+
+// scaleJobs and scaleResources are the x values of §6.2.1 (jobs submitted,
+// 5 → 100) and §6.2.2 (Table 10 resources, 6 → 102).
+var (
+	scaleJobs      = []int{5, 10, 20, 30, 40, 50, 75, 100}
+	scaleResources = []int{6, 12, 24, 42, 57, 78, 102}
+)
+
+// coshhPlan lists the runs of a part.
+func coshhPlan(part string, traces []string, nSeeds int) []coshhRun {
+	var plan []coshhRun
+	for _, trace := range traces {
+		for seed := int64(1); seed <= int64(nSeeds); seed++ {
+			switch part {
+			case "main", "storage":
+				for _, homog := range []bool{false, true} {
+					if homog && part == "storage" {
+						continue
+					}
+					for _, pol := range coshhPolicies {
+						plan = append(plan, coshhRun{trace: trace, homog: homog, seed: seed, policy: pol, ignoreStorage: part == "storage"})
+					}
+				}
+			case "error":
+				for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
+					plan = append(plan, coshhRun{trace: trace, seed: seed, errI: e, policy: "coshh"})
+				}
+			case "jobs":
+				for _, n := range scaleJobs {
+					for _, pol := range coshhPolicies[:3] {
+						plan = append(plan, coshhRun{trace: trace, seed: seed, policy: pol, jobs: n})
+					}
+				}
+			case "resources":
+				for _, n := range scaleResources {
+					for _, pol := range coshhPolicies[:3] {
+						plan = append(plan, coshhRun{trace: trace, seed: seed, policy: pol, cluster: "table10", resources: n,
+							interarrival: table3Interarrival(trace)})
+					}
 				}
 			}
 		}
 	}
-	var errRows []coshhRow
-	for _, trace := range []string{"facebook", "yahoo"} {
-		if part != "error" {
-			break
-		}
-		for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
-			for _, seed := range seeds {
-				r := runCOSHH(t, coshhRun{trace: trace, seed: seed, errI: e, policy: "coshh"})
-				t.Logf("%s I=%.1f seed %d: T %.0f s", trace, e, seed, r.turnaround)
-				errRows = append(errRows, r)
-			}
-		}
+	return plan
+}
+
+// table3Interarrival is the mean gap (s) that offers ρ = 0.9 to Table 3: the
+// arrival rate §6.2.2's scaling keeps while resources are added ("increasing
+// the number of resources reduces the load").
+func table3Interarrival(trace string) float64 {
+	cats, err := coshhscenario.Trace(trace)
+	if err != nil {
+		panic(err)
 	}
-	md := coshhMarkdown(rows, errRows, policies, len(seeds))
-	if err := os.WriteFile(filepath.Join(out, "coshh-"+part+".md"), []byte(md), 0o644); err != nil {
-		t.Fatal(err)
+	res, err := coshhscenario.Cluster("table3", 0)
+	if err != nil {
+		panic(err)
 	}
-	if part == "storage" {
-		return
-	}
-	if err := coshhPlots(out, rows, errRows, policies); err != nil {
-		t.Fatal(err)
-	}
+	return coshhscenario.MeanWork(cats) / (0.9 * coshhscenario.SlotCapacity(res))
 }
 
 // mean over rows matching keep of f, with the 95% half-width (normal).
@@ -332,6 +460,23 @@ func meanOf(rows []coshhRow, keep func(coshhRow) bool, f func(coshhRow) float64)
 	return m, hw, n
 }
 
+// minMaxOf is the range of f over rows matching keep (NaN, NaN for none).
+func minMaxOf(rows []coshhRow, keep func(coshhRow) bool, f func(coshhRow) float64) (lo, hi float64) {
+	lo, hi = math.NaN(), math.NaN()
+	for _, r := range rows {
+		if keep(r) {
+			v := f(r)
+			if math.IsNaN(lo) || v < lo {
+				lo = v
+			}
+			if math.IsNaN(hi) || v > hi {
+				hi = v
+			}
+		}
+	}
+	return lo, hi
+}
+
 func coshhMarkdown(rows, errRows []coshhRow, policies []string, nSeeds int) string {
 	var b strings.Builder
 	for _, trace := range []string{"facebook", "yahoo"} {
@@ -342,13 +487,18 @@ func coshhMarkdown(rows, errRows []coshhRow, policies []string, nSeeds int) stri
 			if !slices.ContainsFunc(rows, func(r coshhRow) bool { return r.users == users }) {
 				continue
 			}
-			fmt.Fprintf(&b, "\n**%s, %s users** (Table 3, 100 jobs, ρ = 0.9, H = 3 s; mean over %d seeds, ± 95%% half-width)\n\n", trace, users, nSeeds)
+			label := users + " users"
+			if u, ok := strings.CutSuffix(users, ", storage ignored"); ok {
+				label = u + " users, storage ignored"
+			}
+			fmt.Fprintf(&b, "\n**%s, %s** (Table 3, 100 jobs, ρ = 0.9, H = 3 s; mean over %d seeds, ± 95%% half-width, [min–max])\n\n", trace, label, nSeeds)
 			b.WriteString("| policy | avg completion (s) | jobs done | dissatisfaction (completions / time avg / last) | fairness (completions / time avg / last) | locality | overhead (s) | offer mean / max (µs) | arrival mean / max (ms) | classifications | LP solves (wall s) |\n")
 			b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 			for _, pol := range policies {
 				keep := func(r coshhRow) bool { return r.trace == trace && r.users == users && r.policy == pol }
 				f := func(g func(coshhRow) float64) float64 { m, _, _ := meanOf(rows, keep, g); return m }
 				T, hw, _ := meanOf(rows, keep, func(r coshhRow) float64 { return r.turnaround })
+				lo, hi := minMaxOf(rows, keep, func(r coshhRow) float64 { return r.turnaround })
 				maxOffer, maxArr := time.Duration(0), time.Duration(0)
 				for _, r := range rows {
 					if keep(r) {
@@ -356,8 +506,8 @@ func coshhMarkdown(rows, errRows []coshhRow, policies []string, nSeeds int) stri
 						maxArr = max(maxArr, r.arrivals.max)
 					}
 				}
-				fmt.Fprintf(&b, "| %s | %.0f ± %.0f | %.1f/100 | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.1f %% | %.2f | %.1f / %.0f | %.2f / %.1f | %.1f | %.1f (%.2f) |\n",
-					pol, T, hw, f(func(r coshhRow) float64 { return float64(r.completed) }),
+				fmt.Fprintf(&b, "| %s | %.0f ± %.0f [%.0f–%.0f] | %.1f/100 | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.1f %% | %.2f | %.1f / %.0f | %.2f / %.1f | %.1f | %.1f (%.2f) |\n",
+					pol, T, hw, lo, hi, f(func(r coshhRow) float64 { return float64(r.completed) }),
 					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.AtCompletions }),
 					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.TimeAverage }),
 					f(func(r coshhRow) float64 { return r.user.Dissatisfaction.Last }),
@@ -377,13 +527,15 @@ func coshhMarkdown(rows, errRows []coshhRow, policies []string, nSeeds int) stri
 	if len(errRows) == 0 {
 		return b.String()
 	}
-	fmt.Fprintf(&b, "\n**Estimation error** (COSHH, heterogeneous users; estimates L·(1+E), E ~ U[−I, I] per job; mean over %d seeds)\n\n", nSeeds)
+	fmt.Fprintf(&b, "\n**Estimation error** (COSHH, heterogeneous users; estimates L·(1+E), E ~ U[−I, I] per job; mean over %d seeds ± 95%% half-width [min–max])\n\n", nSeeds)
 	b.WriteString("| trace | I = 0 | I = 0.1 | I = 0.2 | I = 0.3 | I = 0.4 |\n|---|---|---|---|---|---|\n")
 	for _, trace := range []string{"facebook", "yahoo"} {
 		fmt.Fprintf(&b, "| %s |", trace)
 		for _, e := range []float64{0, 0.1, 0.2, 0.3, 0.4} {
-			m, hw, _ := meanOf(errRows, func(r coshhRow) bool { return r.trace == trace && r.errI == e }, func(r coshhRow) float64 { return r.turnaround })
-			fmt.Fprintf(&b, " %.0f ± %.0f |", m, hw)
+			keep := func(r coshhRow) bool { return r.trace == trace && r.errI == e }
+			m, hw, _ := meanOf(errRows, keep, func(r coshhRow) float64 { return r.turnaround })
+			lo, hi := minMaxOf(errRows, keep, func(r coshhRow) float64 { return r.turnaround })
+			fmt.Fprintf(&b, " %.0f ± %.0f [%.0f–%.0f] |", m, hw, lo, hi)
 		}
 		b.WriteString("\n")
 	}

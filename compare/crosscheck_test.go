@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mrbound/mrbound/compare"
 	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/lowerbound/windowbound"
 	"github.com/mrbound/mrbound/policy"
@@ -20,6 +20,7 @@ import (
 	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native"
+	"github.com/mrbound/mrbound/workload"
 )
 
 // This file cross-checks the certified bounds from the simulator's side: every
@@ -212,7 +213,7 @@ func TestCrossCheckBoundsAgainstSimulator(t *testing.T) {
 			if costly[name] && seed%costlyEvery != 0 {
 				continue
 			}
-			res, err := sim.Run(cs.w, policy.MustNew(name), crossOptions(cs))
+			res, err := sim.Run(cs.w, policy.MustNew(name), cs.opt)
 			if err != nil {
 				continue // the policy refuses this workload in Init
 			}
@@ -360,6 +361,17 @@ func pipelinePolicy(name string) bool {
 	return true
 }
 
+// pipelinePolicies are the registered policies pipelinePolicy admits.
+func pipelinePolicies() []simbridge.Named {
+	var named []simbridge.Named
+	for _, name := range policy.Names() {
+		if pipelinePolicy(name) {
+			named = append(named, simbridge.Named{Name: name, Policy: policy.MustNew(name)})
+		}
+	}
+	return named
+}
+
 // nonPreemptive drops the policies that suspend tasks.
 func nonPreemptive(named []simbridge.Named) []simbridge.Named {
 	var out []simbridge.Named
@@ -379,12 +391,7 @@ func TestCrossCheckComparePipeline(t *testing.T) {
 	if testing.Short() {
 		n = 80
 	}
-	var named []simbridge.Named
-	for _, name := range policy.Names() {
-		if pipelinePolicy(name) {
-			named = append(named, simbridge.Named{Name: name, Policy: policy.MustNew(name)})
-		}
-	}
+	named := pipelinePolicies()
 	solver, ok := 0, 0
 	for seed := range uint64(n) {
 		cs := randomCross(1_000_000 + seed)
@@ -431,43 +438,6 @@ func slowStartDeadlock(cs crossSpec) bool {
 	return cs.w.Cluster.Fungible || cs.w.Cluster.Nodes[0].RAM > 0
 }
 
-// crossOptions are cs's options with a horizon that no run completing its
-// jobs reaches: every task run serially, with the worst noise (×2), contention
-// (×(1+γ·slots)) and non-local penalty, each redone 100 times, after the last
-// arrival. A preemptive policy with a periodic timer (hfsp-kill, hfsp-suspend)
-// in a slow-start deadlock would otherwise run for ever.
-func crossOptions(cs crossSpec) sim.Options {
-	o := cs.opt
-	slots := 0
-	for _, n := range cs.w.Cluster.Nodes {
-		slots += max(n.MapSlots+n.ReduceSlots, n.TotalSlots)
-	}
-	worst := 2 * (1 + max(o.MapContention, o.ReduceContention)*float64(slots))
-	var serial, last float64
-	for _, j := range cs.w.Jobs {
-		last = max(last, float64(j.Arrival))
-		for _, t := range append(slices.Clone(j.Maps), j.Reduces...) {
-			d := float64(t.Work) / minSpeed(cs.w.Cluster)
-			for _, g := range t.ByGroup {
-				d = max(d, float64(g))
-			}
-			serial += d*worst + float64(cs.w.Cluster.NonLocalPenalty)
-		}
-	}
-	o.Horizon = sim.Time(last + 100*serial + 1e6) // + 1000 s of heartbeats and timers
-	return o
-}
-
-func minSpeed(c sim.Cluster) float64 {
-	m := 1.0
-	for _, n := range c.Nodes {
-		if n.Speed > 0 {
-			m = min(m, n.Speed)
-		}
-	}
-	return m
-}
-
 // TestCrossCheckZeroLengthContention is the smallest case the cross-check
 // found where the simulator and its independent checker disagreed: with
 // contention γ > 0, a zero-length map launched in the same offer as another
@@ -498,7 +468,7 @@ func TestCrossCheckZeroLengthContention(t *testing.T) {
 func crossRuns(t *testing.T, seed uint64, cs crossSpec) (names []string, comps [][]int64, preemptive bool) {
 	t.Helper()
 	for _, name := range policy.Names() {
-		res, err := sim.Run(cs.w, policy.MustNew(name), crossOptions(cs))
+		res, err := sim.Run(cs.w, policy.MustNew(name), cs.opt)
 		if err != nil {
 			continue
 		}
@@ -614,4 +584,59 @@ func minDuration(cs crossSpec) int64 {
 		}
 	}
 	return best
+}
+
+// TestCrossCheckMRCPOptimum runs the whole pipeline on generated MRCP
+// streams (small and mixed jobs, 1–3 nodes, tight deadlines on some), where
+// compare solves the whole stream as one MRCP instance (OptimumJobs): every
+// registered non-preemptive policy that runs them must be at or above the
+// proven optimum of late jobs, max turnaround and the product (Build
+// returns ErrBelowBound otherwise), and most optima must be proven.
+func TestCrossCheckMRCPOptimum(t *testing.T) {
+	n := 120
+	if testing.Short() {
+		n = 30
+	}
+	named := nonPreemptive(pipelinePolicies())
+	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct}
+	proven, late := 0, 0
+	for seed := range uint64(n) {
+		rng := rand.New(rand.NewPCG(seed, 77))
+		wl := []mrcpscenario.Workload{mrcpscenario.Small, mrcpscenario.Mixed}[seed%2]
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: wl, Jobs: 3 + rng.IntN(3), Lambda: 0.02 + 0.08*rng.Float64(),
+			Seed: seed, Resources: 1 + rng.IntN(3), TimeUnit: []float64{1, 5, 10}[rng.IntN(3)]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seed%3 == 0 {
+			for j := range in.Jobs {
+				in.Jobs[j].Deadline = in.Jobs[j].Release + (in.Jobs[j].Deadline-in.Jobs[j].Release)/2
+			}
+		}
+		w, err := workload.FromMRCP("gen", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := metrics[seed%3]
+		out, err := simbridge.Compare(context.Background(), "gen", w, named, simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(),
+			OptimumJobs: 30, Solve: solve.Options{TimeLimit: 10 * time.Second}})
+		if err != nil {
+			t.Errorf("seed %d %v: %v", seed, m, err)
+			continue
+		}
+		if out.Stream == nil {
+			t.Errorf("seed %d %v: the whole-stream MRCP solve did not apply to an MRCP stream", seed, m)
+			continue
+		}
+		if out.Report.Optimum != nil {
+			proven++
+			if m == lowerbound.LateJobs && *out.Report.Optimum > 0 {
+				late++
+			}
+		}
+	}
+	t.Logf("%d streams, %d optima proven (%d late-job optima above 0), %d policies each", n, proven, late, len(named))
+	if proven < n/2 || late == 0 {
+		t.Errorf("%d of %d optima proven, %d late-job optima above 0: the optimum path is hardly tested", proven, n, late)
+	}
 }

@@ -6,7 +6,8 @@
 //
 // A lowerbound.Problem (the instance with true durations), the bounds of
 // package lowerbound (optionally raised by windowbound), an optional proven
-// optimum, and one Run per policy: each job's completion time from the
+// optimum (enumerated, or windowbound.Optimum's whole-stream MRCP solve),
+// and one Run per policy: each job's completion time from the
 // simulator and the independent checker's verdict on the trace.
 //
 // # The invariant

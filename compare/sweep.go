@@ -152,7 +152,7 @@ func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "offered load"
-	p.Y.Label.Text = "mean ratio to the bound"
+	p.Y.Label.Text = "mean ratio to the bound (the optimum where proven)"
 	byPolicy := map[string]plotter.XYs{}
 	var names []string
 	for _, pt := range pts {

@@ -62,7 +62,10 @@ func compareSweepAction(c *cli.Context) error {
 	if o.Compare.Solve, err = solverOptions(c); err != nil {
 		return err
 	}
-	o.Compare.LP, o.Compare.WindowJobs = c.Bool("lp"), c.Int("windows")
+	o.Compare.LP, o.Compare.WindowJobs, o.Compare.OptimumJobs = c.Bool("lp"), c.Int("windows"), c.Int("optimum-jobs")
+	if o.Compare.WindowJobs < 0 || o.Compare.OptimumJobs < 0 {
+		return badInputf("--windows and --optimum-jobs must be ≥ 0")
+	}
 	if dir := c.String("sweep"); dir != "" {
 		if c.IsSet("table") || c.IsSet("svg") {
 			return badInputf("--table and --svg do not apply with --sweep (give --out to mrbound sweep collect)")

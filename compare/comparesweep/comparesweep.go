@@ -32,8 +32,10 @@ type Params struct {
 	Noise      float64           `json:"noise,omitempty"`
 	LP         bool              `json:"lp,omitempty"`
 	WindowJobs int               `json:"window_jobs,omitempty"`
-	Solver     string            `json:"solver,omitempty"`
-	TimeLimit  sweep.Duration    `json:"time_limit,omitempty"`
+	// OptimumJobs is simbridge.Options.OptimumJobs.
+	OptimumJobs int            `json:"optimum_jobs,omitempty"`
+	Solver      string         `json:"solver,omitempty"`
+	TimeLimit   sweep.Duration `json:"time_limit,omitempty"`
 }
 
 type spec struct {
@@ -43,12 +45,12 @@ type spec struct {
 
 func paramsOf(o simbridge.SweepOptions) Params {
 	return Params{Family: o.Family, Jobs: o.Jobs, Metric: o.Compare.Metric, Policies: o.Policies, Noise: o.Compare.Sim.Noise,
-		LP: o.Compare.LP, WindowJobs: o.Compare.WindowJobs, Solver: o.Compare.Solve.Solver, TimeLimit: sweep.Duration(o.Compare.Solve.TimeLimit)}
+		LP: o.Compare.LP, WindowJobs: o.Compare.WindowJobs, OptimumJobs: o.Compare.OptimumJobs, Solver: o.Compare.Solve.Solver, TimeLimit: sweep.Duration(o.Compare.Solve.TimeLimit)}
 }
 
 func (p Params) options() simbridge.SweepOptions {
 	o := simbridge.SweepOptions{Family: p.Family, Jobs: p.Jobs, Policies: p.Policies}
-	o.Compare = simbridge.Options{Metric: p.Metric, Sim: simbridge.IdealOptions(), LP: p.LP, WindowJobs: p.WindowJobs,
+	o.Compare = simbridge.Options{Metric: p.Metric, Sim: simbridge.IdealOptions(), LP: p.LP, WindowJobs: p.WindowJobs, OptimumJobs: p.OptimumJobs,
 		Solve: solve.Options{Solver: p.Solver, TimeLimit: time.Duration(p.TimeLimit)}}
 	o.Compare.Sim.Noise = p.Noise
 	return o

@@ -28,7 +28,18 @@ type Options struct {
 	// WindowJobs > 0 adds windowbound's bounds (late jobs, max turnaround)
 	// with that many jobs per window.
 	WindowJobs int
+	// OptimumJobs > 0 solves a stream of at most that many jobs as one MRCP
+	// instance (windowbound.Optimum) for late jobs, max turnaround and the
+	// MRCP product, when its durations are the runs' true ones and it is an
+	// MRCP instance exactly: a proven optimum is the offline side's, a
+	// solve stopped by its limit adds its bound. Its time limit is
+	// Solve.TimeLimit, or DefaultOptimumTimeLimit when that is 0.
+	OptimumJobs int
 }
+
+// DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
+// limit is given (20-job mixed streams take 2–15 s).
+const DefaultOptimumTimeLimit = time.Minute
 
 // IdealOptions are the simulator options for comparing against optima:
 // ideal offers (no heartbeat), reduces after all maps (slow-start 1), exact
@@ -59,6 +70,9 @@ type Outcome struct {
 	// window decomposition (when asked); nil otherwise.
 	Exact   *lowerbound.Optimum
 	Windows *windowbound.Result
+	// Stream is the whole-stream MRCP solve (Options.OptimumJobs), nil
+	// when it did not apply.
+	Stream  *windowbound.StreamOptimum
 	Results []*sim.Result
 	// BoundWall is the time spent on the offline side.
 	BoundWall time.Duration
@@ -162,8 +176,25 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 			extra = append(extra, lowerbound.Component{Name: "exact-on-lower-durations", Value: out.Exact.Value(m, len(p.Jobs))})
 		}
 	}
+	if opt == nil && o.OptimumJobs > 0 && len(p.Jobs) <= o.OptimumJobs && !p.Preemptive && exactDurations(w, o.Sim) &&
+		(m == lowerbound.LateJobs || m == lowerbound.MaxTurnaround || m == lowerbound.MRCPProduct) {
+		so := o.Solve
+		if so.TimeLimit <= 0 {
+			so.TimeLimit = DefaultOptimumTimeLimit
+		}
+		if out.Stream, err = windowbound.Optimum(ctx, p, m, windowbound.Options{Solve: so}); err != nil {
+			return nil, err
+		}
+		if out.Stream != nil {
+			extra = append(extra, lowerbound.Component{Name: "mrcp-stream", Value: out.Stream.Bound})
+		}
+	}
 	out.BoundWall = time.Since(t0)
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
+	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && off.Optimum == nil {
+		v := st.Value
+		off.Optimum, off.Verified = &v, true
+	}
 	if wb := out.Windows; wb != nil && wb.Exact && exactDurations(w, o.Sim) && off.Optimum == nil {
 		// One window, nothing rounded: the MRCP optimum is the stream's.
 		v := float64(wb.LateJobs)
@@ -181,9 +212,11 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	return out, nil
 }
 
-// exactDurations reports whether the problem's durations are the run's true
-// ones (no noise, no contention, no non-local penalty, integral base
-// durations), so that an enumerated optimum is the true optimum.
+// exactDurations reports whether the problem is the one the runs solve: the
+// durations are the true ones (no noise, no contention, no non-local
+// penalty, integral base durations) and slots are the only capacity (no
+// node RAM or disk limit), so that an enumerated or MRCP optimum is the true
+// optimum.
 func exactDurations(w *sim.Workload, o sim.Options) bool {
 	if Chained(w) {
 		return false // arrivals are lower bounds
@@ -194,6 +227,12 @@ func exactDurations(w *sim.Workload, o sim.Options) bool {
 	for _, n := range w.Cluster.Nodes {
 		if n.Speed != 0 && n.Speed != 1 {
 			return false // Work/speed may be rounded
+		}
+		if n.RAM > 0 || n.Disk > 0 {
+			// The problem has slots only: RAM or disk limits may keep the
+			// simulator from running what fills them, so its optimum is a
+			// bound.
+			return false
 		}
 	}
 	return true

@@ -30,7 +30,7 @@ type Options struct {
 	// identical maps of a job could share an integer count (pooled lanes).
 	Disaggregated bool
 	// Method says how Run solves the model; zero means Decomposition for the
-	// product objective and Monolithic for the others.
+	// product and lexicographic objectives and Monolithic for the weighted one.
 	Method Method
 	// NoSearch skips the decomposition's combinatorial phase (relaxation
 	// bounds and deadline search), leaving every late count to the MILP.
@@ -100,6 +100,10 @@ type Built struct {
 	Zmin, Zmax int
 	// Heuristic is the greedy schedule whose objective bounded the horizon.
 	Heuristic *Schedule
+
+	// span, when > 0, replaces Zmax in the lexicographic weight: a
+	// decomposition subproblem's Zmax is its cap (see runDecomposed).
+	span int
 
 	tasks []taskInfo
 	index map[mrcpscenario.TaskRef]int
@@ -233,7 +237,7 @@ func moveJob(order []int, from, to int) []int {
 }
 
 func better(obj Objective, a, b *Schedule) bool {
-	if obj.Kind == Lexicographic {
+	if obj.Kind == Lexicographic || obj.Kind == LateCount {
 		return a.LateJobs < b.LateJobs || (a.LateJobs == b.LateJobs && a.MaxTurnaround < b.MaxTurnaround)
 	}
 	return obj.Value(a.LateJobs, a.MaxTurnaround, 0) < obj.Value(b.LateJobs, b.MaxTurnaround, 0)
@@ -341,7 +345,8 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 		bt.Horizon, bt.HorizonSource = o.Horizon, "--horizon"
 	}
 	u := math.MaxInt
-	if o.Objective.Kind != Lexicographic {
+	if o.Objective.Kind != Lexicographic && o.Objective.Kind != LateCount {
+		// (K + 1)·Z ≤ U and w·K + Z ≤ U imply Z ≤ U; the other two bound K only.
 		u = int(math.Floor(o.Objective.Value(bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround, 0) + 1e-9))
 		if o.cutoff && bt.integral() {
 			u-- // Z ≤ objective ≤ U − 1
@@ -530,6 +535,9 @@ func (bt *Built) objective(b *model.Builder) model.Expr {
 		obj.Add(jv.z, 1)
 		b.Minimize(obj)
 		return obj
+	case LateCount:
+		b.Minimize(k)
+		return k
 	}
 	return model.Expr{}
 }
@@ -546,7 +554,17 @@ func (bt *Built) subObjective(b *model.Builder, maxLate int) model.Expr {
 
 // ObjectiveValue is the objective of s as this model scores it.
 func (bt *Built) ObjectiveValue(s *Schedule) float64 {
-	return bt.Objective.Value(s.LateJobs, s.MaxTurnaround, bt.Zmax)
+	return bt.Objective.Value(s.LateJobs, s.MaxTurnaround, bt.ObjectiveSpan())
+}
+
+// ObjectiveSpan is the Zmax the lexicographic objective K·(Zmax + 1) + Z is
+// weighed with: the model's own, or for a decomposition's report the whole
+// instance's (LexicographicSpan), not the subproblem's cap.
+func (bt *Built) ObjectiveSpan() int {
+	if bt.span > 0 {
+		return bt.span
+	}
+	return bt.Zmax
 }
 
 // identicalPairs lists consecutive identical tasks (same job, kind, duration

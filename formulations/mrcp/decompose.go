@@ -54,7 +54,63 @@ const (
 	stallTries    = 12 // per late set once a late count's proof stalls
 )
 
-// runDecomposed minimises the product objective (K + 1)·Z by one solve per
+// lateTurn is what the decomposition needs of an objective: value(K, Z),
+// non-decreasing in the late count K and the maximum turnaround Z, and
+// zcap(K, U), the largest Z with value(K, Z) < U for an integral U (−1 when
+// none). The late count ignores Z: every K < U gets the cap S and one
+// MILP at it, and the loop ends at the incumbent's K.
+type lateTurn struct {
+	kind ObjectiveKind
+	// span is the lexicographic weight less one: the monolithic model's
+	// Zmax, H − min_j s_j, which no compacted schedule's Z exceeds.
+	span int
+}
+
+func newLateTurn(in *mrcpscenario.Instance, obj Objective) lateTurn {
+	return lateTurn{kind: obj.Kind, span: LexicographicSpan(in)}
+}
+
+// LexicographicSpan is the Zmax that weighs the lexicographic objective
+// K·(Zmax + 1) + Z when Run is given no --horizon: HorizonBound(in) less the
+// earliest release. Every schedule worth reporting (compacted: no idle
+// instant after the last release) has Z ≤ it.
+func LexicographicSpan(in *mrcpscenario.Instance) int {
+	first := math.MaxInt
+	for _, job := range in.Jobs {
+		first = min(first, job.Release)
+	}
+	if first == math.MaxInt {
+		return 0
+	}
+	return HorizonBound(in) - first
+}
+
+func (lt lateTurn) value(k, z int) float64 {
+	switch lt.kind {
+	case Lexicographic:
+		return float64(k)*float64(lt.span+1) + float64(z)
+	case LateCount:
+		return float64(k)
+	}
+	return float64(k+1) * float64(z)
+}
+
+func (lt lateTurn) zcap(k int, u float64) int {
+	switch lt.kind {
+	case Lexicographic:
+		return min(lt.span, int(math.Floor(u-1+boundTol))-k*(lt.span+1))
+	case LateCount:
+		if float64(k) <= u-1+boundTol {
+			return lt.span
+		}
+		return -1
+	}
+	return int(math.Floor((u - 1 + boundTol) / float64(k+1)))
+}
+
+// runDecomposed minimises the product objective (K + 1)·Z — or the
+// lexicographic K·(S + 1) + Z, S = LexicographicSpan, with the caps of
+// lateTurn.zcap in place of the product's — by one solve per
 // late count K = 0, 1, …: minimise Z subject to Σ_j N_j ≤ K and
 // Z ≤ ⌊(U − 1)/(K + 1)⌋, U the incumbent (first the heuristic's). A schedule
 // with exactly K late jobs beating U lies in subproblem K, so when every
@@ -74,10 +130,10 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	t0 := time.Now()
 	bo := o
 	bo.cutoff = false
-	bo.Objective.Kind = Product
+	lt := newLateTurn(in, o.Objective)
 	heur := heuristic(in, bo.Objective)
 	best := heur
-	u := bo.Objective.Value(heur.LateJobs, heur.MaxTurnaround, 0)
+	u := lt.value(heur.LateJobs, heur.MaxTurnaround)
 	zmin := TurnaroundLowerBound(in)
 	rx := newRelaxation(in)
 	zmin = rx.minTurnaround(zmin)
@@ -89,15 +145,15 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 		zk[k] = zmin
 	}
 	if !o.NoSearch {
-		for k := 0; k <= len(in.Jobs) && float64((k+1)*zmin) < u; k++ {
-			zk[k] = relaxLateBound(in, rx, k, zmin, int(math.Floor((u-1+boundTol)/float64(k+1))))
+		for k := 0; k <= len(in.Jobs) && zmin <= lt.zcap(k, u); k++ {
+			zk[k] = relaxLateBound(in, rx, k, zmin, lt.zcap(k, u))
 		}
 	}
-	// rest(k) bounds every late count above k: min over K > k of (K + 1)·zk[K].
-	rest := func(k int) int {
-		b := math.MaxInt
+	// rest(k) bounds every late count above k: min over K > k of value(K, zk[K]).
+	rest := func(k int) float64 {
+		b := math.Inf(1)
 		for kk := k + 1; kk <= len(in.Jobs); kk++ {
-			b = min(b, (kk+1)*zk[kk])
+			b = math.Min(b, lt.value(kk, zk[kk]))
 		}
 		return b
 	}
@@ -111,27 +167,27 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	if searchable {
 		// Incumbents first: for each late count, bisect the cap with the
 		// deadline search (no proof is drawn from this pass).
-		for k := 0; k <= len(in.Jobs) && float64((k+1)*zmin) < u; k++ {
-			if float64((k+1)*zk[k]) >= u {
+		for k := 0; k <= len(in.Jobs) && zmin <= lt.zcap(k, u); k++ {
+			if zk[k] > lt.zcap(k, u) {
 				continue
 			}
-			if s := findSchedule(in, rx, k, zk[k], int(math.Floor((u-1+boundTol)/float64(k+1))), findTries); s != nil {
+			if s := findSchedule(in, rx, k, zk[k], lt.zcap(k, u), findTries); s != nil {
 				if err := Check(in, s); err != nil {
 					return nil, fmt.Errorf("mrcp: deadline search: %w", err)
 				}
-				if v := bo.Objective.Value(s.LateJobs, s.MaxTurnaround, 0); v < u {
+				if v := lt.value(s.LateJobs, s.MaxTurnaround); v < u {
 					u, best = v, s
 				}
 			}
 		}
 	}
 	for k := 0; k <= len(in.Jobs) && !outOfTime; k++ {
-		if float64((k+1)*zmin) >= u {
+		if zmin > lt.zcap(k, u) {
 			break
 		}
-		if float64((k+1)*zk[k]) >= u {
+		if zk[k] > lt.zcap(k, u) {
 			// The relaxation leaves no room for this late count.
-			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
+			zcapU := lt.zcap(k, u)
 			subs = append(subs, SubSolve{MaxLate: k, ZCap: zcapU, Status: solve.Infeasible, Z: -1, ZBound: zk[k], Search: true})
 			continue
 		}
@@ -141,7 +197,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 		timeLeft := o.Solve.TimeLimit <= 0 || time.Since(t0) < o.Solve.TimeLimit
 		if searchable && timeLeft {
 			// The combinatorial phase: relaxation and deadline search.
-			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
+			zcapU := lt.zcap(k, u)
 			ts := time.Now()
 			empty, topNodes := topCapEmpty(in, rx, k, zcapU)
 			if empty {
@@ -177,7 +233,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 				if st == lateSolved {
 					sub.ZBound = s.MaxTurnaround
 				}
-				if v := bo.Objective.Value(s.LateJobs, s.MaxTurnaround, 0); v < u {
+				if v := lt.value(s.LateJobs, s.MaxTurnaround); v < u {
 					u, best = v, s
 				}
 			}
@@ -187,7 +243,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 				continue
 			}
 			zlo = z
-			if zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1))); zlo <= zcapU {
+			if zcapU := lt.zcap(k, u); zlo <= zcapU {
 				if sets := passingSets(in, rx, k, zcapU); sets != nil {
 					// Few late sets pass at the cap: each alone by the MILP.
 					left := time.Duration(0)
@@ -224,7 +280,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 					}
 				}
 			}
-			if zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1))); core != nil && zlo <= zcapU &&
+			if zcapU := lt.zcap(k, u); core != nil && zlo <= zcapU &&
 				len(core) <= len(in.Jobs)/coreMaxShare {
 				// The jobs the search left undecided, alone, by the MILP.
 				left := time.Duration(0)
@@ -249,13 +305,13 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 			}
 		}
 		for !outOfTime {
-			zcapU := int(math.Floor((u - 1 + boundTol) / float64(k+1)))
+			zcapU := lt.zcap(k, u)
 			if zlo > zcapU {
 				break
 			}
 			zcap := min(zcapU, zlo+step-1)
 			step *= 2
-			if o.Method == SerialDecomposition || k == 0 || (searchable && best.LateJobs == k) {
+			if o.Method == SerialDecomposition || k == 0 || (searchable && best.LateJobs == k) || lt.kind == LateCount {
 				// K = 0 windows end at the deadlines whatever the cap; an
 				// incumbent with K late jobs makes the cap its Z − 1, tight.
 				zcap = zcapU
@@ -286,7 +342,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 				if left <= 0 {
 					// Out of time: this K keeps (K+1)·zlo, every later K at
 					// least (K+2)·Zmin.
-					bound = math.Min(bound, float64(min((k+1)*zlo, rest(k))))
+					bound = math.Min(bound, math.Min(lt.value(k, zlo), rest(k)))
 					limited, outOfTime = solve.TimeLimit, true
 					break
 				}
@@ -310,7 +366,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 					return out, nil
 				}
 				sub.Z = s.MaxTurnaround
-				if v := bo.Objective.Value(s.LateJobs, s.MaxTurnaround, 0); v < u {
+				if v := lt.value(s.LateJobs, s.MaxTurnaround); v < u {
 					u, best, bestBuilt = v, s, bt
 				}
 			}
@@ -329,7 +385,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 				}
 				subs[len(subs)-1].ZBound = zb
 				if zb < sub.Z {
-					bound = math.Min(bound, float64((k+1)*zb))
+					bound = math.Min(bound, lt.value(k, zb))
 				}
 				break
 			}
@@ -339,11 +395,11 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 				zb = max(zb, int(math.Ceil(res.Bound-boundTol)))
 			}
 			subs[len(subs)-1].ZBound = zb
-			bound = math.Min(bound, float64((k+1)*zb))
+			bound = math.Min(bound, lt.value(k, zb))
 			limited = res.Status
 			if ctx.Err() != nil {
 				limited, outOfTime = solve.Interrupted, true
-				bound = math.Min(bound, float64(rest(k)))
+				bound = math.Min(bound, rest(k))
 			}
 			break
 		}
@@ -360,6 +416,9 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	if bestBuilt == nil {
 		bestBuilt = first
 	}
+	// A subproblem's own Zmax is its cap: score the reported schedule with
+	// the whole instance's span, as the monolithic model does.
+	bestBuilt.span = lt.span
 	res := solve.Result{Solver: backend, HasSolution: true, Objective: u, Bound: math.Min(u, bound), Nodes: nodes,
 		Wall: time.Since(t0)}
 	if backend == "" {

@@ -48,7 +48,9 @@
 //
 // # Late-count decomposition
 //
-// Run solves the product objective by default as one MILP per late count K:
+// Run solves the product objective by default as one MILP per late count K
+// (the lexicographic one too, with caps Z ≤ U − 1 − K·(Zmax + 1), and the
+// late count alone, which stops at the first K with a schedule):
 // minimise Z subject to Σ N_j ≤ K and Z ≤ cap, with caps rising from the
 // lower bound Zmin (zlo, zlo+1, zlo+3, …, ⌊(U − 1)/(K + 1)⌋ for the incumbent
 // U; windows end at the deadlines for K = 0), K stopping once (K + 1)·Zmin ≥

@@ -417,13 +417,13 @@ func TestMethodNames(t *testing.T) {
 	}
 }
 
-// TestMethodNeedsProduct: the decomposition solves the product objective
-// only; asking for it with another objective is bad input, not a silent
-// switch to another method.
+// TestMethodNeedsProduct: the decomposition solves the product and
+// lexicographic objectives only; asking for it with the weighted one is bad
+// input, not a silent switch to another method.
 func TestMethodNeedsProduct(t *testing.T) {
 	in := parse(t, single)
-	_, err := RunInstance(context.Background(), "single", in, Options{Method: Decomposition, Objective: Objective{Kind: Lexicographic}})
+	_, err := RunInstance(context.Background(), "single", in, Options{Method: Decomposition, Objective: Objective{Kind: Weighted}})
 	if !errors.Is(err, badinput.Err) {
-		t.Errorf("decomposition with lexicographic: error %v, want bad input", err)
+		t.Errorf("decomposition with weighted: error %v, want bad input", err)
 	}
 }

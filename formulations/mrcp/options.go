@@ -52,9 +52,12 @@ const (
 	Lexicographic
 	// Weighted: LateWeight · Σ N_j + max_j (C_j − s_j).
 	Weighted
+	// LateCount: fewest late jobs, the maximum turnaround left as found
+	// (the late-count decomposition stops once the count is proven).
+	LateCount
 )
 
-var objectiveNames = enum.Names[ObjectiveKind]{"unknown", "product", "lexicographic", "weighted"}
+var objectiveNames = enum.Names[ObjectiveKind]{"unknown", "product", "lexicographic", "weighted", "late-count"}
 
 func (o ObjectiveKind) String() string { return objectiveNames.String(o) }
 
@@ -83,12 +86,12 @@ type Objective struct {
 	LateWeight float64
 }
 
-// ParseObjective reads product, lexicographic, weighted or weighted:W.
+// ParseObjective reads product, lexicographic, weighted, weighted:W or late-count.
 func ParseObjective(s string) (Objective, error) {
 	name, w, hasW := strings.Cut(s, ":")
 	var o Objective
 	if err := o.Kind.UnmarshalText([]byte(name)); err != nil {
-		return o, fmt.Errorf("mrcp: unknown objective %q (product, lexicographic, weighted or weighted:W)", s)
+		return o, fmt.Errorf("mrcp: unknown objective %q (product, lexicographic, weighted, weighted:W or late-count)", s)
 	}
 	if hasW {
 		f, err := strconv.ParseFloat(w, 64)
@@ -126,17 +129,20 @@ func (o Objective) Value(k, z int, zSpan int) float64 {
 		return float64(k)*float64(zSpan+1) + float64(z)
 	case Weighted:
 		return o.weight()*float64(k) + float64(z)
+	case LateCount:
+		return float64(k)
 	}
 	return 0
 }
 
 // Method says how Run solves the model. The zero value means the default:
-// Decomposition for the product objective, Monolithic for the others.
+// Decomposition for the product and lexicographic objectives, Monolithic for
+// the weighted one.
 type Method int8
 
 const (
 	MethodUnknown Method = iota
-	// Decomposition solves the product objective by late count K: for each
+	// Decomposition solves the product (or lexicographic) objective by late count K: for each
 	// K, minimise the maximum turnaround with at most K late jobs, raising
 	// the cap from Zmin (see the package doc).
 	Decomposition

@@ -82,12 +82,14 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	if o.Objective.Kind == Weighted && o.Objective.LateWeight < 0 {
 		return nil, fmt.Errorf("%w: negative late weight", errBadOption)
 	}
-	product := o.Objective.Kind == Product || o.Objective.Kind == ObjectiveUnknown
+	// The late-count decomposition takes an objective non-decreasing in the
+	// late count and the maximum turnaround whose values are integers.
+	decomposable := o.Objective.Kind != Weighted
 	switch o.Method {
 	case MethodUnknown, Monolithic, Plain:
 	case Decomposition, SerialDecomposition:
-		if !product {
-			return nil, fmt.Errorf("%w: the %v method solves the product objective only, not %v", errBadOption, o.Method, o.Objective)
+		if !decomposable {
+			return nil, fmt.Errorf("%w: the %v method solves the product, lexicographic and late-count objectives only, not %v", errBadOption, o.Method, o.Objective)
 		}
 	default:
 		return nil, fmt.Errorf("%w: unknown method %v", errBadOption, o.Method)
@@ -95,7 +97,7 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	// The decomposition reports the heuristic when no subproblem improves on
 	// it, which a --horizon below the derived one might not allow.
 	capped := o.Horizon > 0 && o.Horizon < HorizonBound(in)
-	decompose := o.Method == Decomposition || o.Method == SerialDecomposition || (o.Method == MethodUnknown && product)
+	decompose := o.Method == Decomposition || o.Method == SerialDecomposition || (o.Method == MethodUnknown && decomposable)
 	if decompose && !capped {
 		return runDecomposed(ctx, path, in, o)
 	}

@@ -128,3 +128,25 @@ func TestGenerateBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestTable10TypoInSimulatorStreams: a simulator stream on Table 10 reads
+// "500GHz" as 500 MHz (A-C12), so its fast types run at the reference speed
+// as Table 3's do; the capacity-LP stream keeps the printed rate.
+func TestTable10TypoInSimulatorStreams(t *testing.T) {
+	sim, err := Generate(GenOptions{Trace: "yahoo", Jobs: 3, Seed: 1, Cluster: "table10", Resources: 12, Tasks: true, Rho: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, err := Generate(GenOptions{Trace: "yahoo", Jobs: 3, Seed: 1, Cluster: "table10", Resources: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range sim.Resources {
+		if r.ExecRateMHz != 5 && r.ExecRateMHz != ReferenceMHz {
+			t.Errorf("simulator resource %s: %v MHz, want 5 or %v", r.Name, r.ExecRateMHz, ReferenceMHz)
+		}
+		if lp.Resources[i].ExecRateMHz == ReferenceMHz {
+			t.Errorf("LP resource %s: rate changed to %v MHz", r.Name, ReferenceMHz)
+		}
+	}
+}

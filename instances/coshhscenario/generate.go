@@ -72,6 +72,9 @@ func Generate(o GenOptions) (*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Tasks {
+		readTable10Typo(res)
+	}
 	switch {
 	case o.Jobs < 0:
 		return nil, fmt.Errorf("coshh: negative job count %d", o.Jobs)
@@ -182,4 +185,18 @@ func round6(x float64) float64 {
 	}
 	p := math.Pow(10, 6-math.Ceil(math.Log10(math.Abs(x))))
 	return math.Round(x*p) / p
+}
+
+// table10TypoMHz is Table 10's printed "500GHz" (types 2, 3, 5): Table 3 gives
+// the same resource types 500 MHz, so the simulator reads it as 500 MHz
+// (A-C12); the capacity-LP tables keep the printed value.
+const table10TypoMHz = 500_000
+
+// readTable10Typo applies A-C12 to a simulator stream's resources.
+func readTable10Typo(res []Resource) {
+	for i := range res {
+		if res[i].ExecRateMHz == table10TypoMHz {
+			res[i].ExecRateMHz = ReferenceMHz
+		}
+	}
 }

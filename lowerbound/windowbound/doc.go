@@ -33,6 +33,18 @@
 // deadline at the release, which makes every job late and leaves
 // n·(Zmax+1) + Z.
 //
+// # The whole stream (Optimum)
+//
+// A stream that is an MRCP instance exactly — fixed slots, every time a
+// multiple of one unit (the gcd of all durations, arrivals and deadlines),
+// one duration per task on every group, every job with maps, reduces and a
+// deadline — is solved whole by Optimum for one metric: the late-count
+// objective for late jobs, the product for the MRCP product, and the
+// product with every deadline at the horizon (so no compacted schedule is
+// late) for the maximum turnaround. An Optimal solve is then the optimum of
+// the continuous-time problem (integer data: active schedules start tasks
+// at integer times); a limit leaves its dual bound.
+//
 // # Limits
 //
 // Fixed slots only (MRCP has no fungible slots); every kept task must last at

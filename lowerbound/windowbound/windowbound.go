@@ -158,7 +158,9 @@ func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit in
 	if err != nil {
 		return solve.StatusUnknown, fmt.Errorf("windowbound: %w", err)
 	}
-	use(out.Result.Bound, len(in.Jobs), out.Built.Zmax, exact, out.Verified)
+	// The weight of a late job is ObjectiveSpan + 1 (not a decomposition
+	// subproblem's own Zmax).
+	use(out.Result.Bound, len(in.Jobs), out.Built.ObjectiveSpan(), exact, out.Verified)
 	return out.Result.Status, nil
 }
 

@@ -33,6 +33,11 @@ type Policy struct {
 	// Fallback fills slots that no suggested class can use in stage-2 order
 	// (A-C9); off is the paper's algorithm.
 	Fallback bool
+	// AllSuggested suggests every class on every resource instead of the
+	// LPs' sets: Algorithm 2's two stages (min shares, then fairness) without
+	// the heterogeneity the LPs bring. A diagnostic that isolates what the LPs
+	// add; the classifications still run, the LPs are not solved.
+	AllSuggested bool
 	// Solve selects the LP backend and its limits.
 	Solve solve.Options
 	// UserRates, when set, are the users' arrival rates (jobs/s) the
@@ -126,8 +131,11 @@ type classing struct {
 // New returns COSHH without fallback, solving with the default backend.
 func New() *Policy { return &Policy{} }
 
-// Name is "coshh" or "coshh-fallback".
+// Name is "coshh", "coshh-fallback" or, with AllSuggested, "coshh-nolp".
 func (p *Policy) Name() string {
+	if p.AllSuggested {
+		return "coshh-nolp"
+	}
 	if p.Fallback {
 		return "coshh-fallback"
 	}
@@ -684,37 +692,48 @@ func (p *Policy) problem(k int) capacity.Problem {
 // solveLP solves classification k's capacity LP and sets its suggested sets;
 // without an optimal allocation every column serves every class.
 func (p *Policy) solveLP(k int, pr capacity.Problem) {
+	if p.AllSuggested {
+		p.cls[k].sc = allSuggested(len(pr.Resources), len(pr.Classes))
+		return
+	}
 	t0 := time.Now()
 	a, err := capacity.Solve(context.Background(), pr, p.Solve)
 	d := time.Since(t0)
 	p.Stats.LPSolves++
 	p.Stats.LPWall += d
 	p.Stats.LPMaxWall = max(p.Stats.LPMaxWall, d)
-	cols := len(pr.Resources)
-	sc := make([][]bool, cols)
-	for t := range sc {
-		sc[t] = make([]bool, len(pr.Classes))
-	}
 	if err != nil {
 		p.Stats.LastError = err.Error()
 	}
 	if err != nil || a.Status != solve.Optimal || a.Delta == nil {
 		p.Stats.LPFailures++
 		p.Stats.Lambda[k] = 0
-		for t := range sc {
-			for i := range sc[t] {
-				sc[t][i] = true
-			}
-		}
-	} else {
-		p.Stats.Lambda[k] = a.Lambda
-		for t, set := range a.Suggested {
-			for _, i := range set {
-				sc[t][i] = true
-			}
+		p.cls[k].sc = allSuggested(len(pr.Resources), len(pr.Classes))
+		return
+	}
+	sc := make([][]bool, len(pr.Resources))
+	for t := range sc {
+		sc[t] = make([]bool, len(pr.Classes))
+	}
+	p.Stats.Lambda[k] = a.Lambda
+	for t, set := range a.Suggested {
+		for _, i := range set {
+			sc[t][i] = true
 		}
 	}
 	p.cls[k].sc = sc
+}
+
+// allSuggested is a suggested-set matrix with every class on every column.
+func allSuggested(cols, classes int) [][]bool {
+	sc := make([][]bool, cols)
+	for t := range sc {
+		sc[t] = make([]bool, classes)
+		for i := range sc[t] {
+			sc[t][i] = true
+		}
+	}
+	return sc
 }
 
 // Suggested lists, for classification k (0 primary, 1 secondary) and node x,

@@ -252,3 +252,39 @@ func TestResolveEvery(t *testing.T) {
 		t.Errorf("%d of 2 jobs completed; the classless job should wait for ever", res.Metrics.CompletedJobs)
 	}
 }
+
+// TestAllSuggestedIgnoresTheLP: with AllSuggested the worked example's R1
+// serves class C1 too (the LP would keep it off R1), no LP is solved, and the
+// run still completes every job.
+func TestAllSuggestedIgnoresTheLP(t *testing.T) {
+	w := exampleWorkload(0, 1, 0, 1, 0, 1)
+	p := coshh.New()
+	p.Stated = example()
+	p.AllSuggested = true
+	res := run(t, w, p)
+	if p.Name() != "coshh-nolp" {
+		t.Errorf("name %q", p.Name())
+	}
+	if p.Stats.LPSolves != 0 {
+		t.Errorf("%d LP solves with AllSuggested", p.Stats.LPSolves)
+	}
+	if a := p.Suggested(1, 0); !slices.Equal(a, []int{0, 1}) {
+		t.Errorf("SC'_1 = %v, want [0 1]", a)
+	}
+	if res.Metrics.CompletedJobs != len(w.Jobs) {
+		t.Errorf("%d of %d jobs completed", res.Metrics.CompletedJobs, len(w.Jobs))
+	}
+	u1OnR1 := false
+	for _, a := range res.Trace {
+		if a.Node == 0 && w.Jobs[a.Job].User == 0 {
+			u1OnR1 = true
+		}
+	}
+	if !u1OnR1 {
+		t.Error("R1 never ran a task of U1 (class C1), as if the LP's SC_1 = {C2} still applied")
+	}
+}
+
+func TestConformanceCOSHHAllSuggested(t *testing.T) {
+	simtest.Run(t, func() sim.Policy { p := coshh.New(); p.AllSuggested = true; return p }, simtest.Caps{})
+}

@@ -9,6 +9,8 @@ import (
 // every arrival with the backend of Params.Solver.
 func init() {
 	Register("mrcp", func(p Params) sim.Policy {
-		return mrcpsched.New(mrcpsched.Options{Solver: p.Solver, SolveLimit: p.SolveLimit})
+		o := mrcpsched.Options{Solver: p.Solver, SolveLimit: p.SolveLimit}
+		_ = mrcpsched.ParseOptions(p.MRCPOptions, &o) // validated by the caller
+		return mrcpsched.New(o)
 	})
 }

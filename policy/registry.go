@@ -23,6 +23,9 @@ type Params struct {
 	// their defaults.
 	Solver     string
 	SolveLimit time.Duration
+	// MRCPOptions: mrcp's policies.md §2.4 options, comma-separated
+	// (mrcpsched.ParseOptions; the caller validates them first).
+	MRCPOptions string
 }
 
 // Summarizer is implemented by policies with figures of their own beyond the
@@ -30,6 +33,13 @@ type Params struct {
 // CLI prints Summary's lines after the report.
 type Summarizer interface {
 	Summary(res *sim.Result) []string
+}
+
+// JSONSummarizer is implemented by policies whose own figures also go into
+// the JSON report (`simulate --json`, field "policy_summary"): SummaryJSON
+// returns a value that encoding/json marshals.
+type JSONSummarizer interface {
+	SummaryJSON(res *sim.Result) any
 }
 
 // Constructor builds a fresh policy.

@@ -1,25 +1,34 @@
 // Command mrcponline reproduces MRCP's experiment in simulation (policies.md
 // §3.1, §5): the mrcp policy against EDF on the small, medium, large and
 // mixed WordCount streams over their λ grids, several seeds each, with the
-// paper's metrics P, T, O and U. Each finished point is appended to the
-// output TSV at once, so a killed sweep loses no finished work, and points
-// already in the file are skipped on a rerun. Every trace passes the
-// independent checker before its line is written.
+// paper's metrics P, T, O and U. Each finished point (workload, λ, seed,
+// policy) is written at once to a file of its own in -dir (atomically), so
+// a killed sweep loses no finished work, and points already there are
+// skipped on a rerun. Every trace passes the independent checker before its
+// file is written.
 //
-//	go run ./bench/mrcponline -hours 5 -seeds 1,2,3 -out docs/mrcponline.tsv
-//	go run ./bench/mrcponline -out docs/mrcponline.tsv -svg docs/mrcponline.svg
+// Policies: mrcp (defaults: node limit 2 000 and 5 000 columns per MILP,
+// 10 s per re-solve), edf, and mrcp-opt, the reference whose every re-solve
+// is solved to proven optimality if it can be (no node or size limit,
+// -opt-limit per re-solve, backend -opt-solver).
+//
+//	nice go run ./bench/mrcponline -hours 5 -seeds 1,2,3 -dir docs/figures/mrcponline
+//	go run ./bench/mrcponline -dir docs/figures/mrcponline -svg docs/figures/mrcponline.svg
 package main
 
 import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/internal/atomicfile"
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/policy/mrcpsched"
 	"github.com/mrbound/mrbound/sim"
@@ -29,45 +38,36 @@ import (
 	"github.com/mrbound/mrbound/workload"
 )
 
-const header = "workload\tlambda\tgap_s\tseed\tpolicy\tjobs\tcompleted\tP\tT_s\tO_mean_ms\tO_median_ms\tO_median_cpu_ms\tO_over_T\tU\tU_map\tsolves\toptimal\tnode_limit\twall_limit\tmilps\tmax_solve_ms\tsim_wall_s"
+const header = "workload\tlambda\tgap_s\tseed\tpolicy\tjobs\tcompleted\tP\tT_s\tO_mean_ms\tO_median_ms\tO_median_cpu_ms\tO_over_T\tU\tU_map\tsolves\toptimal\tnode_limit\twall_limit\tmilps\tmax_solve_ms\tsim_wall_s\tsize_limit"
 
 func main() {
 	workloads := flag.String("workloads", "small,medium,large,mixed", "workloads")
 	seeds := flag.String("seeds", "1", "seeds, comma-separated")
 	hours := flag.Float64("hours", 5, "simulated hours of arrivals per point")
-	policies := flag.String("policies", "mrcp,edf", "policies")
+	policies := flag.String("policies", "mrcp,edf", "policies: mrcp, edf, mrcp-opt")
 	solver := flag.String("solver", "native", "MILP backend of mrcp")
+	optSolver := flag.String("opt-solver", "highs", "MILP backend of mrcp-opt")
+	optLimit := flag.Duration("opt-limit", 300*time.Second, "wall limit of one re-solve of mrcp-opt")
 	gaps := flag.String("gaps", "", "only these mean inter-arrival times (s), comma-separated; default the whole grid")
-	out := flag.String("out", "mrcponline.tsv", "TSV to append to")
-	svg := flag.String("svg", "", "instead of running: draw the TSV's P and T as this SVG, print the markdown table")
+	dir := flag.String("dir", "mrcponline", "directory of the per-point result files")
+	svg := flag.String("svg", "", "instead of running: draw the points' P and T as this SVG, print the markdown table")
 	flag.Parse()
 	if *svg != "" {
-		pts, err := readPoints(*out)
+		pts, err := readPoints(*dir)
 		if err != nil {
 			fail(err)
 		}
 		writeTable(os.Stdout, pts)
+		if err := writeOptTable(os.Stdout, *dir); err != nil {
+			fail(err)
+		}
 		if err := writeSVG(*svg, pts); err != nil {
 			fail(err)
 		}
 		return
 	}
-	done := map[string]bool{}
-	if data, err := os.ReadFile(*out); err == nil {
-		for _, line := range strings.Split(string(data), "\n")[1:] {
-			f := strings.Split(line, "\t")
-			if len(f) > 5 {
-				done[strings.Join([]string{f[0], f[2], f[3], f[4]}, "/")] = true
-			}
-		}
-	}
-	f, err := os.OpenFile(*out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		fail(err)
-	}
-	defer f.Close()
-	if st, _ := f.Stat(); st.Size() == 0 {
-		fmt.Fprintln(f, header)
 	}
 	wantGap := map[string]bool{}
 	for _, g := range strings.Split(*gaps, ",") {
@@ -90,26 +90,41 @@ func main() {
 				if err != nil {
 					fail(err)
 				}
-				in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: wl, Duration: *hours * 3600, Lambda: lambda,
-					Durations: mrcpscenario.Fit, Seed: seed})
-				if err != nil {
-					fail(err)
-				}
-				w, err := workload.FromMRCP(in.Name, in)
-				if err != nil {
-					fail(err)
-				}
+				var w *sim.Workload
 				for _, pn := range strings.Split(*policies, ",") {
-					key := strings.Join([]string{wn, gap, ss, pn}, "/")
-					if done[key] {
-						continue
+					file := filepath.Join(*dir, fmt.Sprintf("%s-%s-s%d-%s.tsv", wn, gap, seed, pn))
+					if _, err := os.Stat(file); err == nil {
+						continue // done in an earlier run
 					}
-					line, err := run(w, pn, *solver, seed)
+					if w == nil {
+						in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: wl, Duration: *hours * 3600, Lambda: lambda,
+							Durations: mrcpscenario.Fit, Seed: seed})
+						if err != nil {
+							fail(err)
+						}
+						if w, err = workload.FromMRCP(in.Name, in); err != nil {
+							fail(err)
+						}
+					}
+					var mo *mrcpsched.Options
+					switch pn {
+					case "mrcp":
+						mo = &mrcpsched.Options{Solver: *solver}
+					case "mrcp-opt":
+						mo = &mrcpsched.Options{Solver: *optSolver, SolveLimit: *optLimit, NodeLimit: -1, MaxColumns: -1}
+					}
+					line, err := run(w, pn, mo, seed)
 					if err != nil {
-						fail(fmt.Errorf("%s: %w", key, err))
+						fail(fmt.Errorf("%s: %w", file, err))
 					}
-					fmt.Fprintf(f, "%s\t%.6g\t%s\t%d\t%s\t%s\n", wn, lambda, gap, seed, pn, line)
-					fmt.Fprintf(os.Stderr, "%s done\n", key)
+					err = atomicfile.Write(file, func(f io.Writer) error {
+						_, err := fmt.Fprintf(f, "%s\n%s\t%.6g\t%s\t%d\t%s\t%s\n", header, wn, lambda, gap, seed, pn, line)
+						return err
+					})
+					if err != nil {
+						fail(err)
+					}
+					fmt.Fprintf(os.Stderr, "%s done\n", file)
 				}
 			}
 		}
@@ -117,17 +132,17 @@ func main() {
 }
 
 // run simulates one point in hadoop1 mode (H = 3 s) with the user's
-// estimates (MRCP's dry-run means).
-func run(w *sim.Workload, policy, solver string, seed uint64) (string, error) {
+// estimates (MRCP's dry-run means): EDF, or mrcp with options mo.
+func run(w *sim.Workload, policy string, mo *mrcpsched.Options, seed uint64) (string, error) {
 	o := sim.DefaultOptions()
 	o.Estimates, o.Seed = sim.EstimateGiven, seed
 	var p sim.Policy
 	var mp *mrcpsched.Policy
-	switch policy {
-	case "mrcp":
-		mp = mrcpsched.New(mrcpsched.Options{Solver: solver})
+	switch {
+	case mo != nil:
+		mp = mrcpsched.New(*mo)
 		p = mp
-	case "edf":
+	case policy == "edf":
 		p = fifo.NewEDF() // f = 0.05, stock slow-start (A-E1)
 	default:
 		return "", fmt.Errorf("unknown policy %q", policy)
@@ -152,6 +167,7 @@ func run(w *sim.Workload, policy, solver string, seed uint64) (string, error) {
 		strconv.FormatFloat(s.OT, 'g', 4, 64), strconv.FormatFloat(s.U, 'f', 4, 64), strconv.FormatFloat(s.UMap, 'f', 4, 64),
 		strconv.Itoa(s.Solves), strconv.Itoa(s.Optimal), strconv.Itoa(s.NodeLimitHit), strconv.Itoa(s.WallLimitHit),
 		strconv.Itoa(s.MILPs), ms(s.MaxSolve), strconv.FormatFloat(time.Since(t0).Seconds(), 'f', 1, 64),
+		strconv.Itoa(s.SizeLimitHit),
 	}, "\t"), nil
 }
 

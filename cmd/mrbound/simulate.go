@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/policy/mrcpsched"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/report"
 	"github.com/mrbound/mrbound/workload"
@@ -46,9 +47,10 @@ nothing changed for --stuck-after); a stalled or stuck run exits with code 2.`,
 			&cli.Float64Flag{Name: "estimate-error", Usage: "I of --estimates noisy: estimate = truth x U[1-I, 1+I]"},
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise]"},
 			&cli.StringFlag{Name: "solver", Usage: "mrcp, coshh: the MILP/LP backend (native or highs)"},
-			&cli.DurationFlag{Name: "solve-limit", Usage: "mrcp, coshh: wall-clock limit of one re-solve (mrcp default 10s)"},
+			&cli.DurationFlag{Name: "solve-limit", Usage: "mrcp, coshh: wall-clock limit of one re-solve (mrcp default 60s, a safety net)"},
 			&cli.DurationFlag{Name: "horizon", Usage: "stop the run at this simulated time (0 = none); jobs left then are reported, exit 0"},
 			&cli.DurationFlag{Name: "stuck-after", Value: time.Duration(sim.DefaultStuckAfter) * time.Millisecond, Usage: "end a run as stuck once no job is to arrive, no running task can end and nothing changed for this long (0 = never; docs/simulator.md)"},
+			&cli.StringFlag{Name: "mrcp-options", Usage: "mrcp: policies.md §2.4 options, comma-separated: skiphol, strict-times, latency=model, blocking-jt"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
 			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
 			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file"},
@@ -80,10 +82,19 @@ func simulateAction(c *cli.Context) error {
 	if solves := c.String("policy") == "mrcp" || strings.HasPrefix(c.String("policy"), "coshh"); !solves && (c.IsSet("solver") || c.IsSet("solve-limit")) {
 		return badInputf("--solver and --solve-limit apply to the policies that solve models (mrcp, coshh, coshh-fallback)")
 	}
+	if c.IsSet("mrcp-options") {
+		if c.String("policy") != "mrcp" {
+			return badInputf("--mrcp-options applies to the mrcp policy only")
+		}
+		if err := mrcpsched.ParseOptions(c.String("mrcp-options"), &mrcpsched.Options{}); err != nil {
+			return badInputf("--mrcp-options: %v", err)
+		}
+	}
 	if c.Duration("solve-limit") < 0 {
 		return badInputf("--solve-limit: %v is negative", c.Duration("solve-limit"))
 	}
-	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps"), Solver: c.String("solver"), SolveLimit: c.Duration("solve-limit")})
+	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps"), Solver: c.String("solver"), SolveLimit: c.Duration("solve-limit"),
+		MRCPOptions: c.String("mrcp-options")})
 	if err != nil {
 		return err
 	}
@@ -117,6 +128,9 @@ func simulateAction(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
+		if js, ok := pol.(policy.JSONSummarizer); ok {
+			rep.PolicySummary = js.SummaryJSON(res)
+		}
 		err = rep.WriteJSON(c.App.Writer)
 	} else {
 		err = rep.WriteText(c.App.Writer)

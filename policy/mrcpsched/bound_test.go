@@ -12,11 +12,12 @@ import (
 // exhaustive is the optimum of p by the late-count MILPs alone, without the
 // policy's bounds: for every K, minimise Z with at most K late jobs (Z ≤ cap,
 // from zero); the optimum is min_K (K + 1)·Z*_K. It also returns the least Z
-// over all K.
-func exhaustive(t *testing.T, p *problem, cap int) (opt, zmin int) {
+// over all K, and which K have a schedule with Z ≤ cap.
+func exhaustive(t *testing.T, p *problem, cap int) (opt, zmin int, feasible []bool) {
 	t.Helper()
 	none := make([]bool, len(p.jobs))
 	opt, zmin = -1, -1
+	feasible = make([]bool, len(p.jobs)+1)
 	for k := 0; k <= len(p.jobs); k++ {
 		sm := buildSub(p, k, cap, 0, none)
 		if sm.infea {
@@ -33,6 +34,7 @@ func exhaustive(t *testing.T, p *problem, cap int) (opt, zmin int) {
 		default:
 			t.Fatalf("K=%d: %v", k, res.Status)
 		}
+		feasible[k] = true
 		z := int(res.Objective + 0.5)
 		if v := (k + 1) * z; opt < 0 || v < opt {
 			opt = v
@@ -41,14 +43,17 @@ func exhaustive(t *testing.T, p *problem, cap int) (opt, zmin int) {
 			zmin = z
 		}
 	}
-	return opt, zmin
+	return opt, zmin, feasible
 }
 
 // TestBoundsAndPlansAgainstExhaustive takes the current problems of a
 // congested run (running tasks, raised releases, late jobs) and checks, on
 // each small one, that the lower bound on Z is at most the least Z of any
 // schedule, that the jobs declared late in every schedule are, and that the
-// policy's plan value equals the optimum found without its bounds.
+// policy's plan value equals the optimum found without its bounds; that
+// the late-count bound (Moore–Hodgson on the fluid relaxations) is at most
+// the fewest late jobs of any schedule, and that the late-set relaxation
+// never dismisses a late count that has a schedule.
 func TestBoundsAndPlansAgainstExhaustive(t *testing.T) {
 	var probs []*problem
 	for seed := uint64(1); seed <= 6; seed++ {
@@ -68,7 +73,7 @@ func TestBoundsAndPlansAgainstExhaustive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	checked, withRunning, withLate := 0, 0, 0
+	checked, withRunning, withLate, withLateBound := 0, 0, 0, 0
 	limit := 30
 	if testing.Short() {
 		limit = 10
@@ -77,11 +82,11 @@ func TestBoundsAndPlansAgainstExhaustive(t *testing.T) {
 		if len(p.jobs) > 4 || checked >= limit {
 			continue
 		}
-		best, _, st := solveProblem(context.Background(), p, nil, solve.Options{Threads: 1}, 0)
+		best, _, st := solveProblem(context.Background(), p, nil, solve.Options{Threads: 1}, 0, false)
 		if best.value() > 250 {
 			continue
 		}
-		opt, zmin := exhaustive(t, p, best.value())
+		opt, zmin, feasible := exhaustive(t, p, best.value())
 		zlb, late := p.lowerBounds()
 		kmin := 0
 		for _, l := range late {
@@ -95,6 +100,21 @@ func TestBoundsAndPlansAgainstExhaustive(t *testing.T) {
 		if (kmin+1)*zlb > opt {
 			t.Errorf("problem at %d ms: bound (%d+1)·%d above the optimum %d", p.nowMs, kmin, zlb, opt)
 		}
+		fewest := len(p.jobs)
+		for k, ok := range feasible {
+			if sets, decided := p.passingLateSets(late, k, best.value(), 0); ok && decided && len(sets) == 0 {
+				t.Errorf("problem at %d ms: late sets of size %d dismissed at cap %d, but a schedule exists", p.nowMs, k, best.value())
+			}
+			if ok {
+				fewest = min(fewest, k)
+			}
+		}
+		if kl := p.lateLowerBound(late); kl > fewest {
+			t.Errorf("problem at %d ms: late-count bound %d above the fewest late jobs %d", p.nowMs, kl, fewest)
+		}
+		if kl := p.lateLowerBound(late); kl > 0 {
+			withLateBound++
+		}
 		if !st.optimal || best.value() != opt {
 			t.Errorf("problem at %d ms: plan %d (optimal %v), exhaustive optimum %d", p.nowMs, best.value(), st.optimal, opt)
 		}
@@ -106,8 +126,9 @@ func TestBoundsAndPlansAgainstExhaustive(t *testing.T) {
 			withLate++
 		}
 	}
-	if checked < limit/2 || withRunning == 0 || withLate == 0 {
-		t.Fatalf("only %d problems checked (%d with running tasks, %d with late jobs)", checked, withRunning, withLate)
+	if checked < limit/2 || withRunning == 0 || withLate == 0 || withLateBound == 0 {
+		t.Fatalf("only %d problems checked (%d with running tasks, %d with late jobs, %d with a late-count bound > 0)",
+			checked, withRunning, withLate, withLateBound)
 	}
-	t.Logf("%d problems: %d with running tasks, %d with late jobs", checked, withRunning, withLate)
+	t.Logf("%d problems: %d with running tasks, %d with late jobs, %d with a late-count bound > 0", checked, withRunning, withLate, withLateBound)
 }

@@ -21,23 +21,33 @@
 //
 // The best of several greedy list schedules (job orders: the previous
 // plan's with new jobs appended — the §2.4 fallback —, arrival, deadline,
-// least slack, least work, then single-job moves within a work budget) gives
-// the incumbent U. A lower bound zlb on Z and the jobs late in every schedule
-// (K ≥ kmin) follow from work and critical paths. Then the late-count
+// least slack, least work, the jobs a Moore–Hodgson relaxation keeps on time
+// by due date first, then single-job moves within a work budget) gives the
+// incumbent U. A lower bound zlb on Z follows from work and critical paths,
+// and one on the late jobs (K ≥ kmin) from the jobs late in every schedule
+// plus Moore and Hodgson's rule on a fluid relaxation per slot kind
+// (lateLowerBound). Then the late-count
 // decomposition: for K = kmin, kmin+1, … while ⌊(U−1)/(K+1)⌋ ≥ zlb, the
 // time-indexed MILP of buildSub (cumulative starts, pooled lanes, identical
 // maps of a job sharing one integer count) minimises Z with at most K late
-// jobs and Z ≤ ⌊(U−1)/(K+1)⌋; each solution is decoded, checked against the
+// jobs and Z ≤ ⌊(U−1)/(K+1)⌋, unless no late set of size K passes the
+// preemptive relaxation at that cap (passingLateSets); when that MILP is
+// over the size limit and at most four late sets pass, one MILP per set
+// instead, its other jobs on time (their windows end at their deadlines,
+// which makes it far smaller); each solution is decoded, checked against the
 // problem (verifyPlan) and becomes the incumbent. When no K is left the plan
 // is proven optimal. A plan whose value equals (kmin + 1)·zlb needs no MILP.
 //
 // # Limits and determinism
 //
-// Each MILP has a node limit (deterministic, DefaultNodeLimit) and the whole
-// re-solve a wall limit (DefaultSolveLimit = 10 s, A-M6) as a safety net; a
-// re-solve stopped by either keeps its incumbent and is recorded as not
-// optimal. Runs are deterministic given the seed unless the wall limit
-// binds; SolveRecord.WallHit counts when it did.
+// The limits that decide are deterministic: a node limit per MILP
+// (DefaultNodeLimit), a size limit per MILP (DefaultMaxColumns) and a budget
+// of late sets. The whole re-solve also has a wall limit (DefaultSolveLimit
+// = 60 s, A-M6), a safety net far above what the deterministic limits let a
+// re-solve take; a re-solve stopped by any limit keeps its incumbent and is
+// recorded as not optimal. Runs are deterministic given the seed unless the
+// safety net binds; SolveRecord.WallHit counts when it did (TestDeterministic
+// fails then).
 //
 // # Dispatch
 //

@@ -56,44 +56,47 @@ func (sm *subModel) addCum(p *problem, e *model.Expr, g, tau int, coef float64) 
 	}
 }
 
-// row adds lo ≤ e ≤ up, moving e's constant to the bounds.
-func row(b *model.Builder, e model.Expr, lo, up float64) {
+// constTol is the slack allowed to a row without variables (its terms are
+// integer counts, so any violation is at least 1).
+const constTol = 1e-9
+
+// rowAdder adds rows to b and remembers whether a row without variables
+// (every term fixed by the windows) was violated: the model is infeasible.
+type rowAdder struct {
+	b        *model.Builder
+	violated bool
+}
+
+// row adds lo ≤ e ≤ up, moving e's constant to the bounds; a row without
+// variables is checked instead of added.
+func (r *rowAdder) row(e model.Expr, lo, up float64) {
 	c := e.Constant
 	e.Constant = 0
 	if len(e.Terms) == 0 {
+		if c < lo-constTol || c > up+constTol {
+			r.violated = true
+		}
 		return
 	}
-	b.AddConstr("", e, lo-c, up-c)
+	r.b.AddConstr("", e, lo-c, up-c)
 }
 
 // buildSub emits the model for at most maxLate late jobs and Z ≤ zcap.
 func buildSub(p *problem, maxLate, zcap, zlb int, fixedLate []bool) *subModel {
 	ng := len(p.groups)
-	sm := &subModel{est: make([]int, ng), lst: make([]int, ng), fs: make([][]model.Var, ng)}
-	fixed := 0
-	for j := range p.jobs {
-		if fixedLate[j] || p.jobs[j].runEnd > p.jobs[j].deadline {
-			fixed++
-		}
-	}
-	if fixed > maxLate {
+	sm := &subModel{fs: make([][]model.Var, ng)}
+	var ok bool
+	sm.est, sm.lst, ok = windows(p, maxLate, zcap, fixedLate)
+	if !ok {
 		sm.infea = true
 		return sm
 	}
-	for g, gr := range p.groups {
-		pj := &p.jobs[gr.job]
-		if gr.kind == sim.Map {
-			sm.est[g], sm.lst[g] = 0, zcap-gr.dur-pj.maxRed
-		} else {
-			sm.est[g], sm.lst[g] = p.redEST(gr.job), zcap-gr.dur
-		}
-		if sm.lst[g] < sm.est[g] {
-			sm.infea = true
-			return sm
-		}
-	}
+	fixed := countLate(p, fixedLate)
+	allOnTime := fixed == maxLate // the windows end at the deadlines
 	inf := math.Inf(1)
 	b := model.NewBuilder(fmt.Sprintf("mrcp-online-K%d-Z%d", maxLate, zcap))
+	ra := &rowAdder{b: b}
+	row := func(_ *model.Builder, e model.Expr, lo, up float64) { ra.row(e, lo, up) }
 	u := make([]model.Var, zcap+1)
 	obj := model.Expr{}
 	for t := zlb + 1; t <= zcap; t++ {
@@ -162,7 +165,7 @@ func buildSub(p *problem, maxLate, zcap, zlb int, fixedLate []bool) *subModel {
 	lateRow := model.Expr{}
 	for j := range p.jobs {
 		pj := &p.jobs[j]
-		if fixedLate[j] || pj.runEnd > pj.deadline || pj.deadline >= zcap {
+		if allOnTime || fixedLate[j] || pj.runEnd > pj.deadline || pj.deadline >= zcap {
 			continue // late in every schedule, or on time by Z ≤ zcap ≤ d_j
 		}
 		nv := b.Binary("")
@@ -182,6 +185,10 @@ func buildSub(p *problem, maxLate, zcap, zlb int, fixedLate []bool) *subModel {
 	}
 	if len(lateRow.Terms) > 0 {
 		row(b, lateRow, -inf, float64(maxLate-fixed))
+	}
+	if ra.violated {
+		sm.infea = true // a row fixed by the windows alone fails
+		return sm
 	}
 	m, err := b.Build()
 	if err != nil {
@@ -221,23 +228,82 @@ type solveStats struct {
 	wallLimitHit      bool // … on the wall-clock limit (breaks determinism)
 	failed            bool // a solver call failed: fallback plan
 	sizeLimitHit      bool // a MILP was too large to build: incumbent kept
+	setMILPs          int  // MILPs of single late sets (K's own was too large)
+	setBetter         int  // … of them that improved the plan
 }
 
-// subSize estimates the columns of buildSub(p, ·, zcap, ·): the start
-// windows plus the makespan indicators.
-func subSize(p *problem, zcap int) int {
-	n := zcap
-	for _, g := range p.groups {
-		n += max(zcap-g.dur-p.jobs[g.job].maxRed, 0)
+// countLate is the number of jobs of fixedLate or late in every schedule
+// (their running tasks end past the deadline).
+func countLate(p *problem, fixedLate []bool) int {
+	n := 0
+	for j := range p.jobs {
+		if fixedLate[j] || p.jobs[j].runEnd > p.jobs[j].deadline {
+			n++
+		}
 	}
 	return n
 }
 
+// windows returns each group's start window [est_g, lst_g] in
+// buildSub(p, maxLate, zcap, ·, fixedLate): [0 or the job's earliest map
+// end, zcap − tail_g − e_g], and when every job outside fixedLate must be on
+// time (maxLate = their count) lst_g ≤ d_j − tail_g − e_g for the jobs with
+// d_j < zcap (all the group's tasks started by then: the lateness row with
+// N_j = 0). ok is false when a window is empty or too many jobs are late.
+func windows(p *problem, maxLate, zcap int, fixedLate []bool) (est, lst []int, ok bool) {
+	fixed := countLate(p, fixedLate)
+	if fixed > maxLate {
+		return nil, nil, false
+	}
+	est, lst = make([]int, len(p.groups)), make([]int, len(p.groups))
+	for g, gr := range p.groups {
+		pj := &p.jobs[gr.job]
+		tail := 0
+		if gr.kind == sim.Map {
+			tail = pj.maxRed
+		} else {
+			est[g] = p.redEST(gr.job)
+		}
+		lst[g] = zcap - gr.dur - tail
+		if fixed == maxLate && !fixedLate[gr.job] && pj.runEnd <= pj.deadline && pj.deadline < zcap {
+			lst[g] = min(lst[g], pj.deadline-tail-gr.dur)
+		}
+		if lst[g] < est[g] {
+			return nil, nil, false
+		}
+	}
+	return est, lst, true
+}
+
+// subSize is about the columns of buildSub(p, maxLate, zcap, ·, fixedLate):
+// the start windows plus the makespan indicators (0 when it is infeasible
+// by its windows).
+func subSize(p *problem, maxLate, zcap int, fixedLate []bool) int {
+	est, lst, ok := windows(p, maxLate, zcap, fixedLate)
+	if !ok {
+		return 0
+	}
+	n := zcap
+	for g := range est {
+		n += lst[g] - est[g]
+	}
+	return n
+}
+
+// maxSetMILPs is the most late sets whose MILPs solveProblem solves one by
+// one when the late count's own MILP is over the size limit.
+const maxSetMILPs = 4
+
 // solveProblem returns a plan for p: the best greedy schedule (starting
 // from prev, the previous plan's job order), then for each late count K
 // from the proven minimum, the MILP with Z ≤ ⌊(U − 1)/(K + 1)⌋ for the
-// incumbent value U, until no cap reaches the lower bound on Z.
-func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options, maxCols int) (*schedule, []int, solveStats) {
+// incumbent value U, until no cap reaches the lower bound on Z. A K whose
+// late sets all fail the relaxation needs no MILP; when K's MILP is over
+// maxCols and at most maxSetMILPs late sets pass, each set gets its own
+// MILP (its other jobs on time: windows end at their deadlines). With
+// setsFirst (for tests) every late count with more late jobs allowed than
+// fixed and at most maxSetMILPs passing sets takes the per-set MILPs.
+func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options, maxCols int, setsFirst bool) (*schedule, []int, solveStats) {
 	var st solveStats
 	best, order := heuristic(p, prev)
 	if best == nil {
@@ -245,29 +311,14 @@ func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options
 		return nil, nil, st
 	}
 	zlb, fixedLate := p.lowerBounds()
-	kmin := 0
-	for _, l := range fixedLate {
-		if l {
-			kmin++
-		}
-	}
+	kmin := p.lateLowerBound(fixedLate)
 	st.optimal = true
-	for k := kmin; k < len(p.jobs)+1; k++ {
-		zcap := (best.value() - 1) / (k + 1)
-		if zcap < zlb || best.value() <= (kmin+1)*zlb {
-			break
-		}
-		if ctx.Err() != nil {
-			st.optimal, st.limitHit, st.wallLimitHit = false, true, true
-			break
-		}
-		if size := subSize(p, zcap); maxCols > 0 && size > maxCols {
-			st.optimal, st.sizeLimitHit = false, true
-			break
-		}
-		sm := buildSub(p, k, zcap, zlb, fixedLate)
+	// milp solves one subproblem and keeps a better plan; false when the
+	// solve stopped the re-solve (a failed call).
+	milp := func(k, zcap int, late []bool) bool {
+		sm := buildSub(p, k, zcap, zlb, late)
 		if sm.infea {
-			continue
+			return true
 		}
 		st.milps++
 		st.cols += sm.m.NumCols()
@@ -275,22 +326,22 @@ func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options
 		res, err := solve.Solve(ctx, sm.m, opt)
 		if err != nil {
 			st.failed, st.optimal = true, false
-			break
+			return false
 		}
 		st.nodes += res.Nodes
 		switch {
 		case res.Status == solve.Infeasible:
-			continue
+			return true
 		case res.Status == solve.Optimal:
 		case res.Status.IsLimit():
 			st.optimal, st.limitHit = false, true
 			st.wallLimitHit = st.wallLimitHit || res.Status == solve.TimeLimit || res.Status == solve.Interrupted
 		default:
 			st.optimal = false
-			continue
+			return true
 		}
 		if !res.HasSolution {
-			continue
+			return true
 		}
 		tasks := sm.decode(p, res.X)
 		placeStarts(p, tasks)
@@ -298,6 +349,61 @@ func solveProblem(ctx context.Context, p *problem, prev []int, opt solve.Options
 		if verifyPlan(p, cand) == nil && cand.value() < best.value() {
 			best = cand
 			order = jobOrder(p, cand)
+		}
+		return true
+	}
+	cap := func(k int) int { return (best.value() - 1) / (k + 1) }
+	for k := kmin; k < len(p.jobs)+1; k++ {
+		zcap := cap(k)
+		if zcap < zlb || best.value() <= (kmin+1)*zlb {
+			break
+		}
+		if ctx.Err() != nil {
+			st.optimal, st.limitHit, st.wallLimitHit = false, true, true
+			break
+		}
+		sets, decided := p.passingLateSets(fixedLate, k, zcap, maxSetMILPs)
+		if decided && len(sets) == 0 {
+			continue // no late set of size k passes the relaxation at this cap
+		}
+		bySets := setsFirst && decided && len(sets) <= maxSetMILPs && k > countLate(p, fixedLate)
+		if !bySets && (maxCols <= 0 || subSize(p, k, zcap, fixedLate) <= maxCols) {
+			if !milp(k, zcap, fixedLate) {
+				break
+			}
+			continue
+		}
+		if !decided || len(sets) > maxSetMILPs {
+			st.optimal, st.sizeLimitHit = false, true
+			break
+		}
+		// one MILP per passing late set: late jobs within fixedLate ∪ set
+		tooBig := false
+		for _, set := range sets {
+			late := slices.Clone(fixedLate)
+			for _, j := range set {
+				late[j] = true
+			}
+			zcap = cap(k)
+			if zcap < zlb {
+				break
+			}
+			if maxCols > 0 && subSize(p, k, zcap, late) > maxCols {
+				tooBig = true
+				break
+			}
+			st.setMILPs++
+			before := best.value()
+			if !milp(k, zcap, late) {
+				return best, order, st
+			}
+			if best.value() < before {
+				st.setBetter++
+			}
+		}
+		if tooBig {
+			st.optimal, st.sizeLimitHit = false, true
+			break
 		}
 	}
 	return best, order, st

@@ -201,6 +201,23 @@ func orders(p *problem, prev []int) [][]int {
 	if prev != nil {
 		out = append(out, prev)
 	}
+	// the jobs the fluid relaxations keep on time, by due date, then the
+	// others by arrival: a schedule with as few late jobs as the bound
+	// when the relaxation's choice carries over
+	late := make([]bool, n)
+	for j := range p.jobs {
+		late[j] = p.jobs[j].runEnd > p.jobs[j].deadline
+	}
+	for _, k := range []sim.Kind{sim.Map, sim.Reduce} {
+		kept, _ := p.mooreHodgson(k, late)
+		o := slices.Clone(kept)
+		for j := range base {
+			if !slices.Contains(kept, j) {
+				o = append(o, j)
+			}
+		}
+		out = append(out, o)
+	}
 	for _, key := range keys {
 		o := slices.Clone(base)
 		slices.SortStableFunc(o, func(a, b int) int {

@@ -3,8 +3,10 @@ package mrcpsched
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mrbound/mrbound/internal/cputime"
@@ -14,9 +16,13 @@ import (
 
 // Defaults of Options.
 const (
-	// DefaultSolveLimit is the wall-clock limit of one re-solve (A-M6); it is
-	// a safety net: the node limit below binds first on every run we made.
-	DefaultSolveLimit = 10 * time.Second
+	// DefaultSolveLimit is the wall-clock limit of one re-solve (A-M6), a
+	// safety net only: the deterministic limits below (nodes, columns, late
+	// sets) decide every re-solve we measured well inside it even on the
+	// loaded machine, so a seed fixes the run. Its hits are counted
+	// (SolveRecord.WallHit); at 10 s it bound under load (13 of 47 956
+	// re-solves of the five-seed grid, 7 of 523 in one run).
+	DefaultSolveLimit = 60 * time.Second
 	// DefaultNodeLimit bounds the branch-and-bound nodes of each MILP: a
 	// deterministic work limit, so that a seed fixes the run.
 	DefaultNodeLimit = 2000
@@ -43,11 +49,64 @@ type Options struct {
 	// NoMILP plans with the greedy heuristic alone (the fallback; for
 	// measuring what the MILPs add).
 	NoMILP bool
+
+	// The options of policies.md §2.4; all off is the faithful default.
+
+	// SkipHOL (skipHOL=true): a free reduce slot takes the first planned
+	// reduce of its node whose job's maps are complete instead of staying
+	// idle behind the head.
+	SkipHOL bool
+	// StrictTimes (strictTimes): a planned task waits for its planned start
+	// (A-M1 read as a timetable); a timer at that instant brings the offer.
+	StrictTimes bool
+	// ModelLatency (latency=model): a plan applies at now + L, L the
+	// re-solve's measured wall time rounded up to the millisecond; offers
+	// until then use the previous plan. L is measured, so such runs need
+	// not repeat.
+	ModelLatency bool
+	// BlockingJT (blockingJT=true, with ModelLatency): nothing is launched
+	// while a plan is being made, as when Hadoop's assignTasks blocks.
+	BlockingJT bool
+}
+
+// Timer tags of the policy.
+const (
+	tagSolve   int64 = iota // re-solve for the arrivals of the instant
+	tagPlanned              // a planned start (StrictTimes)
+	tagInstall              // a plan becomes ready (ModelLatency)
+)
+
+// ParseOptions sets the §2.4 options named in list (comma-separated:
+// skiphol, strict-times, latency=model, latency=0, blocking-jt); an unknown
+// name is an error naming it.
+func ParseOptions(list string, o *Options) error {
+	for _, f := range strings.Split(list, ",") {
+		switch strings.TrimSpace(f) {
+		case "":
+		case "skiphol":
+			o.SkipHOL = true
+		case "strict-times":
+			o.StrictTimes = true
+		case "latency=model":
+			o.ModelLatency = true
+		case "latency=0":
+			o.ModelLatency = false
+		case "blocking-jt":
+			o.BlockingJT = true
+		default:
+			return fmt.Errorf("unknown mrcp option %q (skiphol, strict-times, latency=model, latency=0, blocking-jt)", f)
+		}
+	}
+	if o.BlockingJT && !o.ModelLatency {
+		return errors.New("mrcp option blocking-jt needs latency=model")
+	}
+	return nil
 }
 
 // SolveRecord is one re-solve.
 type SolveRecord struct {
 	At       sim.Time      // simulated time of the solve
+	Ready    sim.Time      // when its plan applied (At unless ModelLatency)
 	NewJobs  int           // jobs arrived since the previous solve
 	Jobs     int           // jobs in the current problem
 	Tasks    int           // unstarted tasks planned
@@ -82,6 +141,25 @@ type Policy struct {
 	prevOrder          []int // the last plan's job order (simulator ids)
 	solves             []SolveRecord
 	est                map[sim.TaskID]int
+	// planAt is each planned task's planned start in ms (StrictTimes);
+	// timers the planned starts a timer is already set for.
+	planAt map[sim.TaskID]sim.Time
+	timers map[sim.Time]bool
+	// pending is a plan made but not yet applied (ModelLatency).
+	pending *plan
+	// holSkips counts reduces launched past a head that was waiting for
+	// its maps (SkipHOL).
+	holSkips int
+}
+
+// HOLSkips is how many reduces SkipHOL launched past a waiting head.
+func (p *Policy) HOLSkips() int { return p.holSkips }
+
+// plan is what a re-solve installs.
+type plan struct {
+	maps, reds [][]sim.TaskID
+	at         map[sim.TaskID]sim.Time
+	ready      sim.Time // when it applies
 }
 
 // New returns the policy.
@@ -121,7 +199,7 @@ func (p *Policy) Init(s *sim.Sim) error {
 	}
 	n := len(s.Cluster().Nodes)
 	*p = Policy{opt: p.opt, s: s, planMaps: make([][]sim.TaskID, n), planReds: make([][]sim.TaskID, n),
-		est: map[sim.TaskID]int{}}
+		est: map[sim.TaskID]int{}, planAt: map[sim.TaskID]sim.Time{}, timers: map[sim.Time]bool{}}
 	return nil
 }
 
@@ -136,7 +214,7 @@ func (p *Policy) Solves() []SolveRecord { return p.solves }
 func (p *Policy) JobArrival(s *sim.Sim, j int) {
 	p.active = append(p.active, j)
 	if p.newJobs == 0 {
-		_ = s.SetTimer(s.Now(), 0) // now is never in the past
+		_ = s.SetTimer(s.Now(), tagSolve) // now is never in the past
 	}
 	p.newJobs++
 }
@@ -151,11 +229,41 @@ func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
 	}
 }
 
-// Timer re-solves when jobs arrived since the last solve.
-func (p *Policy) Timer(*sim.Sim, int64) {
+// Timer re-solves when jobs arrived since the last solve and applies a
+// pending plan that is ready (a planned-start timer only wakes the offers).
+func (p *Policy) Timer(s *sim.Sim, _ int64) {
 	if p.newJobs > 0 {
 		p.resolve()
 	}
+	p.applyReady(s.Now())
+}
+
+// applyReady installs the pending plan if it is ready at now.
+func (p *Policy) applyReady(now sim.Time) {
+	if p.pending != nil && now >= p.pending.ready {
+		p.planMaps, p.planReds = p.pending.maps, p.pending.reds
+		for id, at := range p.pending.at {
+			p.planAt[id] = at
+		}
+		p.pending = nil
+	}
+}
+
+// due reports whether planned task t may start at now (always, unless
+// StrictTimes); when not, it sets a timer at its planned start.
+func (p *Policy) due(s *sim.Sim, t sim.TaskID) bool {
+	if !p.opt.StrictTimes {
+		return true
+	}
+	at := p.planAt[t]
+	if at <= s.Now() {
+		return true
+	}
+	if !p.timers[at] {
+		p.timers[at] = true
+		_ = s.SetTimer(at, tagPlanned)
+	}
+	return false
 }
 
 // estimate is task t's estimate in whole seconds, rounded up (§2.4), the
@@ -183,12 +291,16 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	if p.newJobs > 0 {
 		p.resolve()
 	}
+	p.applyReady(s.Now())
+	if p.opt.BlockingJT && p.pending != nil {
+		return // the job tracker is still solving
+	}
 	for n := free.Map; n > 0; n-- {
 		q := p.planMaps[x]
 		for len(q) > 0 && s.Task(q[0]).State != sim.TaskPending {
 			q = q[1:]
 		}
-		if len(q) == 0 || !s.Fits(q[0], x) || s.Launch(q[0], x) != nil {
+		if len(q) == 0 || !p.due(s, q[0]) || !s.Fits(q[0], x) || s.Launch(q[0], x) != nil {
 			p.planMaps[x] = q
 			break
 		}
@@ -200,10 +312,19 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 			q = q[1:]
 		}
 		p.planReds[x] = q
-		if len(q) == 0 || !s.Job(s.Task(q[0]).Job).MapPhaseDone || !s.Fits(q[0], x) || s.Launch(q[0], x) != nil {
+		i := 0 // the head; with SkipHOL the first whose maps are complete
+		if p.opt.SkipHOL {
+			for i < len(q) && !s.Job(s.Task(q[i]).Job).MapPhaseDone {
+				i++
+			}
+		}
+		if i == len(q) || !s.Job(s.Task(q[i]).Job).MapPhaseDone || !p.due(s, q[i]) || !s.Fits(q[i], x) || s.Launch(q[i], x) != nil {
 			break
 		}
-		p.planReds[x] = q[1:]
+		if i > 0 {
+			p.holSkips++
+		}
+		p.planReds[x] = slices.Delete(q, i, i+1)
 	}
 }
 
@@ -240,12 +361,16 @@ func (p *Policy) resolve() {
 		if p.opt.NodeLimit > 0 {
 			so.NodeLimit = p.opt.NodeLimit
 		}
-		best, order, st = solveProblem(ctx, pr, prev, so, p.opt.MaxColumns)
+		best, order, st = solveProblem(ctx, pr, prev, so, p.opt.MaxColumns, false)
 		cancel()
 	}
 	if best != nil {
-		for x := range p.planMaps {
-			p.planMaps[x], p.planReds[x] = p.planMaps[x][:0], p.planReds[x][:0]
+		next := &plan{maps: make([][]sim.TaskID, len(p.planMaps)), reds: make([][]sim.TaskID, len(p.planReds))}
+		if p.opt.StrictTimes {
+			next.at = make(map[sim.TaskID]sim.Time, len(best.tasks))
+			for _, t := range best.tasks {
+				next.at[t.task] = sim.Time((pr.nowSec + int64(t.start)) * 1000)
+			}
 		}
 		tasks := slices.Clone(best.tasks)
 		slices.SortFunc(tasks, func(a, b plannedTask) int {
@@ -256,11 +381,21 @@ func (p *Policy) resolve() {
 		})
 		for _, t := range tasks {
 			if t.kind == sim.Map {
-				p.planMaps[t.node] = append(p.planMaps[t.node], t.task)
+				next.maps[t.node] = append(next.maps[t.node], t.task)
 			} else {
-				p.planReds[t.node] = append(p.planReds[t.node], t.task)
+				next.reds[t.node] = append(next.reds[t.node], t.task)
 			}
 		}
+		p.pending = next
+		next.ready = p.s.Now()
+		if p.opt.ModelLatency {
+			// ready once the solve's wall time has passed, in whole ms
+			next.ready = p.s.Now() + sim.Time((time.Since(w0)+time.Millisecond-1)/time.Millisecond)
+			_ = p.s.SetTimer(next.ready, tagInstall)
+		} else {
+			p.applyReady(p.s.Now())
+		}
+		rec.Ready = next.ready
 		p.prevOrder = p.prevOrder[:0]
 		for _, i := range order {
 			p.prevOrder = append(p.prevOrder, pr.jobs[i].id)

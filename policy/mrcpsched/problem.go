@@ -357,3 +357,91 @@ func minRedOf(p *problem, pj *pjob) int {
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// lateLowerBound returns a lower bound on the number of late jobs of every
+// schedule: the jobs of late (late in every schedule) plus, per slot kind,
+// the fewest jobs the fluid relaxation of mooreHodgson must leave late.
+func (p *problem) lateLowerBound(late []bool) int {
+	fixed := 0
+	for _, l := range late {
+		if l {
+			fixed++
+		}
+	}
+	_, dm := p.mooreHodgson(sim.Map, late)
+	_, dr := p.mooreHodgson(sim.Reduce, late)
+	return fixed + max(dm, dr)
+}
+
+// mooreHodgson solves a fluid relaxation of "fewest late jobs" on the slots
+// of kind k. A job on time ends by d_j, so its unstarted maps end by D_j =
+// d_j − (its longest unstarted reduce) and its unstarted reduces by D_j =
+// d_j; the work w_j of the on-time jobs with D_j ≤ t must then fit in the
+// slot time of the kind free before t,
+//
+//	Σ_{j on time, D_j ≤ t} w_j ≤ cap(t) = Σ_slots (t − busy_s)⁺,
+//
+// with busy_s the end of the running task holding slot s (0 when free).
+// Ordered by D_j, these are the conditions of one machine with deadlines
+// cap(D_j) (nondecreasing in D_j), whose most on-time jobs Moore and
+// Hodgson's rule finds exactly: add the jobs by D_j and, whenever the total
+// passes cap(D_j), drop the largest work so far. It returns the jobs kept on
+// time in order of D_j (jobs of late and jobs without a deadline excluded)
+// and how many were dropped, a lower bound on the late jobs among the others.
+func (p *problem) mooreHodgson(k sim.Kind, late []bool) (kept []int, dropped int) {
+	free := make([]int, p.cap[k])
+	i := 0
+	for _, r := range p.run {
+		if r.kind == k && i < len(free) {
+			free[i] = r.end // running tasks hold slots of their kind
+			i++
+		}
+	}
+	capAt := func(t int) int {
+		c := 0
+		for _, f := range free {
+			c += max(t-f, 0)
+		}
+		return c
+	}
+	type item struct{ job, due, work int }
+	var items []item
+	for j := range p.jobs {
+		pj := &p.jobs[j]
+		if late[j] || pj.deadline == noDeadline {
+			continue
+		}
+		it := item{job: j, due: pj.deadline}
+		gs := pj.redGroups
+		if k == sim.Map {
+			gs = pj.mapGroups
+			it.due -= pj.maxRed
+		}
+		for _, g := range gs {
+			it.work += p.groups[g].dur * len(p.groups[g].tasks)
+		}
+		items = append(items, it)
+	}
+	slices.SortStableFunc(items, func(a, b item) int { return a.due - b.due })
+	var on []item
+	total := 0
+	for _, it := range items {
+		on = append(on, it)
+		total += it.work
+		if total > capAt(it.due) {
+			big := 0
+			for x := range on {
+				if on[x].work > on[big].work {
+					big = x
+				}
+			}
+			total -= on[big].work
+			on = slices.Delete(on, big, big+1)
+			dropped++
+		}
+	}
+	for _, it := range on {
+		kept = append(kept, it.job)
+	}
+	return kept, dropped
+}

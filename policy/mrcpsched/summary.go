@@ -97,3 +97,34 @@ func (p *Policy) Summary(res *sim.Result) []string {
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
+
+// SummaryJSON is the summary as `simulate --json` prints it (policy_summary):
+// times in seconds, counts by cause.
+type SummaryJSON struct {
+	CompletedJobs int     `json:"completed_jobs"`
+	P             float64 `json:"late_fraction"`
+	T             float64 `json:"mean_turnaround"`
+	OMean         float64 `json:"o_mean_seconds"`
+	OMedian       float64 `json:"o_median_seconds"`
+	OMedianCPU    float64 `json:"o_median_cpu_seconds"`
+	OT            float64 `json:"o_over_t"`
+	U             float64 `json:"utilisation"`
+	UMap          float64 `json:"map_utilisation"`
+	Solves        int     `json:"resolves"`
+	Optimal       int     `json:"optimal_resolves"`
+	NodeLimitHit  int     `json:"node_limit_resolves"`
+	SizeLimitHit  int     `json:"size_limit_resolves"`
+	WallLimitHit  int     `json:"wall_limit_resolves"`
+	Fallbacks     int     `json:"fallback_resolves"`
+	MILPs         int     `json:"milps"`
+	MaxSolve      float64 `json:"max_solve_seconds"`
+}
+
+// SummaryJSON implements policy.JSONSummarizer.
+func (p *Policy) SummaryJSON(res *sim.Result) any {
+	s := Summarize(res, p.solves)
+	return SummaryJSON{CompletedJobs: s.CompletedJobs, P: s.P, T: s.T, OMean: s.OMean.Seconds(), OMedian: s.OMedian.Seconds(),
+		OMedianCPU: s.OMedianCPU.Seconds(), OT: s.OT, U: s.U, UMap: s.UMap, Solves: s.Solves, Optimal: s.Optimal,
+		NodeLimitHit: s.NodeLimitHit, SizeLimitHit: s.SizeLimitHit, WallLimitHit: s.WallLimitHit, Fallbacks: s.Fallbacks,
+		MILPs: s.MILPs, MaxSolve: s.MaxSolve.Seconds()}
+}

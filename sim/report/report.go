@@ -27,6 +27,9 @@ type Report struct {
 	// why not otherwise.
 	Verified   bool
 	CheckError string
+	// PolicySummary, when not nil, is the policy's own figures for the JSON
+	// object (policy.JSONSummarizer).
+	PolicySummary any
 }
 
 // New verifies res against w and returns the report.
@@ -76,6 +79,8 @@ type JSON struct {
 	// (horizon, stalled, stuck); absent when every job completed.
 	Status     string `json:"status,omitempty"`
 	Incomplete string `json:"incomplete,omitempty"`
+	// PolicySummary is the policy's own figures (mrcp: P, T, O, re-solves).
+	PolicySummary any `json:"policy_summary,omitempty"`
 }
 
 // Summary fills the JSON object.
@@ -89,6 +94,7 @@ func (r *Report) Summary() JSON {
 		Wall: res.Wall.Seconds(), Overhead: res.Overhead.Seconds(),
 		Heartbeat: res.Options.Heartbeat.Seconds(), SlowStart: res.Options.SlowStart, Seed: res.Options.Seed,
 		Nodes: len(r.Workload.Cluster.Nodes), Verified: r.Verified, CheckError: r.CheckError,
+		PolicySummary: r.PolicySummary,
 	}
 	if m.CompletedJobs > 0 {
 		j.OverheadJob = j.Overhead / float64(m.CompletedJobs)

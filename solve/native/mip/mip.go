@@ -56,8 +56,26 @@ func solveWith(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 		}
 	}
 	logf("native MIP %s: %d rows, %d columns (%d integer), %d nonzeros\n", m.Name, m.NumRows(), m.NumCols(), countInt(m), m.NumNonzeros())
-	pre := presolve.Run(m)
+	// The wall deadline and the context also stop the set-up (presolve,
+	// symmetry detection), whose work budgets are deterministic but may be
+	// long on large models.
+	wallStatus := func() solve.Status {
+		switch {
+		case ctx.Err() != nil:
+			return solve.Interrupted
+		case opts.TimeLimit > 0 && time.Since(start) > opts.TimeLimit:
+			return solve.TimeLimit
+		}
+		return solve.StatusUnknown
+	}
+	pre := presolve.RunStop(m, func() bool { return wallStatus() != solve.StatusUnknown })
 	logf("presolve: %v\n", pre.Stats)
+	if st := wallStatus(); st != solve.StatusUnknown && pre.Status != presolve.Infeasible {
+		res.Status = st
+		res.Message = "stopped in presolve"
+		res.Wall = time.Since(start)
+		return res // no point and the trivial bound, both valid
+	}
 	if pre.Status == presolve.Infeasible {
 		logf("presolve: infeasible: %s\n", pre.Reason)
 		res.Status = solve.Infeasible

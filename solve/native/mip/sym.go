@@ -3,6 +3,7 @@ package mip
 import (
 	"sort"
 
+	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/native/mip/symmetry"
 )
 
@@ -56,7 +57,7 @@ func (s *search) detectSymmetry() {
 		return
 	}
 	order := s.symOrder()
-	res := symmetry.Find(s.m, symmetry.Options{Order: order})
+	res := symmetry.Find(s.m, symmetry.Options{Order: order, Stop: s.wallStop})
 	if len(res.Perms) == 0 {
 		return
 	}
@@ -74,6 +75,12 @@ func (s *search) detectSymmetry() {
 		s.lex = append(s.lex, lexOrder{pos, img})
 	}
 	s.logf("symmetry: %d permutations of %d candidate columns (work %d)\n", len(res.Perms), res.Candidates, res.Work)
+}
+
+// wallStop reports whether the context ended or the wall deadline passed.
+func (s *search) wallStop() bool {
+	st := s.limitStatus()
+	return st == solve.Interrupted || st == solve.TimeLimit
 }
 
 // nodePropagate enforces the lexicographic constraints and the stored

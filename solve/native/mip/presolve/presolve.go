@@ -60,6 +60,9 @@ type Stats struct {
 	// DualFixed and SlackCols count the columns removed by dual fixing and
 	// as slack column singletons (both included in ColsRemoved).
 	DualFixed, SlackCols int
+	// Stopped says RunStop's stop ended the presolve early: the model is
+	// valid, only less reduced.
+	Stopped bool
 }
 
 func (s Stats) String() string {
@@ -175,12 +178,40 @@ type work struct {
 	stats    Stats
 	changed  bool
 	infeas   string
+	stop     func() bool
+	visits   int
+}
+
+// stopped asks the stop function and records a stop.
+func (w *work) stopped() bool {
+	if w.stop == nil || w.stats.Stopped {
+		return w.stats.Stopped
+	}
+	w.stats.Stopped = w.stop()
+	return w.stats.Stopped
+}
+
+// stopNow counts a visit and asks the stop function every stopEvery visits.
+func (w *work) stopNow() bool {
+	w.visits++
+	return w.visits%stopEvery == 0 && w.stopped() || w.stats.Stopped
 }
 
 // Run presolves m, which is not modified.
-func Run(m *model.Model) Result {
+func Run(m *model.Model) Result { return RunStop(m, nil) }
+
+// stopEvery is how many rows or columns a pass visits between two calls of
+// the stop function (a call may read the clock).
+const stopEvery = 256
+
+// RunStop is Run that ends early once stop (nil: never) returns true, for a
+// wall deadline: it is asked before each pass and every stopEvery rows or
+// columns within one. Each reduction is complete when stop is asked, so an
+// early end gives a valid, less reduced model (Stats.Stopped).
+func RunStop(m *model.Model, stop func() bool) Result {
 	w := newWork(m)
-	for w.infeas == "" && w.stats.Passes < maxPasses {
+	w.stop = stop
+	for w.infeas == "" && w.stats.Passes < maxPasses && !w.stopped() {
 		w.stats.Passes++
 		w.changed = false
 		w.pass()
@@ -230,7 +261,7 @@ func newWork(m *model.Model) *work {
 
 func (w *work) pass() {
 	for i := range w.rows {
-		if w.infeas != "" {
+		if w.infeas != "" || w.stopNow() {
 			return
 		}
 		if !w.rowAlive[i] {
@@ -249,12 +280,12 @@ func (w *work) pass() {
 			w.activityRow(i)
 		}
 	}
-	if w.infeas != "" {
+	if w.infeas != "" || w.stopped() {
 		return
 	}
 	w.duplicateRows()
 	for j := range w.obj {
-		if w.infeas != "" {
+		if w.infeas != "" || w.stopNow() {
 			return
 		}
 		if !w.colAlive[j] {

@@ -44,6 +44,10 @@ type Options struct {
 	// (the columns of a colour are paired in this order, colours in the
 	// order of their first column); nil means index order.
 	Order []int
+	// Stop, when not nil, ends the search early once it returns true (a wall
+	// deadline); it is asked once per refinement round and pair tried. The
+	// permutations found so far are returned, all verified.
+	Stop func() bool
 }
 
 // Result is what Find established.
@@ -57,6 +61,8 @@ type Result struct {
 	// Work is the refinement work spent; Exhausted says the budget ran out.
 	Work      int64
 	Exhausted bool
+	// Stopped says Options.Stop ended the search.
+	Stopped bool
 }
 
 // graph is the model as a coloured bipartite graph: vertices 0..n-1 are the
@@ -166,6 +172,8 @@ type refiner struct {
 	g       *graph
 	work    int64
 	maxWork int64
+	stop    func() bool
+	stopped bool     // stop returned true
 	sig     []uint64 // per adjacency entry: neighbour colour << 32 | coef class
 	order   []int32
 }
@@ -180,7 +188,15 @@ func (p partition) clone() partition {
 	return partition{append([]int32(nil), p.col...), p.k}
 }
 
-func (f *refiner) exhausted() bool { return f.work > f.maxWork }
+func (f *refiner) exhausted() bool {
+	if f.work > f.maxWork || f.stopped {
+		return true
+	}
+	if f.stop != nil && f.stop() {
+		f.stopped = true
+	}
+	return f.stopped
+}
 
 // refine splits colours until every vertex of a colour sees the same
 // multiset of (neighbour colour, coefficient) pairs. Colours are renumbered
@@ -289,10 +305,10 @@ func Find(m *model.Model, opt Options) (res Result) {
 		return res
 	}
 	g := newGraph(m)
-	f := &refiner{g: g, maxWork: opt.MaxWork}
+	f := &refiner{g: g, maxWork: opt.MaxWork, stop: opt.Stop}
 	base := partition{append([]int32(nil), g.initCol...), g.numInitC}
 	f.refine(&base)
-	defer func() { res.Work, res.Exhausted = f.work, f.exhausted() }()
+	defer func() { res.Work, res.Exhausted, res.Stopped = f.work, f.work > f.maxWork, f.stopped }()
 	if f.exhausted() {
 		return res
 	}

@@ -1,0 +1,89 @@
+package mip
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/native/mip/presolve"
+	"github.com/mrbound/mrbound/solve/native/mip/symmetry"
+)
+
+// TestWallDeadlineStopsSetUp: a wall limit that has passed before the solve
+// starts, or a cancelled context, stops it in presolve, before any node, with
+// no error, no point and a bound no better than the optimum (the set-up used
+// to run its whole work budget first).
+func TestWallDeadlineStopsSetUp(t *testing.T) {
+	m := hardish()
+	full := mustSolve(t, m, solve.Options{Seed: 3})
+	if full.Status != solve.Optimal {
+		t.Fatalf("status %v", full.Status)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		opt  solve.Options
+		want solve.Status
+	}{
+		{"time limit", context.Background(), solve.Options{TimeLimit: time.Nanosecond}, solve.TimeLimit},
+		{"cancelled", cancelled, solve.Options{}, solve.Interrupted},
+	} {
+		res, err := Solve(c.ctx, m, c.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if res.Status != c.want || res.Nodes != 0 || res.HasSolution || res.Message != "stopped in presolve" {
+			t.Errorf("%s: status %v, %d nodes, solution %v, message %q; want %v in presolve", c.name, res.Status, res.Nodes, res.HasSolution, res.Message, c.want)
+		}
+		if res.Bound > full.Objective+1e-9 {
+			t.Errorf("%s: bound %v above the optimum %v", c.name, res.Bound, full.Objective)
+		}
+	}
+}
+
+// TestPresolveStoppedIsValid: presolve stopped after any number of stop
+// questions gives a model with the same optimum (each reduction is complete
+// when the question is asked).
+func TestPresolveStoppedIsValid(t *testing.T) {
+	m := hardish()
+	full := mustSolve(t, m, solve.Options{Seed: 3})
+	stoppedOnce := false
+	for _, after := range []int{0, 1, 2, 3, 5, 8} {
+		calls := 0
+		pre := presolve.RunStop(m, func() bool { calls++; return calls > after })
+		if pre.Status == presolve.Infeasible {
+			t.Fatalf("stop after %d: infeasible: %s", after, pre.Reason)
+		}
+		stoppedOnce = stoppedOnce || pre.Stats.Stopped
+		res := mustSolve(t, pre.Model, solve.Options{Seed: 3})
+		if res.Status != solve.Optimal || abs(res.Objective-full.Objective) > 1e-6 {
+			t.Fatalf("stop after %d: %v %v, want optimal %v", after, res.Status, res.Objective, full.Objective)
+		}
+		if x := pre.Post.Primal(res.X); abs(m.Evaluate(x).Objective-full.Objective) > 1e-6 {
+			t.Fatalf("stop after %d: postsolved objective %v, want %v", after, m.Evaluate(x).Objective, full.Objective)
+		}
+	}
+	if !stoppedOnce {
+		t.Fatal("no presolve was stopped: the test checks nothing")
+	}
+}
+
+// TestSymmetryStop: Find with a stop that fires at once returns no
+// permutation and says so.
+func TestSymmetryStop(t *testing.T) {
+	m := hardish()
+	res := symmetry.Find(m, symmetry.Options{Stop: func() bool { return true }})
+	if !res.Stopped || len(res.Perms) != 0 {
+		t.Fatalf("stop at once: stopped %v, %d permutations", res.Stopped, len(res.Perms))
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -57,9 +57,11 @@ type DecompositionReport struct {
 // its best placement and whether that placement was completed into a
 // checked schedule of the full model that beat the heuristic's.
 type SearchReport struct {
-	Placement float64 `json:"placement_realtime"`
-	Completed bool    `json:"completed"`
-	Seconds   float64 `json:"seconds"`
+	// Placement is the best annealed placement's RealTime; nil when the
+	// search stopped before it had one (JSON has no NaN).
+	Placement *float64 `json:"placement_realtime,omitempty"`
+	Completed bool     `json:"completed"`
+	Seconds   float64  `json:"seconds"`
 }
 
 func (d *DecompositionReport) String() string {
@@ -314,7 +316,7 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 // beats start, and records it in d.
 func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, t0 time.Time, start *Schedule) *Schedule {
 	ls := time.Now()
-	sr := &SearchReport{Placement: math.NaN()}
+	sr := &SearchReport{}
 	d.Report.Search = sr
 	defer func() { sr.Seconds = time.Since(ls).Seconds() }()
 	stop := func() bool {
@@ -331,8 +333,8 @@ func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance,
 	if a == nil {
 		return nil
 	}
-	sr.Placement = v
-	if sr.Placement >= start.RealTime-boundTol {
+	sr.Placement = &v
+	if v >= start.RealTime-boundTol {
 		return nil
 	}
 	place, K := a.placements()

@@ -465,15 +465,15 @@ func (r *Report) WriteText(w io.Writer) error {
 			ew.printf("heuristic    no schedule found within T = %d\n", r.T)
 		}
 	}
-	if d := r.Decomposition; d != nil && d.Search != nil && !math.IsNaN(d.Search.Placement) {
+	if d := r.Decomposition; d != nil && d.Search != nil && d.Search.Placement != nil {
 		what := "not completed"
 		switch {
 		case d.Search.Completed:
 			what = "completed, checked"
-		case d.Search.Placement >= r.Heuristic.RealTime-boundTol:
+		case *d.Search.Placement >= r.Heuristic.RealTime-boundTol:
 			what = "no better than the heuristic"
 		}
-		ew.printf("search       RealTime %s s (local search on the heuristic's placement), %s\n", solve.FormatValue(d.Search.Placement), what)
+		ew.printf("search       RealTime %s s (local search on the heuristic's placement), %s\n", solve.FormatValue(*d.Search.Placement), what)
 	}
 	if r.FromHeuristic {
 		ew.printf("schedule     from the heuristic, not the solver\n")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrbound/mrbound/internal/atomicfile"
 	"github.com/mrbound/mrbound/policy/coshh"
 	"github.com/mrbound/mrbound/sim/report"
 )
@@ -92,7 +94,7 @@ func openRunStore(path string) (*runStore, error) {
 	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for line := 1; sc.Scan(); line++ {
+	for sc.Scan() {
 		var r coshhRecord
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			continue // a line cut by a kill: that run is simply run again
@@ -164,10 +166,10 @@ func writeCOSHHPart(out, part string, rows []coshhRow, nSeeds int) error {
 		return plotErr
 	}
 	path := filepath.Join(out, "coshh-"+part+".md")
-	if err := os.WriteFile(path+".tmp", []byte(md), 0o644); err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, md)
 		return err
-	}
-	return os.Rename(path+".tmp", path)
+	})
 }
 
 // scaleX is a row's x in a scaling part: jobs submitted or resources.
@@ -178,17 +180,12 @@ func scaleX(part string, r coshhRow) int {
 	return r.resources
 }
 
-// spread is "mean [min–max] (n)" of xs, rounded to whole units.
+// spread is "mean [min–max]" of xs, rounded to whole units.
 func spread(xs []float64) string {
 	if len(xs) == 0 {
 		return "–"
 	}
-	m := 0.0
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	return fmt.Sprintf("%.0f [%.0f–%.0f]", m, slices.Min(xs), slices.Max(xs))
+	return fmt.Sprintf("%.0f [%.0f–%.0f]", mean(xs), slices.Min(xs), slices.Max(xs))
 }
 
 // scaleMarkdown is the table of a scaling part: per trace and x, each

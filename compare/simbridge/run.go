@@ -149,7 +149,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		return nil, err
 	}
 	var extra []lowerbound.Component
-	if o.WindowJobs > 0 && (m == lowerbound.LateJobs || m == lowerbound.MaxTurnaround || m == lowerbound.MRCPProduct) {
+	mrcpMetric := m == lowerbound.LateJobs || m == lowerbound.MaxTurnaround || m == lowerbound.MRCPProduct
+	exact := exactDurations(w, o.Sim)
+	if o.WindowJobs > 0 && mrcpMetric {
 		if out.Windows, err = windowbound.Bound(ctx, p, windowbound.Options{WindowJobs: o.WindowJobs, Solve: o.Solve}); err != nil {
 			return nil, err
 		}
@@ -169,15 +171,14 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		if out.Exact, err = lowerbound.Exact(p); err != nil {
 			return nil, err
 		}
-		if exactDurations(w, o.Sim) {
+		if exact {
 			opt = out.Exact
 		} else {
 			// Durations were rounded down: the enumerated value is a bound.
 			extra = append(extra, lowerbound.Component{Name: "exact-on-lower-durations", Value: out.Exact.Value(m, len(p.Jobs))})
 		}
 	}
-	if opt == nil && o.OptimumJobs > 0 && len(p.Jobs) <= o.OptimumJobs && !p.Preemptive && exactDurations(w, o.Sim) &&
-		(m == lowerbound.LateJobs || m == lowerbound.MaxTurnaround || m == lowerbound.MRCPProduct) {
+	if opt == nil && o.OptimumJobs > 0 && len(p.Jobs) <= o.OptimumJobs && !p.Preemptive && exact && mrcpMetric {
 		so := o.Solve
 		if so.TimeLimit <= 0 {
 			so.TimeLimit = DefaultOptimumTimeLimit
@@ -195,7 +196,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		v := st.Value
 		off.Optimum, off.Verified = &v, true
 	}
-	if wb := out.Windows; wb != nil && wb.Exact && exactDurations(w, o.Sim) && off.Optimum == nil {
+	if wb := out.Windows; wb != nil && wb.Exact && exact && off.Optimum == nil {
 		// One window, nothing rounded: the MRCP optimum is the stream's.
 		v := float64(wb.LateJobs)
 		if m == lowerbound.MaxTurnaround {

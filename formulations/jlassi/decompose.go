@@ -168,10 +168,19 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 	rep := &DecompositionReport{Bound: math.Inf(-1)}
 	d := &decomposition{Report: rep, Objective: math.Inf(1)}
 	defer func() { rep.Seconds = time.Since(t0).Seconds() }()
+	first := max(1, in.MinHorizon())
+	// waves[K] is waveBound(in, K), computed once per K: each call runs the
+	// level matchings.
+	waves := make([]float64, m.T+1)
+	floor := math.Inf(1)
+	for K := first; K <= m.T; K++ {
+		waves[K] = waveBound(in, K)
+		floor = math.Min(floor, waves[K])
+	}
 	best := math.Inf(1)
 	if start != nil {
 		best = start.RealTime
-		if s := d.search(ctx, in, m, so, t0, start); s != nil {
+		if s := d.search(ctx, in, m, so, t0, start, floor); s != nil {
 			best = s.RealTime
 		}
 	}
@@ -197,13 +206,13 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 	// holds without a solve.
 	finish := func(from int) {
 		for K := from; K <= m.T; K++ {
-			bound = math.Min(bound, waveBound(in, K))
+			bound = math.Min(bound, waves[K])
 		}
 		rep.Bound = bound
 	}
-	for K := max(1, in.MinHorizon()); K <= m.T; K++ {
+	for K := first; K <= m.T; K++ {
 		o := CountOutcome{K: K, Value: math.NaN(), Bound: math.Inf(-1)}
-		if wb := waveBound(in, K); wb >= best-boundTol {
+		if wb := waves[K]; wb >= best-boundTol {
 			o.How, o.Bound = "waves", wb
 			rep.Outcomes = append(rep.Outcomes, o)
 			bound = math.Min(bound, wb)
@@ -272,7 +281,7 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 			case solve.Optimal:
 				o.Value, o.Bound = res.Objective, math.Max(o.Bound, roundUp(res.Bound))
 			case solve.TimeLimit, solve.NodeLimit:
-				o.Bound = math.Max(o.Bound, roundUp(math.Max(res.Bound, waveBound(in, K))))
+				o.Bound = math.Max(o.Bound, roundUp(math.Max(res.Bound, waves[K])))
 				stopped = ctx.Err() != nil || (so.TimeLimit > 0 && time.Since(t0) >= so.TimeLimit)
 			default:
 				stopped = true
@@ -298,7 +307,7 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 			finish(K)
 			return d, nil
 		}
-		o.Bound = math.Max(o.Bound, waveBound(in, K))
+		o.Bound = math.Max(o.Bound, waves[K])
 		rep.Outcomes = append(rep.Outcomes, o)
 		bound = math.Min(bound, o.Bound)
 		if stopped {
@@ -313,18 +322,15 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 
 // search anneals the placement of start (annealer) and completes the best
 // placement found; it returns the checked schedule and its vector when it
-// beats start, and records it in d.
-func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, t0 time.Time, start *Schedule) *Schedule {
+// beats start, and records it in d. floor is the least wave bound over the
+// counts K.
+func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, t0 time.Time, start *Schedule, floor float64) *Schedule {
 	ls := time.Now()
 	sr := &SearchReport{}
 	d.Report.Search = sr
 	defer func() { sr.Seconds = time.Since(ls).Seconds() }()
 	stop := func() bool {
 		return ctx.Err() != nil || (so.TimeLimit > 0 && time.Since(t0) >= so.TimeLimit)
-	}
-	floor := math.Inf(1)
-	for K := max(1, in.MinHorizon()); K <= m.T; K++ {
-		floor = math.Min(floor, waveBound(in, K))
 	}
 	if start.RealTime <= floor+boundTol {
 		return nil // the heuristic's schedule meets the wave bounds

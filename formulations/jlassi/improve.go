@@ -132,17 +132,10 @@ func newAnnealer(in *jlassiscenario.Instance, K int) *annealer {
 // fromSchedule places every task where s has it; false when s does not fit
 // the K positions or names a slot no class holds.
 func (a *annealer) fromSchedule(s *Schedule) bool {
-	taskIdx := map[string]int{}
-	for i := range a.in.Tasks {
-		taskIdx[a.in.Tasks[i].ID] = i
-	}
-	machIdx := map[string]int{}
-	for j := range a.in.Machines {
-		machIdx[a.in.Machines[j].ID] = j
-	}
+	ix := newIndex(a.in)
 	for _, pl := range s.Tasks {
-		i, ok1 := taskIdx[pl.Task]
-		j, ok2 := machIdx[pl.Machine]
+		i, ok1 := ix.task[pl.Task]
+		j, ok2 := ix.machine[pl.Machine]
 		if !ok1 || !ok2 || pl.Interval < 0 || pl.Interval >= a.K {
 			return false
 		}

@@ -14,18 +14,38 @@ import (
 // boundStops are the early stops of the bound tests: loose gaps (which let a
 // subproblem end Optimal above its optimum; with a node limit too, so that
 // no solve runs long), node limits (deterministic), a time limit that has
-// expired before the first MILP, and a cancelled context.
+// expired before the first MILP, a cancelled context, and a context
+// cancelled after a number of checks (countdownCtx: in the combinatorial
+// phase or in a MILP, wherever that check falls).
 var boundStops = []struct {
 	name      string
 	opts      solve.Options
 	cancelled bool
+	countdown int64 // > 0: the context fails its countdown-th check
 }{
-	{"gap_0.3", solve.Options{RelGap: 0.3, NodeLimit: 50}, false},
-	{"absgap_3", solve.Options{RelGap: 1e-12, AbsGap: 3, NodeLimit: 50}, false},
-	{"nodes_1", solve.Options{NodeLimit: 1}, false},
-	{"nodes_10", solve.Options{NodeLimit: 10}, false},
-	{"time_1ns", solve.Options{TimeLimit: time.Nanosecond}, false},
-	{"cancelled", solve.Options{}, true},
+	{"gap_0.3", solve.Options{RelGap: 0.3, NodeLimit: 50}, false, 0},
+	{"absgap_3", solve.Options{RelGap: 1e-12, AbsGap: 3, NodeLimit: 50}, false, 0},
+	{"nodes_1", solve.Options{NodeLimit: 1}, false, 0},
+	{"nodes_10", solve.Options{NodeLimit: 10}, false, 0},
+	{"time_1ns", solve.Options{TimeLimit: time.Nanosecond}, false, 0},
+	{"cancelled", solve.Options{}, true, 0},
+	{"countdown_5", solve.Options{}, false, 5},
+	{"countdown_50", solve.Options{}, false, 50},
+	{"countdown_500", solve.Options{}, false, 500},
+}
+
+// stopContext is the context of stop st: cancelled, counting down, or
+// Background.
+func stopContext(cancelled bool, countdown int64) context.Context {
+	switch {
+	case cancelled:
+		c, cancel := context.WithCancel(context.Background())
+		cancel()
+		return c
+	case countdown > 0:
+		return newCountdown(countdown)
+	}
+	return context.Background()
 }
 
 // checkOutcomeBounds fails unless the outcome's bound is at most opt and its
@@ -95,20 +115,14 @@ func TestDecompositionBoundsAtStops(t *testing.T) {
 		opt := ref.Result.Objective
 		for _, p := range paths {
 			for _, st := range boundStops {
-				if p.o.Method == Monolithic && st.opts.NodeLimit != 1 && !st.cancelled && st.opts.TimeLimit == 0 {
+				if p.o.Method == Monolithic && st.opts.NodeLimit != 1 && !st.cancelled && st.countdown == 0 && st.opts.TimeLimit == 0 {
 					continue // the monolithic model's nodes take seconds each on native
 				}
 				o := p.o
 				o.Solve = st.opts
 				o.Solve.Solver = "native"
-				ctx := context.Background()
-				if st.cancelled {
-					c, cancel := context.WithCancel(ctx)
-					cancel()
-					ctx = c
-				}
 				ts := time.Now()
-				out, err := RunInstance(ctx, "stopped", in, o)
+				out, err := RunInstance(stopContext(st.cancelled, st.countdown), "stopped", in, o)
 				if testing.Verbose() {
 					t.Logf("trial %d %s %s: %v in %v", trial, p.name, st.name, out.Result.Status, time.Since(ts))
 				}
@@ -156,7 +170,8 @@ var coreMILPRegressions = []struct {
 // loose gap or a node limit, stays at or below Z*_k (coreMILP on every job
 // solved exactly), on the whole instance and on all jobs but the last, and
 // an Infeasible verdict only comes with an infeasible late count: on the
-// regression instances and three random ones, native backend.
+// regression instances and three random ones, native backend. The
+// countdown stops interrupt the MILP itself.
 func TestCoreMILPBoundsAtStops(t *testing.T) {
 	usable(t, "native")
 	type tcase struct {
@@ -208,7 +223,7 @@ func TestCoreMILPBoundsAtStops(t *testing.T) {
 			so.TimeLimit = 0
 			for _, jobs := range [][]int{allJobs(in), allJobs(in)[:len(in.Jobs)-1]} {
 				ts := time.Now()
-				got, _, err := coreMILP(context.Background(), in, jobs, c.k, c.zcap, Options{}, so, limit)
+				got, _, err := coreMILP(stopContext(false, st.countdown), in, jobs, c.k, c.zcap, Options{}, so, limit)
 				if err != nil {
 					t.Fatal(err)
 				}

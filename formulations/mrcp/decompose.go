@@ -126,8 +126,15 @@ func (lt lateTurn) zcap(k int, u float64) int {
 // relaxation, incumbents by findSchedule for every K, then per K
 // settleLateCount; a K it settles needs no MILP, one it cannot settle goes to
 // the MILP from the lower bound it proved.
+//
+// The context and o.Solve.TimeLimit stop every phase (stopper): the run
+// then reports the best checked schedule so far and the least over the
+// late counts not settled of value(K, the bound proven on Z_K), with the
+// status Interrupted or TimeLimit unless that bound already proves the
+// incumbent.
 func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, o Options) (*Report, error) {
 	t0 := time.Now()
+	stop := newStopper(ctx, t0, o.Solve.TimeLimit)
 	bo := o
 	bo.cutoff = false
 	lt := newLateTurn(in, o.Objective)
@@ -136,6 +143,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	u := lt.value(heur.LateJobs, heur.MaxTurnaround)
 	zmin := TurnaroundLowerBound(in)
 	rx := newRelaxation(in)
+	rx.stop = stop
 	zmin = rx.minTurnaround(zmin)
 	searchable := unitDemands(in) && !o.NoSearch
 	// zk[k] is a lower bound on Z with at most k late jobs: the relaxation's
@@ -145,15 +153,26 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 		zk[k] = zmin
 	}
 	if !o.NoSearch {
-		for k := 0; k <= len(in.Jobs) && zmin <= lt.zcap(k, u); k++ {
+		for k := 0; k <= len(in.Jobs) && zmin <= lt.zcap(k, u) && !stop.poll(); k++ {
 			zk[k] = relaxLateBound(in, rx, k, zmin, lt.zcap(k, u))
 		}
 	}
-	// rest(k) bounds every late count above k: min over K > k of value(K, zk[K]).
+	// classBound(k, z) bounds the schedules with exactly k late jobs when
+	// z bounds the Z of those with at most k: value(k, z), or U when
+	// z > zcap(k, U) (none of them beats U; for the late count, whose value
+	// ignores Z, there is then no compacted one at all).
+	classBound := func(k, z int) float64 {
+		if z > lt.zcap(k, u) {
+			return u
+		}
+		return lt.value(k, z)
+	}
+	// rest(k) bounds every late count above k: min over K > k of
+	// classBound(K, zk[K]).
 	rest := func(k int) float64 {
 		b := math.Inf(1)
 		for kk := k + 1; kk <= len(in.Jobs); kk++ {
-			b = math.Min(b, lt.value(kk, zk[kk]))
+			b = math.Min(b, classBound(kk, zk[kk]))
 		}
 		return b
 	}
@@ -164,10 +183,16 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	limited := solve.StatusUnknown
 	backend := ""
 	outOfTime := false
+	// stopAt ends the run at late count k, whose Z is proven ≥ zlo: k
+	// and every later late count stay open in the bound.
+	stopAt := func(k, zlo int) {
+		bound = math.Min(bound, math.Min(classBound(k, zlo), rest(k)))
+		limited, outOfTime = stop.status, true
+	}
 	if searchable {
 		// Incumbents first: for each late count, bisect the cap with the
 		// deadline search (no proof is drawn from this pass).
-		for k := 0; k <= len(in.Jobs) && zmin <= lt.zcap(k, u); k++ {
+		for k := 0; k <= len(in.Jobs) && zmin <= lt.zcap(k, u) && !stop.poll(); k++ {
 			if zk[k] > lt.zcap(k, u) {
 				continue
 			}
@@ -194,8 +219,11 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 		// Caps rise from Zmin: zlo + 1 − 1, + 2 − 1, + 4 − 1, … up to the
 		// incumbent's; a cap without a schedule proves Z*_K above it.
 		zlo, step := zk[k], 1
-		timeLeft := o.Solve.TimeLimit <= 0 || time.Since(t0) < o.Solve.TimeLimit
-		if searchable && timeLeft {
+		if stop.poll() {
+			stopAt(k, zlo)
+			break
+		}
+		if searchable {
 			// The combinatorial phase: relaxation and deadline search.
 			zcapU := lt.zcap(k, u)
 			ts := time.Now()
@@ -208,6 +236,13 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 			budget := proveBudget
 			st, z, s, core := searchLateCount(in, rx, k, zlo, zcapU, &budget, 0, proveBudget/proveSetShare)
 			sub := SubSolve{MaxLate: k, ZCap: zcapU, Z: -1, ZBound: z, Nodes: int64(proveBudget - budget + topNodes), Search: true}
+			if st == lateUnknown && stop.stopped() {
+				// Z*_K ≥ z was proven before the stop.
+				sub.Status, sub.Wall = stop.status, time.Since(ts)
+				subs = append(subs, sub)
+				stopAt(k, z)
+				break
+			}
 			if st == lateUnknown {
 				// Z*_K ≥ z is proven; look for a (better) schedule to lower
 				// the cap before the MILP proves the rest.
@@ -253,6 +288,10 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 					if o.Solve.TimeLimit <= 0 || left > 0 {
 						zb := zcapU + 1
 						for i, set := range sets {
+							if stop.poll() {
+								zb = zlo // the sets left are open
+								break
+							}
 							per := time.Duration(0)
 							if left > 0 {
 								per = (o.Solve.TimeLimit - time.Since(t0)) / time.Duration(len(sets)-i)
@@ -279,6 +318,10 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 						zlo = zb
 					}
 				}
+			}
+			if stop.poll() {
+				stopAt(k, zlo)
+				break
 			}
 			if zcapU := lt.zcap(k, u); core != nil && zlo <= zcapU &&
 				len(core) <= len(in.Jobs)/coreMaxShare {
@@ -316,6 +359,12 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 				// incumbent with K late jobs makes the cap its Z − 1, tight.
 				zcap = zcapU
 			}
+			if stop.poll() {
+				// Out of time or interrupted: this K keeps value(K, zlo),
+				// every later K its relaxation bound.
+				stopAt(k, zlo)
+				break
+			}
 			sub := SubSolve{MaxLate: k, ZCap: zcap, Z: -1, ZBound: zcap + 1}
 			bo.sub = &subproblem{maxLate: k, zCap: zcap, heuristic: heur}
 			ts := time.Now()
@@ -338,15 +387,8 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 				opts.RelGap, opts.AbsGap = 1e-9, integralAbsGap
 			}
 			if o.Solve.TimeLimit > 0 {
-				left := o.Solve.TimeLimit - time.Since(t0)
-				if left <= 0 {
-					// Out of time: this K keeps (K+1)·zlo, every later K at
-					// least (K+2)·Zmin.
-					bound = math.Min(bound, math.Min(lt.value(k, zlo), rest(k)))
-					limited, outOfTime = solve.TimeLimit, true
-					break
-				}
-				opts.TimeLimit = left
+				// At least a nanosecond: 0 would mean no limit.
+				opts.TimeLimit = max(o.Solve.TimeLimit-time.Since(t0), time.Nanosecond)
 			}
 			res, err := solve.Solve(ctx, bt.Model, opts)
 			if err != nil {
@@ -397,8 +439,8 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 			subs[len(subs)-1].ZBound = zb
 			bound = math.Min(bound, lt.value(k, zb))
 			limited = res.Status
-			if ctx.Err() != nil {
-				limited, outOfTime = solve.Interrupted, true
+			if stop.poll() {
+				limited, outOfTime = stop.status, true
 				bound = math.Min(bound, rest(k))
 			}
 			break
@@ -525,10 +567,15 @@ const maxBoundSets = 300
 // searchLateCount (|L| = min(k, |R_z|), L ⊆ R_z) passes the relaxation, or
 // zcap + 1 if none does: no schedule with at most k late jobs has Z below it.
 // The predicate is monotone in z (R_z only grows, and every deadline of a
-// passing set only grows with z), so bisection finds it.
+// passing set only grows with z), so bisection finds it. A stop (rx.stop)
+// counts every z not yet decided as passing: the result is then one more
+// than the largest z proven to fail (or zlo), weaker but valid.
 func relaxLateBound(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int) int {
 	d := make([]int, len(in.Jobs))
 	ok := func(z int) bool {
+		if rx.stop.tick() {
+			return true
+		}
 		r := capDeadlines(in, z, d)
 		if !rx.feasible(d) {
 			return false // even with every job of R_z late
@@ -545,6 +592,9 @@ func relaxLateBound(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int)
 			pick[i] = i
 		}
 		for {
+			if rx.stop.tick() {
+				return true
+			}
 			lateSetDeadlines(in, r, pick, z, d)
 			if rx.feasible(d) {
 				return true
@@ -569,7 +619,8 @@ func relaxLateBound(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int)
 // findSchedule looks for a schedule with at most k late jobs and Z ≤ zcap by
 // bisection on the cap between zlo and zcap with the deadline search,
 // passing over late sets whose search runs out of budget: a heuristic (no
-// proof is drawn from it), nil when it finds nothing.
+// proof is drawn from it), nil when it finds nothing. A stop (rx.stop) ends
+// it with what it found.
 func findSchedule(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap, tries int) *Schedule {
 	var s *Schedule
 	fb := findBudget
@@ -579,7 +630,7 @@ func findSchedule(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap, tries
 	if _, _, f, _ := searchLateCount(in, rx, k, zlo, zlo, &pb, tries, findPerSet); f != nil {
 		return f
 	}
-	for lo, hi := zlo, zcap; lo <= hi && fb > 0; {
+	for lo, hi := zlo, zcap; lo <= hi && fb > 0 && !rx.stop.stopped(); {
 		mid := (lo + hi) / 2
 		if _, _, f, _ := searchLateCount(in, rx, k, mid, mid, &fb, tries, findPerSet); f != nil {
 			s, hi = f, f.MaxTurnaround-1
@@ -627,7 +678,8 @@ const setMILPMax = 4
 // L ⊆ R_z) that pass the relaxation at cap z, or nil when there are more
 // than setMILPMax or too many to enumerate. A schedule with at most k late
 // jobs and Z ≤ z has its late set inside one of them (a set passing at its
-// own Z passes at z, and so does every superset).
+// own Z passes at z, and so does every superset). A stop (rx.stop) returns
+// nil.
 func passingSets(in *mrcpscenario.Instance, rx *relaxation, k, z int) [][]int {
 	d := make([]int, len(in.Jobs))
 	r := capDeadlines(in, z, d)
@@ -641,6 +693,9 @@ func passingSets(in *mrcpscenario.Instance, rx *relaxation, k, z int) [][]int {
 	}
 	out := [][]int{}
 	for {
+		if rx.stop.tick() {
+			return nil
+		}
 		capDeadlines(in, z, d)
 		lateSetDeadlines(in, r, pick, z, d)
 		if rx.feasible(d) {
@@ -689,7 +744,7 @@ const topSetBudget = 60000
 // did, and the search nodes spent. Each set gets one forward and one
 // reversed search. (Seed 7, K = 3: one set, {j2, j8, j9},
 // proven infeasible at cap 1186 in about 36 000 nodes forward, where the
-// caps from 1032 up stall one by one.)
+// caps from 1032 up stall one by one.) A stop (rx.stop) returns false.
 func topCapEmpty(in *mrcpscenario.Instance, rx *relaxation, k, zcap int) (bool, int) {
 	sets := passingSets(in, rx, k, zcap)
 	if sets == nil {
@@ -707,8 +762,11 @@ func topCapEmpty(in *mrcpscenario.Instance, rx *relaxation, k, zcap int) (bool, 
 		}
 		proven := false
 		for _, rev := range []bool{false, true} {
-			_, res, n := searchDeadlinesDir(in, d, topSetBudget, 0, rev)
+			_, res, n := searchDeadlinesDir(in, d, topSetBudget, 0, rev, rx.stop)
 			nodes += min(n, topSetBudget)
+			if rx.stop.stopped() {
+				return false, nodes
+			}
 			if res == searchFound {
 				return false, nodes
 			}

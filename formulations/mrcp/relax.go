@@ -34,6 +34,10 @@ type relaxation struct {
 	en     energetic
 	ets    []eTask
 	packs  [3]*packTable // per kind, with unit demands only
+	// stop (nil: never) makes the bounds below stop early with what they
+	// have proven (a weaker bound, never a stronger one) and the searches
+	// that take rx stop as at their budgets.
+	stop *stopper
 }
 
 // relaxGroup is n identical tasks of one job and kind.
@@ -280,9 +284,14 @@ func (f *maxFlow) augment(u, t, limit int) int {
 // C_j ≤ s_j + z for every j (no deadlines: every job may be late), a lower
 // bound on the maximum turnaround of every schedule. Feasibility is monotone
 // in z (windows only grow), so a doubling then bisection search finds it.
+// A stop counts every z left as feasible: the result is then one more than
+// the largest z proven infeasible (or lo), weaker but valid.
 func (rx *relaxation) minTurnaround(lo int) int {
 	d := make([]int, len(rx.in.Jobs))
 	ok := func(z int) bool {
+		if rx.stop.tick() {
+			return true
+		}
 		for j, job := range rx.in.Jobs {
 			d[j] = job.Release + z
 		}
@@ -393,6 +402,7 @@ const lateSetBudget = 20000
 // argument of lateLowerBound on the jobs still undecided: with the late
 // ones so far late and every other job on time, each kind's unplaced work
 // must be covered by the gains of at most k − |late so far| undecided jobs.
+// A stop answers "passes", as the budget does.
 func (rx *relaxation) lateSetPasses(z int, r []int, k int) bool {
 	in := rx.in
 	d := make([]int, len(in.Jobs))
@@ -423,7 +433,7 @@ func (rx *relaxation) lateSetPasses(z int, r []int, k int) bool {
 	var rec func(i, left int) bool
 	rec = func(i, left int) bool {
 		budget--
-		if budget < 0 {
+		if budget < 0 || rx.stop.tick() {
 			return true
 		}
 		if left == 0 || i == len(order) {

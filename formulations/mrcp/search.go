@@ -64,6 +64,9 @@ type deadlineSearch struct {
 	en     energetic
 	ets    []eTask
 	fr     []int
+	// stop ends the search as its budget does (searchAborted) when the
+	// caller's context or time limit says so; nil: never.
+	stop *stopper
 }
 
 // kindSearch is the search over one slot kind.
@@ -146,7 +149,7 @@ const prioSpread = 40
 // deadline plus a random term drawn from seed (none for seed 0): the same
 // tree in another order, for restarts when only a schedule is sought.
 func searchDeadlinesSeeded(in *mrcpscenario.Instance, d []int, budget int, seed uint64) (*Schedule, searchResult, int) {
-	return searchDeadlinesDir(in, d, budget, seed, false)
+	return searchDeadlinesDir(in, d, budget, seed, false, nil)
 }
 
 // searchDeadlinesDir is searchDeadlinesSeeded in either direction of time.
@@ -157,8 +160,9 @@ func searchDeadlinesSeeded(in *mrcpscenario.Instance, d []int, budget int, seed 
 // instance with each task's interval mirrored, so the two searches decide
 // the same question; the mirror places first what the instance places last,
 // which settles instances whose tight part is at the end of the horizon.
-func searchDeadlinesDir(in *mrcpscenario.Instance, d []int, budget int, seed uint64, reversed bool) (*Schedule, searchResult, int) {
-	ds := &deadlineSearch{in: in, budget: budget}
+// A stop (may be nil) ends it as the budget does.
+func searchDeadlinesDir(in *mrcpscenario.Instance, d []int, budget int, seed uint64, reversed bool, stop *stopper) (*Schedule, searchResult, int) {
+	ds := &deadlineSearch{in: in, budget: budget, stop: stop}
 	if seed != 0 {
 		ds.rng = rand.New(rand.NewPCG(seed, 0x6d726370))
 	}
@@ -271,7 +275,7 @@ func (ds *deadlineSearch) newKind(slots int, gs []sgroup, start []int) *kindSear
 func (ks *kindSearch) dfs() searchResult {
 	ds := ks.ds
 	ds.nodes++
-	if ds.nodes > ds.budget {
+	if ds.nodes > ds.budget || ds.stop.tick() {
 		return searchAborted
 	}
 	if ks.slots == 0 {
@@ -531,6 +535,10 @@ func searchLateCount(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int
 	// hints carries each late set's subset proofs from one z to the next.
 	hints := map[string]*subsetHint{}
 	for z := zlo; z <= zcap; z++ {
+		if rx.stop.poll() {
+			// Every cap below z was proven empty before the stop.
+			return lateUnknown, z, nil, nil
+		}
 		r := capDeadlines(in, z, d)
 		// Every job of R_z late is the weakest case: if even that fails, z is empty.
 		if !rx.feasible(d) {
@@ -557,6 +565,9 @@ func searchLateCount(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int
 		aborted := false
 		var core []int
 		for {
+			if rx.stop.tick() {
+				return lateUnknown, z, nil, core
+			}
 			lateSetDeadlines(in, r, pick, z, d)
 			if rx.feasible(d) {
 				key := fmt.Sprint(lateJobs(r, pick))
@@ -572,12 +583,12 @@ func searchLateCount(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int
 						}
 						// A set whose previous cap was proven gets up to
 						// 4 times that proof's nodes, at least perSet.
-						s, res, nodes = decideDeadlines(in, d, min(*budget, max(perSet, 4*h.proofNodes)), 0, h)
+						s, res, nodes = decideDeadlines(in, d, min(*budget, max(perSet, 4*h.proofNodes)), 0, h, rx.stop)
 						if res == searchInfeasible {
 							h.proofNodes = nodes
 						}
 					} else {
-						s, res, nodes = searchDeadlinesDir(in, d, min(*budget, perSet), uint64(try/2), try%2 == 1)
+						s, res, nodes = searchDeadlinesDir(in, d, min(*budget, perSet), uint64(try/2), try%2 == 1, rx.stop)
 					}
 					*budget -= nodes
 					if res == searchFound {
@@ -586,7 +597,7 @@ func searchLateCount(in *mrcpscenario.Instance, rx *relaxation, k, zlo, zcap int
 					if res == searchAborted && prove && core == nil {
 						core = coreJobs(in, hints[key])
 					}
-					if *budget <= 0 {
+					if *budget <= 0 || rx.stop.stopped() {
 						return lateUnknown, z, nil, core
 					}
 					if res == searchInfeasible {
@@ -638,10 +649,12 @@ const firstRound = 1000
 // subsetProver the same budget per subset, for a tight part in the middle.
 // hint (may be nil) carries what the subsetProver learned to the next call
 // on similar deadlines: the set that proved infeasibility last time is
-// searched first, with 3/4 of the budget.
-func decideDeadlines(in *mrcpscenario.Instance, d []int, budget int, seed uint64, hint *subsetHint) (*Schedule, searchResult, int) {
+// searched first, with 3/4 of the budget. A stop (may be nil) ends it as the
+// budget does.
+func decideDeadlines(in *mrcpscenario.Instance, d []int, budget int, seed uint64, hint *subsetHint, stop *stopper) (*Schedule, searchResult, int) {
 	used := 0
 	sp := newSubsetProver(in, d, seed)
+	sp.stop = stop
 	if hint != nil {
 		sp.fits = hint.fits
 		if hint.w > 0 {
@@ -656,10 +669,10 @@ func decideDeadlines(in *mrcpscenario.Instance, d []int, budget int, seed uint64
 	for round := firstRound; ; round *= 2 {
 		for _, rev := range []bool{false, true} {
 			b := min(round, budget-used)
-			if b <= 0 {
+			if b <= 0 || stop.stopped() {
 				return nil, searchAborted, used
 			}
-			s, res, n := searchDeadlinesDir(in, d, b, seed, rev)
+			s, res, n := searchDeadlinesDir(in, d, b, seed, rev, stop)
 			used += min(n, b)
 			if res != searchAborted {
 				return s, res, used
@@ -704,6 +717,7 @@ type subsetProver struct {
 	fits [2]int
 	// proof is the family and size of the set round proved infeasible.
 	proof [2]int
+	stop  *stopper // may be nil
 }
 
 func newSubsetProver(in *mrcpscenario.Instance, d []int, seed uint64) *subsetProver {
@@ -725,7 +739,7 @@ func (sp *subsetProver) round(per, budget int) (bool, int) {
 		tries := 0
 		for w := sp.fits[fam] + 1; w < n && tries < subsetTries; w++ {
 			b := min(per, budget-used)
-			if b <= 0 {
+			if b <= 0 || sp.stop.stopped() {
 				return false, used
 			}
 			res, nodes := sp.search(fam, w, b)
@@ -766,7 +780,7 @@ func (sp *subsetProver) search(fam, w, budget int) (searchResult, int) {
 		js = sp.order[:w]
 	}
 	sub, sd := restrictJobs(sp.in, js, sp.d)
-	_, res, nodes := searchDeadlinesDir(sub, sd, budget, sp.seed, fam == 0)
+	_, res, nodes := searchDeadlinesDir(sub, sd, budget, sp.seed, fam == 0, sp.stop)
 	return res, min(nodes, budget)
 }
 

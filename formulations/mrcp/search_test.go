@@ -124,7 +124,7 @@ func TestSearchDeadlinesByHand(t *testing.T) {
 		want searchResult
 	}{{[]int{8, 10}, searchFound}, {[]int{11, 5}, searchFound}, {[]int{8, 9}, searchInfeasible}, {[]int{10, 5}, searchInfeasible}} {
 		s, r, _ := searchDeadlines(in, c.d, 1000)
-		if _, rr, _ := searchDeadlinesDir(in, c.d, 1000, 0, true); rr != r {
+		if _, rr, _ := searchDeadlinesDir(in, c.d, 1000, 0, true, nil); rr != r {
 			t.Errorf("deadlines %v: reversed %v, forward %v", c.d, rr, r)
 		}
 		if r != c.want {
@@ -246,9 +246,9 @@ func TestReversedSearchAgrees(t *testing.T) {
 		for j, job := range in.Jobs {
 			d[j] = job.Release + mapPhaseBound(in, job) + 1 + rng.IntN(12)
 		}
-		fs, fr, _ := searchDeadlinesDir(in, d, 1<<20, 0, false)
-		rs, rr, _ := searchDeadlinesDir(in, d, 1<<20, 0, true)
-		bs, br, _ := decideDeadlines(in, d, 1<<20, 0, nil)
+		fs, fr, _ := searchDeadlinesDir(in, d, 1<<20, 0, false, nil)
+		rs, rr, _ := searchDeadlinesDir(in, d, 1<<20, 0, true, nil)
+		bs, br, _ := decideDeadlines(in, d, 1<<20, 0, nil, nil)
 		if fr == searchAborted || rr == searchAborted || br == searchAborted {
 			t.Fatalf("trial %d: a search ran out of 2^20 nodes", trial)
 		}

@@ -67,8 +67,9 @@ func runWatched(t *testing.T, ctx context.Context, in *mrcpscenario.Instance, o 
 // context and an expired time limit stop the run at once (before stops were
 // honoured both still ended optimal after the whole proof), and a stop
 // after 1 to 3 000 context checks or after a short time limit returns a
-// verified schedule no better than the optimum, a bound no above it, and
-// Interrupted or TimeLimit unless the bound proves the incumbent.
+// verified schedule no better than the optimum, a bound not above it, and
+// Interrupted or TimeLimit unless the bound proves the incumbent. A node
+// limit of 1 leaves the search's proof intact.
 func TestCombinatorialPhaseStops(t *testing.T) {
 	usable(t, "native")
 	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 8, Lambda: 0.02, Seed: 3, TimeUnit: 1})
@@ -134,5 +135,11 @@ func TestCombinatorialPhaseStops(t *testing.T) {
 	// Some stops must fall inside a late count's proof, not only before it.
 	if stoppedInK == 0 {
 		t.Error("no stop fell after a late count's work had started")
+	}
+	// A node limit bounds the MILP sub-solves only: the search's proof
+	// stands (docs/mrcp.md § Stops).
+	nodes := runWatched(t, context.Background(), in, Options{Solve: solve.Options{Solver: "native", NodeLimit: 1}})
+	if r := nodes.Result; r.Status != solve.Optimal || r.Solver != "search" || r.Objective != opt || r.Bound != opt {
+		t.Errorf("node limit 1: %v by %s, objective %v, bound %v; want optimal %v by the search", r.Status, r.Solver, r.Objective, r.Bound, opt)
 	}
 }

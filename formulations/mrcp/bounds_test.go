@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/solvertest"
 )
 
 // boundStops are the early stops of the bound tests: loose gaps (which let a
 // subproblem end Optimal above its optimum; with a node limit too, so that
 // no solve runs long), node limits (deterministic), a time limit that has
 // expired before the first MILP, a cancelled context, and a context
-// cancelled after a number of checks (countdownCtx: in the combinatorial
-// phase or in a MILP, wherever that check falls).
+// cancelled after a number of checks (solvertest.Countdown: in the
+// combinatorial phase or in a MILP, wherever that check falls).
 var boundStops = []struct {
 	name      string
 	opts      solve.Options
@@ -34,16 +35,14 @@ var boundStops = []struct {
 	{"countdown_500", solve.Options{}, false, 500},
 }
 
-// stopContext is the context of stop st: cancelled, counting down, or
-// Background.
+// stopContext is the context of stop st: cancelled, counting down
+// (solvertest.Countdown), or Background.
 func stopContext(cancelled bool, countdown int64) context.Context {
 	switch {
 	case cancelled:
-		c, cancel := context.WithCancel(context.Background())
-		cancel()
-		return c
+		return solvertest.Cancelled()
 	case countdown > 0:
-		return newCountdown(countdown)
+		return solvertest.Countdown(countdown)
 	}
 	return context.Background()
 }

@@ -3,34 +3,13 @@ package mrcp
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/solvertest"
 )
-
-// countdownCtx is a context that reports itself cancelled from the n-th call
-// of Err on: a deterministic stop wherever the n-th check falls (in the
-// relaxation bounds, the late-set enumeration, a deadline search or a MILP).
-type countdownCtx struct {
-	context.Context
-	left atomic.Int64
-}
-
-func newCountdown(n int64) *countdownCtx {
-	c := &countdownCtx{Context: context.Background()}
-	c.left.Store(n)
-	return c
-}
-
-func (c *countdownCtx) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
 
 // stopWatchdog is how long a stopped run may take before the test calls it
 // stuck: stopped runs return in well under a second, the unstopped one in
@@ -84,8 +63,6 @@ func TestCombinatorialPhaseStops(t *testing.T) {
 	opt := ref.Result.Objective
 	t.Logf("optimum %v (%d subproblems)", opt, len(ref.Subproblems))
 
-	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
 	stops := []struct {
 		name string
 		ctx  context.Context
@@ -94,7 +71,7 @@ func TestCombinatorialPhaseStops(t *testing.T) {
 		// if proven first, Optimal).
 		want solve.Status
 	}{
-		{"cancelled", cancelled, so, solve.Interrupted},
+		{"cancelled", solvertest.Cancelled(), so, solve.Interrupted},
 		{"time_1ns", context.Background(), solve.Options{Solver: "native", TimeLimit: time.Nanosecond}, solve.TimeLimit},
 	}
 	for _, n := range []int64{1, 3, 10, 30, 100, 300, 1000, 3000} {
@@ -103,7 +80,7 @@ func TestCombinatorialPhaseStops(t *testing.T) {
 			ctx  context.Context
 			so   solve.Options
 			want solve.Status
-		}{fmt.Sprintf("countdown_%d", n), newCountdown(n), so, map[bool]solve.Status{true: solve.Interrupted}[n == 1]})
+		}{fmt.Sprintf("countdown_%d", n), solvertest.Countdown(n), so, map[bool]solve.Status{true: solve.Interrupted}[n == 1]})
 	}
 	for _, d := range []time.Duration{20 * time.Millisecond, 200 * time.Millisecond} {
 		stops = append(stops, struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/solve/solvertest"
 )
 
 // TestOptimumMatchesEnumeration: on seeded random streams in whole seconds
@@ -120,8 +121,6 @@ func congestedStream(t *testing.T) *lowerbound.Problem {
 func TestOptimumBoundAtStops(t *testing.T) {
 	p := congestedStream(t)
 	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct}
-	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
 	stops := []struct {
 		name string
 		ctx  context.Context
@@ -129,7 +128,7 @@ func TestOptimumBoundAtStops(t *testing.T) {
 		// stopped: the run must end at a limit (nothing is proven before).
 		stopped bool
 	}{
-		{"cancelled", cancelled, solve.Options{}, true},
+		{"cancelled", solvertest.Cancelled(), solve.Options{}, true},
 		{"time_1ns", context.Background(), solve.Options{TimeLimit: time.Nanosecond}, true},
 		{"time_50ms", context.Background(), solve.Options{TimeLimit: 50 * time.Millisecond}, false},
 		{"nodes_1", context.Background(), solve.Options{NodeLimit: 1}, false},

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mrbound/mrbound/model"
@@ -39,6 +40,35 @@ type Stop struct {
 	Options solve.Options
 	// Cancelled runs the solve with a context cancelled before the call.
 	Cancelled bool
+}
+
+// Countdown returns a context that reports itself cancelled from the n-th
+// call of Err on (its Done channel never closes): a deterministic
+// interruption wherever the n-th check falls, in a node LP, a heuristic, a
+// combinatorial search or between them.
+func Countdown(n int64) context.Context {
+	c := &countdownCtx{Context: context.Background()}
+	c.left.Store(n)
+	return c
+}
+
+type countdownCtx struct {
+	context.Context
+	left atomic.Int64
+}
+
+func (c *countdownCtx) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// Cancelled returns a context cancelled before the call.
+func Cancelled() context.Context {
+	c, cancel := context.WithCancel(context.Background())
+	cancel()
+	return c
 }
 
 // Stops returns the stops of the bound matrix: relative gaps 1e-1, 1e-2 and
@@ -248,9 +278,7 @@ func runBounds(t T, newSolver func() solve.Solver, caps Caps) {
 func SolveStopped(s solve.Solver, m *model.Model, st Stop) (solve.Result, error) {
 	ctx := context.Background()
 	if st.Cancelled {
-		c, cancel := context.WithCancel(ctx)
-		cancel()
-		ctx = c
+		ctx = Cancelled()
 	}
 	return s.Solve(ctx, m, st.Options)
 }

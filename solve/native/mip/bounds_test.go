@@ -4,35 +4,12 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/solvertest"
 )
-
-// countdownCtx is a context that reports itself cancelled from the n-th call
-// of Err on: a deterministic interruption in the middle of a search (in a
-// node LP, a strong-branching LP, a heuristic or between nodes, wherever the
-// n-th check falls).
-type countdownCtx struct {
-	context.Context
-	left atomic.Int64
-}
-
-func newCountdown(n int64) *countdownCtx {
-	c := &countdownCtx{Context: context.Background()}
-	c.left.Store(n)
-	return c
-}
-
-func (c *countdownCtx) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
-}
 
 // TestBoundsAtInterruption interrupts the search after 1 to 3 000 context
 // checks on cases of the bound matrix, minimisations and maximisations,
@@ -53,7 +30,7 @@ func TestBoundsAtInterruption(t *testing.T) {
 		for _, gap := range []float64{0, 1e-1} {
 			for _, n := range []int64{1, 5, 30, 300, 3000} {
 				opts := solve.Options{RelGap: gap}
-				res, err := Solve(newCountdown(n), c.Model, opts)
+				res, err := Solve(solvertest.Countdown(n), c.Model, opts)
 				if err != nil {
 					t.Fatal(err)
 				}

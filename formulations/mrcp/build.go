@@ -172,6 +172,12 @@ const heuristicBudget = 3000
 // of the order, or exchanging two, while that helps (at most heuristicBudget
 // schedules).
 func heuristic(in *mrcpscenario.Instance, obj Objective) *Schedule {
+	return stoppableHeuristic(in, obj, nil)
+}
+
+// stoppableHeuristic is heuristic ending its local search early, with the
+// best schedule so far, when stop (may be nil) says so.
+func stoppableHeuristic(in *mrcpscenario.Instance, obj Objective, stop *stopper) *Schedule {
 	keys := []func(j int) int{
 		func(j int) int { return in.Jobs[j].Release },
 		func(j int) int { return in.Jobs[j].Deadline },
@@ -210,6 +216,9 @@ func heuristic(in *mrcpscenario.Instance, obj Objective) *Schedule {
 					}
 					for _, order := range orders {
 						evals++
+						if stop.tick() {
+							return best
+						}
 						if s := Greedy(in, order); better(obj, s, best) {
 							best, bestOrder, improved = s, order, true
 							break

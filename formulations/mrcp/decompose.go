@@ -138,7 +138,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	bo := o
 	bo.cutoff = false
 	lt := newLateTurn(in, o.Objective)
-	heur := heuristic(in, bo.Objective)
+	heur := stoppableHeuristic(in, bo.Objective, stop)
 	best := heur
 	u := lt.value(heur.LateJobs, heur.MaxTurnaround)
 	zmin := TurnaroundLowerBound(in)
@@ -476,6 +476,12 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 		plural = ""
 	}
 	res.Message = fmt.Sprintf("late-count decomposition, %d subproblem%s", len(subs), plural)
+	switch stop.status {
+	case solve.Interrupted:
+		res.Message += "; interrupted (the context is done)"
+	case solve.TimeLimit:
+		res.Message += "; stopped at the time limit"
+	}
 	// Optimal unless a limit left a bound more than a unit below U; a
 	// bound within a unit of U proves U (values are integers). A late count
 	// solved within a loose gap tolerance keeps its bound: Optimal, as the

@@ -32,7 +32,6 @@ var boundStops = []struct {
 	{"cancelled", solve.Options{}, true, 0},
 	{"countdown_5", solve.Options{}, false, 5},
 	{"countdown_50", solve.Options{}, false, 50},
-	{"countdown_500", solve.Options{}, false, 500},
 }
 
 // stopContext is the context of stop st: cancelled, counting down

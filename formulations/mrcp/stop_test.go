@@ -41,82 +41,102 @@ func runWatched(t *testing.T, ctx context.Context, in *mrcpscenario.Instance, o 
 	}
 }
 
-// TestCombinatorialPhaseStops: on a congested 8-job mixed stream (1-s units)
-// whose optimum the combinatorial phase proves with no MILP, a cancelled
-// context and an expired time limit stop the run at once (before stops were
-// honoured both still ended optimal after the whole proof), and a stop
-// after 1 to 3 000 context checks or after a short time limit returns a
+// phaseStop is one early stop of TestCombinatorialPhaseStops.
+type phaseStop struct {
+	name string
+	ctx  context.Context
+	so   solve.Options
+	// want is the status the stop must give (StatusUnknown: a limit or,
+	// if proven first, Optimal).
+	want solve.Status
+}
+
+func countdownStops(ns ...int64) []phaseStop {
+	var out []phaseStop
+	for _, n := range ns {
+		want := solve.StatusUnknown
+		if n == 1 {
+			want = solve.Interrupted // nothing is proven in one check
+		}
+		out = append(out, phaseStop{fmt.Sprintf("countdown_%d", n), solvertest.Countdown(n), solve.Options{Solver: "native"}, want})
+	}
+	return out
+}
+
+// TestCombinatorialPhaseStops: on congested mixed streams (1-s units) whose
+// optimum the combinatorial phase proves with no MILP, a stop returns a
 // verified schedule no better than the optimum, a bound not above it, and
-// Interrupted or TimeLimit unless the bound proves the incumbent. A node
-// limit of 1 leaves the search's proof intact.
+// Interrupted or TimeLimit unless the bound proves the incumbent. On the
+// 8-job stream a cancelled context and an expired time limit stop the run
+// at once (before stops were honoured both still ended optimal after the
+// whole proof), stops after 1 to 3 000 context checks and after short time
+// limits fall before and inside the late counts' proofs, and a node limit
+// of 1 leaves the search's proof intact. On the 20-job stream (seed 1)
+// the stops after 15–30 checks fall inside the relaxation's late-count
+// bounds (the late-set branch and bound).
 func TestCombinatorialPhaseStops(t *testing.T) {
 	usable(t, "native")
-	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 8, Lambda: 0.02, Seed: 3, TimeUnit: 1})
-	if err != nil {
-		t.Fatal(err)
+	type stream struct {
+		jobs  int
+		seed  uint64
+		stops []phaseStop
 	}
-	so := solve.Options{Solver: "native"}
-	ref := runWatched(t, context.Background(), in, Options{Solve: so})
-	if ref.Result.Status != solve.Optimal || !ref.Verified || ref.Result.Solver != "search" {
-		t.Fatalf("reference: %v by %s, verified %v: want optimal by the search", ref.Result.Status, ref.Result.Solver, ref.Verified)
+	streams := []stream{
+		{8, 3, append([]phaseStop{
+			{"cancelled", solvertest.Cancelled(), solve.Options{Solver: "native"}, solve.Interrupted},
+			{"time_1ns", context.Background(), solve.Options{Solver: "native", TimeLimit: time.Nanosecond}, solve.TimeLimit},
+			{"time_20ms", context.Background(), solve.Options{Solver: "native", TimeLimit: 20 * time.Millisecond}, solve.StatusUnknown},
+			{"time_200ms", context.Background(), solve.Options{Solver: "native", TimeLimit: 200 * time.Millisecond}, solve.StatusUnknown},
+		}, countdownStops(1, 3, 10, 30, 100, 300, 1000, 3000)...)},
+		{20, 1, countdownStops(15, 20, 30)},
 	}
-	opt := ref.Result.Objective
-	t.Logf("optimum %v (%d subproblems)", opt, len(ref.Subproblems))
-
-	stops := []struct {
-		name string
-		ctx  context.Context
-		so   solve.Options
-		// want is the status the stop must give (StatusUnknown: a limit or,
-		// if proven first, Optimal).
-		want solve.Status
-	}{
-		{"cancelled", solvertest.Cancelled(), so, solve.Interrupted},
-		{"time_1ns", context.Background(), solve.Options{Solver: "native", TimeLimit: time.Nanosecond}, solve.TimeLimit},
-	}
-	for _, n := range []int64{1, 3, 10, 30, 100, 300, 1000, 3000} {
-		stops = append(stops, struct {
-			name string
-			ctx  context.Context
-			so   solve.Options
-			want solve.Status
-		}{fmt.Sprintf("countdown_%d", n), solvertest.Countdown(n), so, map[bool]solve.Status{true: solve.Interrupted}[n == 1]})
-	}
-	for _, d := range []time.Duration{20 * time.Millisecond, 200 * time.Millisecond} {
-		stops = append(stops, struct {
-			name string
-			ctx  context.Context
-			so   solve.Options
-			want solve.Status
-		}{fmt.Sprintf("time_%v", d), context.Background(), solve.Options{Solver: "native", TimeLimit: d}, solve.StatusUnknown})
-	}
-	stoppedInK := 0
-	for _, st := range stops {
-		ts := time.Now()
-		out := runWatched(t, st.ctx, in, Options{Solve: st.so})
-		r := out.Result
-		t.Logf("%s: %v, objective %v, bound %v, %d subproblems, %v", st.name, r.Status, r.Objective, r.Bound, len(out.Subproblems), time.Since(ts))
-		checkOutcomeBounds(t, st.name, out, opt, st.so)
-		switch {
-		case st.want != solve.StatusUnknown && r.Status != st.want:
-			t.Errorf("%s: %v, want %v", st.name, r.Status, st.want)
-		case r.Status != solve.Optimal && !r.Status.IsLimit():
-			t.Errorf("%s: %v, want optimal or a limit", st.name, r.Status)
-		case r.Status == solve.Optimal && r.Bound != r.Objective:
-			t.Errorf("%s: optimal with bound %v below the objective %v", st.name, r.Bound, r.Objective)
+	for _, sc := range streams {
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: sc.jobs, Lambda: 0.02, Seed: sc.seed, TimeUnit: 1})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if r.Status.IsLimit() && len(out.Subproblems) > 0 {
-			stoppedInK++
+		ref := runWatched(t, context.Background(), in, Options{Solve: solve.Options{Solver: "native"}})
+		if ref.Result.Status != solve.Optimal || !ref.Verified || ref.Result.Solver != "search" {
+			t.Fatalf("%d jobs: reference %v by %s, verified %v: want optimal by the search", sc.jobs, ref.Result.Status, ref.Result.Solver, ref.Verified)
 		}
-	}
-	// Some stops must fall inside a late count's proof, not only before it.
-	if stoppedInK == 0 {
-		t.Error("no stop fell after a late count's work had started")
-	}
-	// A node limit bounds the MILP sub-solves only: the search's proof
-	// stands (docs/mrcp.md § Stops).
-	nodes := runWatched(t, context.Background(), in, Options{Solve: solve.Options{Solver: "native", NodeLimit: 1}})
-	if r := nodes.Result; r.Status != solve.Optimal || r.Solver != "search" || r.Objective != opt || r.Bound != opt {
-		t.Errorf("node limit 1: %v by %s, objective %v, bound %v; want optimal %v by the search", r.Status, r.Solver, r.Objective, r.Bound, opt)
+		opt := ref.Result.Objective
+		t.Logf("%d jobs: optimum %v (%d subproblems)", sc.jobs, opt, len(ref.Subproblems))
+		stoppedInK, partial := 0, 0
+		for _, st := range sc.stops {
+			name := fmt.Sprintf("%d jobs %s", sc.jobs, st.name)
+			ts := time.Now()
+			out := runWatched(t, st.ctx, in, Options{Solve: st.so})
+			r := out.Result
+			t.Logf("%s: %v, objective %v, bound %v, %d subproblems, %v", name, r.Status, r.Objective, r.Bound, len(out.Subproblems), time.Since(ts))
+			checkOutcomeBounds(t, name, out, opt, st.so)
+			switch {
+			case st.want != solve.StatusUnknown && r.Status != st.want:
+				t.Errorf("%s: %v, want %v", name, r.Status, st.want)
+			case r.Status != solve.Optimal && !r.Status.IsLimit():
+				t.Errorf("%s: %v, want optimal or a limit", name, r.Status)
+			case r.Status == solve.Optimal && r.Bound != r.Objective:
+				t.Errorf("%s: optimal with bound %v below the objective %v", name, r.Bound, r.Objective)
+			}
+			if r.Status.IsLimit() {
+				partial++
+				if len(out.Subproblems) > 0 {
+					stoppedInK++
+				}
+			}
+		}
+		// Some stops must bite, and on the 8-job stream some must fall
+		// inside a late count's proof, not only before it.
+		if partial == 0 || (sc.jobs == 8 && stoppedInK == 0) {
+			t.Errorf("%d jobs: %d stops at a limit, %d after a late count's work had started", sc.jobs, partial, stoppedInK)
+		}
+		if sc.jobs != 8 {
+			continue
+		}
+		// A node limit bounds the MILP sub-solves only: the search's proof
+		// stands (docs/mrcp.md § Stops).
+		nodes := runWatched(t, context.Background(), in, Options{Solve: solve.Options{Solver: "native", NodeLimit: 1}})
+		if r := nodes.Result; r.Status != solve.Optimal || r.Solver != "search" || r.Objective != opt || r.Bound != opt {
+			t.Errorf("node limit 1: %v by %s, objective %v, bound %v; want optimal %v by the search", r.Status, r.Solver, r.Objective, r.Bound, opt)
+		}
 	}
 }

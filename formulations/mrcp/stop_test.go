@@ -71,41 +71,52 @@ func countdownStops(ns ...int64) []phaseStop {
 // at once (before stops were honoured both still ended optimal after the
 // whole proof), stops after 1 to 3 000 context checks and after short time
 // limits fall before and inside the late counts' proofs, and a node limit
-// of 1 leaves the search's proof intact. On the 20-job stream (seed 1)
+// of 1 leaves the search's proof intact; the lexicographic and late-count
+// objectives are stopped there too. On the 20-job stream (seed 1)
 // the stops after 15–30 checks fall inside the relaxation's late-count
 // bounds (the late-set branch and bound).
 func TestCombinatorialPhaseStops(t *testing.T) {
 	usable(t, "native")
 	type stream struct {
-		jobs  int
-		seed  uint64
+		jobs int
+		seed uint64
+		// obj is the objective; ObjectiveUnknown is the product as Run
+		// takes it from the CLI without --objective.
+		obj   ObjectiveKind
 		stops []phaseStop
 	}
 	streams := []stream{
-		{8, 3, append([]phaseStop{
+		{8, 3, ObjectiveUnknown, append([]phaseStop{
 			{"cancelled", solvertest.Cancelled(), solve.Options{Solver: "native"}, solve.Interrupted},
 			{"time_1ns", context.Background(), solve.Options{Solver: "native", TimeLimit: time.Nanosecond}, solve.TimeLimit},
 			{"time_20ms", context.Background(), solve.Options{Solver: "native", TimeLimit: 20 * time.Millisecond}, solve.StatusUnknown},
 			{"time_200ms", context.Background(), solve.Options{Solver: "native", TimeLimit: 200 * time.Millisecond}, solve.StatusUnknown},
 		}, countdownStops(1, 3, 10, 30, 100, 300, 1000, 3000)...)},
-		{20, 1, countdownStops(15, 20, 30)},
+		{8, 3, Lexicographic, countdownStops(1, 3, 30, 1000)},
+		{8, 3, LateCount, countdownStops(1, 3)},
+		{20, 1, ObjectiveUnknown, countdownStops(15, 20, 30)},
 	}
 	for _, sc := range streams {
 		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: sc.jobs, Lambda: 0.02, Seed: sc.seed, TimeUnit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := runWatched(t, context.Background(), in, Options{Solve: solve.Options{Solver: "native"}})
+		obj := Objective{Kind: sc.obj}
+		label := obj.String()
+		if sc.obj == ObjectiveUnknown {
+			label = "default"
+		}
+		ref := runWatched(t, context.Background(), in, Options{Objective: obj, Solve: solve.Options{Solver: "native"}})
 		if ref.Result.Status != solve.Optimal || !ref.Verified || ref.Result.Solver != "search" {
-			t.Fatalf("%d jobs: reference %v by %s, verified %v: want optimal by the search", sc.jobs, ref.Result.Status, ref.Result.Solver, ref.Verified)
+			t.Fatalf("%d jobs %s: reference %v by %s, verified %v: want optimal by the search", sc.jobs, label, ref.Result.Status, ref.Result.Solver, ref.Verified)
 		}
 		opt := ref.Result.Objective
-		t.Logf("%d jobs: optimum %v (%d subproblems)", sc.jobs, opt, len(ref.Subproblems))
+		t.Logf("%d jobs %s: optimum %v (%d subproblems)", sc.jobs, label, opt, len(ref.Subproblems))
 		stoppedInK, partial := 0, 0
 		for _, st := range sc.stops {
-			name := fmt.Sprintf("%d jobs %s", sc.jobs, st.name)
+			name := fmt.Sprintf("%d jobs %s %s", sc.jobs, label, st.name)
 			ts := time.Now()
-			out := runWatched(t, st.ctx, in, Options{Solve: st.so})
+			out := runWatched(t, st.ctx, in, Options{Objective: obj, Solve: st.so})
 			r := out.Result
 			t.Logf("%s: %v, objective %v, bound %v, %d subproblems, %v", name, r.Status, r.Objective, r.Bound, len(out.Subproblems), time.Since(ts))
 			checkOutcomeBounds(t, name, out, opt, st.so)
@@ -126,10 +137,10 @@ func TestCombinatorialPhaseStops(t *testing.T) {
 		}
 		// Some stops must bite, and on the 8-job stream some must fall
 		// inside a late count's proof, not only before it.
-		if partial == 0 || (sc.jobs == 8 && stoppedInK == 0) {
-			t.Errorf("%d jobs: %d stops at a limit, %d after a late count's work had started", sc.jobs, partial, stoppedInK)
+		if partial == 0 || (sc.jobs == 8 && sc.obj != LateCount && stoppedInK == 0) {
+			t.Errorf("%d jobs %s: %d stops at a limit, %d after a late count's work had started", sc.jobs, label, partial, stoppedInK)
 		}
-		if sc.jobs != 8 {
+		if sc.jobs != 8 || sc.obj != ObjectiveUnknown {
 			continue
 		}
 		// A node limit bounds the MILP sub-solves only: the search's proof

@@ -56,6 +56,10 @@ type countOptions struct {
 	Cutoff, Floor float64
 	// Network adds the shuffle reservations and their bandwidth rows.
 	Network bool
+	// NoOrder leaves out the interval order rows: they cut labellings, so
+	// a model with some placements fixed (the neighbourhood search) must
+	// not have them.
+	NoOrder bool
 }
 
 // buildCount emits R_K over the strong form's slot classes.
@@ -224,7 +228,7 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 	}
 	if o.Network {
 		countShuffle(in, b, K, byTaskJT)
-	} else {
+	} else if !o.NoOrder {
 		orderIntervals(in, b, cm, o, byTaskT)
 	}
 	var obj model.Expr

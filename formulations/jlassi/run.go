@@ -466,14 +466,20 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if d := r.Decomposition; d != nil && d.Search != nil && d.Search.Placement != nil {
+		final := *d.Search.Placement
+		how := "local search on the heuristic's placement"
+		if n := d.Search.Neighbourhood; n != nil {
+			final = n.Placement
+			how += fmt.Sprintf("; %s s after annealing, then %d neighbourhood sub-MIPs", solve.FormatValue(*d.Search.Placement), n.Solves)
+		}
 		what := "not completed"
 		switch {
 		case d.Search.Completed:
 			what = "completed, checked"
-		case *d.Search.Placement >= r.Heuristic.RealTime-boundTol:
+		case final >= r.Heuristic.RealTime-boundTol:
 			what = "no better than the heuristic"
 		}
-		ew.printf("search       RealTime %s s (local search on the heuristic's placement), %s\n", solve.FormatValue(*d.Search.Placement), what)
+		ew.printf("search       RealTime %s s (%s), %s\n", solve.FormatValue(final), how, what)
 	}
 	if r.FromHeuristic {
 		ew.printf("schedule     from the heuristic, not the solver\n")

@@ -3,6 +3,7 @@ package mip
 import (
 	"sort"
 
+	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/solve/native/mip/symmetry"
 )
@@ -50,6 +51,23 @@ func (s *search) symOrder() []int {
 	return order
 }
 
+// The symmetry search's work budget scales with the model: on models whose
+// refinement leaves many candidate columns but no automorphism (the Jlassi
+// neighbourhood sub-MIPs, MRCP's late-set MILPs) the fixed default of
+// symmetry.DefaultMaxWork cost 3–4 s per solve and found nothing, while the
+// test set's symmetric models need at most 2.1·10⁶ (stein27; rgn 1.4·10⁶,
+// misc07 1.2·10⁶, noswot 3.6·10⁵).
+const (
+	symWorkPerEntry = 500       // work per row, column and nonzero
+	symWorkMin      = 2_500_000 // never less: small symmetric models need ~2·10⁶
+)
+
+// symmetryWork is the symmetry search's budget for m.
+func symmetryWork(m *model.Model) int64 {
+	w := int64(symWorkPerEntry) * int64(m.NumRows()+m.NumCols()+m.NumNonzeros())
+	return min(max(w, symWorkMin), symmetry.DefaultMaxWork)
+}
+
 // detectSymmetry finds automorphisms of the (presolved) model and turns each
 // into a lexicographic constraint.
 func (s *search) detectSymmetry() {
@@ -57,8 +75,11 @@ func (s *search) detectSymmetry() {
 		return
 	}
 	order := s.symOrder()
-	res := symmetry.Find(s.m, symmetry.Options{Order: order, Stop: s.wallStop})
+	res := symmetry.Find(s.m, symmetry.Options{Order: order, Stop: s.wallStop, MaxWork: symmetryWork(s.m)})
 	if len(res.Perms) == 0 {
+		if res.Exhausted {
+			s.logf("symmetry: none found among %d candidate columns before the work budget %d ran out\n", res.Candidates, symmetryWork(s.m))
+		}
 		return
 	}
 	rank := make([]int, s.n)

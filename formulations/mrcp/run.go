@@ -79,6 +79,11 @@ func Run(ctx context.Context, path string, data []byte, o Options) (*Report, err
 // optimal; when it stops at a limit without a better solution the heuristic
 // is reported with the solver's bound.
 func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o Options) (*Report, error) {
+	if o.Objective.Kind == ObjectiveUnknown {
+		// As Build reads it: the decomposition's heuristic compared every
+		// schedule by the zero objective and so never improved its start.
+		o.Objective.Kind = Product
+	}
 	if o.Objective.Kind == Weighted && o.Objective.LateWeight < 0 {
 		return nil, fmt.Errorf("%w: negative late weight", errBadOption)
 	}

@@ -340,10 +340,11 @@ func decompose(ctx context.Context, in *jlassiscenario.Instance, m *Model, so so
 	return d, nil
 }
 
-// search anneals the placement of start (annealer) and completes the best
-// placement found; it returns the checked schedule and its vector when it
-// beats start, and records it in d. floor is the least wave bound over the
-// counts K.
+// search anneals the placement of start (annealer), improves the result by
+// the neighbourhood search and completes the best placement found (the
+// annealer's when the neighbourhood search's does not complete); it returns
+// the checked schedule and its vector when it beats start, and records it
+// in d. floor is the least wave bound over the counts K.
 func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance, m *Model, so solve.Options, t0 time.Time, start *Schedule, floor float64) *Schedule {
 	ls := time.Now()
 	sr := &SearchReport{}
@@ -362,6 +363,7 @@ func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance,
 	annealed := v
 	sr.Placement = &annealed
 	place, K := a.placements()
+	fallback := place
 	if v > floor+boundTol {
 		ns := time.Now()
 		var st neighbourhoodStats
@@ -375,6 +377,12 @@ func (d *decomposition) search(ctx context.Context, in *jlassiscenario.Instance,
 		return nil
 	}
 	s, x := completePlacement(ctx, in, m, place, K, so, t0, false, 0)
+	if s == nil && v < annealed-boundTol && annealed < start.RealTime-boundTol {
+		// The neighbourhood search keeps R_K's rows and the shuffle
+		// pairs' bandwidth, not the migrations: its placement may not
+		// complete where the annealer's does.
+		s, x = completePlacement(ctx, in, m, fallback, K, so, t0, false, 0)
+	}
 	if s == nil || s.RealTime >= start.RealTime-boundTol {
 		return nil
 	}

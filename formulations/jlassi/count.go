@@ -35,6 +35,9 @@ type countModel struct {
 	w       *model.Family[wKey]
 	g       *model.Family[[2]int]
 	q       *model.Family[[2]int] // (job, t): the order rows' links
+	// cutoff is the cutoff row's index, −1 when there is none. The row
+	// holds the objective without its constant K·λ_0.
+	cutoff int
 }
 
 // taskP is the processing time of task i on slot class c of machine j.
@@ -74,7 +77,7 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 
 	b := model.NewBuilder(fmt.Sprintf("jlassi_count_K%d", K))
 	cm := &countModel{K: K, classes: classes, levels: levels,
-		w: model.NewFamily[wKey](b, "w"), g: model.NewFamily[[2]int](b, "g"), q: model.NewFamily[[2]int](b, "q")}
+		w: model.NewFamily[wKey](b, "w"), g: model.NewFamily[[2]int](b, "g"), q: model.NewFamily[[2]int](b, "q"), cutoff: -1}
 	hasMaps := func(i int) bool { return len(in.Jobs[in.Tasks[i].Job].Maps) > 0 }
 	hasReduces := func(i int) bool { return len(in.Jobs[in.Tasks[i].Job].Reduces) > 0 }
 
@@ -247,7 +250,7 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 		if o.Floor > 0 {
 			lo = o.Floor
 		}
-		b.AddConstr("cutoff", e, lo, o.Cutoff)
+		cm.cutoff = b.AddConstr("cutoff", e, lo, o.Cutoff).Index()
 	}
 	mod, err := b.Build()
 	if err != nil {

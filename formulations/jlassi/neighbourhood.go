@@ -63,17 +63,11 @@ func neighbourhood(ctx context.Context, in *jlassiscenario.Instance, T int, plac
 	if err != nil {
 		return place, value, st
 	}
-	cutoffRow := -1
-	for r, name := range cm.Model.RowNames {
-		if name == "cutoff" {
-			cutoffRow = r
-		}
-	}
+	cutoffRow := cm.cutoff
 	if cutoffRow < 0 {
 		return place, value, st
 	}
-	// The row holds the objective without its constant K·λ_0: a new cutoff
-	// moves its bound by the cutoff's distance from the first one.
+	// A new cutoff moves the row's bound by its distance from the first.
 	base, value0 := cm.Model.RowUpper[cutoffRow], value
 	integral := integralDurations(in)
 	t0 := time.Now()
@@ -86,6 +80,10 @@ func neighbourhood(ctx context.Context, in *jlassiscenario.Instance, T int, plac
 	opts.NodeLimit = neighbourhoodNodes
 	opts.RelGap, opts.AbsGap = 1e-9, boundTol
 	over := func() bool { return stop() || until > 0 && time.Since(t0) >= until }
+	at := make([]wKey, len(in.Tasks)) // task → its placement in place
+	for _, k := range place {
+		at[k.I] = k
+	}
 	for kind := 0; kind < len(neighbourhoodKinds); kind++ {
 		nk := neighbourhoodKinds[kind]
 		n := K
@@ -103,10 +101,6 @@ func neighbourhood(ctx context.Context, in *jlassiscenario.Instance, T int, plac
 			chosen := make([]bool, n)
 			for _, v := range sub {
 				chosen[v] = true
-			}
-			at := make([]wKey, len(in.Tasks))
-			for _, k := range place {
-				at[k.I] = k
 			}
 			free := func(k wKey) bool { // may task k.I be placed at k?
 				if nk.byJobs {
@@ -148,6 +142,9 @@ func neighbourhood(ctx context.Context, in *jlassiscenario.Instance, T int, plac
 				continue
 			}
 			place, value = next, res.Objective
+			for _, k := range place {
+				at[k.I] = k
+			}
 			if integral {
 				value = math.Round(value)
 			}

@@ -365,6 +365,26 @@ func encodeCount(t *testing.T, in *jlassiscenario.Instance, cm *countModel, at [
 				x[v.Index()] = 1
 			}
 		}
+		// s[J,p] = 1 when every map of J is in a position before p.
+		if cm.s != nil && p > 0 {
+			for J := range in.Jobs {
+				v, ok := cm.s.Get([2]int{J, p})
+				if !ok {
+					continue
+				}
+				done := true
+				for q := p; q < len(at) && done; q++ {
+					for _, k := range at[q] {
+						if in.Tasks[k.I].Job == J && in.Tasks[k.I].Kind == jlassiscenario.Map {
+							done = false
+						}
+					}
+				}
+				if done {
+					x[v.Index()] = 1
+				}
+			}
+		}
 		if p+1 < len(at) {
 			for _, J := range linkedJobs(in, at[p], at[p+1]) {
 				if v, ok := cm.q.Get([2]int{J, p}); ok {
@@ -475,10 +495,67 @@ func checkRelabel(t *testing.T, name string, in *jlassiscenario.Instance, place 
 	x := encodeCount(t, in, cm, relabel(in, cm, place, T))
 	ev := cm.Model.Evaluate(x)
 	if !ev.Feasible(startTol, true) {
-		t.Errorf("%s K=%d T=%d: the relabelled schedule breaks R_K: %+v", name, K, T, ev)
+		t.Errorf("%s K=%d T=%d: the relabelled schedule breaks R_K: row %s by %g, bounds by %g, integrality by %g",
+			name, K, T, cm.Model.RowName(ev.WorstRow), ev.MaxRowViolation, ev.MaxBoundViolation, ev.MaxIntegrality)
 	}
 	if math.Abs(ev.Objective-realtime) > 1e-6 {
 		t.Errorf("%s: relabelled objective %g, RealTime %g", name, ev.Objective, realtime)
 	}
 	t.Logf("%s: K=%d, RealTime %g, %d order links", name, K, realtime, cm.q.Len())
+}
+
+// TestPhaseRows: R_K with the phase binaries has the LP optimum and the
+// integer optimum of R_K with the cumulative precedence rows (the phase
+// rows add branching handles, not cuts), on the small instances and, for
+// the LP, on scenario 4 at K = 8, where every job turns to its reduces
+// somewhere in eight intervals.
+func TestPhaseRows(t *testing.T) {
+	relaxed := func(m *model.Model) *model.Model {
+		lp := m.Clone()
+		for j := range lp.ColType {
+			lp.ColType[j] = model.Continuous
+		}
+		return lp
+	}
+	type probe struct {
+		name string
+		in   *jlassiscenario.Instance
+		K, T int
+		mip  bool
+	}
+	var probes []probe
+	for name, in := range countInstances(t) {
+		for K := max(1, in.MinHorizon()); K <= in.MinHorizon()+1; K++ {
+			probes = append(probes, probe{name, in, K, K + 1, true})
+		}
+	}
+	probes = append(probes, probe{"scenario4-seed1", generated(t, 4, 1), 8, 15, false})
+	for _, p := range probes {
+		phase, err := buildCount(p.in, countOptions{K: p.K, T: p.T, Cutoff: math.Inf(1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cumulative, err := buildCount(p.in, countOptions{K: p.K, T: p.T, Cutoff: math.Inf(1), CumulativePrecedence: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if phase.s == nil || phase.s.Len() == 0 || cumulative.s != nil {
+			t.Fatalf("%s K=%d: phase binaries %v, cumulative %v", p.name, p.K, phase.s, cumulative.s)
+		}
+		for _, solver := range backends {
+			a := solveOpt(t, relaxed(phase.Model), solver)
+			b := solveOpt(t, relaxed(cumulative.Model), solver)
+			if a.Status != b.Status || math.Abs(a.Objective-b.Objective) > 1e-6*math.Max(1, math.Abs(b.Objective)) {
+				t.Errorf("%s K=%d %s: LP with phase rows %v %g, cumulative %v %g", p.name, p.K, solver, a.Status, a.Objective, b.Status, b.Objective)
+			}
+			if !p.mip {
+				continue
+			}
+			a = solveOpt(t, phase.Model, solver)
+			b = solveOpt(t, cumulative.Model, solver)
+			if a.Status != b.Status || math.Abs(a.Objective-b.Objective) > 1e-6 {
+				t.Errorf("%s K=%d %s: R_K with phase rows %v %g, cumulative %v %g", p.name, p.K, solver, a.Status, a.Objective, b.Status, b.Objective)
+			}
+		}
+	}
 }

@@ -14,7 +14,7 @@ import (
 // (Table 5's T) the neighbourhood search ends strictly shorter, the same in
 // two runs; its placement holds every task once and, completed into the full
 // model, is a schedule the checker accepts with the RealTime the search
-// claims. On scenario 4 seed 10 it improves the annealer's placement (655),
+// claims. On scenario 4 seed 12 it improves the annealer's placement (628),
 // a local optimum of the annealer's own moves.
 func TestNeighbourhood(t *testing.T) {
 	in := generated(t, 3, 1)
@@ -67,10 +67,10 @@ func TestNeighbourhood(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	in = generated(t, 4, 10)
+	in = generated(t, 4, 12)
 	T = jlassiscenario.Table5Horizon[4]
 	if h = Heuristic(in, T); h == nil {
-		t.Fatal("scenario 4 seed 10: no heuristic schedule")
+		t.Fatal("scenario 4 seed 12: no heuristic schedule")
 	}
 	ab, v := annealBest(in, T, h, 0, never)
 	ap, aK := ab.placements()

@@ -48,14 +48,20 @@ var heuristicBandwidthWeights = []float64{0, 1, 100}
 // first, job by job, seeded shuffles), with the weights
 // heuristicBandwidthWeights, both migration timings and every cap below the
 // last interval an uncapped attempt uses; reduces go longest first. The best
-// RealTime wins; every schedule returned has passed Check.
+// RealTime wins; every schedule returned has passed Check. (Run under TST and
+// TRC keeps the least objective and adds attempts for locality: heuristicBy.)
 func Heuristic(in *jlassiscenario.Instance, T int) *Schedule {
-	return heuristicBy(in, T, func(s *Schedule) float64 { return s.RealTime })
+	return heuristicBy(in, T, func(s *Schedule) float64 { return s.RealTime }, false)
 }
 
 // heuristicBy is Heuristic keeping the attempt with the least score (a
-// schedule's objective; RealTime for Heuristic).
-func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float64) *Schedule {
+// schedule's objective; RealTime for Heuristic). local adds, to the
+// locality-first attempts (the largest bandwidth weight), the reduces in
+// the order their maps allow them: with every map at home the shuffle
+// pairs are what can fill the links, and a reduce placed as soon as its
+// job allows books them over the fewest intervals (TST and TRC, which
+// price migrations, ask for it).
+func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float64, local bool) *Schedule {
 	if T <= 0 || len(in.Tasks) == 0 {
 		return nil
 	}
@@ -96,12 +102,18 @@ func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float
 	var best *Schedule
 	bestScore := math.Inf(1)
 	type variant struct {
-		bwWeight float64
-		migLate  bool
+		bwWeight           float64
+		migLate            bool
+		readyFirst, serial bool
 	}
 	var variants []variant
 	for _, w := range heuristicBandwidthWeights {
-		variants = append(variants, variant{w, false}, variant{w, true})
+		variants = append(variants, variant{w, false, false, false}, variant{w, true, false, false})
+	}
+	if local {
+		w := heuristicBandwidthWeights[len(heuristicBandwidthWeights)-1]
+		variants = append(variants, variant{w, false, true, false}, variant{w, true, true, false},
+			variant{w, false, false, true})
 	}
 	for _, o := range orders {
 		for _, v := range variants {
@@ -112,7 +124,9 @@ func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float
 				if capT > top {
 					continue
 				}
-				s := newPlanner(in, T, v.bwWeight, v.migLate).run(o, redOrder, capT)
+				pl := newPlanner(in, T, v.bwWeight, v.migLate)
+				pl.readyFirst, pl.serial = v.readyFirst, v.serial
+				s := pl.run(o, redOrder, capT)
 				if s == nil {
 					continue
 				}
@@ -148,6 +162,13 @@ type planner struct {
 	// the latest interval that fits rather than the earliest.
 	bwWeight float64
 	migLate  bool
+	// readyFirst places the reduces in the order their maps allow them
+	// (the job whose maps end first first; longest first within), not
+	// longest first overall: a reduce then books its shuffle pairs over
+	// fewer intervals.
+	readyFirst bool
+	// serial places the jobs one after the other (runSerial).
+	serial bool
 
 	busy   map[[4]int]bool // (machine, kind, slot, interval) taken
 	ram    [][]float64     // [machine][interval]
@@ -181,20 +202,74 @@ func newPlanner(in *jlassiscenario.Instance, T int, bwWeight float64, migLate bo
 // run places the maps in order (no later than interval capT), then the
 // reduces, and returns the schedule, or nil when a task finds no place.
 func (p *planner) run(maps, reds []int, capT int) *Schedule {
+	ready := func(k int) int {
+		first := 1
+		for _, l := range p.in.Jobs[p.in.Tasks[k].Job].Maps {
+			first = max(first, p.intv[l]+1)
+		}
+		return first
+	}
+	if p.serial {
+		return p.runSerial(maps, reds, capT, ready)
+	}
 	for _, i := range maps {
 		if !p.place(i, 0, capT) {
 			return nil
 		}
 	}
+	if p.readyFirst {
+		reds = append([]int(nil), reds...)
+		sort.SliceStable(reds, func(a, b int) bool { return ready(reds[a]) < ready(reds[b]) })
+	}
 	for _, k := range reds {
-		first := 1
-		for _, l := range p.in.Jobs[p.in.Tasks[k].Job].Maps {
-			first = max(first, p.intv[l]+1)
-		}
-		if !p.place(k, first, p.T-1) {
+		if !p.place(k, ready(k), p.T-1) {
 			return nil
 		}
 	}
+	return p.schedule()
+}
+
+// runSerial places the jobs one after the other, in the order their first
+// map has in maps: a job's maps no earlier than the interval after the
+// previous job's last map (and no later than capT), then its reduces (in
+// reds' order) as soon as its maps allow. Shuffles of different jobs then
+// share few intervals, which is what lets every map run at home when the
+// links would otherwise fill.
+func (p *planner) runSerial(maps, reds []int, capT int, ready func(int) int) *Schedule {
+	var jobs []int
+	seen := map[int]bool{}
+	for _, i := range append(append([]int(nil), maps...), reds...) {
+		if J := p.in.Tasks[i].Job; !seen[J] {
+			seen[J] = true
+			jobs = append(jobs, J)
+		}
+	}
+	floor := 0
+	for _, J := range jobs {
+		last := -1
+		for _, i := range maps {
+			if p.in.Tasks[i].Job != J {
+				continue
+			}
+			if !p.place(i, floor, capT) {
+				return nil
+			}
+			last = max(last, p.intv[i])
+		}
+		for _, k := range reds {
+			if p.in.Tasks[k].Job == J && !p.place(k, ready(k), p.T-1) {
+				return nil
+			}
+		}
+		if last >= 0 {
+			floor = last + 1
+		}
+	}
+	return p.schedule()
+}
+
+// schedule is the attempt's schedule, retimed; nil when it does not retime.
+func (p *planner) schedule() *Schedule {
 	s := &Schedule{Instance: p.in.Name, Horizon: p.T, Migrations: p.migs}
 	for i := range p.in.Tasks {
 		t := &p.in.Tasks[i]

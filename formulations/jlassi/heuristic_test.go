@@ -308,3 +308,47 @@ func TestHeuristicObjective(t *testing.T) {
 		t.Fatalf("status %v, verified %v, objective %g, want optimal %g", rep.Result.Status, rep.Verified(), rep.Result.Objective, n)
 	}
 }
+
+// TestHeuristicLocalAttempts: on scenario 6 the links fill with shuffles
+// when every map runs at home. On seeds 7 and 12 none of the attempts the
+// RealTime heuristic makes is migration-free, even kept by TST; the
+// locality-first attempts with the reduces in ready order (seed 7) and with
+// the jobs one after the other (seed 12) are. Run under TST then gets a
+// schedule without migrations, TST = N, and proves it optimal.
+func TestHeuristicLocalAttempts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves scenario 6 under TST (seconds)")
+	}
+	T := jlassiscenario.Table5Horizon[6]
+	for _, seed := range []int64{7, 12} {
+		in := generated(t, 6, seed)
+		m, err := Build(in, BuildOptions{Objective: TST, T: T})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tst := func(s *Schedule) float64 {
+			x, err := m.Encode(s)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			return m.Model.Evaluate(x).Objective
+		}
+		n := float64(len(in.Tasks))
+		without := heuristicBy(in, T, tst, false)
+		if without == nil || len(without.Migrations) == 0 {
+			t.Fatalf("seed %d: without the local attempts the heuristic is migration-free: the test needs another instance", seed)
+		}
+		with := heuristicBy(in, T, tst, true)
+		if with == nil || len(with.Migrations) != 0 || tst(with) != n {
+			t.Fatalf("seed %d: with the local attempts %+v, want a schedule without migrations", seed, with)
+		}
+		rep := run(t, in, Options{Objective: TST, Horizon: Horizon{Mode: HorizonTable5}, Solve: solve.Options{Solver: "native"}})
+		if h := rep.Heuristic; h == nil || !h.Found || h.Objective != n || len(h.Schedule.Migrations) != 0 {
+			t.Fatalf("seed %d: heuristic under TST: %+v, want objective %g without migrations", seed, h, n)
+		}
+		if rep.Result.Status != solve.Optimal || !rep.Verified() || rep.Result.Objective != n {
+			t.Fatalf("seed %d: status %v, verified %v, objective %g, want optimal %g", seed, rep.Result.Status, rep.Verified(), rep.Result.Objective, n)
+		}
+		t.Logf("seed %d: TST %g with %d migrations without the local attempts; %g with them (RealTime %g)", seed, tst(without), len(without.Migrations), n, with.RealTime)
+	}
+}

@@ -343,7 +343,7 @@ func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule
 			return math.Inf(1)
 		}
 		return m.Model.Evaluate(x).Objective
-	})
+	}, m.Objective != RealTime)
 	if s == nil {
 		return nil, nil
 	}

@@ -55,12 +55,12 @@ func Heuristic(in *jlassiscenario.Instance, T int) *Schedule {
 }
 
 // heuristicBy is Heuristic keeping the attempt with the least score (a
-// schedule's objective; RealTime for Heuristic). local adds, to the
-// locality-first attempts (the largest bandwidth weight), the reduces in
-// the order their maps allow them: with every map at home the shuffle
-// pairs are what can fill the links, and a reduce placed as soon as its
-// job allows books them over the fewest intervals (TST and TRC, which
-// price migrations, ask for it).
+// schedule's objective; RealTime for Heuristic). local repeats the
+// locality-first attempts (the largest bandwidth weight) with the reduces in
+// the order their maps allow them, and with the jobs one after the other
+// (runSerial): with every map at home the shuffle pairs are what can fill
+// the links, and these book them over fewer, less shared intervals (TST and
+// TRC, which price migrations, ask for it).
 func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float64, local bool) *Schedule {
 	if T <= 0 || len(in.Tasks) == 0 {
 		return nil

@@ -351,7 +351,10 @@ type term struct {
 // expr reads a linear expression up to an operator or section keyword.
 func (p *parser) expr() ([]term, float64, error) {
 	var ts []term
-	constant := 0.0
+	// The constant starts as −0, the identity of float addition, so that a
+	// lone "-0" stays −0 (0.0 + −0 is +0): the writer writes a row without
+	// variables as "0 <= -0" and must read it back as it wrote it.
+	constant := math.Copysign(0, -1)
 	first := true
 	for {
 		t := p.peek(0)
@@ -449,6 +452,9 @@ func (p *parser) objective() error {
 	for _, tm := range ts {
 		p.obj[tm.col] += tm.coef
 	}
+	if c == 0 {
+		c = 0 // the writer leaves a zero offset out, of either sign
+	}
 	p.offset = c
 	return nil
 }
@@ -523,7 +529,7 @@ func (p *parser) constraints() error {
 			}
 			lo, up = sides(ot.op, v)
 		}
-		if err := p.addRow(name, t.line, ts, lo-c, up-c); err != nil {
+		if err := p.addRow(name, t.line, ts, moveConstant(lo, c), moveConstant(up, c)); err != nil {
 			return err
 		}
 	}
@@ -534,6 +540,15 @@ func orUnnamed(s string) string {
 		return "(unnamed)"
 	}
 	return s
+}
+
+// moveConstant is the bound v of "expr + c" as a bound of expr: v − c,
+// and v itself when c is zero of either sign (so that "x <= -0" keeps −0).
+func moveConstant(v, c float64) float64 {
+	if c == 0 {
+		return v
+	}
+	return v - c
 }
 
 // sides gives the row bounds of "expr o v".

@@ -175,6 +175,16 @@ func (m *Model) Clone() *Model {
 	return &c
 }
 
+// Relaxation returns a copy of m with every column continuous: its LP
+// relaxation.
+func (m *Model) Relaxation() *Model {
+	r := m.Clone()
+	for j := range r.ColType {
+		r.ColType[j] = Continuous
+	}
+	return r
+}
+
 // CSR is a row-major view of a constraint matrix: the entries of row i are
 // ColIndex[RowStart[i]:RowStart[i+1]] and Value[RowStart[i]:RowStart[i+1]],
 // with column indices strictly increasing within a row.

@@ -258,3 +258,22 @@ func TestEnums(t *testing.T) {
 		t.Error("IsMIP or names wrong")
 	}
 }
+
+// TestRelaxation: the relaxation has every column continuous, and m is
+// left as it was (its integer columns stay integer).
+func TestRelaxation(t *testing.T) {
+	m := evalModel(t)
+	r := m.Relaxation()
+	for j, ty := range r.ColType {
+		if ty != Continuous {
+			t.Errorf("column %d of the relaxation is %v", j, ty)
+		}
+	}
+	if m.ColType[1] != Integer || m.ColType[2] != Binary {
+		t.Errorf("m's column types changed: %v", m.ColType)
+	}
+	// Binary columns keep their [0, 1] bounds.
+	if r.ColLower[2] != 0 || r.ColUpper[2] != 1 || r.NumRows() != m.NumRows() {
+		t.Errorf("relaxation bounds %v %v, rows %d", r.ColLower, r.ColUpper, r.NumRows())
+	}
+}

@@ -226,20 +226,18 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 	// Precedence: through the phase binaries, or cumulative (as the
 	// strong form) when asked.
 	W := func(i, t int) []model.Var { return byTaskT[[2]int{i, t}] }
-	if !o.CumulativePrecedence {
-		cm.s = phasePrecedence(in, b, K, W)
-	}
-	for _, jb := range in.Jobs {
-		if !o.CumulativePrecedence {
-			break
-		}
-		for _, k := range jb.Reduces {
-			for _, l := range jb.Maps {
-				for t := 1; t+1 < K; t++ {
-					b.LessEq(fmt.Sprintf("prec_%d_%d_%d", k, l, t), cumulativePrecedence(W, k, l, t), 0)
+	if o.CumulativePrecedence {
+		for _, jb := range in.Jobs {
+			for _, k := range jb.Reduces {
+				for _, l := range jb.Maps {
+					for t := 1; t+1 < K; t++ {
+						b.LessEq(fmt.Sprintf("prec_%d_%d_%d", k, l, t), cumulativePrecedence(W, k, l, t), 0)
+					}
 				}
 			}
 		}
+	} else {
+		cm.s = phasePrecedence(in, b, K, W)
 	}
 	if o.Network {
 		countShuffle(in, b, K, byTaskJT)

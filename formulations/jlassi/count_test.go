@@ -510,13 +510,6 @@ func checkRelabel(t *testing.T, name string, in *jlassiscenario.Instance, place 
 // the LP, on scenario 4 at K = 8, where every job turns to its reduces
 // somewhere in eight intervals.
 func TestPhaseRows(t *testing.T) {
-	relaxed := func(m *model.Model) *model.Model {
-		lp := m.Clone()
-		for j := range lp.ColType {
-			lp.ColType[j] = model.Continuous
-		}
-		return lp
-	}
 	type probe struct {
 		name string
 		in   *jlassiscenario.Instance
@@ -543,8 +536,8 @@ func TestPhaseRows(t *testing.T) {
 			t.Fatalf("%s K=%d: phase binaries %v, cumulative %v", p.name, p.K, phase.s, cumulative.s)
 		}
 		for _, solver := range backends {
-			a := solveOpt(t, relaxed(phase.Model), solver)
-			b := solveOpt(t, relaxed(cumulative.Model), solver)
+			a := solveOpt(t, phase.Model.Relaxation(), solver)
+			b := solveOpt(t, cumulative.Model.Relaxation(), solver)
 			if a.Status != b.Status || math.Abs(a.Objective-b.Objective) > 1e-6*math.Max(1, math.Abs(b.Objective)) {
 				t.Errorf("%s K=%d %s: LP with phase rows %v %g, cumulative %v %g", p.name, p.K, solver, a.Status, a.Objective, b.Status, b.Objective)
 			}

@@ -202,15 +202,8 @@ func newPlanner(in *jlassiscenario.Instance, T int, bwWeight float64, migLate bo
 // run places the maps in order (no later than interval capT), then the
 // reduces, and returns the schedule, or nil when a task finds no place.
 func (p *planner) run(maps, reds []int, capT int) *Schedule {
-	ready := func(k int) int {
-		first := 1
-		for _, l := range p.in.Jobs[p.in.Tasks[k].Job].Maps {
-			first = max(first, p.intv[l]+1)
-		}
-		return first
-	}
 	if p.serial {
-		return p.runSerial(maps, reds, capT, ready)
+		return p.runSerial(maps, reds, capT)
 	}
 	for _, i := range maps {
 		if !p.place(i, 0, capT) {
@@ -219,14 +212,24 @@ func (p *planner) run(maps, reds []int, capT int) *Schedule {
 	}
 	if p.readyFirst {
 		reds = append([]int(nil), reds...)
-		sort.SliceStable(reds, func(a, b int) bool { return ready(reds[a]) < ready(reds[b]) })
+		sort.SliceStable(reds, func(a, b int) bool { return p.ready(reds[a]) < p.ready(reds[b]) })
 	}
 	for _, k := range reds {
-		if !p.place(k, ready(k), p.T-1) {
+		if !p.place(k, p.ready(k), p.T-1) {
 			return nil
 		}
 	}
 	return p.schedule()
+}
+
+// ready is the first interval reduce k may run in: after every map of its
+// job placed so far (1 at the earliest).
+func (p *planner) ready(k int) int {
+	first := 1
+	for _, l := range p.in.Jobs[p.in.Tasks[k].Job].Maps {
+		first = max(first, p.intv[l]+1)
+	}
+	return first
 }
 
 // runSerial places the jobs one after the other, in the order their first
@@ -235,7 +238,7 @@ func (p *planner) run(maps, reds []int, capT int) *Schedule {
 // reds' order) as soon as its maps allow. Shuffles of different jobs then
 // share few intervals, which is what lets every map run at home when the
 // links would otherwise fill.
-func (p *planner) runSerial(maps, reds []int, capT int, ready func(int) int) *Schedule {
+func (p *planner) runSerial(maps, reds []int, capT int) *Schedule {
 	var jobs []int
 	seen := map[int]bool{}
 	for _, i := range append(append([]int(nil), maps...), reds...) {
@@ -257,7 +260,7 @@ func (p *planner) runSerial(maps, reds []int, capT int, ready func(int) int) *Sc
 			last = max(last, p.intv[i])
 		}
 		for _, k := range reds {
-			if p.in.Tasks[k].Job == J && !p.place(k, ready(k), p.T-1) {
+			if p.in.Tasks[k].Job == J && !p.place(k, p.ready(k), p.T-1) {
 				return nil
 			}
 		}

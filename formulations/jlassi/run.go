@@ -232,11 +232,7 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 		if ok && opts.LPBound {
 			// The LP relaxation first, so that a MIP stopped by the time
 			// limit still has its LP bound reported.
-			lp := m.Model.Clone()
-			for j := range lp.ColType {
-				lp.ColType[j] = model.Continuous
-			}
-			lr, err := solve.Solve(ctx, lp, so)
+			lr, err := solve.Solve(ctx, m.Model.Relaxation(), so)
 			if err != nil {
 				return nil, err
 			}

@@ -16,15 +16,6 @@ import (
 	"github.com/mrbound/mrbound/solve/native"
 )
 
-// relaxation returns m with every column continuous.
-func relaxation(m *model.Model) *model.Model {
-	r := m.Clone()
-	for j := range r.ColType {
-		r.ColType[j] = model.Continuous
-	}
-	return r
-}
-
 // formulationLPs builds the LP relaxations of small instances of the
 // project's time-indexed and disjunctive formulations: Jlassi et al.
 // scenarios 1–3 (seed 1, horizon of eq. 17) and MRCP small-workload
@@ -44,7 +35,7 @@ func formulationLPs(b *testing.B) (names []string, models []*model.Model) {
 			b.Fatal(err)
 		}
 		names = append(names, fmt.Sprintf("jlassi-s%d", sc))
-		models = append(models, relaxation(bm.Model))
+		models = append(models, bm.Model.Relaxation())
 	}
 	for i, jobs := range []int{4, 8} {
 		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Small, Jobs: jobs, Lambda: 0.02, Seed: uint64(i + 1)})
@@ -57,7 +48,7 @@ func formulationLPs(b *testing.B) (names []string, models []*model.Model) {
 				b.Fatal(err)
 			}
 			names = append(names, fmt.Sprintf("mrcp-%dj-%v", jobs, f))
-			models = append(models, relaxation(bm.Model))
+			models = append(models, bm.Model.Relaxation())
 		}
 	}
 	return names, models

@@ -77,11 +77,8 @@ func Cases() []Case {
 
 // relax returns the case for the LP relaxation of m.
 func relax(name string, m *model.Model, c Case) Case {
-	r := m.Clone()
+	r := m.Relaxation()
 	r.Name = m.Name + "_relaxation"
-	for j := range r.ColType {
-		r.ColType[j] = model.Continuous
-	}
 	c.Name = "lp/relaxation_" + name
 	c.Model = r
 	return c

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/model/mps"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -27,10 +26,7 @@ func TestMiplibRelaxations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := m.Clone()
-			for j := range r.ColType {
-				r.ColType[j] = model.Continuous
-			}
+			r := m.Relaxation()
 			s, _ := New(r, Options{})
 			if st := s.Solve(context.Background()); st != solve.Optimal {
 				t.Fatalf("status %v", st)

@@ -18,6 +18,7 @@ import (
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/coshhsim"
 	"github.com/mrbound/mrbound/workload/swim"
+	"github.com/mrbound/mrbound/workload/trace"
 )
 
 // Options shape the workloads of sources that do not carry everything.
@@ -25,6 +26,10 @@ type Options struct {
 	// SWIM: the bytes→tasks model and the cluster.
 	SWIM        swim.Model
 	SWIMCluster swim.ClusterSpec
+	// Traces (job file, SLS, Rumen, synthetic): the cluster overrides, and
+	// an SLS nodes file giving the nodes (docs/traces.md).
+	Cluster   trace.ClusterSpec
+	NodesFile string
 }
 
 // DefaultOptions are the documented defaults.
@@ -45,8 +50,18 @@ func Load(path string, o Options) (*sim.Workload, error) {
 }
 
 // Parse builds the workload of a file's contents; path names it in errors
-// and its extension says whether it is a SWIM trace (.tsv).
+// and its extension says whether it is a SWIM trace (.tsv); other formats
+// are told by their content (Detect).
 func Parse(path string, data []byte, o Options) (*sim.Workload, error) {
+	if f := Detect(path, data); f.IsTrace() {
+		l, err := ParseAll(path, data, o)
+		if err != nil {
+			return nil, err
+		}
+		return l.Workload, nil
+	} else if f == FormatNodes {
+		return nil, badinput.Errorf("%s: an SLS nodes file describes a cluster, not jobs: give it with --nodes-file beside a trace", path)
+	}
 	if IsSWIM(path) {
 		recs, err := swim.Read(bytes.NewReader(data), path)
 		if err != nil {
@@ -58,7 +73,7 @@ func Parse(path string, data []byte, o Options) (*sim.Workload, error) {
 		Kind string `json:"kind"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, badinput.Errorf("%s: not a SWIM trace (.tsv) nor a JSON scenario: %v", path, err)
+		return nil, badinput.Errorf("%s: not a SWIM trace (.tsv), a JSON scenario, a job file, an SLS or a Rumen trace: %v", path, err)
 	}
 	switch head.Kind {
 	case "mrcp":

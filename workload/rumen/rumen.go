@@ -222,4 +222,3 @@ func attempts(t task, p, at string, job int, kind sim.Kind, index int) (cs []tra
 	}
 	return cs, true, speculative, nil
 }
-

@@ -40,16 +40,16 @@ func (n *num) UnmarshalJSON(b []byte) error {
 }
 
 type job struct {
-	AMType    string `json:"am.type"`
-	DAGType   string `json:"yarn.sls.am.type"`
-	Start     num    `json:"job.start.ms"`
-	End       num    `json:"job.end.ms"`
-	Queue     string `json:"job.queue.name"`
-	ID        string `json:"job.id"`
-	User      string `json:"job.user"`
-	Count     num    `json:"job.count"`
-	Tasks     []task `json:"job.tasks"`
-	Schedule  string `json:"mrbound.schedule,omitempty"`
+	AMType    string   `json:"am.type"`
+	DAGType   string   `json:"yarn.sls.am.type"`
+	Start     num      `json:"job.start.ms"`
+	End       num      `json:"job.end.ms"`
+	Queue     string   `json:"job.queue.name"`
+	ID        string   `json:"job.id"`
+	User      string   `json:"job.user"`
+	Count     num      `json:"job.count"`
+	Tasks     []task   `json:"job.tasks"`
+	Schedule  string   `json:"mrbound.schedule,omitempty"`
 	WeightRaw *float64 `json:"mrbound.weight,omitempty"`
 	Deadline  num      `json:"mrbound.deadline.ms"`
 	Parent    string   `json:"mrbound.parent,omitempty"`

@@ -301,4 +301,3 @@ func oneLine(t *testing.T, err error) {
 		t.Fatalf("error %q is not a one-line bad-input error", err)
 	}
 }
-

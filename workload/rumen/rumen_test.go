@@ -155,4 +155,3 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
-

@@ -19,7 +19,7 @@ import (
 func swimCLIFlags() []cli.Flag {
 	var out []cli.Flag
 	for _, f := range simulateCommand().Flags {
-		if slices.Contains(swimFlags, f.Names()[0]) {
+		if slices.Contains(swimFlags, f.Names()[0]) || f.Names()[0] == "nodes-file" {
 			out = append(out, f)
 		}
 	}
@@ -32,7 +32,9 @@ func compareCommand() *cli.Command {
 		Usage:     "run online policies in the simulator and compare each with the offline optimum or a certified lower bound",
 		ArgsUsage: "FILE | --family NAME --lambdas L1,L2,… --table FILE.csv",
 		Description: `FILE is a SWIM trace (.tsv), turned into tasks and a cluster by the SWIM flags as in simulate,
-or a JSON scenario of kind mrcp, coshh or jlassi (package workload).
+a JSON scenario of kind mrcp, coshh or jlassi (package workload), or a job trace (SLS JSON, Rumen,
+SLS synthetic, job file; docs/traces.md). A trace that recorded what its cluster did (SLS JSON,
+Rumen) adds a row "recorded": that schedule, checked like every run.
 
 Every policy runs in ideal mode (offers at once, reduces after all maps, true durations) and its
 trace is verified by the independent checker. The offline side is the exact optimum when the
@@ -148,10 +150,12 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := workload.Load(o.path, o.workload)
+	in, err := workload.LoadAll(o.path, o.workload)
 	if err != nil {
 		return err
 	}
+	w := in.Workload
+	o.run.Recorded = in.Recorded // a trace's own schedule: the "recorded" row
 	pols := make([]simbridge.Named, len(o.policies))
 	for i, n := range o.policies {
 		p, err := policy.New(n, policy.Params{})

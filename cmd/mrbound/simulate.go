@@ -28,7 +28,10 @@ func simulateCommand() *cli.Command {
 		Name:      "simulate",
 		Usage:     "run an online policy on a workload in the discrete-event Hadoop simulator and verify the trace",
 		ArgsUsage: "FILE",
-		Description: `FILE is a SWIM trace (.tsv, e.g. ../shared/traces/swim) or a JSON scenario of kind mrcp or coshh.
+		Description: `FILE is a SWIM trace (.tsv, e.g. ../shared/traces/swim), a JSON scenario of kind mrcp or coshh, or a
+job trace told by its content: an SLS JSON job trace, a Rumen trace, an SLS synthetic workload or a
+job file (JSON Lines; docs/traces.md), whose cluster --nodes, --nodes-file, --map-slots and
+--reduce-slots override.
 For a SWIM trace the cluster comes from --nodes/--map-slots/--reduce-slots and the bytes -> tasks
 model from the other SWIM flags (docs/simulator.md). Every run's trace is re-verified by an
 independent checker; the report says "verified" only when it passes.
@@ -54,9 +57,10 @@ nothing changed for --stuck-after); a stalled or stuck run exits with code 2.`,
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
 			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
 			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file"},
-			&cli.IntFlag{Name: "nodes", Value: dc.Nodes, Usage: "SWIM: number of nodes"},
-			&cli.IntFlag{Name: "map-slots", Value: dc.MapSlots, Usage: "SWIM: map slots per node"},
-			&cli.IntFlag{Name: "reduce-slots", Value: dc.ReduceSlots, Usage: "SWIM: reduce slots per node"},
+			&cli.IntFlag{Name: "nodes", Value: dc.Nodes, Usage: "SWIM: number of nodes; traces: overrides the trace's nodes (docs/traces.md)"},
+			&cli.IntFlag{Name: "map-slots", Value: dc.MapSlots, Usage: "SWIM: map slots per node; traces: overrides the slots from the trace or its record"},
+			&cli.IntFlag{Name: "reduce-slots", Value: dc.ReduceSlots, Usage: "SWIM: reduce slots per node; traces: likewise"},
+			&cli.StringFlag{Name: "nodes-file", Usage: "traces: an SLS nodes file giving the cluster's nodes (slots from --map-slots/--reduce-slots or the record)"},
 			&cli.IntFlag{Name: "replicas", Value: dc.Replicas, Usage: "SWIM: replicas per block"},
 			&cli.DurationFlag{Name: "non-local-penalty", Value: time.Duration(dc.NonLocalPenalty) * time.Millisecond, Usage: "SWIM: extra time of a map run away from its block"},
 			&cli.Float64Flag{Name: "block-mb", Value: float64(dm.BlockBytes >> 20), Usage: "SWIM: MB of input per map"},
@@ -204,7 +208,16 @@ func simOptions(c *cli.Context) (sim.Options, error) {
 // scenario (simulate and compare).
 func workloadOptions(c *cli.Context, path string) (workload.Options, error) {
 	if workload.IsSWIM(path) {
+		if c.IsSet("nodes-file") {
+			return workload.Options{}, badInputf("--nodes-file applies to job traces (SLS, Rumen, job files, synthetic workloads); %s is a SWIM trace: give --nodes", path)
+		}
 		return swimOptions(c)
+	}
+	if f := detectFormat(path); f.IsTrace() {
+		return traceOptions(c, path, f)
+	}
+	if c.IsSet("nodes-file") {
+		return workload.Options{}, badInputf("--nodes-file applies to job traces (SLS, Rumen, job files, synthetic workloads); %s is not one", path)
 	}
 	for _, f := range swimFlags {
 		if c.IsSet(f) {

@@ -3,6 +3,7 @@ package simbridge
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mrbound/mrbound/badinput"
@@ -12,6 +13,7 @@ import (
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/workload/trace"
 )
 
 // Options configures Compare.
@@ -35,6 +37,10 @@ type Options struct {
 	// solve stopped by its limit adds its bound. Its time limit is
 	// Solve.TimeLimit, or DefaultOptimumTimeLimit when that is 0.
 	OptimumJobs int
+	// Recorded, when set, is what the real cluster did (a trace's record):
+	// it is reported as one more row, "recorded", verified by the checker
+	// like every run, or not verified with the reason it cannot be.
+	Recorded *trace.Recorded
 }
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
@@ -134,6 +140,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		preemptive = preemptive || Suspends(res)
 		runs = append(runs, run)
 		out.Results = append(out.Results, res)
+	}
+	if o.Recorded != nil {
+		runs = append(runs, recordedRun(w, o.Recorded))
 	}
 	t0 := time.Now()
 	p, err := Problem(w, o.Sim, preemptive)
@@ -237,4 +246,27 @@ func exactDurations(w *sim.Workload, o sim.Options) bool {
 		}
 	}
 	return true
+}
+
+// RecordedPolicy names the row of a trace's recorded schedule.
+const RecordedPolicy = "recorded"
+
+// recordedRun is the record as a run: checked by the independent checker
+// when it could be placed on the cluster, else unverified with the reason.
+func recordedRun(w *sim.Workload, rec *trace.Recorded) compare.Run {
+	run := compare.Run{Policy: RecordedPolicy, Completion: rec.Completion}
+	switch {
+	case rec.Result == nil:
+		run.CheckErr = rec.Problem
+	default:
+		if err := check.Verify(w, rec.Result); err != nil {
+			// the count and the first violation say how the record breaks
+			// the model (more containers than slots, say)
+			lines := strings.SplitN(err.Error(), "\n", 3)
+			run.CheckErr = strings.Join(lines[:min(2, len(lines))], "; first: ")
+		} else {
+			run.Verified = true
+		}
+	}
+	return run
 }

@@ -51,6 +51,11 @@ test: setup slurm
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./model/mps
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./model/lpformat
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./workload/swim
+	$(GO) test -run '^$$' -fuzz '^FuzzReadJobs$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/sls
+	$(GO) test -run '^$$' -fuzz '^FuzzReadSynth$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/sls
+	$(GO) test -run '^$$' -fuzz '^FuzzReadNodes$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/sls
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/rumen
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/jobfile
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...

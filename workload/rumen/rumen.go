@@ -22,16 +22,15 @@ type job struct {
 	Dependants []json.RawMessage `json:"directDependantJobs"`
 }
 
+// task and attempt hold only what is read: every other field is skipped
+// by the decoder without allocating.
 type task struct {
-	TaskID   string    `json:"taskID"`
 	Start    *int64    `json:"startTime"`
 	Finish   *int64    `json:"finishTime"`
-	Status   string    `json:"taskStatus"`
 	Attempts []attempt `json:"attempts"`
 }
 
 type attempt struct {
-	ID     string `json:"attemptID"`
 	Host   string `json:"hostName"`
 	Start  *int64 `json:"startTime"`
 	Finish *int64 `json:"finishTime"`
@@ -55,9 +54,9 @@ type readJob struct {
 func Read(data []byte, name string) (*trace.Trace, error) {
 	var jobs []readJob
 	droppedJobs, droppedTasks, speculative := 0, 0, 0
-	err := trace.Objects(data, name, func(raw json.RawMessage, at string) error {
+	err := trace.Objects(data, name, func(decode func(any) error, at string) error {
 		var j job
-		if err := trace.Unmarshal(raw, at, &j); err != nil {
+		if err := decode(&j); err != nil {
 			return err
 		}
 		bad := func(path, format string, a ...any) error {

@@ -80,9 +80,9 @@ func ReadJobs(data []byte, name string) (*trace.Trace, error) {
 	tr := &trace.Trace{Name: name, Recorded: []trace.Container{}}
 	recorded := true
 	hostSeen := map[string]bool{}
-	err := trace.Objects(data, name, func(raw json.RawMessage, at string) error {
+	err := trace.Objects(data, name, func(decode func(any) error, at string) error {
 		var j job
-		if err := trace.Unmarshal(raw, at, &j); err != nil {
+		if err := decode(&j); err != nil {
 			return err
 		}
 		bad := func(path, format string, a ...any) error {

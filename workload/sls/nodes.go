@@ -36,9 +36,9 @@ type Nodes struct {
 func ReadNodes(data []byte, name string) (*Nodes, error) {
 	out := &Nodes{}
 	seen := map[string]string{}
-	err := trace.Objects(data, name, func(raw json.RawMessage, at string) error {
+	err := trace.Objects(data, name, func(decode func(any) error, at string) error {
 		var r rack
-		if err := trace.Unmarshal(raw, at, &r); err != nil {
+		if err := decode(&r); err != nil {
 			return err
 		}
 		if r.Rack == nil || *r.Rack == "" {
@@ -46,7 +46,7 @@ func ReadNodes(data []byte, name string) (*Nodes, error) {
 		}
 		for i, rawNode := range r.Nodes {
 			var n node
-			if err := trace.Unmarshal(rawNode, at, &n); err != nil {
+			if err := json.Unmarshal(rawNode, &n); err != nil {
 				return &badinput.PathError{File: at, Path: fmt.Sprintf("nodes[%d]", i), Problem: "not a node object"}
 			}
 			if n.Node == nil {

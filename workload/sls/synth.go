@@ -80,12 +80,12 @@ const (
 // ReadSynth parses a synthetic-workload description and checks it.
 func ReadSynth(data []byte, name string) (*Synth, error) {
 	var s *Synth
-	err := trace.Objects(data, name, func(raw json.RawMessage, at string) error {
+	err := trace.Objects(data, name, func(decode func(any) error, at string) error {
 		if s != nil {
 			return &badinput.PathError{File: at, Problem: "a second object: a synthetic workload is one object"}
 		}
 		s = &Synth{}
-		if err := trace.Unmarshal(raw, at, s); err != nil {
+		if err := decode(s); err != nil {
 			return err
 		}
 		return s.check(at)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/sim"
@@ -13,38 +14,44 @@ import (
 
 const mapKind = sim.Map
 
-// Objects calls fn with each top-level JSON object of data, a stream of
-// concatenated objects as SLS and Rumen write them, and where it starts
-// ("name:line:column", 1-based). A syntax error, or a value that is not an
-// object, is a bad-input error naming its line and column.
-func Objects(data []byte, name string, fn func(raw json.RawMessage, at string) error) error {
+// Objects reads data, a stream of concatenated JSON objects as SLS and
+// Rumen write them, one object at a time: fn decodes the next value with
+// decode and is told where it starts ("name:line:column", 1-based). A syntax
+// error, or a value that is not an object, is a bad-input error naming its
+// line and column; a field of the wrong type names its JSON path.
+func Objects(data []byte, name string, fn func(decode func(v any) error, at string) error) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	pos := newPositions(data)
 	for {
-		var raw json.RawMessage
-		err := dec.Decode(&raw)
-		if err == io.EOF {
-			return nil
-		}
-		off := int(dec.InputOffset()) - len(raw)
-		if err != nil {
-			var se *json.SyntaxError
-			if errors.As(err, &se) {
-				off = int(se.Offset) - 1 // Offset is just after the offending byte
-			} else {
-				off = len(data)
-			}
-			return &badinput.PathError{File: pos.at(name, off), Problem: "JSON syntax: " + err.Error()}
-		}
-		// skip the whitespace before the value
-		for off < len(data) && off >= 0 && isSpace(data[off]) {
+		off := int(dec.InputOffset())
+		for off < len(data) && isSpace(data[off]) {
 			off++
 		}
+		if off >= len(data) {
+			return nil
+		}
 		at := pos.at(name, off)
-		if len(raw) == 0 || raw[0] != '{' {
+		if data[off] != '{' {
 			return &badinput.PathError{File: at, Problem: "a top-level value that is not a JSON object"}
 		}
-		if err := fn(raw, at); err != nil {
+		decode := func(v any) error {
+			err := dec.Decode(v)
+			var se *json.SyntaxError
+			var te *json.UnmarshalTypeError
+			switch {
+			case err == nil:
+				return nil
+			case errors.As(err, &se):
+				// Offset is just after the offending byte
+				return &badinput.PathError{File: pos.at(name, int(se.Offset)-1), Problem: "JSON syntax: " + err.Error()}
+			case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
+				return &badinput.PathError{File: at, Problem: "JSON syntax: the object is not closed"}
+			case errors.As(err, &te):
+				return &badinput.PathError{File: at, Path: te.Field, Problem: fmt.Sprintf("%s where a %s was expected", te.Value, te.Type)}
+			}
+			return &badinput.PathError{File: at, Problem: strings.ReplaceAll(err.Error(), "\n", " ")}
+		}
+		if err := fn(decode, at); err != nil {
 			return err
 		}
 	}
@@ -74,19 +81,6 @@ func (p *positions) at(name string, off int) string {
 	}
 	p.off = off
 	return fmt.Sprintf("%s:%d:%d", name, p.line, off-p.col0+1)
-}
-
-// Unmarshal decodes one object of a stream into v, naming the JSON path of
-// a field of the wrong type.
-func Unmarshal(raw json.RawMessage, at string, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return &badinput.PathError{File: at, Path: te.Field, Problem: fmt.Sprintf("%s where a %s was expected", te.Value, te.Type)}
-		}
-		return &badinput.PathError{File: at, Problem: err.Error()}
-	}
-	return nil
 }
 
 // Durations sets a job's task durations from its successful containers

@@ -1,11 +1,9 @@
 package trace
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
@@ -15,15 +13,18 @@ import (
 const mapKind = sim.Map
 
 // Objects reads data, a stream of concatenated JSON objects as SLS and
-// Rumen write them, one object at a time: fn decodes the next value with
+// Rumen write them, one object at a time: fn decodes the next object with
 // decode and is told where it starts ("name:line:column", 1-based). A syntax
 // error, or a value that is not an object, is a bad-input error naming its
 // line and column; a field of the wrong type names its JSON path.
+//
+// Each object's extent is found by a scan that follows only braces and
+// strings; encoding/json then decodes that slice (and validates it), so the
+// data is never copied into a decoder's buffer.
 func Objects(data []byte, name string, fn func(decode func(v any) error, at string) error) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
 	pos := newPositions(data)
+	off := 0
 	for {
-		off := int(dec.InputOffset())
 		for off < len(data) && isSpace(data[off]) {
 			off++
 		}
@@ -34,8 +35,15 @@ func Objects(data []byte, name string, fn func(decode func(v any) error, at stri
 		if data[off] != '{' {
 			return &badinput.PathError{File: at, Problem: "a top-level value that is not a JSON object"}
 		}
+		end := objectEnd(data, off)
+		if end < 0 {
+			// unclosed: let the decoder say where the syntax breaks
+			end = len(data)
+		}
+		obj := data[off:end]
+		start := off
 		decode := func(v any) error {
-			err := dec.Decode(v)
+			err := json.Unmarshal(obj, v)
 			var se *json.SyntaxError
 			var te *json.UnmarshalTypeError
 			switch {
@@ -43,9 +51,7 @@ func Objects(data []byte, name string, fn func(decode func(v any) error, at stri
 				return nil
 			case errors.As(err, &se):
 				// Offset is just after the offending byte
-				return &badinput.PathError{File: pos.at(name, int(se.Offset)-1), Problem: "JSON syntax: " + err.Error()}
-			case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
-				return &badinput.PathError{File: at, Problem: "JSON syntax: the object is not closed"}
+				return &badinput.PathError{File: pos.at(name, start+int(se.Offset)-1), Problem: "JSON syntax: " + err.Error()}
 			case errors.As(err, &te):
 				return &badinput.PathError{File: at, Path: te.Field, Problem: fmt.Sprintf("%s where a %s was expected", te.Value, te.Type)}
 			}
@@ -54,7 +60,33 @@ func Objects(data []byte, name string, fn func(decode func(v any) error, at stri
 		if err := fn(decode, at); err != nil {
 			return err
 		}
+		off = end
 	}
+}
+
+// objectEnd returns the offset just after the object that starts at
+// data[off] ('{'), or -1 when it is not closed. Only braces, brackets and
+// strings (with their escapes) are followed; the decoder validates the rest.
+func objectEnd(data []byte, off int) int {
+	depth := 0
+	for i := off; i < len(data); i++ {
+		switch data[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return -1
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

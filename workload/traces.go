@@ -156,15 +156,16 @@ func ReadTrace(path string, data []byte, f Format, o Options) (*trace.Trace, err
 // error naming the place: per-node durations (ByGroup) and node speeds
 // other than 1. A cluster whose nodes differ in slots keeps only its node
 // count, with a note; block replicas and estimates are dropped (noted).
-func FromWorkload(w *sim.Workload) (*trace.Trace, error) {
-	tr := &trace.Trace{Name: w.Name, NodeCount: len(w.Cluster.Nodes)}
+// file names the input in errors.
+func FromWorkload(file string, w *sim.Workload) (*trace.Trace, error) {
+	tr := &trace.Trace{Name: file, NodeCount: len(w.Cluster.Nodes)}
 	if w.Cluster.Fungible {
-		return nil, badinput.Errorf("%s: fungible slots (TuMM) cannot be written as map and reduce slots", w.Name)
+		return nil, badinput.Errorf("%s: fungible slots (TuMM) cannot be written as map and reduce slots", file)
 	}
 	same := true
 	for i, n := range w.Cluster.Nodes {
 		if n.Speed != 0 && n.Speed != 1 {
-			return nil, &badinput.PathError{File: w.Name, Path: fmt.Sprintf("cluster.nodes[%d].speed", i), Problem: fmt.Sprintf("%v: the job file's durations are at speed 1 on every node", n.Speed)}
+			return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("cluster.nodes[%d].speed", i), Problem: fmt.Sprintf("%v: the job file's durations are at speed 1 on every node", n.Speed)}
 		}
 		same = same && n.MapSlots == w.Cluster.Nodes[0].MapSlots && n.ReduceSlots == w.Cluster.Nodes[0].ReduceSlots
 	}
@@ -173,7 +174,7 @@ func FromWorkload(w *sim.Workload) (*trace.Trace, error) {
 	} else {
 		tr.Notes = append(tr.Notes, "the nodes differ in slots: only the node count is written")
 	}
-	lost := false
+	lost := w.Cluster.NonLocalPenalty > 0 || w.Cluster.BlockBytes > 0
 	for j := range w.Jobs {
 		sj := &w.Jobs[j]
 		tj := trace.Job{ID: sj.Name, SubmitMs: int64(sj.Arrival), DeadlineMs: -1, MapsMs: []int64{}}
@@ -194,7 +195,7 @@ func FromWorkload(w *sim.Workload) (*trace.Trace, error) {
 		for k, list := range [2][]sim.TaskSpec{sj.Maps, sj.Reduces} {
 			for i, t := range list {
 				if len(t.ByGroup) > 0 {
-					return nil, &badinput.PathError{File: w.Name, Path: fmt.Sprintf("jobs[%d].%s[%d]", j, [2]string{"maps", "reduces"}[k], i),
+					return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("jobs[%d].%s[%d]", j, [2]string{"maps", "reduces"}[k], i),
 						Problem: "per-node durations cannot be written as one duration"}
 				}
 				lost = lost || (t.Estimate != 0 && t.Estimate != t.Work) || len(t.Replicas) > 0 || t.RAM > 0 || t.Disk > 0
@@ -208,7 +209,7 @@ func FromWorkload(w *sim.Workload) (*trace.Trace, error) {
 		tr.Jobs = append(tr.Jobs, tj)
 	}
 	if lost {
-		tr.Notes = append(tr.Notes, "estimates, block replicas, RAM/disk demands and min shares are not written")
+		tr.Notes = append(tr.Notes, "estimates, blocks and replicas (and the non-local penalty), RAM/disk demands and min shares are not written")
 	}
 	return tr, nil
 }

@@ -140,7 +140,7 @@ func convertTrace(path string, o workload.Options) (*trace.Trace, error) {
 		return nil, err
 	}
 	if l.Trace == nil {
-		return workload.FromWorkload(l.Workload)
+		return workload.FromWorkload(path, l.Workload)
 	}
 	tr := *l.Trace
 	// the cluster the workload was built on (flags and nodes file included)

@@ -1,7 +1,11 @@
 // Package workload turns input files into simulator workloads: SWIM traces
 // (.tsv, through workload/swim) and the scenario files of the offline
 // formulations (JSON with "kind" mrcp or coshh), so that the same instance
-// can be solved offline and simulated online.
+// can be solved offline and simulated online; and job histories told by
+// their content (Detect): SLS JSON job traces, Rumen traces and SLS
+// synthetic workloads (workload/sls, workload/rumen), and the plain job file
+// (workload/jobfile), all through the common form of workload/trace, whose
+// record of what the real cluster did LoadAll keeps (docs/traces.md).
 //
 // # MRCP streams (instances/mrcpscenario)
 //

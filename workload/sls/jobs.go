@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,8 @@ func (n *num) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		f, ferr := strconv.ParseFloat(s, 64)
 		if ferr != nil || f != float64(int64(f)) {
-			return fmt.Errorf("%s is not a whole number", b)
+			// the decoder names the field of a type error
+			return &json.UnmarshalTypeError{Value: fmt.Sprintf("%s (not a whole number)", b), Type: reflect.TypeFor[int64]()}
 		}
 		v = int64(f)
 	}

@@ -141,13 +141,22 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		runs = append(runs, run)
 		out.Results = append(out.Results, res)
 	}
+	var recorded *compare.Run
 	if o.Recorded != nil {
-		runs = append(runs, recordedRun(w, o.Recorded))
+		run := recordedRun(w, o.Recorded) // checked before the offline side's clock starts
+		recorded = &run
 	}
 	t0 := time.Now()
 	p, err := Problem(w, o.Sim, preemptive)
 	if err != nil {
 		return nil, err
+	}
+	if recorded != nil {
+		run := *recorded
+		if _, err := compare.Value(p, m, run.Completion); err != nil {
+			return nil, badinput.Errorf("the recorded schedule cannot be compared: %v (%s)", err, run.CheckErr)
+		}
+		runs = append(runs, run)
 	}
 	out.Problem = p
 	lo := lowerbound.Options{}

@@ -325,12 +325,20 @@ func record(tr *Trace, w *sim.Workload) *Recorded {
 		last[i] = math.MinInt64
 	}
 	for _, c := range cs {
+		if c.Job < 0 || c.Job >= len(w.Jobs) {
+			rec.Problem = fmt.Sprintf("%s: a container of job %d, which is not in the trace", c.Where, c.Job)
+			return rec
+		}
 		job := &w.Jobs[c.Job]
 		id := first[c.Job] + c.Index
 		spec := job.Maps
 		if c.Kind == sim.Reduce {
 			id += len(job.Maps)
 			spec = job.Reduces
+		}
+		if c.Index < 0 || c.Index >= len(spec) || (c.Kind != sim.Map && c.Kind != sim.Reduce) {
+			rec.Problem = fmt.Sprintf("%s: a container of %s %d, which job %q has not", c.Where, c.Kind, c.Index, job.Name)
+			return rec
 		}
 		x, ok := node[c.Host]
 		if !ok {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/workload/sls"
 	"github.com/mrbound/mrbound/workload/trace"
 )
 
@@ -154,4 +155,32 @@ func FuzzRead(f *testing.F) {
 			_ = check.Verify(w, rec.Result)
 		}
 	})
+}
+
+// TestToSLS: a Rumen trace written as SLS JSON (its successful containers
+// where and when they ran, the chain in mrbound.parent) reads back as the
+// same jobs.
+func TestToSLS(t *testing.T) {
+	data, err := os.ReadFile("testdata/attempts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Read(data, "a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := sls.WriteJobs(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	back, err := sls.ReadJobs([]byte(b.String()), "a.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range back.Jobs {
+		back.Jobs[i].Where = tr.Jobs[i].Where
+	}
+	if !reflect.DeepEqual(back.Jobs, tr.Jobs) {
+		t.Errorf("read back %+v\nwant %+v", back.Jobs, tr.Jobs)
+	}
 }

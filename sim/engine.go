@@ -74,6 +74,7 @@ type Sim struct {
 	overhead                   time.Duration
 	inCallback                 bool
 	abortErr                   error // Abort's reason: the run stops
+	batchScr                   []NodeOffer
 }
 
 type pair struct {
@@ -486,6 +487,10 @@ func (s *Sim) quiescent() bool {
 // slot after a wake, else the nodes whose slots freed. New events at the same
 // instant (zero-length tasks) lead to another round.
 func (s *Sim) offerRound() {
+	if b, ok := s.policy.(BatchOfferer); ok {
+		s.offerBatches(b)
+		return
+	}
 	for s.wakeAll || len(s.dirty) > 0 {
 		if s.wakeAll {
 			s.wakeAll = false

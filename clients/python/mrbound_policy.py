@@ -308,6 +308,17 @@ class Sim:
         else:
             job.running_reds -= 1
 
+    def _usable(self, x):
+        # The engine offers a node only if some task could use its free slots. An offer message may
+        # list several nodes (one pass of an offer round, node-id order): the launches for the earlier
+        # ones can use up the work, and then the later ones are skipped here as the engine would.
+        n = self.nodes[x]
+        if self.suspended > 0:
+            return n.free_any > 0 or n.free_map > 0 or n.free_reduce > 0
+        if self.fungible:
+            return n.free_any > 0 and (self._work[MAP] > 0 or self._work[REDUCE] > 0)
+        return n.free_map > 0 and self._work[MAP] > 0 or n.free_reduce > 0 and self._work[REDUCE] > 0
+
     def _arrive(self, d):
         job = Job(d)
         self.jobs[job.id] = job
@@ -395,8 +406,8 @@ def run(policy, stdin=None, stdout=None):
                 et = ev["type"]
                 if et == "offer":
                     x = ev["node"]
-                    f = ev["free"]
-                    policy.offer(sim, x, Free(f["map"], f["reduce"], sim.fungible))
+                    if sim._usable(x):
+                        policy.offer(sim, x, sim.free(x))
                 elif et == "task_end":
                     policy.task_end(sim, sim._end(ev["task"]), ev["observed"])
                 elif et == "arrival":

@@ -50,13 +50,13 @@ type Policy struct {
 	words   []string
 	opt     Options
 
-	cmd    *exec.Cmd
-	stdin  *os.File
-	in     *bufio.Writer
-	stdout *os.File
-	out    *bufio.Reader
-	stderr tail
-	done   chan struct{} // closed when cmd.Wait returned
+	cmd     *exec.Cmd
+	stdin   *os.File
+	in      *bufio.Writer
+	stdout  *os.File
+	out     *bufio.Reader
+	stderr  tail
+	done    chan struct{} // closed when cmd.Wait returned
 	waitErr error
 
 	seq     int    // the number of the next message (hello is 0)
@@ -183,14 +183,7 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	if p.failed {
 		return
 	}
-	b := append(p.msg[:0], `{"type":"offer","node":`...)
-	b = strconv.AppendInt(b, int64(x), 10)
-	b = append(b, `,"free":{"map":`...)
-	b = strconv.AppendInt(b, int64(free.Map), 10)
-	b = append(b, `,"reduce":`...)
-	b = strconv.AppendInt(b, int64(free.Reduce), 10)
-	p.msg = append(b, "}}"...)
-	p.enqueue(p.msg)
+	p.enqueue(p.offerEvent(x, free))
 	p.flush(s)
 }
 
@@ -429,4 +422,27 @@ func (t *tail) Write(p []byte) (int, error) {
 func (t *tail) lastLine() string {
 	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// OfferBatch sends the queued events and every offer of an ideal-mode offer
+// pass in one message; the client serves the offers in order.
+func (p *Policy) OfferBatch(s *sim.Sim, offers []sim.NodeOffer) {
+	if p.failed {
+		return
+	}
+	for _, o := range offers {
+		p.enqueue(p.offerEvent(o.Node, o.Free))
+	}
+	p.flush(s)
+}
+
+func (p *Policy) offerEvent(x int, free sim.Free) []byte {
+	b := append(p.msg[:0], `{"type":"offer","node":`...)
+	b = strconv.AppendInt(b, int64(x), 10)
+	b = append(b, `,"free":{"map":`...)
+	b = strconv.AppendInt(b, int64(free.Map), 10)
+	b = append(b, `,"reduce":`...)
+	b = strconv.AppendInt(b, int64(free.Reduce), 10)
+	p.msg = append(b, "}}"...)
+	return p.msg
 }

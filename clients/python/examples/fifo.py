@@ -63,13 +63,11 @@ class FIFO(mp.Policy):
     def _map(self, sim, x):
         if sim.launchable(mp.MAP) == 0:
             return False
+        jobs = sim.jobs
         for j in self.map_q:
-            if not sim.has_work(j, mp.MAP):
+            if jobs[j].maps_pending == 0:  # sim.has_work(j, MAP), inlined: this loop is the hot path
                 continue
-            pick = sim.pick_map(j, x)
-            if pick is None:
-                continue
-            t = pick[0]
+            t = sim.pick_map(j, x)[0]
             if not sim.fits(t, x):
                 return False
             sim.launch(t, x)
@@ -79,15 +77,16 @@ class FIFO(mp.Policy):
     def _reduce(self, sim, x):
         if sim.launchable(mp.REDUCE) == 0:
             return False
+        jobs = sim.jobs
         for j in self.red_q:
-            if not sim.has_work(j, mp.REDUCE):
+            job = jobs[j]
+            if job.reds_pending == 0 or job.maps_done < job.need_maps:  # sim.has_work(j, REDUCE)
                 continue
             t = sim.pick_reduce(j)
-            if t is not None:
-                if not sim.fits(t, x):
-                    return False
-                sim.launch(t, x)
-                return True
+            if not sim.fits(t, x):
+                return False
+            sim.launch(t, x)
+            return True
         return False
 
 

@@ -401,21 +401,33 @@ def run(policy, stdin=None, stdout=None):
         msg = json.loads(line)
         typ = msg["type"]
         if typ == "events":
+            # Every event of the message has happened when it arrives, and the reply's actions apply
+            # after all of them: the mirror takes in the arrivals and task ends first, then the
+            # callbacks run (seeing the instant's state, as the engine will when it applies their
+            # actions), then the offers, in order, each seeing the actions before it.
             sim.now = msg["now"]
+            calls = []
+            offers = []
             for ev in msg["events"]:
                 et = ev["type"]
                 if et == "offer":
-                    x = ev["node"]
-                    if sim._usable(x):
-                        policy.offer(sim, x, sim.free(x))
+                    offers.append(ev["node"])
                 elif et == "task_end":
-                    policy.task_end(sim, sim._end(ev["task"]), ev["observed"])
+                    calls.append((policy.task_end, sim._end(ev["task"]), ev["observed"]))
                 elif et == "arrival":
-                    policy.job_arrival(sim, sim._arrive(ev["job"]))
+                    calls.append((policy.job_arrival, sim._arrive(ev["job"]), None))
                 elif et == "timer":
-                    policy.timer(sim, ev["tag"])
+                    calls.append((policy.timer, ev["tag"], None))
                 else:
                     raise ProtocolError("unknown event %r" % (et,))
+            for f, a, b in calls:
+                if b is None:
+                    f(sim, a)
+                else:
+                    f(sim, a, b)
+            for x in offers:
+                if sim._usable(x):
+                    policy.offer(sim, x, sim.free(x))
         elif typ == "hello":
             if msg["protocol"] != PROTOCOL:
                 raise ProtocolError("protocol %r; this client speaks %d" % (msg["protocol"], PROTOCOL))

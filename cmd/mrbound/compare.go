@@ -10,6 +10,7 @@ import (
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/policy/external"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/workload"
 )
@@ -77,6 +78,9 @@ func parsePolicies(s string) ([]string, error) {
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if _, err := policy.New(name, policy.Params{}); err != nil {
+			if strings.HasPrefix(name, external.Prefix) {
+				return nil, err // its own message: the command's quoting
+			}
 			return nil, badInputf("--policies: unknown policy %q (mrbound compare --help lists them)", name)
 		}
 		out = append(out, name)

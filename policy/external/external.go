@@ -57,6 +57,7 @@ type Policy struct {
 	out     *bufio.Reader
 	stderr  tail
 	done    chan struct{} // closed when cmd.Wait returned
+	pid     int           // the last process started (tests)
 	waitErr error
 
 	seq     int    // the number of the next message (hello is 0)
@@ -131,7 +132,7 @@ func (p *Policy) start() error {
 		outR.Close()
 		return badinput.Errorf("--policy %s%s: %v", Prefix, p.command, err)
 	}
-	p.cmd, p.stdin, p.stdout = cmd, inW, outR
+	p.cmd, p.stdin, p.stdout, p.pid = cmd, inW, outR, cmd.Process.Pid
 	p.in = bufio.NewWriterSize(inW, 1<<16)
 	p.out = bufio.NewReaderSize(outR, 1<<16)
 	p.done = make(chan struct{})

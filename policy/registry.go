@@ -88,7 +88,7 @@ func New(name string, p Params) (sim.Policy, error) {
 	}
 	c, ok := registry[name]
 	if !ok {
-		return nil, badinput.Errorf("--policy: unknown policy %q (%s, or exec:COMMAND for your own)", name, strings.Join(Names(), ", "))
+		return nil, badinput.Errorf("--policy: unknown policy %q (%s)", name, strings.Join(Names(), ", "))
 	}
 	return c(p), nil
 }

@@ -65,7 +65,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table"},
 			&cli.StringFlag{Name: "svg", Usage: "write a bar chart of the ratios to this SVG file"},
 			&cli.StringFlag{Name: "out", Usage: "also write the report to this file (.md or .csv)"},
-		}, swimCLIFlags()...),
+		}, append(compareModeFlags(), swimCLIFlags()...)...),
 		Action: compareAction,
 	}
 }
@@ -113,6 +113,9 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 		return o, err
 	}
 	o.run.Sim = simbridge.IdealOptions()
+	if err := applyCompareModes(c, &o.run.Sim); err != nil {
+		return o, err
+	}
 	o.run.Sim.Seed = c.Uint64("seed")
 	if o.run.Sim.Noise = c.Float64("noise"); !(o.run.Sim.Noise >= 0 && o.run.Sim.Noise < 1) {
 		return o, badInputf("--noise: %v is not in [0, 1)", o.run.Sim.Noise)

@@ -92,6 +92,12 @@ func simulateAction(c *cli.Context) error {
 			return badInputf("--mrcp-options: %v", err)
 		}
 	}
+	if c.IsSet("policy-timeout") && !strings.HasPrefix(c.String("policy"), external.Prefix) {
+		return badInputf("--policy-timeout applies to exec: policies only")
+	}
+	if c.Duration("policy-timeout") <= 0 {
+		return badInputf("--policy-timeout: %v is not positive", c.Duration("policy-timeout"))
+	}
 	if c.Duration("solve-limit") < 0 {
 		return badInputf("--solve-limit: %v is negative", c.Duration("solve-limit"))
 	}

@@ -29,7 +29,9 @@ class SJF(mp.Policy):
         return est[0] if est is not None else 1
 
     def task_end(self, sim, task, observed):
-        if sim.jobs[task.job].done:
+        # the task ends of one instant come together, and their callbacks see the instant's state:
+        # a job that ended is seen done by each of its task ends there
+        if sim.jobs[task.job].done and task.job in self.left:
             self.active.remove(task.job)
             del self.left[task.job]
 

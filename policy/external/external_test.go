@@ -3,6 +3,7 @@ package external
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/report"
@@ -207,6 +209,9 @@ func TestMisbehaving(t *testing.T) {
 			res, err := sim.Run(twoMaps(), p, sim.DefaultOptions())
 			if err == nil {
 				t.Fatalf("the run succeeded (%v); want an error", res)
+			}
+			if !errors.Is(err, badinput.Err) {
+				t.Errorf("error %v is not bad input (the CLI's exit code 1)", err)
 			}
 			msg := err.Error()
 			if strings.Contains(msg, "\n") || !strings.Contains(msg, c.want) {

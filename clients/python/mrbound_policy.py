@@ -52,9 +52,8 @@ class Task:
 
     def __init__(self, tid, job, kind, index, spec):
         self.id, self.job, self.kind, self.index = tid, job, kind, index
-        self.est = spec.get("est")
-        self.replicas = spec.get("replicas", ())
-        self.ram, self.disk = spec.get("ram", 0.0), spec.get("disk", 0.0)
+        get = spec.get
+        self.est, self.replicas, self.ram, self.disk = get("est"), get("replicas", ()), get("ram", 0.0), get("disk", 0.0)
         self.state, self.node, self.launch = PENDING, -1, 0
 
 

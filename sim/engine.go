@@ -552,7 +552,7 @@ func (s *Sim) usable(x int) bool {
 // offer calls the policy for node x if it has a free slot; it reports
 // whether something was launched.
 func (s *Sim) offer(x int) bool {
-	if !s.hasFree(x) || !s.opt.LiteralHeartbeats && !s.usable(x) {
+	if !s.hasFree(x) || !s.opt.LiteralHeartbeats && !s.usable(x) || s.abortErr != nil {
 		return false
 	}
 	before := s.taskEvents

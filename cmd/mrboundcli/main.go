@@ -1,6 +1,6 @@
 // Command mrbound computes reference lower bounds and offline optimal schedules
 // for MapReduce/Hadoop clusters. See the README and docs/ for usage.
-package main
+package mrboundcli
 
 import (
 	"fmt"

@@ -19,7 +19,7 @@ setup: $(HIGHS)
 	$(GO) mod download
 
 build: setup
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/mrbound
+	$(GO) build -ldflags "-X github.com/mrbound/mrbound/cmd/mrboundcli.version=$(VERSION)" -o $(BIN) ./cmd/mrbound
 
 # The main job on the embedded default solver: the offline optimum of a
 # generated Jlassi scenario-5 instance, decoded and checked.

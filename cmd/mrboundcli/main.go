@@ -1,5 +1,3 @@
-// Command mrbound computes reference lower bounds and offline optimal schedules
-// for MapReduce/Hadoop clusters. See the README and docs/ for usage.
 package mrboundcli
 
 import (
@@ -11,12 +9,18 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// version is set at link time (-ldflags "-X main.version=...").
+// version is set at link time (-ldflags "-X
+// github.com/mrbound/mrbound/cmd/mrboundcli.version=...").
 var version = "dev"
 
-func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
-}
+// Main runs mrbound on the process's arguments, stdout and stderr and
+// returns the exit code (0 success, 1 bad input, 2 internal error), for
+// os.Exit.
+func Main() int { return run(os.Args, os.Stdout, os.Stderr) }
+
+// Run runs mrbound with args (args[0] is the program's name) and returns
+// the exit code; it never calls os.Exit.
+func Run(args []string, stdout, stderr io.Writer) int { return run(args, stdout, stderr) }
 
 // run executes mrbound with args and returns the exit code. Tests call it
 // directly.

@@ -60,19 +60,14 @@ class FIFO(mp.Policy):
         if k:
             del q[:k]
 
-    # The scans below drop the jobs that have no pending task of the kind left: this FIFO never
-    # kills, so such a job never gets one back, and it would be skipped anyway (same decisions as
-    # the Go FIFO, which keeps them for a wrapping preempter, without rescanning them at every offer).
+    # A job whose tasks of a kind all run or are done stays in its queue (a kill, by this policy or a
+    # subclass, gives it work back) and is skipped, as in the Go FIFO.
     def _map(self, sim, x):
         if sim.launchable(mp.MAP) == 0:
             return False
         jobs = sim.jobs
-        q = self.map_q
-        i = 0
-        while i < len(q):
-            j = q[i]
+        for j in self.map_q:
             if jobs[j].maps_pending == 0:  # sim.has_work(j, MAP), inlined: this loop is the hot path
-                del q[i]
                 continue
             t = sim.pick_map(j, x)[0]
             if not sim.fits(t, x):
@@ -85,17 +80,11 @@ class FIFO(mp.Policy):
         if sim.launchable(mp.REDUCE) == 0:
             return False
         jobs = sim.jobs
-        q = self.red_q
-        i = 0
-        while i < len(q):
-            job = jobs[q[i]]
-            if job.reds_pending == 0:
-                del q[i]
+        for j in self.red_q:
+            job = jobs[j]
+            if job.reds_pending == 0 or job.maps_done < job.need_maps:  # sim.has_work(j, REDUCE)
                 continue
-            if job.maps_done < job.need_maps:  # slow-start does not hold yet
-                i += 1
-                continue
-            t = sim.pick_reduce(job.id)
+            t = sim.pick_reduce(j)
             if not sim.fits(t, x):
                 return False
             sim.launch(t, x)

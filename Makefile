@@ -6,7 +6,7 @@ BIN     := bin/mrbound
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 HIGHS   := node_modules/highs/build/highs.wasm
 
-.PHONY: all setup slurm build demo test fuzz bench clean
+.PHONY: all setup slurm python build demo test fuzz bench clean
 
 all: build
 
@@ -19,7 +19,7 @@ setup: $(HIGHS)
 	$(GO) mod download
 
 build: setup
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/mrbound
+	$(GO) build -ldflags "-X github.com/mrbound/mrbound/cmd/mrboundcli.version=$(VERSION)" -o $(BIN) ./cmd/mrbound
 
 # The main job on the embedded default solver: the offline optimum of a
 # generated Jlassi scenario-5 instance, decoded and checked.
@@ -44,7 +44,23 @@ slurm:
 	  fi; \
 	fi
 
-test: setup slurm
+# python3 for the external-policy tests (policy/external: the conformance
+# suite and the trace identity on the Python FIFO of clients/python): from
+# Debian when missing, as root with apt-get, like slurm; else those tests skip.
+python:
+	@if ! command -v python3 >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing python3 with apt-get (for the external-policy tests)"; \
+	    install="apt-get install -y -qq --no-install-recommends python3"; \
+	    DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1; } || \
+	    echo "could not install python3: the external-policy tests will skip"; \
+	  else \
+	    echo "python3 is missing and apt-get is not usable here (root needed): the external-policy tests will skip"; \
+	  fi; \
+	fi
+
+test: setup slurm python
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...

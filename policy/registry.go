@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/policy/external"
 	"github.com/mrbound/mrbound/policy/fair"
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/sim"
@@ -26,6 +27,9 @@ type Params struct {
 	// MRCPOptions: mrcp's policies.md §2.4 options, comma-separated
 	// (mrcpsched.ParseOptions; the caller validates them first).
 	MRCPOptions string
+	// PolicyTimeout is an external policy's per-message deadline
+	// ("exec:…"; 0 = external.DefaultTimeout).
+	PolicyTimeout time.Duration
 }
 
 // Summarizer is implemented by policies with figures of their own beyond the
@@ -75,8 +79,13 @@ func Names() []string {
 	return out
 }
 
-// New builds the policy called name; an unknown name is bad input.
+// New builds the policy called name; an unknown name is bad input. A name
+// "exec:COMMAND ARGS…" is a policy in its own process (policy/external); the
+// process starts when the run does.
 func New(name string, p Params) (sim.Policy, error) {
+	if cmd, ok := strings.CutPrefix(name, external.Prefix); ok {
+		return external.New(cmd, external.Options{Timeout: p.PolicyTimeout})
+	}
 	c, ok := registry[name]
 	if !ok {
 		return nil, badinput.Errorf("--policy: unknown policy %q (%s)", name, strings.Join(Names(), ", "))

@@ -73,6 +73,8 @@ type Sim struct {
 	rejected                   int
 	overhead                   time.Duration
 	inCallback                 bool
+	abortErr                   error // Abort's reason: the run stops
+	batchScr                   []NodeOffer
 }
 
 type pair struct {
@@ -143,9 +145,20 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	err := p.Init(s)
 	s.overhead += time.Since(t0)
 	if err != nil {
+		if c, ok := p.(Closer); ok {
+			_ = c.Close(s) // the Init error says more
+		}
 		return nil, fmt.Errorf("sim: %s: init: %w", p.Name(), err)
 	}
 	s.loop()
+	if c, ok := p.(Closer); ok {
+		if err := c.Close(s); err != nil && s.abortErr == nil {
+			s.abortErr = err
+		}
+	}
+	if s.abortErr != nil {
+		return nil, s.abortErr
+	}
 	return s.result(time.Since(start)), nil
 }
 
@@ -356,7 +369,8 @@ func (s *Sim) pending() (Time, bool) {
 func (s *Sim) loop() {
 	nextProgress := s.opt.ProgressEvery
 	s.status = Stalled
-	for s.jobsDone < len(s.jobs) {
+	ender, _ := s.policy.(InstantEnder)
+	for s.jobsDone < len(s.jobs) && s.abortErr == nil {
 		at, ok := s.pending()
 		if !ok {
 			break
@@ -405,9 +419,19 @@ func (s *Sim) loop() {
 				s.heartbeat(int(e.a), e.tag == oobTag)
 			}
 		}
-		if s.ideal {
+		if s.ideal || ender != nil {
 			if at, ok := s.pending(); !ok || at > s.now {
-				s.offerRound()
+				if s.ideal {
+					s.offerRound()
+				}
+				if ender != nil {
+					t0 := time.Now()
+					ender.EndInstant(s)
+					s.overhead += time.Since(t0)
+					if s.ideal {
+						s.offerRound()
+					}
+				}
 			}
 		}
 		if s.opt.Progress != nil && int(s.events) >= nextProgress {
@@ -463,6 +487,10 @@ func (s *Sim) quiescent() bool {
 // slot after a wake, else the nodes whose slots freed. New events at the same
 // instant (zero-length tasks) lead to another round.
 func (s *Sim) offerRound() {
+	if b, ok := s.policy.(BatchOfferer); ok {
+		s.offerBatches(b)
+		return
+	}
 	for s.wakeAll || len(s.dirty) > 0 {
 		if s.wakeAll {
 			s.wakeAll = false
@@ -524,7 +552,7 @@ func (s *Sim) usable(x int) bool {
 // offer calls the policy for node x if it has a free slot; it reports
 // whether something was launched.
 func (s *Sim) offer(x int) bool {
-	if !s.hasFree(x) || !s.opt.LiteralHeartbeats && !s.usable(x) {
+	if !s.hasFree(x) || !s.opt.LiteralHeartbeats && !s.usable(x) || s.abortErr != nil {
 		return false
 	}
 	before := s.taskEvents

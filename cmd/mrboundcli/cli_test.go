@@ -1,4 +1,4 @@
-package main
+package mrboundcli
 
 import (
 	"bytes"
@@ -15,6 +15,10 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of cmd/mrbound/testdata")
+
+// caseDir is where TestCLI runs: the cases are in its testdata, beside the
+// command (other packages' tests read their inputs there too).
+const caseDir = "../mrbound"
 
 // TestCLI runs every case under testdata/<case>/:
 //
@@ -33,6 +37,8 @@ var update = flag.Bool("update", false, "rewrite the golden files of cmd/mrbound
 // and nodes lines and the size of a violation are masked.
 // go test -run TestCLI -update rewrites the golden files.
 func TestCLI(t *testing.T) {
+	// the cases' arguments and goldens are relative to the command's folder
+	t.Chdir(caseDir)
 	cases, err := filepath.Glob("testdata/*/args")
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package mrboundcli
 
 // The solver backends mrbound ships; each registers itself with package solve.
 import (

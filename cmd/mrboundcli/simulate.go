@@ -1,4 +1,4 @@
-package main
+package mrboundcli
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/policy/external"
 	"github.com/mrbound/mrbound/policy/mrcpsched"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/report"
@@ -40,7 +41,8 @@ A run that leaves jobs unfinished says how it ended on a "status" line: stopped 
 (exit 0), stalled (no event left) or stuck (nothing but the policy's timers and offers left and
 nothing changed for --stuck-after); a stalled or stuck run exits with code 2.`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "online policy: " + strings.Join(policy.Names(), ", ")},
+			&cli.StringFlag{Name: "policy", Value: "fifo", Usage: "online policy: " + strings.Join(policy.Names(), ", ") + ", or 'exec:COMMAND ARGS' for your own in any language (docs/own-policy.md)"},
+			&cli.DurationFlag{Name: "policy-timeout", Value: external.DefaultTimeout, Usage: "exec: policies: the deadline of each reply (docs/protocol.md)"},
 			&cli.DurationFlag{Name: "heartbeat", Value: 3 * time.Second, Usage: "heartbeat interval H; 0 = ideal mode (offers at every state change)"},
 			&cli.BoolFlag{Name: "oob", Usage: "a task end triggers an immediate out-of-band heartbeat"},
 			&cli.BoolFlag{Name: "h1caps", Usage: "Hadoop 1 per-heartbeat assignment caps (FIFO, EDF, Fair)"},
@@ -94,11 +96,17 @@ func simulateAction(c *cli.Context) error {
 			return badInputf("--mrcp-options: %v", err)
 		}
 	}
+	if c.IsSet("policy-timeout") && !strings.HasPrefix(c.String("policy"), external.Prefix) {
+		return badInputf("--policy-timeout applies to exec: policies only")
+	}
+	if c.Duration("policy-timeout") <= 0 {
+		return badInputf("--policy-timeout: %v is not positive", c.Duration("policy-timeout"))
+	}
 	if c.Duration("solve-limit") < 0 {
 		return badInputf("--solve-limit: %v is negative", c.Duration("solve-limit"))
 	}
 	pol, err := policy.New(c.String("policy"), policy.Params{H1Caps: c.Bool("h1caps"), Solver: c.String("solver"), SolveLimit: c.Duration("solve-limit"),
-		MRCPOptions: c.String("mrcp-options")})
+		MRCPOptions: c.String("mrcp-options"), PolicyTimeout: c.Duration("policy-timeout")})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package mrboundcli
 
 import (
 	"path/filepath"
@@ -10,6 +10,7 @@ import (
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/policy/external"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/workload"
 )
@@ -66,7 +67,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table"},
 			&cli.StringFlag{Name: "svg", Usage: "write a bar chart of the ratios to this SVG file"},
 			&cli.StringFlag{Name: "out", Usage: "also write the report to this file (.md or .csv)"},
-		}, swimCLIFlags()...),
+		}, append(compareModeFlags(), swimCLIFlags()...)...),
 		Action: compareAction,
 	}
 }
@@ -79,6 +80,9 @@ func parsePolicies(s string) ([]string, error) {
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if _, err := policy.New(name, policy.Params{}); err != nil {
+			if strings.HasPrefix(name, external.Prefix) {
+				return nil, err // its own message: the command's quoting
+			}
 			return nil, badInputf("--policies: unknown policy %q (mrbound compare --help lists them)", name)
 		}
 		out = append(out, name)
@@ -111,6 +115,9 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 		return o, err
 	}
 	o.run.Sim = simbridge.IdealOptions()
+	if err := applyCompareModes(c, &o.run.Sim); err != nil {
+		return o, err
+	}
 	o.run.Sim.Seed = c.Uint64("seed")
 	if o.run.Sim.Noise = c.Float64("noise"); !(o.run.Sim.Noise >= 0 && o.run.Sim.Noise < 1) {
 		return o, badInputf("--noise: %v is not in [0, 1)", o.run.Sim.Noise)

@@ -1,4 +1,4 @@
-package main
+package mrboundcli
 
 import (
 	"bytes"
@@ -52,6 +52,9 @@ func compareSweepAction(c *cli.Context) error {
 		return err
 	}
 	o.Compare.Sim = simbridge.IdealOptions()
+	if err := applyCompareModes(c, &o.Compare.Sim); err != nil {
+		return err
+	}
 	o.Compare.Sim.Noise = c.Float64("noise")
 	o.Compare.Metric = lowerbound.MeanTurnaround
 	if s := c.String("metric"); s != "" {

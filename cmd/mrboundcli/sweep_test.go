@@ -1,4 +1,4 @@
-package main
+package mrboundcli
 
 import (
 	"bytes"
@@ -168,7 +168,7 @@ func buildMrbound(t *testing.T) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "mrbound")
-		if out, err := exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", built.bin, "../mrbound").CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})

@@ -12,9 +12,9 @@ import (
 // strength for time: any grid, block layout, step rule or stopping point
 // gives a valid bound.
 type LagrangeOptions struct {
-	// Intervals is the number of equal steps of the fine grid (the jobs'
+	// Intervals is the number of equal steps of the grid (the jobs'
 	// releases and heads are added as breakpoints); 0 means
-	// defaultLagrangeIntervals.
+	// min(defaultLagrangeIntervals, intervalsPerJob·#jobs).
 	Intervals int
 	// Iterations caps the subgradient steps; 0 means defaultLagrangeIters.
 	Iterations int
@@ -30,6 +30,7 @@ type LagrangeOptions struct {
 
 const (
 	defaultLagrangeIntervals = 2048
+	intervalsPerJob          = 64
 	defaultLagrangeIters     = 120
 	// scanBatch is how many intervals after its release a job's knapsack
 	// looks at first; the scan doubles until no later interval can be
@@ -125,7 +126,7 @@ type lagModel struct {
 func (pr *prep) newLagModel(o LagrangeOptions) *lagModel {
 	nInt := o.Intervals
 	if nInt <= 0 {
-		nInt = defaultLagrangeIntervals
+		nInt = min(defaultLagrangeIntervals, intervalsPerJob*len(pr.jobs))
 	}
 	lm := &lagModel{pr: pr, v: len(pr.weights) - 1, nrow: 2}
 	if pr.fungible {

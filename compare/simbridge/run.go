@@ -35,7 +35,15 @@ type Options struct {
 	// solve stopped by its limit adds its bound. Its time limit is
 	// Solve.TimeLimit, or DefaultOptimumTimeLimit when that is 0.
 	OptimumJobs int
+	// Lagrange, when not nil, adds the interval Lagrangian
+	// (lowerbound.IntervalLagrangian) to the total and mean turnaround
+	// bounds; its TimeLimit is DefaultLagrangeTimeLimit when 0.
+	Lagrange *lowerbound.LagrangeOptions
 }
+
+// DefaultLagrangeTimeLimit stops the interval Lagrangian when no limit is
+// given (its best value so far stays a valid bound).
+const DefaultLagrangeTimeLimit = 10 * time.Second
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).
@@ -144,6 +152,13 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	lo := lowerbound.Options{}
 	if o.LP {
 		lo.LP = &lowerbound.LPOptions{Solve: o.Solve}
+	}
+	if o.Lagrange != nil && (m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround) {
+		lg := *o.Lagrange
+		if lg.TimeLimit <= 0 {
+			lg.TimeLimit = DefaultLagrangeTimeLimit
+		}
+		lo.Lagrange = &lg
 	}
 	if out.Bounds, err = lowerbound.ComputeWith(ctx, p, lo); err != nil {
 		return nil, err

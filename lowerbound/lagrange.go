@@ -196,9 +196,12 @@ type lagItem struct {
 // fractional knapsack, cheapest first (ties: earlier first, the tail last).
 // It scans intervals in doubling batches and stops when the next interval's
 // cost, at least θ·τ/W, cannot undercut the marginal cost of the fill. It
-// returns the minimum and the mean start Σ τ·y/W, and adds y_t to use
-// (when not nil).
-func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []lagItem, use []float64) (val, mean float64, _ []lagItem) {
+// returns the minimum and the mean start Σ τ·y/W, adds y_t to use (when
+// not nil), and reports flat when every interval it scanned is unpriced:
+// then the fill is the same for every θ > 0 (costs all scale with θ, and an
+// unscanned interval costs at least θ·τ/W, above the marginal cost), so the
+// minimum is θ times its value at θ = 1.
+func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []lagItem, use []float64) (val, mean float64, flat bool, _ []lagItem) {
 	bp := lm.bp
 	nInt := len(bp) - 1
 	tail := lagItem{cost: theta * bp[nInt] / pc.w, room: math.Inf(1), t: -1}
@@ -215,9 +218,11 @@ func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []l
 		return a.t - b.t
 	}
 	buf = buf[:0]
+	flat = true
 	next, batch := pc.first, scanBatch
 	for {
 		for stop := min(nInt, next+batch); next < stop; next++ {
+			flat = flat && lam[next] == 0
 			buf = append(buf, lagItem{cost: theta*bp[next]/pc.w + lam[next], room: pc.cap * (bp[next+1] - bp[next]), t: next})
 		}
 		batch *= 2
@@ -260,7 +265,7 @@ func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []l
 			break
 		}
 	}
-	return val, mean / pc.w, buf
+	return val, mean / pc.w, flat, buf
 }
 
 // intervalLagrangian runs the subgradient method on a non-empty problem.
@@ -314,14 +319,20 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			// Each kind's minimum at every grid weight, then the best pair.
 			for k := range 2 {
 				pc := pieceOf[j][k]
-				for g := range thetaSteps + 1 {
+				flat := false
+				for g := thetaSteps; g >= 0; g-- {
 					side[k][g] = 0
 					if pc == nil || g == 0 {
 						continue
 					}
 					th := float64(g) / thetaSteps
+					if flat {
+						side[k][g] = th * side[k][thetaSteps]
+						continue
+					}
 					var v float64
-					v, _, buf = lm.pieceMin(pc, th, lambda[pc.row], buf, nil)
+					v, _, flat, buf = lm.pieceMin(pc, th, lambda[pc.row], buf, nil)
+					flat = flat && g == thetaSteps
 					side[k][g] = v + th*pc.h
 				}
 			}
@@ -351,7 +362,7 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 					th = 1.0 / thetaSteps
 				}
 				if pc := pieceOf[j][k]; pc != nil {
-					_, _, buf = lm.pieceMin(pc, th, lambda[pc.row], buf, use[pc.row])
+					_, _, _, buf = lm.pieceMin(pc, th, lambda[pc.row], buf, use[pc.row])
 				}
 			}
 			val += bestV

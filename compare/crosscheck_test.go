@@ -403,7 +403,8 @@ func TestCrossCheckComparePipeline(t *testing.T) {
 		if simbridge.Chained(cs.w) {
 			m = lowerbound.Makespan
 		}
-		o := simbridge.Options{Metric: m, Sim: cs.opt}
+		// The interval Lagrangian joins the turnaround bounds of every seed.
+		o := simbridge.Options{Metric: m, Sim: cs.opt, Lagrange: &lowerbound.LagrangeOptions{Iterations: 30, Intervals: 256}}
 		if seed%4 == 0 && !cs.w.Cluster.Fungible && cs.w.NumTasks() <= windowMaxTasks && minDuration(cs) >= 1000 {
 			// the solver-based components too (windows need tasks ≥ their 1 s unit)
 			o.LP, o.WindowJobs = true, 1+int(seed%3)
@@ -513,7 +514,7 @@ func TestCrossCheckSolverBounds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := lowerbound.ComputeWith(ctx, p, lowerbound.Options{LP: &lowerbound.LPOptions{}})
+		b, err := lowerbound.ComputeWith(ctx, p, lowerbound.Options{LP: &lowerbound.LPOptions{}, Lagrange: &lowerbound.LagrangeOptions{Iterations: 40, Intervals: 256}})
 		if err != nil {
 			t.Fatalf("seed %d: LP bounds: %v", seed, err)
 		}
@@ -536,6 +537,11 @@ func TestCrossCheckSolverBounds(t *testing.T) {
 				}
 				if bd := b.Get(m); v < bd.Certified-valueTol {
 					t.Errorf("seed %d (%s): %s: %s %g < certified bound %g (by %s)", seed, cs.tag, names[i], m, v, bd.Certified, bd.By)
+				}
+				for _, c := range b.Get(m).Components {
+					if c.Name == lowerbound.LagrangeComponent && v < c.Value-valueTol {
+						t.Errorf("seed %d (%s): %s: %s %g < interval Lagrangian %g", seed, cs.tag, names[i], m, v, c.Value)
+					}
 				}
 				if wb == nil {
 					continue

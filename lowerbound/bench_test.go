@@ -102,3 +102,21 @@ func BenchmarkBucketLP(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLagrangian10k: the interval Lagrangian (default options) on the
+// 10,000-task instance, against the combinatorial total-turnaround bound.
+func BenchmarkLagrangian10k(b *testing.B) {
+	p := generated10k(1)
+	plain, err := Compute(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var res LagrangeResult
+	for b.Loop() {
+		if res, err = IntervalLagrangian(context.Background(), p, LagrangeOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("Lagrangian %.6g (best at iteration %d of %d), combinatorial %.6g (%s)", res.Value, res.BestAt, res.Iterations,
+		plain.Get(TotalTurnaround).Value, plain.Get(TotalTurnaround).By)
+}

@@ -49,6 +49,9 @@ type Options struct {
 	// LP, when not nil, adds the bucketed LP relaxation (BucketLP) to the
 	// total and mean turnaround bounds.
 	LP *LPOptions
+	// Lagrange, when not nil, adds the interval-indexed Lagrangian bound
+	// (IntervalLagrangian) to the total and mean turnaround bounds.
+	Lagrange *LagrangeOptions
 }
 
 // ComputeWith is Compute with the optional components of o. The error is
@@ -77,6 +80,10 @@ func ComputeWith(ctx context.Context, p *Problem, o Options) (*Bounds, error) {
 			return nil, err
 		}
 		totalComps = append(totalComps, Component{"bucketed-lp", res.Value})
+	}
+	if o.Lagrange != nil && len(pr.jobs) > 0 {
+		res := pr.intervalLagrangian(ctx, *o.Lagrange)
+		totalComps = append(totalComps, Component{LagrangeComponent, res.Value})
 	}
 	total := newBound(TotalTurnaround, totalComps)
 	out.ByMetric[TotalTurnaround] = total

@@ -41,7 +41,11 @@
 // map load plus the shortest remaining reduce phase, wave bounds, single fast
 // machine SRPT for total turnaround (all work, maps plus reduce tails, reduces
 // from their heads), Moore–Hodgson on fluid relaxations for late jobs, and
-// arrival windows for maximum turnaround. Heterogeneous durations are handled
+// arrival windows for maximum turnaround. Opt-in through ComputeWith: the
+// bucketed LP (BucketLP) and the interval Lagrangian (IntervalLagrangian: an
+// interval-indexed LP whose capacity rows are priced by subgradient steps,
+// each iterate's value a dual objective computed exactly) for total and mean
+// turnaround. Heterogeneous durations are handled
 // by weighting each slot with a positive speed v_g: any choice gives a valid
 // bound, and several are tried.
 //

@@ -166,7 +166,8 @@ func (pr *prep) maxTurnaround() []Component {
 			}
 		}
 	}
-	return []Component{{"critical-path", cp}, {"arrival-windows", win}}
+	lo := math.Max(cp, win)
+	return []Component{{"critical-path", cp}, {"arrival-windows", win}, {"energetic-windows", pr.energeticMaxTurnaround(lo)}}
 }
 
 // -------------------------------------------------------------- late jobs

@@ -55,6 +55,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve"},
 			&cli.BoolFlag{Name: "lp", Usage: "add the bucketed LP relaxation to the turnaround bounds"},
 			&cli.IntFlag{Name: "windows", Usage: "jobs per MRCP window for late jobs and max turnaround (0: off)"},
+			&cli.IntFlag{Name: "lagrange-iterations", Value: defaultLagrangeIterations, Usage: "subgradient steps of the interval Lagrangian bound on total and mean turnaround (0: off; stopped by --time-limit, else 10s, keeping its best valid value)"},
 			&cli.IntFlag{Name: "optimum-jobs", Value: defaultOptimumJobs, Usage: "solve a stream of at most this many jobs whole as one MRCP instance for late-jobs, max-turnaround and mrcp-product, when it is one exactly (0: never; its time limit is --time-limit, else 60s)"},
 			&cli.StringFlag{Name: "family", Usage: "sweep: generated family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed)"},
 			&cli.IntFlag{Name: "jobs", Value: 40, Usage: "sweep: jobs per instance"},
@@ -95,6 +96,10 @@ func parsePolicies(s string) ([]string, error) {
 // a minute).
 const defaultOptimumJobs = 30
 
+// defaultLagrangeIterations: the interval Lagrangian's steps in compare
+// (FB-2009 day 0 takes a few seconds; docs/results.md, issue 26).
+const defaultLagrangeIterations = 120
+
 // compareOptions are compareAction's flags, checked.
 type compareOptions struct {
 	path     string
@@ -133,6 +138,12 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 	o.run.LP = c.Bool("lp")
 	if o.run.WindowJobs = c.Int("windows"); o.run.WindowJobs < 0 {
 		return o, badInputf("--windows: must be ≥ 0, got %d", o.run.WindowJobs)
+	}
+	switch n := c.Int("lagrange-iterations"); {
+	case n < 0:
+		return o, badInputf("--lagrange-iterations: must be ≥ 0, got %d", n)
+	case n > 0:
+		o.run.Lagrange = &lowerbound.LagrangeOptions{Iterations: n, TimeLimit: o.run.Solve.TimeLimit}
 	}
 	if o.run.OptimumJobs = c.Int("optimum-jobs"); o.run.OptimumJobs < 0 {
 		return o, badInputf("--optimum-jobs: must be ≥ 0, got %d", o.run.OptimumJobs)

@@ -41,7 +41,16 @@ type Options struct {
 	// it is reported as one more row, "recorded", verified by the checker
 	// like every run, or not verified with the reason it cannot be.
 	Recorded *trace.Recorded
+
+	// Lagrange, when not nil, adds the interval Lagrangian
+	// (lowerbound.IntervalLagrangian) to the total and mean turnaround
+	// bounds; its TimeLimit is DefaultLagrangeTimeLimit when 0.
+	Lagrange *lowerbound.LagrangeOptions
 }
+
+// DefaultLagrangeTimeLimit stops the interval Lagrangian when no limit is
+// given (its best value so far stays a valid bound).
+const DefaultLagrangeTimeLimit = 10 * time.Second
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).
@@ -162,6 +171,13 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	lo := lowerbound.Options{}
 	if o.LP {
 		lo.LP = &lowerbound.LPOptions{Solve: o.Solve}
+	}
+	if o.Lagrange != nil && (m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround) {
+		lg := *o.Lagrange
+		if lg.TimeLimit <= 0 {
+			lg.TimeLimit = DefaultLagrangeTimeLimit
+		}
+		lo.Lagrange = &lg
 	}
 	if out.Bounds, err = lowerbound.ComputeWith(ctx, p, lo); err != nil {
 		return nil, err

@@ -109,6 +109,7 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 		return o, err
 	}
 	o.run.Sim = simbridge.IdealOptions()
+	o.run.DropTraces = true // the report needs each run's verdict and completions, not its trace
 	o.run.Sim.Seed = c.Uint64("seed")
 	if o.run.Sim.Noise = c.Float64("noise"); !(o.run.Sim.Noise >= 0 && o.run.Sim.Noise < 1) {
 		return o, badInputf("--noise: %v is not in [0, 1)", o.run.Sim.Noise)

@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -38,7 +39,9 @@ func main() {
 	pol := flag.String("policy", "fifo", "policy")
 	heartbeat := flag.Duration("heartbeat", 3*time.Second, "heartbeat (0 = ideal mode)")
 	trace := flag.String("trace", "", "also write the TSV trace to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the simulation phase to this file")
 	flag.Parse()
+	profile = *cpuProfile
 	if err := run(os.Stdout, *file, *blockMB, *nodes, *pol, sim.Time(heartbeat.Milliseconds()), *trace); err != nil {
 		fmt.Fprintln(os.Stderr, "scale:", err)
 		os.Exit(1)
@@ -68,6 +71,9 @@ func (p *phase) done(name string, tasks int) {
 	p.wall, p.cpu0 = time.Now(), cputime.Now()
 }
 
+// profile, when set, receives a CPU profile of the simulation phase.
+var profile string
+
 func run(out io.Writer, file string, blockMB float64, nodes int, polName string, heartbeat sim.Time, tracePath string) error {
 	o := workload.DefaultOptions()
 	o.SWIM.BlockBytes = int64(blockMB * (1 << 20))
@@ -88,10 +94,23 @@ func run(out io.Writer, file string, blockMB float64, nodes int, polName string,
 	}
 	opt := sim.DefaultOptions()
 	opt.Heartbeat = heartbeat
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	c0 := cputime.Now()
 	res, err := sim.Run(w, pol, opt)
 	if err != nil {
 		return err
+	}
+	if profile != "" {
+		pprof.StopCPUProfile()
 	}
 	simCPU := (cputime.Now() - c0).Seconds()
 	p.done("simulate", tasks)

@@ -13,6 +13,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -23,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/internal/atomicfile"
 	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/policy"
@@ -40,8 +42,17 @@ func main() {
 	heartbeat := flag.Duration("heartbeat", 3*time.Second, "heartbeat (0 = ideal mode)")
 	trace := flag.String("trace", "", "also write the TSV trace to this file")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the simulation phase to this file")
+	policies := flag.String("compare", "", "instead: run `mrbound compare` on the day with these comma-separated policies (ideal mode, the bounds, each trace verified)")
+	memProfile := flag.String("memprofile", "", "with -compare: write an allocation profile to this file")
 	flag.Parse()
 	profile = *cpuProfile
+	if *policies != "" {
+		if err := runCompare(os.Stdout, *file, *blockMB, *nodes, strings.Split(*policies, ","), *memProfile); err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Stdout, *file, *blockMB, *nodes, *pol, sim.Time(heartbeat.Milliseconds()), *trace); err != nil {
 		fmt.Fprintln(os.Stderr, "scale:", err)
 		os.Exit(1)
@@ -137,6 +148,54 @@ func run(out io.Writer, file string, blockMB float64, nodes int, polName string,
 		fmt.Fprintf(out, "peak RSS   %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
 	}
 	runtime.KeepAlive(w)
+	return nil
+}
+
+// runCompare runs simbridge.Compare as `mrbound compare` does (ideal mode,
+// the default metric, traces dropped once verified) and reports its CPU time
+// and peak RSS per task.
+func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []string, memProfile string) error {
+	if memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
+	o := workload.DefaultOptions()
+	o.SWIM.BlockBytes = int64(blockMB * (1 << 20))
+	o.SWIMCluster.Nodes = nodes
+	w, err := workload.Load(file, o)
+	if err != nil {
+		return err
+	}
+	tasks := w.NumTasks()
+	fmt.Fprintf(out, "compare %s, --block-mb %g, %d nodes, %d jobs, %d tasks, policies %v\n", file, blockMB, nodes, len(w.Jobs), tasks, names)
+	var pols []simbridge.Named
+	for _, n := range names {
+		p, err := policy.New(n, policy.Params{})
+		if err != nil {
+			return err
+		}
+		pols = append(pols, simbridge.Named{Name: n, Policy: p})
+	}
+	c0 := cputime.Now()
+	res, err := simbridge.Compare(context.Background(), file, w, pols, simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "cpu %.2f s (offline side %.2f s wall), bound %.6g by %s\n", (cputime.Now() - c0).Seconds(), res.BoundWall.Seconds(), res.Report.Bound, res.Report.By)
+	for _, row := range res.Report.Policies {
+		fmt.Fprintf(out, "  %-8s %.6g verified %v\n", row.Policy, row.Value, row.Verified)
+	}
+	if hwm, ok := peakRSS(); ok {
+		fmt.Fprintf(out, "peak RSS %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
+	}
+	if memProfile != "" {
+		f, err := os.Create(memProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		runtime.GC() // the profile shows allocations up to the last collection
+		return pprof.Lookup("allocs").WriteTo(f, 0)
+	}
 	return nil
 }
 

@@ -340,11 +340,12 @@ func (c *checker) capacity() {
 // last kill, whatever their outcome) at most d − ceil((1−ω)·d) may lie before
 // the last map end, d being the attempt's duration (ω = 0: none).
 func (c *checker) reduces(segs segments) {
+	var mapEnds []sim.Time // one job's, reused
 	for j, job := range c.w.Jobs {
 		if len(job.Reduces) == 0 {
 			continue
 		}
-		var mapEnds []sim.Time
+		mapEnds = mapEnds[:0]
 		for t := c.first[j]; t < c.first[j]+len(job.Maps); t++ {
 			for _, i := range segs.of(t) {
 				if a := c.res.Trace[i]; a.Outcome == sim.Completed {

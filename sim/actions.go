@@ -133,7 +133,7 @@ func (s *Sim) startSegment(id TaskID, x int, resumed bool) {
 	s.running = append(s.running, id)
 	t.attempt = int32(len(s.trace))
 	s.trace = append(s.trace, Attempt{
-		Task: id, Job: t.job, Kind: t.kind, Index: t.index, Node: int32(x),
+		Task: id, Job: t.job, Kind: t.kind, Index: s.index(id), Node: int32(x),
 		Launch: s.now, Start: s.now, End: -1, Duration: t.dur, Local: t.local, Resumed: resumed,
 	})
 	if t.kind == Map || r.mapsDone == r.nMaps {
@@ -147,8 +147,8 @@ func (s *Sim) stop(id TaskID, o Outcome) Time {
 	t := &s.tasks[id]
 	x := int(t.node)
 	worked := Time(0)
-	if t.endKnown && s.now > t.workStart {
-		worked = s.now - t.workStart
+	if workStart := t.end - t.rem; t.endKnown && s.now > workStart {
+		worked = s.now - workStart
 	}
 	s.leaveSlot(id, worked, o)
 	t.epoch++ // its TaskEnd event is stale now
@@ -174,7 +174,7 @@ func (s *Sim) Kill(id TaskID) error {
 		// a zero-length record tells the trace that the kept progress is lost
 		s.taskEvents++
 		s.changed()
-		s.trace = append(s.trace, Attempt{Task: id, Job: t.job, Kind: t.kind, Index: t.index, Node: t.node,
+		s.trace = append(s.trace, Attempt{Task: id, Job: t.job, Kind: t.kind, Index: s.index(id), Node: t.node,
 			Launch: s.now, Start: s.now, End: s.now, Duration: t.dur, Outcome: Killed, Local: t.local, Resumed: true})
 		s.work[KindUnknown]--
 		s.work[t.kind]++
@@ -187,7 +187,7 @@ func (s *Sim) Kill(id TaskID) error {
 	r := &s.jobs[t.job]
 	if t.kind == Map {
 		r.mapsPending++
-		r.mapCursor = min(r.mapCursor, t.index)
+		r.mapCursor = min(r.mapCursor, s.index(id))
 		for _, x := range s.replicas[int(id)*s.rep : int(id+1)*s.rep] {
 			if x < 0 {
 				continue
@@ -203,7 +203,7 @@ func (s *Sim) Kill(id TaskID) error {
 		}
 	} else {
 		r.redsPending++
-		r.redCursor = min(r.redCursor, t.index)
+		r.redCursor = min(r.redCursor, s.index(id))
 	}
 	return nil
 }

@@ -248,7 +248,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 			}
 			for i := range list {
 				t := &s.tasks[id]
-				t.job, t.index, t.node = int32(j), int32(i), -1
+				t.job, t.node = int32(j), -1
 				t.kind = Kind(k + 1)
 				t.state = TaskPending
 				t.estF = estimateFactor(opt, &list[i], mean, rngEst)
@@ -913,7 +913,6 @@ func (s *Sim) setEnd(id TaskID, end Time) {
 	t := &s.tasks[id]
 	t.endKnown = true
 	t.end = end
-	t.workStart = end - t.rem
 	s.push(event{at: end, kind: evTaskEnd, a: int32(id), epoch: t.epoch})
 }
 
@@ -930,9 +929,18 @@ func (s *Sim) spec(id TaskID) *TaskSpec {
 	t := &s.tasks[id]
 	job := &s.w.Jobs[t.job]
 	if t.kind == Map {
-		return &job.Maps[t.index]
+		return &job.Maps[id-TaskID(s.jobs[t.job].firstMap)]
 	}
-	return &job.Reduces[t.index]
+	return &job.Reduces[id-TaskID(s.jobs[t.job].firstRed)]
+}
+
+// index is task id's index within its job's maps or reduces.
+func (s *Sim) index(id TaskID) int32 {
+	t := &s.tasks[id]
+	if t.kind == Map {
+		return int32(id) - s.jobs[t.job].firstMap
+	}
+	return int32(id) - s.jobs[t.job].firstRed
 }
 
 // base is the true duration of task id on node x before contention, noise

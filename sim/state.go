@@ -25,24 +25,26 @@ func (s TaskState) String() string {
 	return "unknown"
 }
 
+// taskRT is one task's run-time state. A day has tens of millions of tasks,
+// so it holds only what cannot be derived: its index within its kind is the
+// id minus the job's first map or reduce (Sim.index), and the effective work
+// start of a segment whose end is known is end − rem. 64 bytes.
 type taskRT struct {
-	job       int32
-	index     int32 // index within its kind
-	node      int32 // running or suspended on; -1 otherwise
-	runIdx    int32 // position in Sim.running while running
-	attempt   int32 // current trace record while running
-	epoch     uint32
-	kind      Kind
-	state     TaskState
-	endKnown  bool
-	local     bool
-	zero      bool    // counted in its node's zeroMap/zeroRed (a zero slot-time launch)
-	estF      float32 // estimate = base · estF
-	launch    Time    // launch of the current segment
-	dur       Time    // true duration of the current attempt (all its work)
-	rem       Time    // work left at the start of the current segment
-	workStart Time    // effective work start of the current segment (endKnown)
-	end       Time
+	job      int32
+	node     int32 // running or suspended on; -1 otherwise
+	runIdx   int32 // position in Sim.running while running
+	attempt  int32 // current trace record while running
+	epoch    uint32
+	kind     Kind
+	state    TaskState
+	endKnown bool
+	local    bool
+	zero     bool    // counted in its node's zeroMap/zeroRed (a zero slot-time launch)
+	estF     float32 // estimate = base · estF
+	launch   Time    // launch of the current segment
+	dur      Time    // true duration of the current attempt (all its work)
+	rem      Time    // work left at the start of the current segment
+	end      Time    // end of the current segment (endKnown); its work starts at end − rem
 }
 
 type jobRT struct {

@@ -86,7 +86,7 @@ func (s *Sim) HasWork(j int, k Kind) bool {
 // Task returns the view of task t.
 func (s *Sim) Task(id TaskID) TaskView {
 	t := &s.tasks[id]
-	return TaskView{ID: id, Job: int(t.job), Kind: t.kind, Index: int(t.index), State: t.state,
+	return TaskView{ID: id, Job: int(t.job), Kind: t.kind, Index: int(s.index(id)), State: t.state,
 		Node: int(t.node), Launch: t.launch, Local: t.local}
 }
 

@@ -123,6 +123,8 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 	if err := applyCompareModes(c, &o.run.Sim); err != nil {
 		return o, err
 	}
+
+	o.run.DropTraces = true // the report needs each run's verdict and completions, not its trace
 	o.run.Sim.Seed = c.Uint64("seed")
 	if o.run.Sim.Noise = c.Float64("noise"); !(o.run.Sim.Noise >= 0 && o.run.Sim.Noise < 1) {
 		return o, badInputf("--noise: %v is not in [0, 1)", o.run.Sim.Noise)

@@ -46,6 +46,13 @@ type Options struct {
 	// (lowerbound.IntervalLagrangian) to the total and mean turnaround
 	// bounds; its TimeLimit is DefaultLagrangeTimeLimit when 0.
 	Lagrange *lowerbound.LagrangeOptions
+
+	// DropTraces releases each run's trace and block replicas once the
+	// checker has verified it and its completions are read: Outcome.Results
+	// then keep the figures (metrics, counts, wall time) but no trace. On a
+	// day of millions of tasks the traces of four policies would otherwise
+	// be held to the end, 68 bytes per task each.
+	DropTraces bool
 }
 
 // DefaultLagrangeTimeLimit stops the interval Lagrangian when no limit is
@@ -147,6 +154,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		}
 		run.Completion = c
 		preemptive = preemptive || Suspends(res)
+		if o.DropTraces {
+			res.Trace, res.Replicas = nil, nil
+		}
 		runs = append(runs, run)
 		out.Results = append(out.Results, res)
 	}

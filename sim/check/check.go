@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/mrbound/mrbound/sim"
@@ -19,15 +20,49 @@ const metricTol = 1e-9
 // ErrViolation is wrapped by a failed verification.
 var ErrViolation = errors.New("check: trace violates the workload")
 
+// checker holds per-task state in compact flat arrays (int32 indices, one
+// allocation each, no per-task slices) so that verifying a trace of tens of
+// millions of tasks costs a few dozen bytes per task beside the trace itself.
 type checker struct {
 	w     *sim.Workload
 	res   *sim.Result
 	opt   sim.Options
 	out   []string
-	jobOf []int // task id → job
-	kind  []sim.Kind
-	index []int
-	first []int // job → first task id
+	jobOf []int32 // task id → job; kind and index follow from first
+	first []int   // job → first task id
+}
+
+// segments lists trace indices grouped by a key (a task or a node) in
+// compressed rows: the key k's segments are list[start[k]:start[k+1]], in
+// trace order.
+type segments struct {
+	start []int32
+	list  []int32
+}
+
+func (g *segments) of(k int) []int32 { return g.list[g.start[k]:g.start[k+1]] }
+
+// group builds the rows of n keys from key(i) for each trace index i; a
+// negative key leaves the segment out.
+func group(n, m int, key func(i int) int) segments {
+	g := segments{start: make([]int32, n+1)}
+	for i := range m {
+		if k := key(i); k >= 0 {
+			g.start[k+1]++
+		}
+	}
+	for k := range n {
+		g.start[k+1] += g.start[k]
+	}
+	g.list = make([]int32, g.start[n])
+	fill := slices.Clone(g.start[:n])
+	for i := range m {
+		if k := key(i); k >= 0 {
+			g.list[fill[k]] = int32(i)
+			fill[k]++
+		}
+	}
+	return g
 }
 
 func (c *checker) fail(format string, a ...any) {
@@ -44,7 +79,7 @@ func Verify(w *sim.Workload, res *sim.Result) error {
 	segs := c.segmentsByTask()
 	if len(c.out) == 0 {
 		completion := c.taskLives(segs)
-		arrival := c.jobs(segs, completion)
+		arrival := c.jobs(completion)
 		c.releases(arrival)
 		c.capacity()
 		c.reduces(segs)
@@ -66,13 +101,12 @@ func Verify(w *sim.Workload, res *sim.Result) error {
 }
 
 func (c *checker) number() {
+	c.jobOf = make([]int32, 0, c.w.NumTasks())
+	c.first = make([]int, 0, len(c.w.Jobs))
 	for j, job := range c.w.Jobs {
 		c.first = append(c.first, len(c.jobOf))
-		for i := range job.Maps {
-			c.jobOf, c.kind, c.index = append(c.jobOf, j), append(c.kind, sim.Map), append(c.index, i)
-		}
-		for i := range job.Reduces {
-			c.jobOf, c.kind, c.index = append(c.jobOf, j), append(c.kind, sim.Reduce), append(c.index, i)
+		for range len(job.Maps) + len(job.Reduces) {
+			c.jobOf = append(c.jobOf, int32(j))
 		}
 	}
 	if len(c.res.Jobs) != len(c.w.Jobs) {
@@ -80,41 +114,60 @@ func (c *checker) number() {
 	}
 }
 
+// kindIndex is task t's kind and index within its kind: a job's maps come
+// first, then its reduces.
+func (c *checker) kindIndex(t int) (sim.Kind, int) {
+	j := c.jobOf[t]
+	i := t - c.first[j]
+	if n := len(c.w.Jobs[j].Maps); i >= n {
+		return sim.Reduce, i - n
+	}
+	return sim.Map, i
+}
+
 func (c *checker) spec(t int) *sim.TaskSpec {
 	job := &c.w.Jobs[c.jobOf[t]]
-	if c.kind[t] == sim.Map {
-		return &job.Maps[c.index[t]]
+	k, i := c.kindIndex(t)
+	if k == sim.Reduce {
+		return &job.Reduces[i]
 	}
-	return &job.Reduces[c.index[t]]
+	return &job.Maps[i]
 }
 
 // segmentsByTask validates each segment's fields and groups segment indices
 // by task, in trace order (which is time order per task).
-func (c *checker) segmentsByTask() [][]int {
-	segs := make([][]int, len(c.jobOf))
-	for i, a := range c.res.Trace {
+func (c *checker) segmentsByTask() segments {
+	tr := c.res.Trace
+	for i, a := range tr {
 		t := int(a.Task)
-		switch {
-		case t < 0 || t >= len(c.jobOf):
+		if t < 0 || t >= len(c.jobOf) {
 			c.fail("trace[%d]: no task %d", i, t)
 			continue
-		case int(a.Job) != c.jobOf[t] || a.Kind != c.kind[t] || int(a.Index) != c.index[t]:
-			c.fail("trace[%d]: task %d is job %d %s %d, not job %d %s %d", i, t, c.jobOf[t], c.kind[t], c.index[t], a.Job, a.Kind, a.Index)
+		}
+		kind, index := c.kindIndex(t)
+		switch {
+		case a.Job != c.jobOf[t] || a.Kind != kind || int(a.Index) != index:
+			c.fail("trace[%d]: task %d is job %d %s %d, not job %d %s %d", i, t, c.jobOf[t], kind, index, a.Job, a.Kind, a.Index)
 		case a.Node < 0 || int(a.Node) >= len(c.w.Cluster.Nodes):
 			c.fail("trace[%d]: no node %d", i, a.Node)
 		case a.End >= 0 && !(a.Launch <= a.Start && a.Start <= a.End):
 			c.fail("trace[%d] (task %d): launch %d, start %d, end %d out of order", i, t, a.Launch, a.Start, a.End)
 		}
-		segs[t] = append(segs[t], i)
 	}
-	return segs
+	return group(len(c.jobOf), len(tr), func(i int) int {
+		if t := int(tr[i].Task); t >= 0 && t < len(c.jobOf) {
+			return t
+		}
+		return -1
+	})
 }
 
 // taskLives checks each task's sequence of segments and returns its
 // completion time (-1 if it never completed).
-func (c *checker) taskLives(segs [][]int) []sim.Time {
-	completion := make([]sim.Time, len(segs))
-	for t, list := range segs {
+func (c *checker) taskLives(segs segments) []sim.Time {
+	completion := make([]sim.Time, len(c.jobOf))
+	for t := range completion {
+		list := segs.of(t)
 		completion[t] = -1
 		var worked sim.Time
 		prevEnd := sim.Time(math.MinInt64)
@@ -167,7 +220,7 @@ func (c *checker) taskLives(segs [][]int) []sim.Time {
 
 // jobs recomputes each job's arrival and completion and compares them with
 // the reported outcomes; it returns the arrivals (-1 = never arrived).
-func (c *checker) jobs(segs [][]int, completion []sim.Time) []sim.Time {
+func (c *checker) jobs(completion []sim.Time) []sim.Time {
 	arrival := make([]sim.Time, len(c.w.Jobs))
 	done := make([]sim.Time, len(c.w.Jobs))
 	for j, job := range c.w.Jobs {
@@ -228,20 +281,23 @@ type change struct {
 // capacity sweeps each node's slot intervals: at equal times releases come
 // first, since [Launch, End) is half-open.
 func (c *checker) capacity() {
-	perNode := make([][]change, len(c.w.Cluster.Nodes))
-	for i, a := range c.res.Trace {
-		end := a.End
-		if end < 0 {
-			end = math.MaxInt64
+	tr := c.res.Trace
+	byNode := group(len(c.w.Cluster.Nodes), len(tr), func(i int) int { return int(tr[i].Node) })
+	var list []change // one node's, reused
+	for x := range c.w.Cluster.Nodes {
+		list = list[:0]
+		for _, i := range byNode.of(x) {
+			a := &tr[i]
+			end := a.End
+			if end < 0 {
+				end = math.MaxInt64
+			}
+			if end == a.Launch {
+				continue // holds no slot
+			}
+			s := c.spec(int(a.Task))
+			list = append(list, change{a.Launch, 1, a.Kind, s.RAM, s.Disk, int(i)}, change{end, -1, a.Kind, s.RAM, s.Disk, int(i)})
 		}
-		if end == a.Launch {
-			continue // holds no slot
-		}
-		s := c.spec(int(a.Task))
-		perNode[a.Node] = append(perNode[a.Node],
-			change{a.Launch, 1, a.Kind, s.RAM, s.Disk, i}, change{end, -1, a.Kind, s.RAM, s.Disk, i})
-	}
-	for x, list := range perNode {
 		n := c.w.Cluster.Nodes[x]
 		sort.Slice(list, func(i, k int) bool {
 			if list[i].at != list[k].at {
@@ -283,14 +339,15 @@ func (c *checker) capacity() {
 // work after the job's last map: of an attempt's work (its segments since the
 // last kill, whatever their outcome) at most d − ceil((1−ω)·d) may lie before
 // the last map end, d being the attempt's duration (ω = 0: none).
-func (c *checker) reduces(segs [][]int) {
+func (c *checker) reduces(segs segments) {
+	var mapEnds []sim.Time // one job's, reused
 	for j, job := range c.w.Jobs {
 		if len(job.Reduces) == 0 {
 			continue
 		}
-		var mapEnds []sim.Time
+		mapEnds = mapEnds[:0]
 		for t := c.first[j]; t < c.first[j]+len(job.Maps); t++ {
-			for _, i := range segs[t] {
+			for _, i := range segs.of(t) {
 				if a := c.res.Trace[i]; a.Outcome == sim.Completed {
 					mapEnds = append(mapEnds, a.End)
 				}
@@ -305,7 +362,7 @@ func (c *checker) reduces(segs [][]int) {
 		}
 		for t := c.first[j] + len(job.Maps); t < c.first[j]+len(job.Maps)+len(job.Reduces); t++ {
 			var early sim.Time // the attempt's work so far before lastMap
-			for _, i := range segs[t] {
+			for _, i := range segs.of(t) {
 				a := c.res.Trace[i]
 				if !a.Resumed {
 					early = 0
@@ -378,50 +435,64 @@ func (c *checker) locality() {
 		if a.Resumed {
 			continue
 		}
-		c.duration(i, a, local, running[i])
+		n := 0
+		if running != nil {
+			n = int(running[i])
+		}
+		c.duration(i, a, local, n)
 	}
 }
 
 // runningAtLaunch counts, for each non-resumed segment, the same-kind tasks
 // holding a slot on its node at its launch, itself included. At equal times
-// releases come first and launches in trace order.
-func (c *checker) runningAtLaunch() []int {
-	count := make([]int, len(c.res.Trace))
+// releases come first and launches in trace order. Without contention
+// nobody reads the counts and it returns nil.
+func (c *checker) runningAtLaunch() []int32 {
 	if c.opt.MapContention == 0 && c.opt.ReduceContention == 0 {
-		return count
+		return nil
 	}
+	tr := c.res.Trace
+	count := make([]int32, len(tr))
 	type ev struct {
 		at    sim.Time
 		delta int
 		seg   int
 	}
-	groups := map[[2]int32][]ev{}
-	for i, a := range c.res.Trace {
-		end := a.End
-		if end < 0 {
-			end = math.MaxInt64
-		}
-		if end == a.Launch {
-			continue
-		}
-		k := [2]int32{a.Node, int32(a.Kind)}
-		groups[k] = append(groups[k], ev{a.Launch, 1, i}, ev{end, -1, i})
-	}
-	for _, list := range groups {
-		sort.Slice(list, func(i, k int) bool {
-			if list[i].at != list[k].at {
-				return list[i].at < list[k].at
+	byNode := group(len(c.w.Cluster.Nodes), len(tr), func(i int) int { return int(tr[i].Node) })
+	var lists [2][]ev // one node's maps and reduces, reused
+	for x := range c.w.Cluster.Nodes {
+		lists[0], lists[1] = lists[0][:0], lists[1][:0]
+		for _, i := range byNode.of(x) {
+			a := &tr[i]
+			end := a.End
+			if end < 0 {
+				end = math.MaxInt64
 			}
-			if list[i].delta != list[k].delta {
-				return list[i].delta < list[k].delta
+			if end == a.Launch {
+				continue
 			}
-			return list[i].seg < list[k].seg
-		})
-		active := 0
-		for _, e := range list {
-			active += e.delta
-			if e.delta > 0 {
-				count[e.seg] = active
+			k := 0
+			if a.Kind != sim.Map {
+				k = 1
+			}
+			lists[k] = append(lists[k], ev{a.Launch, 1, int(i)}, ev{end, -1, int(i)})
+		}
+		for _, list := range lists {
+			sort.Slice(list, func(i, k int) bool {
+				if list[i].at != list[k].at {
+					return list[i].at < list[k].at
+				}
+				if list[i].delta != list[k].delta {
+					return list[i].delta < list[k].delta
+				}
+				return list[i].seg < list[k].seg
+			})
+			active := int32(0)
+			for _, e := range list {
+				active += int32(e.delta)
+				if e.delta > 0 {
+					count[e.seg] = active
+				}
 			}
 		}
 	}

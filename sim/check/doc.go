@@ -26,4 +26,11 @@
 //     flag says whether its node holds one.
 //   - Outcomes and metrics: job completions and every metric are recomputed
 //     from the trace and must equal the reported ones.
+//
+// # Memory
+//
+// A day's trace has tens of millions of segments, so the checker's own state
+// is flat: task → job as one int32, the segments of each task and of each
+// node as compressed rows of int32 trace indices, and one node's capacity
+// sweep at a time; about 30 bytes per task beside the trace (issue 30).
 package check

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -247,19 +248,50 @@ func (r *Report) WriteSVG(w io.Writer) error {
 }
 
 // WriteTrace writes the per-task trace as TSV with a header; times in s.
+// A day has tens of millions of rows: each is appended to one reused line
+// buffer by strconv (no fmt, no allocation per row) and the lines go out
+// through a buffered writer, not one write call each.
 func (r *Report) WriteTrace(w io.Writer) error {
-	if _, err := fmt.Fprintln(w, "task\tjob\tkind\tindex\tnode\tlaunch\tstart\tend\tduration\toutcome\tlocal\tresumed"); err != nil {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if _, err := bw.WriteString("task\tjob\tkind\tindex\tnode\tlaunch\tstart\tend\tduration\toutcome\tlocal\tresumed\n"); err != nil {
 		return err
 	}
-	for _, a := range r.Result.Trace {
-		end := "-"
+	line := make([]byte, 0, 160)
+	sec := func(b []byte, t sim.Time) []byte { return strconv.AppendFloat(b, t.Seconds(), 'g', 6, 64) }
+	for i := range r.Result.Trace {
+		a := &r.Result.Trace[i]
+		b := strconv.AppendInt(line[:0], int64(a.Task), 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(a.Job), 10)
+		b = append(b, '\t')
+		b = append(b, a.Kind.String()...)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(a.Index), 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, int64(a.Node), 10)
+		b = append(b, '\t')
+		b = sec(b, a.Launch)
+		b = append(b, '\t')
+		b = sec(b, a.Start)
+		b = append(b, '\t')
 		if a.End >= 0 {
-			end = g(a.End.Seconds())
+			b = sec(b, a.End)
+		} else {
+			b = append(b, '-')
 		}
-		if _, err := fmt.Fprintf(w, "%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%v\t%v\n", a.Task, a.Job, a.Kind, a.Index, a.Node,
-			g(a.Launch.Seconds()), g(a.Start.Seconds()), end, g(a.Duration.Seconds()), a.Outcome, a.Local, a.Resumed); err != nil {
+		b = append(b, '\t')
+		b = sec(b, a.Duration)
+		b = append(b, '\t')
+		b = append(b, a.Outcome.String()...)
+		b = append(b, '\t')
+		b = strconv.AppendBool(b, a.Local)
+		b = append(b, '\t')
+		b = strconv.AppendBool(b, a.Resumed)
+		b = append(b, '\n')
+		line = b
+		if _, err := bw.Write(b); err != nil {
 			return err
 		}
 	}
-	return nil
+	return bw.Flush()
 }

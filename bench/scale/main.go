@@ -1,0 +1,219 @@
+// Command scale measures the simulator, its independent checker and the
+// trace writer on one large SWIM day (issue 30): the CPU time and live heap
+// of each phase, the engine's task events per CPU second, and the process's
+// peak resident memory per task. The stand-in for a 16 M-task production day
+// is FB-2009 day 0 with 1 MB blocks (about 25 M tasks):
+//
+//	nice go run ./bench/scale -block-mb 1
+//	nice go run ./bench/scale -block-mb 4 -trace /tmp/day0.tsv
+//
+// The figures are for docs/results.md; the machine is often shared, so the
+// phases are timed in CPU seconds (user + system) as well as wall seconds.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/internal/atomicfile"
+	"github.com/mrbound/mrbound/internal/cputime"
+	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/sim/report"
+	"github.com/mrbound/mrbound/workload"
+)
+
+func main() {
+	file := flag.String("file", "../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv", "SWIM trace")
+	blockMB := flag.Float64("block-mb", 1, "MB of input per map (64 = the default model)")
+	nodes := flag.Int("nodes", 600, "nodes")
+	pol := flag.String("policy", "fifo", "policy")
+	heartbeat := flag.Duration("heartbeat", 3*time.Second, "heartbeat (0 = ideal mode)")
+	trace := flag.String("trace", "", "also write the TSV trace to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the simulation phase to this file")
+	policies := flag.String("compare", "", "instead: run `mrbound compare` on the day with these comma-separated policies (ideal mode, the bounds, each trace verified)")
+	memProfile := flag.String("memprofile", "", "with -compare: write an allocation profile to this file")
+	flag.Parse()
+	profile = *cpuProfile
+	if *policies != "" {
+		if err := runCompare(os.Stdout, *file, *blockMB, *nodes, strings.Split(*policies, ","), *memProfile); err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(os.Stdout, *file, *blockMB, *nodes, *pol, sim.Time(heartbeat.Milliseconds()), *trace); err != nil {
+		fmt.Fprintln(os.Stderr, "scale:", err)
+		os.Exit(1)
+	}
+}
+
+// phase times one step in wall and CPU seconds and reports the live heap
+// after it (after a collection, so it is what the step left behind).
+type phase struct {
+	out  io.Writer
+	wall time.Time
+	cpu0 time.Duration
+}
+
+func start(out io.Writer) *phase {
+	return &phase{out: out, wall: time.Now(), cpu0: cputime.Now()}
+}
+
+func (p *phase) done(name string, tasks int) {
+	wall := time.Since(p.wall).Seconds()
+	cpu := (cputime.Now() - p.cpu0).Seconds()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	fmt.Fprintf(p.out, "%-10s wall %7.2f s  cpu %7.2f s  live heap %7.0f MB (%5.1f B/task)\n",
+		name, wall, cpu, float64(ms.HeapAlloc)/1e6, float64(ms.HeapAlloc)/float64(tasks))
+	p.wall, p.cpu0 = time.Now(), cputime.Now()
+}
+
+// profile, when set, receives a CPU profile of the simulation phase.
+var profile string
+
+func run(out io.Writer, file string, blockMB float64, nodes int, polName string, heartbeat sim.Time, tracePath string) error {
+	o := workload.DefaultOptions()
+	o.SWIM.BlockBytes = int64(blockMB * (1 << 20))
+	o.SWIMCluster.Nodes = nodes
+	fmt.Fprintf(out, "file %s, --block-mb %g, %d nodes, policy %s, heartbeat %d ms, %s, %d CPUs\n",
+		file, blockMB, nodes, polName, heartbeat, runtime.Version(), runtime.NumCPU())
+	p := start(out)
+	w, err := workload.Load(file, o)
+	if err != nil {
+		return err
+	}
+	tasks := w.NumTasks()
+	fmt.Fprintf(out, "workload   %d jobs, %d tasks\n", len(w.Jobs), tasks)
+	p.done("load", tasks)
+	pol, err := policy.New(polName, policy.Params{})
+	if err != nil {
+		return err
+	}
+	opt := sim.DefaultOptions()
+	opt.Heartbeat = heartbeat
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
+	c0 := cputime.Now()
+	res, err := sim.Run(w, pol, opt)
+	if err != nil {
+		return err
+	}
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
+	simCPU := (cputime.Now() - c0).Seconds()
+	p.done("simulate", tasks)
+	if err := check.Verify(w, res); err != nil {
+		return fmt.Errorf("the checker rejects the run: %w", err)
+	}
+	p.done("check", tasks)
+	if tracePath != "" {
+		rep := &report.Report{File: file, Workload: w, Result: res}
+		if err := atomicfile.Write(tracePath, func(f io.Writer) error {
+			b := bufio.NewWriterSize(f, 1<<20)
+			if err := rep.WriteTrace(b); err != nil {
+				return err
+			}
+			return b.Flush()
+		}); err != nil {
+			return err
+		}
+		p.done("trace", tasks)
+	}
+	fmt.Fprintf(out, "engine     %d task events, %d events, %.2f M task events per CPU second\n",
+		res.TaskEvents, res.Events, float64(res.TaskEvents)/simCPU/1e6)
+	if hwm, ok := peakRSS(); ok {
+		fmt.Fprintf(out, "peak RSS   %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
+	}
+	runtime.KeepAlive(w)
+	return nil
+}
+
+// runCompare runs simbridge.Compare as `mrbound compare` does (ideal mode,
+// the default metric, traces dropped once verified) and reports its CPU time
+// and peak RSS per task.
+func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []string, memProfile string) error {
+	if memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
+	o := workload.DefaultOptions()
+	o.SWIM.BlockBytes = int64(blockMB * (1 << 20))
+	o.SWIMCluster.Nodes = nodes
+	w, err := workload.Load(file, o)
+	if err != nil {
+		return err
+	}
+	tasks := w.NumTasks()
+	fmt.Fprintf(out, "compare %s, --block-mb %g, %d nodes, %d jobs, %d tasks, policies %v\n", file, blockMB, nodes, len(w.Jobs), tasks, names)
+	var pols []simbridge.Named
+	for _, n := range names {
+		p, err := policy.New(n, policy.Params{})
+		if err != nil {
+			return err
+		}
+		pols = append(pols, simbridge.Named{Name: n, Policy: p})
+	}
+	c0 := cputime.Now()
+	res, err := simbridge.Compare(context.Background(), file, w, pols, simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "cpu %.2f s (offline side %.2f s wall), bound %.6g by %s\n", (cputime.Now() - c0).Seconds(), res.BoundWall.Seconds(), res.Report.Bound, res.Report.By)
+	for _, row := range res.Report.Policies {
+		fmt.Fprintf(out, "  %-8s %.6g verified %v\n", row.Policy, row.Value, row.Verified)
+	}
+	if hwm, ok := peakRSS(); ok {
+		fmt.Fprintf(out, "peak RSS %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
+	}
+	if memProfile != "" {
+		f, err := os.Create(memProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		runtime.GC() // the profile shows allocations up to the last collection
+		return pprof.Lookup("allocs").WriteTo(f, 0)
+	}
+	return nil
+}
+
+// peakRSS is the process's peak resident set (VmHWM) in bytes, on Linux.
+func peakRSS() (int64, bool) {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest)
+			if len(f) == 2 && f[1] == "kB" {
+				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					return kb * 1024, true
+				}
+			}
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/mrbound/mrbound/internal/cputime"
+	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/workload"
+)
+
+var benchBlockMB = flag.Float64("block-mb", 4, "BenchmarkDay: MB of input per map (1 = the 25 M-task stand-in for a production day)")
+
+const dayFile = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
+
+// BenchmarkDay simulates FB-2009 day 0 with FIFO on 600 nodes and verifies
+// the run: task events per CPU second of the engine, CPU seconds of the
+// checker, and bytes per task live after the run (workload and result) and
+// allocated in all. Memory grows with -block-mb: 4 (6.4 M tasks) needs
+// about 2 GB, 1 (25 M tasks) about 8 GB.
+//
+//	nice go test -run - -bench Day ./bench/scale -block-mb 4
+func BenchmarkDay(b *testing.B) {
+	if _, err := os.Stat(dayFile); err != nil {
+		b.Skipf("no SWIM day: %v", err)
+	}
+	o := workload.DefaultOptions()
+	o.SWIM.BlockBytes = int64(*benchBlockMB * (1 << 20))
+	w, err := workload.Load(dayFile, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tasks := float64(w.NumTasks())
+	for b.Loop() {
+		p, err := policy.New("fifo", policy.Params{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		c0 := cputime.Now()
+		res, err := sim.Run(w, p, sim.DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		c1 := cputime.Now()
+		if err := check.Verify(w, res); err != nil {
+			b.Fatal(err)
+		}
+		c2 := cputime.Now()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(res.TaskEvents)/(c1-c0).Seconds(), "task-events/cpu-s")
+		b.ReportMetric((c2 - c1).Seconds(), "check-cpu-s")
+		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/tasks, "alloc-B/task")
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc)/tasks, "live-B/task")
+		b.ReportMetric(tasks, "tasks")
+		runtime.KeepAlive(res)
+	}
+}

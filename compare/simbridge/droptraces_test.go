@@ -1,0 +1,41 @@
+package simbridge
+
+import (
+	"context"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/policy/fair"
+	"github.com/mrbound/mrbound/policy/fifo"
+)
+
+// TestDropTraces: releasing the traces once verified changes nothing in the
+// report (rows, values, verdicts, the bound), and the results keep their
+// figures but no trace; without the option they keep the trace.
+func TestDropTraces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 1))
+	w := randomWorkload(rng, 12)
+	run := func(drop bool) *Outcome {
+		t.Helper()
+		o := Options{Metric: lowerbound.MeanTurnaround, Sim: IdealOptions(), DropTraces: drop}
+		out, err := Compare(context.Background(), "w", w, NameAll(fifo.New(), fair.New()), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	kept, dropped := run(false), run(true)
+	if !reflect.DeepEqual(kept.Report, dropped.Report) {
+		t.Errorf("reports differ:\nkept    %+v\ndropped %+v", kept.Report, dropped.Report)
+	}
+	for i, res := range dropped.Results {
+		if res.Trace != nil || res.Replicas != nil {
+			t.Errorf("%s: trace kept", res.Policy)
+		}
+		if k := kept.Results[i]; len(k.Trace) == 0 || k.Metrics != res.Metrics || k.TaskEvents != res.TaskEvents {
+			t.Errorf("%s: kept run has %d attempts, metrics %+v; dropped %+v", res.Policy, len(k.Trace), k.Metrics, res.Metrics)
+		}
+	}
+}

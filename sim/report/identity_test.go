@@ -1,0 +1,120 @@
+package report
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mrbound/mrbound/internal/atomicfile"
+	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/workload"
+
+	_ "github.com/mrbound/mrbound/solve/native" // coshh solves its LP
+)
+
+var updateIdentity = flag.Bool("update-identity", false, "rewrite testdata/trace-identity.golden from this build")
+
+const identityGolden = "testdata/trace-identity.golden"
+
+// TestTraceIdentity runs every case of testdata/trace-identity.golden (a
+// 400-job excerpt of the FB-2009 day on 40 and 10 nodes under seven
+// policies, three of them preempting; the MRCP stream in ideal and
+// heartbeat mode; the COSHH Facebook stream) and asserts that the trace,
+// written by WriteTrace, hashes to the recorded SHA-256 and passes the
+// checker. The hashes were recorded with the binary of main before issue 30
+// reworked the checker, the trace writer and the engine's memory: every
+// decision and every byte of the trace must stay as it was. A change that
+// means to alter decisions regenerates them with -update-identity and says
+// why.
+func TestTraceIdentity(t *testing.T) {
+	f, err := os.Open(identityGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var header, rows []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, "#") {
+			header = append(header, line)
+		} else if line != "" {
+			rows = append(rows, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		t.Fatal("no cases")
+	}
+	var updated []string
+	for i, row := range rows {
+		col := strings.Split(row, "\t")
+		if len(col) != 5 {
+			t.Fatalf("%s:%d: %d columns, want 5", identityGolden, len(header)+i+1, len(col))
+		}
+		hb, err1 := strconv.ParseInt(col[2], 10, 64)
+		nodes, err2 := strconv.Atoi(col[3])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s:%d: bad heartbeat or nodes", identityGolden, len(header)+i+1)
+		}
+		name := fmt.Sprintf("%s/%s/H=%d/nodes=%d", col[0], col[1], hb, nodes)
+		got := traceHash(t, name, col[0], col[1], sim.Time(hb), nodes)
+		if *updateIdentity {
+			col[4] = got
+			updated = append(updated, strings.Join(col, "\t"))
+		} else if got != col[4] {
+			t.Errorf("%s: trace hashes to %s, recorded %s: a decision or a byte of the trace changed", name, got, col[4])
+		}
+	}
+	if *updateIdentity {
+		err := atomicfile.Write(identityGolden, func(w io.Writer) error {
+			_, err := io.WriteString(w, strings.Join(append(header, updated...), "\n")+"\n")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// traceHash simulates one case as `mrbound simulate` does with its default
+// flags and returns the SHA-256 of its TSV trace; the run must verify.
+func traceHash(t *testing.T, name, file, pol string, hb sim.Time, nodes int) string {
+	t.Helper()
+	o := workload.DefaultOptions()
+	if nodes > 0 {
+		o.SWIMCluster.Nodes = nodes
+	}
+	w, err := workload.Load(file, o)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	p, err := policy.New(pol, policy.Params{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	opt := sim.DefaultOptions()
+	opt.Heartbeat = hb
+	res, err := sim.Run(w, p, opt)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	rep := New(file, w, res)
+	if !rep.Verified {
+		t.Errorf("%s: not verified: %s", name, rep.CheckError)
+	}
+	h := sha256.New()
+	if err := rep.WriteTrace(h); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

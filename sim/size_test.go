@@ -1,0 +1,19 @@
+package sim
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestPerTaskSizes pins the size of the per-task records (issue 30: a day
+// has tens of millions of tasks, so a field added to either costs hundreds
+// of MB). Growing one is allowed, but deliberately: update the figure here
+// and the memory figures in docs/results.md.
+func TestPerTaskSizes(t *testing.T) {
+	if got := unsafe.Sizeof(taskRT{}); got != 64 {
+		t.Errorf("taskRT is %d bytes, want 64", got)
+	}
+	if got := unsafe.Sizeof(Attempt{}); got != 56 {
+		t.Errorf("Attempt is %d bytes, want 56", got)
+	}
+}

@@ -49,7 +49,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.StringFlag{Name: "policies", Required: true, Usage: "comma-separated policies: " + strings.Join(policy.Names(), ", ")},
 			&cli.StringFlag{Name: "metric", Usage: "makespan, total-turnaround, mean-turnaround, max-turnaround, late-jobs or mrcp-product (default: makespan for a batch, mean-turnaround for a stream)"},
 			&cli.StringFlag{Name: "solver", Value: solve.DefaultSolver, Usage: "backend for the LP and the MRCP windows: native or highs"},
-			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve"},
+			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve; 0 is no limit (the whole-stream optimum of --optimum-jobs then gets 60s)", DefaultText: "0, no limit"},
 			&cli.BoolFlag{Name: "lp", Usage: "add the bucketed LP relaxation to the turnaround bounds"},
 			&cli.IntFlag{Name: "windows", Usage: "jobs per MRCP window for late jobs and max turnaround (0: off)"},
 			&cli.IntFlag{Name: "optimum-jobs", Value: defaultOptimumJobs, Usage: "solve a stream of at most this many jobs whole as one MRCP instance for late-jobs, max-turnaround and mrcp-product, when it is one exactly (0: never; its time limit is --time-limit, else 60s)"},
@@ -162,7 +162,10 @@ func compareAction(c *cli.Context) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	bar := startProgress(c, "compare "+filepath.Base(o.path)+" (policies, then the bound)", len(pols)+1, "steps")
+	o.run.Progress = bar.Set
 	out, err := simbridge.Compare(ctx, filepath.Base(o.path), w, pols, o.run)
+	bar.Finish()
 	if err != nil {
 		return err
 	}

@@ -118,7 +118,10 @@ func compareSweepAction(c *cli.Context) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	bar := startProgress(c, "compare --family "+o.Family, 0, "instances")
+	o.Progress = bar.Set
 	recs, err := simbridge.Sweep(ctx, o)
+	bar.Finish()
 	if err != nil {
 		return err
 	}

@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/policy/mrcpsched"
@@ -28,7 +25,9 @@ func simulateCommand() *cli.Command {
 		Name:      "simulate",
 		Usage:     "run an online policy on a workload in the discrete-event Hadoop simulator and verify the trace",
 		ArgsUsage: "FILE",
-		Description: `FILE is a SWIM trace (.tsv, e.g. ../shared/traces/swim) or a JSON scenario of kind mrcp or coshh.
+		Description: `FILE is a SWIM trace (.tsv, e.g. ../shared/traces/swim) or a JSON scenario of kind mrcp,
+coshh (a job stream), jlassi or tumm (a scenario with a "batch": mrbound generate tumm writes one;
+examples/tumm-mixed.json, not tumm-static.json or tumm-heterogeneous.json, which state only slots).
 For a SWIM trace the cluster comes from --nodes/--map-slots/--reduce-slots and the bytes -> tasks
 model from the other SWIM flags (docs/simulator.md). Every run's trace is re-verified by an
 independent checker; the report says "verified" only when it passes.
@@ -106,13 +105,12 @@ func simulateAction(c *cli.Context) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions(w.NumTasks(), progressbar.OptionSetWriter(f),
-			progressbar.OptionSetDescription("simulate"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		opt.Progress = func(done, total int) { bar.Set(done) }
-		defer bar.Finish()
+	bar := startProgress(c, "simulate", w.NumTasks(), "tasks")
+	if bar != nil {
+		opt.Progress = bar.Set
 	}
 	res, err := sim.Run(w, pol, opt)
+	bar.Finish()
 	if err != nil {
 		return badInput(err)
 	}

@@ -35,6 +35,9 @@ type Options struct {
 	// solve stopped by its limit adds its bound. Its time limit is
 	// Solve.TimeLimit, or DefaultOptimumTimeLimit when that is 0.
 	OptimumJobs int
+	// Progress, when set, is called with (steps done, steps): one step per
+	// policy run, one for the offline side.
+	Progress func(done, total int)
 }
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
@@ -134,6 +137,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		preemptive = preemptive || Suspends(res)
 		runs = append(runs, run)
 		out.Results = append(out.Results, res)
+		if o.Progress != nil {
+			o.Progress(len(runs), len(policies)+1)
+		}
 	}
 	t0 := time.Now()
 	p, err := Problem(w, o.Sim, preemptive)
@@ -191,6 +197,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		}
 	}
 	out.BoundWall = time.Since(t0)
+	if o.Progress != nil {
+		o.Progress(len(policies)+1, len(policies)+1)
+	}
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
 	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && off.Optimum == nil {
 		v := st.Value

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -127,7 +126,7 @@ func compareSweepAction(c *cli.Context) error {
 	}
 	pts := compare.SweepMeans(recs)
 	if svg := c.String("svg"); svg != "" {
-		title := fmt.Sprintf("%s, %s: ratio to the bound", o.Family, o.Compare.Metric)
+		title := compare.SweepTitle(o.Family, o.Jobs, o.Compare.Metric)
 		if err := writeFileAtomic(svg, func(w io.Writer) error { return compare.WriteSweepSVG(w, title, pts) }); err != nil {
 			return err
 		}

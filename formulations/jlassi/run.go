@@ -534,7 +534,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		return fmt.Errorf("jlassi: no schedule to draw (status %v)", r.Result.Status)
 	}
 	title := fmt.Sprintf("%s: RealTime %s s, T = %d", r.Instance, solve.FormatValue(r.Schedule.RealTime), r.T)
-	return gantt.SVG(w, r.Schedule.Bars(), title)
+	return gantt.SVGChart(w, gantt.Chart{Title: title, Unit: "s", Bars: r.Schedule.Bars()})
 }
 
 // Bars returns one Gantt bar per task, on lane "machine map|reduce slot",
@@ -543,7 +543,7 @@ func (s *Schedule) Bars() []gantt.Bar {
 	bars := make([]gantt.Bar, 0, len(s.Tasks))
 	for _, p := range s.Tasks {
 		bars = append(bars, gantt.Bar{Lane: fmt.Sprintf("%s %s%d", p.Machine, p.Kind, p.Slot),
-			Start: p.Start, End: p.End, Label: p.Task})
+			Start: p.Start, End: p.End, Label: p.Task, Job: p.Job})
 	}
 	return bars
 }

@@ -390,7 +390,13 @@ func (o *Report) WriteSVG(w io.Writer) error {
 	}
 	title := fmt.Sprintf("%s: %s, %s; %d late, max turnaround %d", o.Path, o.Built.Formulation, o.Built.Objective,
 		o.Schedule.LateJobs, o.Schedule.MaxTurnaround)
-	return gantt.SVG(w, Bars(o.Instance, o.Schedule), title)
+	unit := "time units"
+	if u := o.Instance.TimeUnitSeconds; u == 1 {
+		unit = "s"
+	} else if u > 0 {
+		unit = fmt.Sprintf("time units of %g s", u)
+	}
+	return gantt.SVGChart(w, gantt.Chart{Title: title, Unit: unit, Bars: Bars(o.Instance, o.Schedule)})
 }
 
 // Bars turns a schedule into Gantt bars: one lane per resource, slot kind and
@@ -408,7 +414,7 @@ func Bars(in *mrcpscenario.Instance, s *Schedule) []gantt.Bar {
 				var mine []gantt.Bar
 				for _, a := range s.Tasks {
 					if a.Resource == r && a.Task.Kind == k && a.Slot == slot {
-						mine = append(mine, gantt.Bar{Lane: lane, Start: float64(a.Start), End: float64(a.End), Label: a.Name})
+						mine = append(mine, gantt.Bar{Lane: lane, Start: float64(a.Start), End: float64(a.End), Label: a.Name, Job: fmt.Sprint(a.Task.Job)})
 					}
 				}
 				sortBars(mine)

@@ -235,7 +235,7 @@ func (r *Report) Bars() []gantt.Bar {
 			kind = "slot"
 		}
 		label := fmt.Sprintf("j%d.%c%d", a.Job, a.Kind.String()[0], a.Index)
-		bars = append(bars, gantt.Bar{Lane: fmt.Sprintf("%s %s %d", name, kind, s), Start: a.Launch.Seconds(), End: a.End.Seconds(), Label: label})
+		bars = append(bars, gantt.Bar{Lane: fmt.Sprintf("%s %s %d", name, kind, s), Start: a.Launch.Seconds(), End: a.End.Seconds(), Label: label, Job: strconv.Itoa(int(a.Job))})
 	}
 	sort.SliceStable(bars, func(a, b int) bool { return bars[a].Lane < bars[b].Lane })
 	return bars
@@ -243,7 +243,7 @@ func (r *Report) Bars() []gantt.Bar {
 
 // WriteSVG writes the schedule as an SVG timeline.
 func (r *Report) WriteSVG(w io.Writer) error {
-	return gantt.SVG(w, r.Bars(), fmt.Sprintf("%s on %s", r.Result.Policy, r.File))
+	return gantt.SVGChart(w, gantt.Chart{Title: fmt.Sprintf("%s on %s", r.Result.Policy, r.File), Unit: "s", Bars: r.Bars()})
 }
 
 // WriteTrace writes the per-task trace as TSV with a header; times in s.

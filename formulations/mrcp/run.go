@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -216,7 +217,14 @@ func finite(v float64) *float64 {
 
 // JSONReport is the machine-readable report; its field names are stable.
 type JSONReport struct {
-	Scenario    string          `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// Unit is "time units": starts, ends, turnarounds and the objective are
+	// in the scenario's time units; TimeUnitSeconds is one unit in seconds
+	// (the scenario's time_unit_seconds, 1 when it gives none, as simulate
+	// and compare read it).
+	Unit            string  `json:"unit"`
+	TimeUnitSeconds float64 `json:"time_unit_seconds"`
+
 	Formulation Formulation     `json:"formulation"`
 	ObjKind     string          `json:"objective_kind"`
 	Status      solve.Status    `json:"status"`
@@ -252,7 +260,7 @@ type HeuristicResult struct {
 func (o *Report) JSON() JSONReport {
 	bt, r := o.Built, o.Result
 	s := JSONReport{
-		Scenario: o.Path, Formulation: bt.Formulation, ObjKind: bt.Objective.String(),
+		Scenario: o.Path, Unit: "time units", TimeUnitSeconds: unitSeconds(o.Instance), Formulation: bt.Formulation, ObjKind: bt.Objective.String(),
 		Status: r.Status, Objective: finite(r.Objective), Bound: finite(r.Bound), Gap: finite(r.Gap()),
 		Nodes: r.Nodes, Seconds: r.Seconds(), Solver: r.Solver, Verified: o.Verified,
 		Horizon: bt.Horizon, Rows: bt.Model.NumRows(), Cols: bt.Model.NumCols(), Nonzeros: bt.Model.NumNonzeros(),
@@ -345,6 +353,8 @@ func (o *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&sb, "model           %s%s, objective %s, horizon %d (%s); %d rows, %d columns, %d nonzeros\n",
 		s.Formulation, pooled, s.ObjKind, s.Horizon, o.Built.HorizonSource, s.Rows, s.Cols, s.Nonzeros)
+	fmt.Fprintf(&sb, "units           times in time units of %s s (time_unit_seconds%s; simulate and compare run in seconds)\n",
+		strconv.FormatFloat(unitSeconds(in), 'g', -1, 64), map[bool]string{true: "", false: " absent: 1"}[in.TimeUnitSeconds > 0])
 	fmt.Fprintf(&sb, "heuristic       objective %.6g (%d late, max turnaround %d)\n", s.Heuristic.Objective, s.Heuristic.LateJobs, s.Heuristic.MaxTurnaround)
 	fmt.Fprintf(&sb, "solver          %s: %s", s.Solver, s.Status)
 	if s.Message != "" {
@@ -361,7 +371,8 @@ func (o *Report) WriteText(w io.Writer) error {
 		if len(s.Late) > 0 {
 			fmt.Fprintf(&sb, ": %s", strings.Join(s.Late, ", "))
 		}
-		fmt.Fprintf(&sb, "\nmax turnaround  %d\n", o.Schedule.MaxTurnaround)
+		fmt.Fprintf(&sb, "\nmax turnaround  %d time units (%s s)\n", o.Schedule.MaxTurnaround,
+			strconv.FormatFloat(float64(o.Schedule.MaxTurnaround)*unitSeconds(in), 'g', 6, 64))
 	}
 	switch {
 	case o.Verified:
@@ -381,6 +392,15 @@ func (o *Report) WriteText(w io.Writer) error {
 		return err
 	}
 	return gantt.Text(w, Bars(in, o.Schedule), GanttWidth)
+}
+
+// unitSeconds is one time unit of in in seconds: its time_unit_seconds, 1
+// when absent (as workload.FromMRCP reads it).
+func unitSeconds(in *mrcpscenario.Instance) float64 {
+	if in.TimeUnitSeconds > 0 {
+		return in.TimeUnitSeconds
+	}
+	return 1
 }
 
 // WriteSVG draws the schedule as an SVG Gantt chart.

@@ -43,6 +43,9 @@ func New(file string, w *sim.Workload, res *sim.Result) *Report {
 
 // JSON is the report's JSON object.
 type JSON struct {
+	// Unit is "s": every time of the report (makespan, turnaround, wall,
+	// heartbeat) is in seconds.
+	Unit          string  `json:"unit"`
 	Policy        string  `json:"policy"`
 	File          string  `json:"file"`
 	Jobs          int     `json:"jobs"`
@@ -87,7 +90,7 @@ type JSON struct {
 func (r *Report) Summary() JSON {
 	res, m := r.Result, r.Result.Metrics
 	j := JSON{
-		Policy: res.Policy, File: r.File, Jobs: m.Jobs, Tasks: m.Tasks, CompletedJobs: m.CompletedJobs,
+		Unit: "s", Policy: res.Policy, File: r.File, Jobs: m.Jobs, Tasks: m.Tasks, CompletedJobs: m.CompletedJobs,
 		Makespan: m.Makespan, MeanTurn: m.MeanTurnaround, LateJobs: m.LateJobs, LateFraction: m.LateFraction,
 		Locality: m.Locality, Utilisation: m.Utilisation, MapUtil: m.MapUtilisation, Throughput: m.Throughput,
 		Killed: m.Killed, Suspended: m.Suspended, Events: res.Events, TaskEvents: res.TaskEvents, Offers: res.Offers,

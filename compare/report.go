@@ -185,7 +185,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	width := fitWidth(p, vg.Points(float64(200+72*len(vals))))
 	height := fitHeight(p, vg.Points(320))
 	c := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(false))
-	p.Draw(draw.New(c))
+	p.Draw(padRight(c))
 	_, err := c.WriteTo(w)
 	return err
 }

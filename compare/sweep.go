@@ -174,7 +174,7 @@ const dodge = 0.012
 func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 	p := plot.New()
 	p.Title.Text = title
-	p.X.Label.Text = "offered load (mean busy fraction of the slots)"
+	p.X.Label.Text = "offered load (work / slot capacity over the arrival span)"
 	p.Y.Label.Text = "mean ratio to the bound"
 	byPolicy := map[string]plotter.XYs{}
 	var names []string
@@ -236,7 +236,7 @@ func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 		p.X.Min, p.X.Max = xlo-0.06*xr, xhi+0.06*xr
 	}
 	c := vgsvg.NewWith(vgsvg.UseWH(fitWidth(p, vg.Points(560)), fitHeight(p, vg.Points(360))), vgsvg.EmbedFonts(false))
-	p.Draw(draw.New(c))
+	p.Draw(padRight(c))
 	_, err := c.WriteTo(w)
 	return err
 }

@@ -39,7 +39,8 @@ trace is verified by the independent checker. The offline side is the exact opti
 instance is tiny enough to enumerate, or, for late-jobs, max-turnaround and mrcp-product, when it
 is an MRCP stream of at most --optimum-jobs jobs whose optimum the MRCP solver proves within the
 time limit; else the best certified lower bound (docs/bounds.md). A verified policy value below
-the bound is a bug and exits with code 2.
+the bound is a bug and exits with code 2. Times are in seconds in the text, Markdown and CSV
+reports and in milliseconds in the JSON, whose "unit" says so; docs/compare.md explains every number.
 
 Sweep form: with --family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed) and no FILE, every
 instance of the family (--jobs jobs, each λ of --lambdas, seeds 1..--seeds) is compared; one row

@@ -265,6 +265,16 @@ func SVGChart(w io.Writer, ch Chart) error {
 		p.NominalY(names...)
 	}
 	p.Y.Min, p.Y.Max = -0.5, math.Max(float64(len(ls))-0.5, 0.5)
+	// A lane name is placed by its width in the SVG's named font and grows
+	// to the right in a wider fallback (up to ×1.3), into the bars: keep that
+	// much room between the names and the axis with invisible ticks (a lane
+	// tick means nothing).
+	var widest vg.Length
+	for _, l := range ls {
+		widest = max(widest, p.Y.Tick.Label.Width(l))
+	}
+	p.Y.Tick.Length = widest*0.3 + vg.Points(4)
+	p.Y.Tick.LineStyle.Width, p.Y.Tick.LineStyle.Color = vg.Points(0.5), color.Transparent // gonum skips a zero-width tick's length
 	h := vg.Points(float64(svgMargin + svgLaneHeight*max(len(ls), 1)))
 	// A viewer without the named font draws a wider fallback (up to ×1.3);
 	// widen the chart so that a long title is not cut off.

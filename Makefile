@@ -6,7 +6,7 @@ BIN     := bin/mrbound
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 HIGHS   := node_modules/highs/build/highs.wasm
 
-.PHONY: all setup slurm python build demo test fuzz bench clean
+.PHONY: all setup slurm python rsvg build demo test fuzz bench clean
 
 all: build
 
@@ -60,7 +60,23 @@ python:
 	  fi; \
 	fi
 
-test: setup slurm python
+# rsvg-convert (Debian's librsvg2-bin) renders every kind of SVG chart the CLI
+# writes to PNG in cmd/mrbound TestSVGRendersToPNG, so that a broken chart
+# fails the suite: installed like slurm above; without it that test skips.
+rsvg:
+	@if ! command -v rsvg-convert >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing librsvg2-bin with apt-get (for the SVG rendering test)"; \
+	    install="apt-get install -y -qq --no-install-recommends librsvg2-bin"; \
+	    DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1; } || \
+	    echo "could not install librsvg2-bin: the SVG rendering test will skip"; \
+	  else \
+	    echo "rsvg-convert is missing and apt-get is not usable here (root needed): the SVG rendering test will skip"; \
+	  fi; \
+	fi
+
+test: setup slurm python rsvg
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...

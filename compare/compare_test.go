@@ -215,7 +215,15 @@ func TestBuildFailsBelowBound(t *testing.T) {
 			t.Errorf("JSON lacks %q: %s", k, js.String())
 		}
 	}
-	if !strings.Contains(text.String(), "FAILED: capacity") || !strings.Contains(md.String(), "| fifo | 20 | 1.000 |") ||
+	// JSON keeps milliseconds and names them; the human reports show seconds.
+	if obj["unit"] != "ms" || obj["bound"] != 20.0 {
+		t.Errorf("JSON unit %v bound %v, want ms and 20", obj["unit"], obj["bound"])
+	}
+	if !strings.Contains(text.String(), "value (s)") || !strings.Contains(text.String(), "optimum 0.02 (proven") ||
+		!strings.HasPrefix(csv.String(), "instance,metric,unit,") || !strings.Contains(csv.String(), ",makespan,s,0.02,optimal,") {
+		t.Errorf("human reports not in seconds:\n%s\n%s", text.String(), csv.String())
+	}
+	if !strings.Contains(text.String(), "FAILED: capacity") || !strings.Contains(md.String(), "| fifo | 0.02 | 1.000 |") ||
 		strings.Count(csv.String(), "\n") != 3 || !strings.Contains(svg.String(), "<svg") {
 		t.Errorf("outputs:\n%s\n%s\n%s", text.String(), md.String(), csv.String())
 	}

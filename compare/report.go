@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/jedib0t/go-pretty/v6/table"
+	"github.com/jedib0t/go-pretty/v6/text"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -37,15 +39,15 @@ func verdict(r Row) string {
 
 // header is the one-paragraph summary of the offline side.
 func (r *Report) header() string {
-	s := fmt.Sprintf("metric %s (%s): ", r.Metric, r.Unit)
+	s := fmt.Sprintf("metric %s (%s): ", r.Metric, r.humanUnit())
 	if r.BoundStatus == "optimal" {
-		s += fmt.Sprintf("optimum %s (proven", num(r.Bound))
+		s += fmt.Sprintf("optimum %s (proven", r.show(r.Bound))
 		if r.OfflineVerified {
 			s += ", verified"
 		}
 		s += ")"
 	} else {
-		s += fmt.Sprintf("certified lower bound %s (by %s)", num(r.Bound), r.By)
+		s += fmt.Sprintf("certified lower bound %s (by %s)", r.show(r.Bound), r.By)
 	}
 	if r.Gap != nil {
 		s += fmt.Sprintf("; gap to the best verified policy %.2f%%", 100**r.Gap)
@@ -58,13 +60,14 @@ func (r *Report) WriteText(w io.Writer) error {
 	tw := table.NewWriter()
 	tw.SetOutputMirror(w)
 	tw.SetStyle(table.StyleLight)
+	tw.Style().Format.Header = text.FormatDefault // "value (s)", not "VALUE (S)"
 	ratioHead := "ratio to bound"
 	if r.BoundStatus == "optimal" {
 		ratioHead = "ratio to optimum"
 	}
-	tw.AppendHeader(table.Row{"policy", "value", ratioHead, "checker"})
+	tw.AppendHeader(table.Row{"policy", "value (" + r.humanUnit() + ")", ratioHead, "checker"})
 	for _, p := range r.Policies {
-		tw.AppendRow(table.Row{p.Policy, num(p.Value), ratio(p.Ratio), verdict(p)})
+		tw.AppendRow(table.Row{p.Policy, r.show(p.Value), ratio(p.Ratio), verdict(p)})
 	}
 	if r.Instance != "" {
 		if _, err := fmt.Fprintf(w, "%s\n", r.Instance); err != nil {
@@ -91,64 +94,124 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if r.Instance != "" {
 		s += fmt.Sprintf("**%s**\n\n", r.Instance)
 	}
-	s += r.header() + "\n\n| policy | value | ratio | checker |\n|---|---|---|---|\n"
+	s += r.header() + "\n\n| policy | value (" + r.humanUnit() + ") | ratio | checker |\n|---|---|---|---|\n"
 	for _, p := range r.Policies {
-		s += fmt.Sprintf("| %s | %s | %s | %s |\n", p.Policy, num(p.Value), ratio(p.Ratio), verdict(p))
+		s += fmt.Sprintf("| %s | %s | %s | %s |\n", p.Policy, r.show(p.Value), ratio(p.Ratio), verdict(p))
 	}
 	_, err := io.WriteString(w, s)
 	return err
 }
 
-// WriteCSV writes one row per policy with the offline side repeated.
+// WriteCSV writes one row per policy with the offline side repeated; bound,
+// optimum and value are in the unit column's unit (s for times, as in the
+// text report).
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"instance", "metric", "bound", "bound_status", "bound_by", "optimum", "policy", "value", "ratio", "verified"})
+	_ = cw.Write([]string{"instance", "metric", "unit", "bound", "bound_status", "bound_by", "optimum", "policy", "value", "ratio", "verified"})
 	opt := ""
 	if r.Optimum != nil {
-		opt = num(*r.Optimum)
+		opt = r.show(*r.Optimum)
 	}
 	for _, p := range r.Policies {
 		rt := ""
 		if p.Ratio != nil {
 			rt = num(*p.Ratio)
 		}
-		_ = cw.Write([]string{r.Instance, r.Metric.String(), num(r.Bound), r.BoundStatus, r.By, opt, p.Policy, num(p.Value), rt,
+		_ = cw.Write([]string{r.Instance, r.Metric.String(), r.humanUnit(), r.show(r.Bound), r.BoundStatus, r.By, opt, p.Policy, r.show(p.Value), rt,
 			strconv.FormatBool(p.Verified)})
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// WriteSVG draws the ratio of each policy to the bound (or optimum) as bars,
-// with the line y = 1.
+// WriteSVG draws each policy's ratio to the bound (or optimum) as a
+// labelled bar, the policy's value in seconds under its name, and the
+// dashed line "ratio 1" in the legend; the ratio axis is logarithmic when
+// the ratios span more than logSpan.
 func (r *Report) WriteSVG(w io.Writer) error {
+	against := "certified lower bound"
+	if r.BoundStatus == "optimal" {
+		against = "proven optimum"
+	}
+	name := r.Instance
+	if name == "" {
+		name = "instance"
+	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s: ratio to the %s", r.Metric, map[bool]string{true: "optimum", false: "lower bound"}[r.BoundStatus == "optimal"])
-	p.Y.Label.Text = "ratio"
-	vals := make(plotter.Values, len(r.Policies))
+	p.Title.Text = fmt.Sprintf("%s, %s: policy value / %s (%s %s)", name, r.Metric, against, r.short(r.Bound), r.humanUnit())
+	p.X.Label.Text = fmt.Sprintf("policy (and its %s in %s)", r.Metric, r.humanUnit())
+	p.Y.Label.Text = "ratio to the " + against
+	vals := make([]float64, len(r.Policies))
+	labels := make([]string, len(r.Policies))
 	names := make([]string, len(r.Policies))
 	for i, row := range r.Policies {
-		names[i] = row.Policy
+		names[i] = fmt.Sprintf("%s\n%s %s", row.Policy, r.short(row.Value), r.humanUnit())
+		labels[i] = "-"
 		if row.Ratio != nil {
-			vals[i] = *row.Ratio
+			vals[i], labels[i] = *row.Ratio, ratioLabel(*row.Ratio)
+		}
+		if !row.Verified {
+			labels[i] += " (not verified)"
 		}
 	}
+	font := p.X.Tick.Label
+	font.XAlign, font.YAlign = draw.XCenter, draw.YBottom
 	if len(vals) > 0 {
-		bars, err := plotter.NewBarChart(vals, vg.Points(24))
-		if err != nil {
-			return err
-		}
-		bars.Color = color.RGBA{0, 114, 178, 255}
-		p.Add(bars)
+		p.Add(&barsFromFloor{values: vals, labels: labels, width: vg.Points(28), color: color.RGBA{0, 114, 178, 255}, font: font})
 		p.NominalX(names...)
 	}
 	one := plotter.NewFunction(func(float64) float64 { return 1 })
 	one.Color = color.RGBA{213, 94, 0, 255}
-	one.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+	one.Width = vg.Points(1.5)
+	one.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 	p.Add(one)
-	p.Y.Min = 0
-	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(float64(160+48*len(vals))), vg.Points(300)), vgsvg.EmbedFonts(false))
-	p.Draw(draw.New(c))
+	p.Legend.Add("ratio 1 = the "+against, one)
+	// Top left, inside the axes: a wider fallback font then grows into the
+	// plot, not off the canvas.
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs = vg.Points(8)
+	hi := 1.0
+	for _, v := range vals {
+		hi = math.Max(hi, v)
+	}
+	if useLog(append(vals, 1)) {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, ratioTicks{}
+		p.Y.Min, p.Y.Max = 0.8, hi*4 // room above the tallest bar for its label and the legend
+	} else {
+		p.Y.Min, p.Y.Max = 0, hi*1.45
+		p.Y.Tick.Marker = niceTicks{}
+	}
+	p.X.Min, p.X.Max = -0.5, math.Max(float64(len(vals))-0.5, 0.5)
+	width := fitWidth(p, vg.Points(float64(200+72*len(vals))))
+	height := fitHeight(p, vg.Points(320))
+	c := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(false))
+	p.Draw(padRight(c))
 	_, err := c.WriteTo(w)
 	return err
+}
+
+// humanUnit is the unit of the human reports: seconds for times (as in
+// simulate's report), jobs for late jobs. The JSON keeps Unit (ms).
+func (r *Report) humanUnit() string {
+	if r.Unit == "ms" {
+		return "s"
+	}
+	return r.Unit
+}
+
+// short prints a value of the metric in humanUnit to four significant
+// digits, for charts.
+func (r *Report) short(v float64) string {
+	if r.Unit == "ms" {
+		v /= 1000
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// show prints a value of the metric in humanUnit.
+func (r *Report) show(v float64) string {
+	if r.Unit == "ms" {
+		return num(v / 1000)
+	}
+	return num(v)
 }

@@ -146,13 +146,36 @@ var palette = []color.RGBA{
 	{213, 94, 0, 255}, {204, 121, 167, 255}, {153, 153, 153, 255}, {0, 0, 0, 255},
 }
 
+// glyphs and dashes tell the series apart where their lines coincide (two
+// policies with equal ratios): each policy has its own marker, dash and a
+// marker a little smaller than the one before, so that every listed series
+// stays visible.
+var (
+	glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.RingGlyph{},
+		draw.CrossGlyph{}, draw.PyramidGlyph{}, draw.PlusGlyph{}, draw.BoxGlyph{}}
+	dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)},
+		{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}}
+)
+
+// SweepTitle is the title of a sweep plot: the family, its size and the
+// metric, and what the ratio is taken to.
+func SweepTitle(family string, jobs int, m lowerbound.Metric) string {
+	return fmt.Sprintf("%s, %d jobs, %s: policy / bound (the optimum where proven)", family, jobs, m)
+}
+
+// dodge is the sideways shift between two policies' points, as a fraction
+// of the load range: small enough to read the load, large enough to see
+// every marker.
+const dodge = 0.012
+
 // WriteSweepSVG plots, per policy, the mean ratio to the bound against the
-// offered load.
+// offered load; title names the family and the metric. The ratio axis is
+// logarithmic when the means span more than logSpan.
 func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 	p := plot.New()
 	p.Title.Text = title
-	p.X.Label.Text = "offered load"
-	p.Y.Label.Text = "mean ratio to the bound (the optimum where proven)"
+	p.X.Label.Text = "offered load (work / slot capacity over the arrival span)"
+	p.Y.Label.Text = "mean ratio to the bound"
 	byPolicy := map[string]plotter.XYs{}
 	var names []string
 	for _, pt := range pts {
@@ -162,28 +185,58 @@ func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 		byPolicy[pt.Policy] = append(byPolicy[pt.Policy], plotter.XY{X: pt.Load, Y: pt.Mean})
 	}
 	sort.Strings(names)
+	// Dodge: policy i is drawn (i − (n−1)/2)·dodge of the load range to the
+	// side, so that equal series sit side by side instead of on top of each
+	// other (the load of a point is still read to within that shift).
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	for _, pt := range pts {
+		xlo, xhi = math.Min(xlo, pt.Load), math.Max(xhi, pt.Load)
+	}
+	xr := xhi - xlo
+	if !(xr > 0) {
+		xr = math.Max(math.Abs(xhi), 1) * 0.1
+	}
 	for i, n := range names {
-		line, points, err := plotter.NewLinePoints(byPolicy[n])
+		shifted := append(plotter.XYs(nil), byPolicy[n]...)
+		for k := range shifted {
+			shifted[k].X += (float64(i) - float64(len(names)-1)/2) * dodge * xr
+		}
+		line, points, err := plotter.NewLinePoints(shifted)
 		if err != nil {
 			return err
 		}
 		c := palette[i%len(palette)]
 		line.Color, points.Color = c, c
-		points.Shape = draw.CircleGlyph{}
+		line.Width = vg.Points(1.5)
+		line.Dashes = dashes[i%len(dashes)]
+		points.Shape = glyphs[i%len(glyphs)]
+		points.Radius = vg.Points(math.Max(5-0.5*float64(i), 2))
 		p.Add(line, points)
 		p.Legend.Add(n, line, points)
 	}
 	// Ratios are ≥ 1 (the invariant); start the axis there and leave room
-	// above the lines for the legend.
+	// above the lines for the legend (top left, where a wider fallback font
+	// grows into the plot rather than off the canvas).
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.XOffs = vg.Points(8)
 	hi := 1.0
+	means := []float64{1}
 	for _, pt := range pts {
 		hi = math.Max(hi, pt.Mean)
+		means = append(means, pt.Mean)
 	}
-	p.Y.Min, p.Y.Max = 1, 1+(hi-1)*(1.25+0.08*float64(len(names)))+0.01
-	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(560), vg.Points(360)), vgsvg.EmbedFonts(false))
-	p.Draw(draw.New(c))
+	if useLog(means) {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, ratioTicks{}
+		p.Y.Min, p.Y.Max = 1, math.Pow(hi, 1.25+0.08*float64(len(names)))
+	} else {
+		p.Y.Min, p.Y.Max = 1, 1+(hi-1)*(1.25+0.08*float64(len(names)))+0.01
+		p.Y.Tick.Marker = niceTicks{}
+	}
+	if len(pts) > 0 {
+		p.X.Min, p.X.Max = xlo-0.06*xr, xhi+0.06*xr
+	}
+	c := vgsvg.NewWith(vgsvg.UseWH(fitWidth(p, vg.Points(560)), fitHeight(p, vg.Points(360))), vgsvg.EmbedFonts(false))
+	p.Draw(padRight(c))
 	_, err := c.WriteTo(w)
 	return err
 }

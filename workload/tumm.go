@@ -11,7 +11,8 @@ import (
 // parent's completion, task times per node group (docs/tumm.md).
 func FromTuMM(file string, sc *tummscenario.Scenario) (*sim.Workload, error) {
 	if sc.Batch == nil {
-		return nil, &badinput.PathError{File: file, Path: "batch", Problem: "missing: a TuMM scenario without a batch has no jobs to simulate (mrbound generate tumm writes one)"}
+		return nil, &badinput.PathError{File: file, Path: "batch", Problem: "missing: this TuMM scenario states only the cluster's slot model (for solve), no jobs to simulate; " +
+			"simulate a scenario with a batch (examples/tumm-mixed.json, examples/tumm-fig6.json) or write one with mrbound generate tumm --benchmark mixed -o FILE"}
 	}
 	w := sc.Batch.Workload(sc.Name, true)
 	return w, validate(file, w)

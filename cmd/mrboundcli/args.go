@@ -14,7 +14,24 @@ func interspersed(app *cli.App, args []string) []string {
 		return args
 	}
 	out := []string{args[0]}
-	rest := args[1:]
+	var rest []string
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if isGlobalFlag(a) {
+			out = append(out, a) // --quiet may be written anywhere
+		}
+	}
+	for i, a := range args[1:] {
+		if a == "--" {
+			rest = append(rest, args[1+i:]...)
+			break
+		}
+		if !isGlobalFlag(a) {
+			rest = append(rest, a)
+		}
+	}
 	// Global flags come first; then the command and any subcommands.
 	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
 		out, rest = append(out, rest[0]), rest[1:]
@@ -52,6 +69,16 @@ func interspersed(app *cli.App, args []string) []string {
 	}
 	out = append(out, flags...)
 	return append(out, positional...)
+}
+
+// isGlobalFlag reports whether a is the global --quiet (the one flag the
+// app itself reads), in any of its spellings.
+func isGlobalFlag(a string) bool {
+	switch a {
+	case "--quiet", "-quiet", "-q", "--q", "--quiet=true", "--quiet=false", "-q=true", "-q=false":
+		return true
+	}
+	return false
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {

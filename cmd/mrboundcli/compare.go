@@ -42,7 +42,8 @@ trace is verified by the independent checker. The offline side is the exact opti
 instance is tiny enough to enumerate, or, for late-jobs, max-turnaround and mrcp-product, when it
 is an MRCP stream of at most --optimum-jobs jobs whose optimum the MRCP solver proves within the
 time limit; else the best certified lower bound (docs/bounds.md). A verified policy value below
-the bound is a bug and exits with code 2.
+the bound is a bug and exits with code 2. Times are in seconds in the text, Markdown and CSV
+reports and in milliseconds in the JSON, whose "unit" says so; docs/compare.md explains every number.
 
 Sweep form: with --family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed) and no FILE, every
 instance of the family (--jobs jobs, each λ of --lambdas, seeds 1..--seeds) is compared; one row
@@ -52,7 +53,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.StringFlag{Name: "policies", Required: true, Usage: "comma-separated policies: " + strings.Join(policy.Names(), ", ")},
 			&cli.StringFlag{Name: "metric", Usage: "makespan, total-turnaround, mean-turnaround, max-turnaround, late-jobs or mrcp-product (default: makespan for a batch, mean-turnaround for a stream)"},
 			&cli.StringFlag{Name: "solver", Value: solve.DefaultSolver, Usage: "backend for the LP and the MRCP windows: native or highs"},
-			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve"},
+			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve; 0 is no limit (the whole-stream optimum of --optimum-jobs then gets 60s)", DefaultText: "0, no limit"},
 			&cli.BoolFlag{Name: "lp", Usage: "add the bucketed LP relaxation to the turnaround bounds"},
 			&cli.IntFlag{Name: "windows", Usage: "jobs per MRCP window for late jobs and max turnaround (0: off)"},
 			&cli.IntFlag{Name: "lagrange-iterations", Value: defaultLagrangeIterations, Usage: "subgradient steps of the interval Lagrangian bound on total and mean turnaround (0: off; stopped by --time-limit, else 10s, keeping its best valid value)"},
@@ -186,7 +187,10 @@ func compareAction(c *cli.Context) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	bar := startProgress(c, "compare "+filepath.Base(o.path)+" (policies, then the bound)", len(pols)+1, "steps")
+	o.run.Progress = bar.Set
 	out, err := simbridge.Compare(ctx, filepath.Base(o.path), w, pols, o.run)
+	bar.Finish()
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package mrboundcli
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -121,13 +120,16 @@ func compareSweepAction(c *cli.Context) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	bar := startProgress(c, "compare --family "+o.Family, 0, "instances")
+	o.Progress = bar.Set
 	recs, err := simbridge.Sweep(ctx, o)
+	bar.Finish()
 	if err != nil {
 		return err
 	}
 	pts := compare.SweepMeans(recs)
 	if svg := c.String("svg"); svg != "" {
-		title := fmt.Sprintf("%s, %s: ratio to the bound", o.Family, o.Compare.Metric)
+		title := compare.SweepTitle(o.Family, o.Jobs, o.Compare.Metric)
 		if err := writeFileAtomic(svg, func(w io.Writer) error { return compare.WriteSweepSVG(w, title, pts) }); err != nil {
 			return err
 		}

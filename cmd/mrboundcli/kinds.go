@@ -87,7 +87,9 @@ func solveScenario(c *cli.Context, k kindHandler, in solveInput) error {
 	}
 	ctx, stop := signalContext()
 	defer stop()
+	bar := solveProgress(c)
 	rep, err := k.Run(ctx, c, in)
+	bar.Finish()
 	if err != nil {
 		return err
 	}

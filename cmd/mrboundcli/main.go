@@ -43,7 +43,30 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
+// urfaveFlagString is urfave/cli's own flag line, which flagString trims.
+var urfaveFlagString = cli.FlagStringer
+
+// flagString is urfave/cli's help line of a flag without the "(default: …)"
+// it appends when the usage already states the default in words ("(default
+// 1001)", "(0: its default)") or the flag is a switch (false is a switch's
+// only default): one default per line, the one that says what it means.
+func flagString(f cli.Flag) string {
+	s := urfaveFlagString(f)
+	df, ok := f.(cli.DocGenerationFlag)
+	if !ok {
+		return s
+	}
+	_, isBool := f.(*cli.BoolFlag)
+	if u := df.GetUsage(); isBool || strings.Contains(u, "default") {
+		if i := strings.LastIndex(s, " (default: "); i >= 0 && strings.HasSuffix(s, ")") {
+			s = s[:i]
+		}
+	}
+	return s
+}
+
 func newApp(stdout, stderr io.Writer) *cli.App {
+	cli.FlagStringer = flagString
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
 	app := &cli.App{
 		Name:  "mrbound",
@@ -58,6 +81,7 @@ Exit codes: 0 success, 1 bad input, 2 internal error.`,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {}, // run prints errors and picks exit codes
+		Flags:           []cli.Flag{quietFlag},
 		Commands: []*cli.Command{
 			solveCommand(),
 			compareCommand(),

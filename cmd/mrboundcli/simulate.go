@@ -3,14 +3,11 @@ package mrboundcli
 import (
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/policy/external"
@@ -30,7 +27,9 @@ func simulateCommand() *cli.Command {
 		Name:      "simulate",
 		Usage:     "run an online policy on a workload in the discrete-event Hadoop simulator and verify the trace",
 		ArgsUsage: "FILE",
-		Description: `FILE is a SWIM trace (.tsv, e.g. ../shared/traces/swim), a JSON scenario of kind mrcp or coshh, or a
+		Description: `FILE is a SWIM trace (.tsv, e.g. ../shared/traces/swim), a JSON scenario of kind mrcp,
+coshh (a job stream), jlassi or tumm (a scenario with a "batch": mrbound generate tumm writes one;
+examples/tumm-mixed.json, not tumm-static.json or tumm-heterogeneous.json, which state only slots), or a
 job trace told by its content: an SLS JSON job trace, a Rumen trace, an SLS synthetic workload or a
 job file (JSON Lines; docs/traces.md), whose cluster --nodes, --nodes-file, --map-slots and
 --reduce-slots override.
@@ -59,7 +58,8 @@ nothing changed for --stuck-after); a stalled or stuck run exits with code 2.`,
 			&cli.StringFlag{Name: "mrcp-options", Usage: "mrcp: policies.md §2.4 options, comma-separated: skiphol, strict-times, latency=model, blocking-jt"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the human report"},
 			&cli.StringFlag{Name: "trace", Usage: "write the per-task trace (TSV) to this file"},
-			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file"},
+			&cli.StringFlag{Name: "svg", Usage: "write the schedule as an SVG timeline to this file (one bar per task, colour per job)"},
+			&cli.IntFlag{Name: "svg-max-tasks", Value: defaultSVGMaxTasks, Usage: "--svg refuses a workload of more tasks than this (its chart would be too large to open); raise it to force"},
 			&cli.IntFlag{Name: "nodes", Value: dc.Nodes, Usage: "SWIM: number of nodes; traces: overrides the trace's nodes (docs/traces.md)"},
 			&cli.IntFlag{Name: "map-slots", Value: dc.MapSlots, Usage: "SWIM: map slots per node; traces: overrides the slots from the trace or its record"},
 			&cli.IntFlag{Name: "reduce-slots", Value: dc.ReduceSlots, Usage: "SWIM: reduce slots per node; traces: likewise"},
@@ -119,13 +119,15 @@ func simulateAction(c *cli.Context) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar := progressbar.NewOptions(w.NumTasks(), progressbar.OptionSetWriter(f),
-			progressbar.OptionSetDescription("simulate"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		opt.Progress = func(done, total int) { bar.Set(done) }
-		defer bar.Finish()
+	if err := svgSizeGuard(c, w.NumTasks()); err != nil {
+		return err
+	}
+	bar := startProgress(c, "simulate", w.NumTasks(), "tasks")
+	if bar != nil {
+		opt.Progress = bar.Set
 	}
 	res, err := sim.Run(w, pol, opt)
+	bar.Finish()
 	if err != nil {
 		return badInput(err)
 	}
@@ -168,6 +170,31 @@ func simulateAction(c *cli.Context) error {
 		return fmt.Errorf("simulate: %s: %s", res.Policy, res.Incomplete())
 	}
 	return nil
+}
+
+// defaultSVGMaxTasks: a chart of 20 000 task bars is about 4 MB of SVG,
+// which browsers still open; a 40-node FB-2009 day (432 291 tasks) made
+// 91 MB that nothing would.
+const defaultSVGMaxTasks = 20000
+
+// svgBytesPerTask is the SVG size of one task bar with its outline and
+// label, measured on that FB day (91 MB / 432 291 tasks).
+const svgBytesPerTask = 210
+
+// svgSizeGuard refuses --svg for a workload whose chart would be too large,
+// before the run, naming the size and the flag that forces it.
+func svgSizeGuard(c *cli.Context, tasks int) error {
+	limit := c.Int("svg-max-tasks")
+	if c.String("svg") == "" || tasks <= limit {
+		return nil
+	}
+	size := fmt.Sprintf("%d kB", (tasks*svgBytesPerTask+500)/1000)
+	if mb := (tasks*svgBytesPerTask + 500_000) / 1_000_000; mb >= 1 {
+		size = fmt.Sprintf("%d MB", mb)
+	}
+	return badInputf("--svg: the workload has %d tasks, more than --svg-max-tasks %d; its chart (one bar per task) would be about %s of SVG; "+
+		"give --svg-max-tasks %d to write it anyway, or --trace FILE for the per-task trace as TSV",
+		tasks, limit, size, tasks)
 }
 
 func simOptions(c *cli.Context) (sim.Options, error) {

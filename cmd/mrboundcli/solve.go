@@ -13,15 +13,16 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mrbound/mrbound/internal/progress"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
 
 var solverFlags = []cli.Flag{
 	&cli.StringFlag{Name: "solver", Value: solve.DefaultSolver, Usage: "backend: native (embedded, pure Go) or highs (HiGHS through WebAssembly)"},
-	&cli.DurationFlag{Name: "time-limit", Usage: "stop after this wall time (e.g. 30s, 5m) and report the best solution and bound found"},
-	&cli.Float64Flag{Name: "gap", Usage: "relative MIP gap at which to stop (default 1e-4)"},
-	&cli.Float64Flag{Name: "abs-gap", Usage: "absolute MIP gap at which to stop (default 1e-6)"},
+	&cli.DurationFlag{Name: "time-limit", Usage: "stop after this wall time (e.g. 30s, 5m) and report the best solution and bound found; 0 is no limit", DefaultText: "0, no limit"},
+	&cli.Float64Flag{Name: "gap", Usage: "relative MIP gap at which to stop", DefaultText: "1e-4"},
+	&cli.Float64Flag{Name: "abs-gap", Usage: "absolute MIP gap at which to stop", DefaultText: "1e-6"},
 	&cli.Int64Flag{Name: "node-limit", Usage: "stop after this many branch-and-bound nodes"},
 	&cli.IntFlag{Name: "threads", Usage: "threads the backend may use (0: its default)"},
 	&cli.Int64Flag{Name: "seed", Usage: "random seed for the solver"},
@@ -53,8 +54,8 @@ func solverOptions(c *cli.Context) (solve.Options, error) {
 		Threads:   c.Int("threads"),
 		Seed:      c.Int64("seed"),
 	}
-	if c.IsSet("time-limit") && opts.TimeLimit <= 0 {
-		return opts, badInputf("--time-limit: must be positive, got %v", opts.TimeLimit)
+	if opts.TimeLimit < 0 {
+		return opts, badInputf("--time-limit: %v is negative (0 is no limit)", opts.TimeLimit)
 	}
 	if c.Bool("verbose") {
 		opts.Log = c.App.ErrWriter
@@ -105,6 +106,15 @@ func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
+// solveProgress says on standard error that a solve is still running (its
+// length is unknown); not with -v, whose solver log says more.
+func solveProgress(c *cli.Context) *progress.Reporter {
+	if c.Bool("verbose") {
+		return nil
+	}
+	return startProgress(c, "solve "+filepath.Base(c.Args().First()), 0, "")
+}
+
 // modelReport is the JSON printed by `mrbound solve FILE.mps --json`.
 type modelReport struct {
 	File string `json:"file"`
@@ -117,7 +127,9 @@ func solveModel(c *cli.Context, m *model.Model, opts solve.Options) error {
 	ctx, stop := signalContext()
 	defer stop()
 	start := time.Now()
+	bar := solveProgress(c)
 	res, err := solve.Solve(ctx, m, opts)
+	bar.Finish()
 	if err != nil {
 		return err
 	}

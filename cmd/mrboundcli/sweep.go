@@ -9,10 +9,9 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
+	"github.com/mrbound/mrbound/internal/progress"
 	"github.com/mrbound/mrbound/sweep"
 	"github.com/mrbound/mrbound/sweep/kube"
 	"github.com/mrbound/mrbound/sweep/slurm"
@@ -319,27 +318,14 @@ func planSweep(c *cli.Context, dir string, m *sweep.Manifest) error {
 	return nil
 }
 
-// bar is a progress bar on standard error when it is a terminal, else
-// nothing.
-type bar struct{ pb *progressbar.ProgressBar }
+// bar is the progress of a long loop on standard error (startProgress: a
+// bar on a terminal, plain lines otherwise, nothing with --quiet).
+type bar struct{ r *progress.Reporter }
 
 func progressBar(c *cli.Context, total int, desc string) bar {
-	f, ok := c.App.ErrWriter.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return bar{}
-	}
-	return bar{progressbar.NewOptions(total, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription(desc),
-		progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())}
+	return bar{startProgress(c, desc, total, "items")}
 }
 
-func (b bar) set(done, total int) {
-	if b.pb != nil {
-		b.pb.Set(done)
-	}
-}
+func (b bar) set(done, total int) { b.r.Set(done, total) }
 
-func (b bar) finish() {
-	if b.pb != nil {
-		b.pb.Finish()
-	}
-}
+func (b bar) finish() { b.r.Finish() }

@@ -141,7 +141,7 @@ func collect(params json.RawMessage, results []json.RawMessage, out sweep.Output
 		if err := atomicfile.Write(out.Path, func(w io.Writer) error { return compare.SweepRecords.WriteAll(w, recs) }); err != nil {
 			return err
 		}
-		title := fmt.Sprintf("%s, %s: ratio to the bound", p.Family, p.Metric)
+		title := compare.SweepTitle(p.Family, p.Jobs, p.Metric)
 		if err := atomicfile.Write(out.Path+".svg", func(w io.Writer) error { return compare.WriteSweepSVG(w, title, pts) }); err != nil {
 			return err
 		}

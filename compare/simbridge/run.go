@@ -53,6 +53,10 @@ type Options struct {
 	// day of millions of tasks the traces of four policies would otherwise
 	// be held to the end, 68 bytes per task each.
 	DropTraces bool
+
+	// Progress, when set, is called with (steps done, steps): one step per
+	// policy run, one for the offline side.
+	Progress func(done, total int)
 }
 
 // DefaultLagrangeTimeLimit stops the interval Lagrangian when no limit is
@@ -159,6 +163,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		}
 		runs = append(runs, run)
 		out.Results = append(out.Results, res)
+		if o.Progress != nil {
+			o.Progress(len(runs), len(policies)+1)
+		}
 	}
 	var recorded *compare.Run
 	if o.Recorded != nil {
@@ -235,6 +242,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		}
 	}
 	out.BoundWall = time.Since(t0)
+	if o.Progress != nil {
+		o.Progress(len(policies)+1, len(policies)+1)
+	}
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
 	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && off.Optimum == nil {
 		v := st.Value

@@ -368,6 +368,9 @@ func betterThan(m *Model, a, b float64) bool {
 // JSONReport is the machine-readable report; its field names are stable.
 type JSONReport struct {
 	Instance string `json:"instance"`
+	// Unit is "s": RealTime, interval lengths and the schedule's starts and
+	// ends are in seconds (the scenario's durations are).
+	Unit string `json:"unit"`
 	solve.Summary
 	Verified  bool         `json:"verified"`
 	Verdict   *CheckReport `json:"verdict,omitempty"`
@@ -395,7 +398,7 @@ type JSONReport struct {
 
 // JSON returns the machine-readable report.
 func (r *Report) JSON() JSONReport {
-	j := JSONReport{Instance: r.Instance, Summary: r.Result.Summarize(), Verified: r.Verified(), Verdict: r.Verdict,
+	j := JSONReport{Instance: r.Instance, Unit: "s", Summary: r.Result.Summarize(), Verified: r.Verified(), Verdict: r.Verdict,
 		RealTime: solve.Number(math.NaN()), UnitOfT: solve.Number(math.NaN()), LPBound: solve.Number(r.LPBound),
 		Objective: r.Objective, Form: r.Form, Horizon: r.Horizon.Mode.String(), T: r.T, Rows: r.Stats.Rows,
 		Cols: r.Stats.Cols, Nonzeros: r.Stats.Nonzeros, Decomposition: r.Decomposition}
@@ -534,7 +537,7 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		return fmt.Errorf("jlassi: no schedule to draw (status %v)", r.Result.Status)
 	}
 	title := fmt.Sprintf("%s: RealTime %s s, T = %d", r.Instance, solve.FormatValue(r.Schedule.RealTime), r.T)
-	return gantt.SVG(w, r.Schedule.Bars(), title)
+	return gantt.SVGChart(w, gantt.Chart{Title: title, Unit: "s", Bars: r.Schedule.Bars()})
 }
 
 // Bars returns one Gantt bar per task, on lane "machine map|reduce slot",
@@ -543,7 +546,7 @@ func (s *Schedule) Bars() []gantt.Bar {
 	bars := make([]gantt.Bar, 0, len(s.Tasks))
 	for _, p := range s.Tasks {
 		bars = append(bars, gantt.Bar{Lane: fmt.Sprintf("%s %s%d", p.Machine, p.Kind, p.Slot),
-			Start: p.Start, End: p.End, Label: p.Task})
+			Start: p.Start, End: p.End, Label: p.Task, Job: p.Job})
 	}
 	return bars
 }

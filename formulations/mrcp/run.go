@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -216,7 +217,14 @@ func finite(v float64) *float64 {
 
 // JSONReport is the machine-readable report; its field names are stable.
 type JSONReport struct {
-	Scenario    string          `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// Unit is "time units": starts, ends, turnarounds and the objective are
+	// in the scenario's time units; TimeUnitSeconds is one unit in seconds
+	// (the scenario's time_unit_seconds, 1 when it gives none, as simulate
+	// and compare read it).
+	Unit            string  `json:"unit"`
+	TimeUnitSeconds float64 `json:"time_unit_seconds"`
+
 	Formulation Formulation     `json:"formulation"`
 	ObjKind     string          `json:"objective_kind"`
 	Status      solve.Status    `json:"status"`
@@ -252,7 +260,7 @@ type HeuristicResult struct {
 func (o *Report) JSON() JSONReport {
 	bt, r := o.Built, o.Result
 	s := JSONReport{
-		Scenario: o.Path, Formulation: bt.Formulation, ObjKind: bt.Objective.String(),
+		Scenario: o.Path, Unit: "time units", TimeUnitSeconds: unitSeconds(o.Instance), Formulation: bt.Formulation, ObjKind: bt.Objective.String(),
 		Status: r.Status, Objective: finite(r.Objective), Bound: finite(r.Bound), Gap: finite(r.Gap()),
 		Nodes: r.Nodes, Seconds: r.Seconds(), Solver: r.Solver, Verified: o.Verified,
 		Horizon: bt.Horizon, Rows: bt.Model.NumRows(), Cols: bt.Model.NumCols(), Nonzeros: bt.Model.NumNonzeros(),
@@ -345,6 +353,8 @@ func (o *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&sb, "model           %s%s, objective %s, horizon %d (%s); %d rows, %d columns, %d nonzeros\n",
 		s.Formulation, pooled, s.ObjKind, s.Horizon, o.Built.HorizonSource, s.Rows, s.Cols, s.Nonzeros)
+	fmt.Fprintf(&sb, "units           times in time units of %s s (time_unit_seconds%s; simulate and compare run in seconds)\n",
+		strconv.FormatFloat(unitSeconds(in), 'g', -1, 64), map[bool]string{true: "", false: " absent: 1"}[in.TimeUnitSeconds > 0])
 	fmt.Fprintf(&sb, "heuristic       objective %.6g (%d late, max turnaround %d)\n", s.Heuristic.Objective, s.Heuristic.LateJobs, s.Heuristic.MaxTurnaround)
 	fmt.Fprintf(&sb, "solver          %s: %s", s.Solver, s.Status)
 	if s.Message != "" {
@@ -361,7 +371,8 @@ func (o *Report) WriteText(w io.Writer) error {
 		if len(s.Late) > 0 {
 			fmt.Fprintf(&sb, ": %s", strings.Join(s.Late, ", "))
 		}
-		fmt.Fprintf(&sb, "\nmax turnaround  %d\n", o.Schedule.MaxTurnaround)
+		fmt.Fprintf(&sb, "\nmax turnaround  %d time units (%s s)\n", o.Schedule.MaxTurnaround,
+			strconv.FormatFloat(float64(o.Schedule.MaxTurnaround)*unitSeconds(in), 'g', 6, 64))
 	}
 	switch {
 	case o.Verified:
@@ -383,6 +394,15 @@ func (o *Report) WriteText(w io.Writer) error {
 	return gantt.Text(w, Bars(in, o.Schedule), GanttWidth)
 }
 
+// unitSeconds is one time unit of in in seconds: its time_unit_seconds, 1
+// when absent (as workload.FromMRCP reads it).
+func unitSeconds(in *mrcpscenario.Instance) float64 {
+	if in.TimeUnitSeconds > 0 {
+		return in.TimeUnitSeconds
+	}
+	return 1
+}
+
 // WriteSVG draws the schedule as an SVG Gantt chart.
 func (o *Report) WriteSVG(w io.Writer) error {
 	if o.Schedule == nil {
@@ -390,7 +410,13 @@ func (o *Report) WriteSVG(w io.Writer) error {
 	}
 	title := fmt.Sprintf("%s: %s, %s; %d late, max turnaround %d", o.Path, o.Built.Formulation, o.Built.Objective,
 		o.Schedule.LateJobs, o.Schedule.MaxTurnaround)
-	return gantt.SVG(w, Bars(o.Instance, o.Schedule), title)
+	unit := "time units"
+	if u := o.Instance.TimeUnitSeconds; u == 1 {
+		unit = "s"
+	} else if u > 0 {
+		unit = fmt.Sprintf("time units of %g s", u)
+	}
+	return gantt.SVGChart(w, gantt.Chart{Title: title, Unit: unit, Bars: Bars(o.Instance, o.Schedule)})
 }
 
 // Bars turns a schedule into Gantt bars: one lane per resource, slot kind and
@@ -408,7 +434,7 @@ func Bars(in *mrcpscenario.Instance, s *Schedule) []gantt.Bar {
 				var mine []gantt.Bar
 				for _, a := range s.Tasks {
 					if a.Resource == r && a.Task.Kind == k && a.Slot == slot {
-						mine = append(mine, gantt.Bar{Lane: lane, Start: float64(a.Start), End: float64(a.End), Label: a.Name})
+						mine = append(mine, gantt.Bar{Lane: lane, Start: float64(a.Start), End: float64(a.End), Label: a.Name, Job: fmt.Sprint(a.Task.Job)})
 					}
 				}
 				sortBars(mine)

@@ -12,7 +12,7 @@
 //	  "kind": "mrcp",
 //	  "schema_version": 1,
 //	  "name": "tiny",                       optional
-//	  "time_unit_seconds": 1,               optional, what one time unit is
+//	  "time_unit_seconds": 1,               optional, seconds per time unit (default 1; the simulator scales by it)
 //	  "resources": [
 //	    {"name": "r0", "map_slots": 1, "reduce_slots": 1}, ...
 //	  ],

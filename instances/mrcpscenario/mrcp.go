@@ -72,8 +72,9 @@ type Instance struct {
 	Kind          string `json:"kind"`
 	SchemaVersion int    `json:"schema_version"`
 	Name          string `json:"name,omitempty"`
-	// TimeUnitSeconds is how many seconds one time unit is (informative; 0
-	// when not given).
+	// TimeUnitSeconds is how many seconds one time unit is (0 when not
+	// given, read as 1): the formulation works in time units, the simulator
+	// (workload.FromMRCP) multiplies every time by it.
 	TimeUnitSeconds float64    `json:"time_unit_seconds,omitempty"`
 	Resources       []Resource `json:"resources"`
 	Jobs            []Job      `json:"jobs"`

@@ -21,6 +21,9 @@ type Bar struct {
 	Lane       string
 	Start, End float64
 	Label      string
+	// Job groups the bars of one job: they share a colour in the SVG chart
+	// (empty: each bar is its own group).
+	Job string
 }
 
 // MinWidth is the smallest time-axis width, in characters, that Text accepts.
@@ -173,6 +176,7 @@ var palette = []color.RGBA{
 // lane (lane i at y = n−1−i, so the first lane is on top).
 type barsPlotter struct {
 	bars   []Bar
+	colour []color.Color
 	laneOf map[string]int
 	nLanes int
 	font   font.Font
@@ -190,7 +194,7 @@ func (p *barsPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 		x0, x1 := trX(b.Start), trX(b.End)
 		y0, y1 := trY(y-0.35), trY(y+0.35)
 		rect := vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x1, Y: y1}}
-		c.SetColor(palette[i%len(palette)])
+		c.SetColor(p.colour[i])
 		c.Fill(rect.Path())
 		c.SetColor(color.Black)
 		c.SetLineWidth(vg.Points(0.5))
@@ -202,8 +206,42 @@ func (p *barsPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 	}
 }
 
-// SVG writes an SVG Gantt chart of bars with the given title.
+// Chart is an SVG Gantt chart: its title, the unit of its time axis ("s",
+// "time units") and its bars.
+type Chart struct {
+	Title, Unit string
+	Bars        []Bar
+}
+
+// SVG writes an SVG Gantt chart of bars with the given title and a time
+// axis without a unit (SVGChart names it).
 func SVG(w io.Writer, bars []Bar, title string) error {
+	return SVGChart(w, Chart{Title: title, Bars: bars})
+}
+
+// colours gives each bar its job's colour: jobs take the palette in order
+// of first appearance, so that a job's tasks read as one across lanes.
+func colours(bars []Bar) []color.Color {
+	out := make([]color.Color, len(bars))
+	jobOf := map[string]int{}
+	for i, b := range bars {
+		key := b.Job
+		if key == "" {
+			key = "\x00" + strconv.Itoa(i)
+		}
+		j, ok := jobOf[key]
+		if !ok {
+			j = len(jobOf)
+			jobOf[key] = j
+		}
+		out[i] = palette[j%len(palette)]
+	}
+	return out
+}
+
+// SVGChart writes c as an SVG Gantt chart.
+func SVGChart(w io.Writer, ch Chart) error {
+	bars, title := ch.Bars, ch.Title
 	if err := validate(bars); err != nil {
 		return err
 	}
@@ -211,6 +249,9 @@ func SVG(w io.Writer, bars []Bar, title string) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "time"
+	if ch.Unit != "" {
+		p.X.Label.Text = "time (" + ch.Unit + ")"
+	}
 	laneOf := make(map[string]int, len(ls))
 	names := make([]string, len(ls))
 	for i, l := range ls {
@@ -219,13 +260,26 @@ func SVG(w io.Writer, bars []Bar, title string) error {
 	}
 	f := p.X.Tick.Label.Font
 	f.Size = vg.Points(8)
-	p.Add(&barsPlotter{bars: bars, laneOf: laneOf, nLanes: len(ls), font: f})
+	p.Add(&barsPlotter{bars: bars, colour: colours(bars), laneOf: laneOf, nLanes: len(ls), font: f})
 	if len(ls) > 0 {
 		p.NominalY(names...)
 	}
 	p.Y.Min, p.Y.Max = -0.5, math.Max(float64(len(ls))-0.5, 0.5)
+	// A lane name is placed by its width in the SVG's named font and grows
+	// to the right in a wider fallback (up to ×1.3), into the bars: keep that
+	// much room between the names and the axis with invisible ticks (a lane
+	// tick means nothing).
+	var widest vg.Length
+	for _, l := range ls {
+		widest = max(widest, p.Y.Tick.Label.Width(l))
+	}
+	p.Y.Tick.Length = widest*0.3 + vg.Points(4)
+	p.Y.Tick.LineStyle.Width, p.Y.Tick.LineStyle.Color = vg.Points(0.5), color.Transparent // gonum skips a zero-width tick's length
 	h := vg.Points(float64(svgMargin + svgLaneHeight*max(len(ls), 1)))
-	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(svgWidth), h), vgsvg.EmbedFonts(false))
+	// A viewer without the named font draws a wider fallback (up to ×1.3);
+	// widen the chart so that a long title is not cut off.
+	width := max(vg.Points(svgWidth), p.Title.TextStyle.Width(title)*1.6+vg.Points(24))
+	c := vgsvg.NewWith(vgsvg.UseWH(width, h), vgsvg.EmbedFonts(false))
 	p.Draw(draw.New(c))
 	_, err := c.WriteTo(w)
 	return err

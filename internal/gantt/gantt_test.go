@@ -96,3 +96,28 @@ func TestSVGEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A job's bars share one colour, different jobs' bars differ, and the time
+// axis names its unit.
+func TestSVGChartJobColoursAndUnit(t *testing.T) {
+	bars := []Bar{
+		{Lane: "n0 map", Start: 0, End: 2, Label: "j0.m0", Job: "0"},
+		{Lane: "n1 map", Start: 0, End: 3, Label: "j1.m0", Job: "1"},
+		{Lane: "n0 map", Start: 2, End: 4, Label: "j0.m1", Job: "0"},
+		{Lane: "n0 reduce", Start: 4, End: 5, Label: "j0.r0", Job: "0"},
+	}
+	cs := colours(bars)
+	if cs[0] != cs[2] || cs[0] != cs[3] {
+		t.Errorf("job 0's bars have colours %v, %v, %v", cs[0], cs[2], cs[3])
+	}
+	if cs[0] == cs[1] {
+		t.Error("jobs 0 and 1 share a colour")
+	}
+	var buf bytes.Buffer
+	if err := SVGChart(&buf, Chart{Title: "t", Unit: "s", Bars: bars}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(buf.Bytes(), []byte(">time (s)<")) {
+		t.Error("the time axis does not name its unit")
+	}
+}

@@ -44,6 +44,9 @@ func New(file string, w *sim.Workload, res *sim.Result) *Report {
 
 // JSON is the report's JSON object.
 type JSON struct {
+	// Unit is "s": every time of the report (makespan, turnaround, wall,
+	// heartbeat) is in seconds.
+	Unit          string  `json:"unit"`
 	Policy        string  `json:"policy"`
 	File          string  `json:"file"`
 	Jobs          int     `json:"jobs"`
@@ -88,7 +91,7 @@ type JSON struct {
 func (r *Report) Summary() JSON {
 	res, m := r.Result, r.Result.Metrics
 	j := JSON{
-		Policy: res.Policy, File: r.File, Jobs: m.Jobs, Tasks: m.Tasks, CompletedJobs: m.CompletedJobs,
+		Unit: "s", Policy: res.Policy, File: r.File, Jobs: m.Jobs, Tasks: m.Tasks, CompletedJobs: m.CompletedJobs,
 		Makespan: m.Makespan, MeanTurn: m.MeanTurnaround, LateJobs: m.LateJobs, LateFraction: m.LateFraction,
 		Locality: m.Locality, Utilisation: m.Utilisation, MapUtil: m.MapUtilisation, Throughput: m.Throughput,
 		Killed: m.Killed, Suspended: m.Suspended, Events: res.Events, TaskEvents: res.TaskEvents, Offers: res.Offers,
@@ -236,7 +239,7 @@ func (r *Report) Bars() []gantt.Bar {
 			kind = "slot"
 		}
 		label := fmt.Sprintf("j%d.%c%d", a.Job, a.Kind.String()[0], a.Index)
-		bars = append(bars, gantt.Bar{Lane: fmt.Sprintf("%s %s %d", name, kind, s), Start: a.Launch.Seconds(), End: a.End.Seconds(), Label: label})
+		bars = append(bars, gantt.Bar{Lane: fmt.Sprintf("%s %s %d", name, kind, s), Start: a.Launch.Seconds(), End: a.End.Seconds(), Label: label, Job: strconv.Itoa(int(a.Job))})
 	}
 	sort.SliceStable(bars, func(a, b int) bool { return bars[a].Lane < bars[b].Lane })
 	return bars
@@ -244,7 +247,7 @@ func (r *Report) Bars() []gantt.Bar {
 
 // WriteSVG writes the schedule as an SVG timeline.
 func (r *Report) WriteSVG(w io.Writer) error {
-	return gantt.SVG(w, r.Bars(), fmt.Sprintf("%s on %s", r.Result.Policy, r.File))
+	return gantt.SVGChart(w, gantt.Chart{Title: fmt.Sprintf("%s on %s", r.Result.Policy, r.File), Unit: "s", Bars: r.Bars()})
 }
 
 // WriteTrace writes the per-task trace as TSV with a header; times in s.

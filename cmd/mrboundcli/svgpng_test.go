@@ -28,10 +28,10 @@ func TestSVGRendersToPNG(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"jlassi-gantt", []string{"solve", "testdata/jlassi-migration-json/input.json", "--solver", "highs", "--svg", "$SVG"}},
-		{"mrcp-gantt", []string{"solve", "testdata/mrcp-tiny-text/input.json", "--solver", "highs", "--svg", "$SVG"}},
+		{"jlassi-gantt", []string{"solve", "../mrbound/testdata/jlassi-migration-json/input.json", "--solver", "highs", "--svg", "$SVG"}},
+		{"mrcp-gantt", []string{"solve", "../mrbound/testdata/mrcp-tiny-text/input.json", "--solver", "highs", "--svg", "$SVG"}},
 		{"simulate-timeline", []string{"simulate", "../../examples/mrcp-stream.json", "--policy", "edf", "--svg", "$SVG"}},
-		{"compare-bars", []string{"compare", "testdata/compare-swim-text/input.tsv", "--nodes", "4", "--policies", "fifo,fair", "--svg", "$SVG"}},
+		{"compare-bars", []string{"compare", "../mrbound/testdata/compare-swim-text/input.tsv", "--nodes", "4", "--policies", "fifo,fair", "--svg", "$SVG"}},
 		// late jobs: ratios 1 to 3 and a value 0 (no bar), on a linear scale
 		{"compare-bars-optimum", []string{"compare", "../../examples/mrcp-stream.json", "--policies", "fifo,edf,fair", "--metric", "late-jobs", "--svg", "$SVG"}},
 		{"compare-sweep", []string{"compare", "--family", "mrcp-small", "--jobs", "4", "--lambdas", "1/60,1/30", "--seeds", "1",

@@ -12,6 +12,7 @@ import (
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/upperbound"
 )
 
 // Options configures Compare.
@@ -35,6 +36,15 @@ type Options struct {
 	// solve stopped by its limit adds its bound. Its time limit is
 	// Solve.TimeLimit, or DefaultOptimumTimeLimit when that is 0.
 	OptimumJobs int
+	// NoUpper skips the offline constructions (package upperbound) that
+	// compete with the policies for the upper end of the bracket; they run
+	// by default.
+	NoUpper bool
+	// UpperEvaluations and UpperTimeLimit are the local search's budget
+	// (upperbound.Options.Evaluations, TimeLimit; 0: its default and no
+	// time limit).
+	UpperEvaluations int
+	UpperTimeLimit   time.Duration
 }
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
@@ -72,7 +82,9 @@ type Outcome struct {
 	Windows *windowbound.Result
 	// Stream is the whole-stream MRCP solve (Options.OptimumJobs), nil
 	// when it did not apply.
-	Stream  *windowbound.StreamOptimum
+	Stream *windowbound.StreamOptimum
+	// Upper is what the offline constructions found (nil with NoUpper).
+	Upper   *upperbound.Result
 	Results []*sim.Result
 	// BoundWall is the time spent on the offline side.
 	BoundWall time.Duration
@@ -192,6 +204,26 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	}
 	out.BoundWall = time.Since(t0)
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
+	if !o.NoUpper {
+		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
+		for _, run := range runs {
+			if !run.Verified {
+				continue // only a checked schedule may seed the search
+			}
+			v, err := compare.Value(p, m, run.Completion)
+			if err != nil {
+				return nil, err
+			}
+			uo.Starts = append(uo.Starts, upperbound.Start{Name: run.Policy, Value: v, Completion: run.Completion})
+		}
+		if out.Upper, err = upperbound.Best(ctx, w, p, uo); err != nil {
+			return nil, err
+		}
+		off.SchedulesStopped = out.Upper.Stopped
+		for _, sc := range out.Upper.Tried {
+			off.Schedules = append(off.Schedules, compare.Schedule{By: sc.By, Value: sc.Value, Verified: sc.Verified, CheckError: sc.CheckError})
+		}
+	}
 	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && off.Optimum == nil {
 		v := st.Value
 		off.Optimum, off.Verified = &v, true

@@ -17,6 +17,9 @@ type List struct {
 	// static are the keys of a static rule or of an Order (nil for a
 	// dynamic rule).
 	static []float64
+	// fast leaves a task to faster nodes rather than run it more than
+	// slowCap times slower than it could (heterogeneous clusters).
+	fast bool
 
 	st         []jobStats // this run's unlaunched work per job
 	key        []float64
@@ -25,14 +28,20 @@ type List struct {
 
 // New returns rule r's construction for w. Order is built by NewOrder.
 func New(w *sim.Workload, r Rule) (*List, error) {
-	return newList(newClair(w), r)
+	return newList(newClair(w), r, false)
 }
 
-func newList(c *clair, r Rule) (*List, error) {
+// NewFast is New's variant that leaves a task to faster nodes rather than
+// run it more than slowCap times slower than the fastest node would.
+func NewFast(w *sim.Workload, r Rule) (*List, error) {
+	return newList(newClair(w), r, true)
+}
+
+func newList(c *clair, r Rule, fast bool) (*List, error) {
 	if r <= RuleUnknown || r >= Order {
 		return nil, fmt.Errorf("upperbound: no construction %v", r)
 	}
-	l := &List{rule: r, c: c}
+	l := &List{rule: r, c: c, fast: fast}
 	if !r.dynamic() {
 		var err error
 		if l.static, err = c.staticKeys(r); err != nil {
@@ -45,10 +54,10 @@ func newList(c *clair, r Rule) (*List, error) {
 // NewOrder returns the construction that ranks the jobs of w in the given
 // order (order[0] first; a permutation of 0..len(w.Jobs)−1).
 func NewOrder(w *sim.Workload, order []int) (*List, error) {
-	return newOrder(newClair(w), order)
+	return newOrder(newClair(w), order, false)
 }
 
-func newOrder(c *clair, order []int) (*List, error) {
+func newOrder(c *clair, order []int, fast bool) (*List, error) {
 	if len(order) != len(c.jobs) {
 		return nil, fmt.Errorf("upperbound: an order of %d jobs for %d", len(order), len(c.jobs))
 	}
@@ -61,11 +70,17 @@ func newOrder(c *clair, order []int) (*List, error) {
 		seen[j] = true
 		key[j] = float64(pos)
 	}
-	return &List{rule: Order, c: c, static: key}, nil
+	return &List{rule: Order, c: c, static: key, fast: fast}, nil
 }
 
-// Name is "offline-" and the rule's name.
-func (l *List) Name() string { return "offline-" + l.rule.String() }
+// Name is "offline-" and the rule's name, "-fast" for the variant that
+// keeps tasks off much slower nodes.
+func (l *List) Name() string {
+	if l.fast {
+		return "offline-" + l.rule.String() + "-fast"
+	}
+	return "offline-" + l.rule.String()
+}
 
 // Init resets the run's state.
 func (l *List) Init(s *sim.Sim) error {
@@ -171,12 +186,22 @@ func (l *List) launchFrom(s *sim.Sim, x int, h *indexHeap) bool {
 	if h == l.reds {
 		kind = sim.Reduce
 	}
+	k := 0
+	if kind == sim.Reduce {
+		k = 1
+	}
 	pick := func(j int) (sim.TaskID, bool) {
+		var t sim.TaskID
+		var ok bool
 		if kind == sim.Map {
-			t, _, ok := s.PickMap(j, x)
-			return t, ok
+			t, _, ok = s.PickMap(j, x)
+		} else {
+			t, ok = s.PickReduce(j)
 		}
-		return s.PickReduce(j)
+		if ok && l.fast && l.c.slow(j, k, s.Task(t).Index, x) {
+			return t, false // wait for a faster node
+		}
+		return t, ok
 	}
 	if h.Len() == 0 {
 		return false
@@ -198,10 +223,6 @@ func (l *List) launchFrom(s *sim.Sim, x int, h *indexHeap) bool {
 	}
 	if err := s.Launch(t, x); err != nil {
 		return false
-	}
-	k := 0
-	if kind == sim.Reduce {
-		k = 1
 	}
 	st := &l.st[j]
 	v := s.Task(t)

@@ -3,6 +3,7 @@ package upperbound
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/mrbound/mrbound/internal/enum"
@@ -94,10 +95,65 @@ type clair struct {
 	// dur[k][j][i] is task i of kind k (maps, reduces) of job j.
 	dur   [2][][]float64
 	slots [2]float64 // map and reduce slots (fungible: both the total)
+
+	w *sim.Workload
+	// nodeKind[x] indexes kinds, the distinct (group, speed) of the nodes;
+	// hetero: some task's duration differs between them.
+	nodeKind  []int
+	kinds     []nodeKindKey
+	kindSlots [][2]bool
+	hetero    bool
+}
+
+type nodeKindKey struct {
+	group int
+	speed float64
+}
+
+// kindSlots[nk][k]: some node of kind nk has a slot for task kind k.
+
+// slowCap: a "-fast" construction leaves a task to faster nodes when this
+// node would take more than slowCap times its fastest duration (COSHH's
+// clusters mix resources 100× apart; waiting for a fast slot beats a slow
+// one by far). Any value gives valid schedules; 2 keeps nodes within a
+// factor 2 of the best usable.
+const slowCap = 2.0
+
+// durOn is task i of kind k of job j's true base duration on node kind nk.
+func (c *clair) durOn(j, k, i, nk int) float64 {
+	job := &c.w.Jobs[j]
+	t := &job.Maps
+	if k == 1 {
+		t = &job.Reduces
+	}
+	spec := &(*t)[i]
+	key := c.kinds[nk]
+	if len(spec.ByGroup) > 0 {
+		if key.group < len(spec.ByGroup) {
+			return float64(spec.ByGroup[key.group])
+		}
+		return math.Inf(1)
+	}
+	return float64(spec.Work) / key.speed
+}
+
+// slow reports whether node x is more than slowCap times slower for the
+// task than the fastest node kind.
+func (c *clair) slow(j, k, i, x int) bool {
+	if !c.hetero {
+		return false
+	}
+	best := math.Inf(1)
+	for nk := range c.kinds {
+		if c.kindSlots[nk][k] {
+			best = math.Min(best, c.durOn(j, k, i, nk))
+		}
+	}
+	return c.durOn(j, k, i, c.nodeKind[x]) > slowCap*best
 }
 
 func newClair(w *sim.Workload) *clair {
-	c := &clair{jobs: make([]jobStats, len(w.Jobs))}
+	c := &clair{jobs: make([]jobStats, len(w.Jobs)), w: w}
 	c.dur[0], c.dur[1] = make([][]float64, len(w.Jobs)), make([][]float64, len(w.Jobs))
 	var speed float64
 	groups := map[int]int{}
@@ -108,6 +164,16 @@ func newClair(w *sim.Workload) *clair {
 		}
 		speed += sp
 		groups[n.Group]++
+		key := nodeKindKey{n.Group, sp}
+		nk := slices.Index(c.kinds, key)
+		if nk < 0 {
+			nk = len(c.kinds)
+			c.kinds = append(c.kinds, key)
+			c.kindSlots = append(c.kindSlots, [2]bool{})
+		}
+		c.nodeKind = append(c.nodeKind, nk)
+		c.kindSlots[nk][0] = c.kindSlots[nk][0] || n.MapSlots > 0 || (w.Cluster.Fungible && n.TotalSlots > 0)
+		c.kindSlots[nk][1] = c.kindSlots[nk][1] || n.ReduceSlots > 0 || (w.Cluster.Fungible && n.TotalSlots > 0)
 		if w.Cluster.Fungible {
 			c.slots[0] += float64(n.TotalSlots)
 		} else {
@@ -151,6 +217,15 @@ func newClair(w *sim.Workload) *clair {
 			st.pending[k] = len(ts)
 		}
 		st.cp = c.span(st)
+	}
+	for j := range w.Jobs {
+		for k, ts := range [2][]sim.TaskSpec{w.Jobs[j].Maps, w.Jobs[j].Reduces} {
+			for i := range ts {
+				for nk := 1; nk < len(c.kinds) && !c.hetero; nk++ {
+					c.hetero = c.durOn(j, k, i, nk) != c.durOn(j, k, i, 0)
+				}
+			}
+		}
 	}
 	return c
 }

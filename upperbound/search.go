@@ -57,6 +57,7 @@ type Schedule struct {
 	Verified   bool    `json:"verified"`
 	CheckError string  `json:"check_error,omitempty"`
 	Completion []int64 `json:"-"`
+	fast       bool    // built by a "-fast" construction
 }
 
 // Result is what Best found.
@@ -91,19 +92,25 @@ func Best(ctx context.Context, w *sim.Workload, p *lowerbound.Problem, o Options
 	if o.TimeLimit > 0 {
 		e.deadline = time.Now().Add(o.TimeLimit)
 	}
+	variants := []bool{false}
+	if e.c.hetero {
+		variants = append(variants, true)
+	}
 	for _, r := range Rules(o.Metric) {
-		if e.stop() {
-			break
+		for _, fast := range variants {
+			if e.stop() {
+				break
+			}
+			pol, err := newList(e.c, r, fast)
+			if err != nil {
+				return nil, err
+			}
+			sc, err := e.run(pol)
+			if err != nil {
+				return nil, err
+			}
+			e.consider(sc)
 		}
-		pol, err := newList(e.c, r)
-		if err != nil {
-			return nil, err
-		}
-		sc, err := e.run(pol)
-		if err != nil {
-			return nil, err
-		}
-		e.consider(sc)
 	}
 	if o.Evaluations >= 0 && len(w.Jobs) > 1 && !e.stop() {
 		if err := e.search(); err != nil {
@@ -139,7 +146,7 @@ func (e *evaluator) stop() bool {
 // run simulates pol and checks the trace.
 func (e *evaluator) run(pol *List) (Schedule, error) {
 	e.res.Evaluations++
-	sc := Schedule{By: pol.Name()}
+	sc := Schedule{By: pol.Name(), fast: pol.fast}
 	res, err := sim.Run(e.w, pol, e.o.Sim)
 	if err != nil {
 		return sc, err
@@ -204,8 +211,9 @@ func cmpInt(a, b int64) int {
 func (e *evaluator) search() error {
 	start := e.res.Best
 	var startC []int64
+	fast := false
 	if start != nil {
-		startC = start.Completion
+		startC, fast = start.Completion, start.fast
 	}
 	for _, s := range e.o.Starts {
 		if start == nil || s.Value < start.Value {
@@ -229,7 +237,7 @@ func (e *evaluator) search() error {
 		if n > 0 {
 			cand = e.move(rng, cur, curSc.Completion)
 		}
-		pol, err := newOrder(e.c, cand)
+		pol, err := newOrder(e.c, cand, fast)
 		if err != nil {
 			return err
 		}

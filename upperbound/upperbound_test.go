@@ -32,6 +32,7 @@ func TestConformance(t *testing.T) {
 	}
 	for r := upperbound.SRPT; r < upperbound.Order; r++ {
 		builders[r.String()] = func(w *sim.Workload) (sim.Policy, error) { return upperbound.New(w, r) }
+		builders[r.String()+"-fast"] = func(w *sim.Workload) (sim.Policy, error) { return upperbound.NewFast(w, r) }
 	}
 	for name, build := range builders {
 		t.Run(name, func(t *testing.T) {

@@ -28,9 +28,9 @@ type Options struct {
 	// Evaluations caps the local search's runs after the constructions: 0
 	// is DefaultEvaluations, negative turns the search off.
 	Evaluations int
-	// TimeLimit stops the constructions and the search when reached (0:
-	// none). A run it cuts short depends on the machine; Result.Stopped
-	// says so.
+	// TimeLimit stops the constructions and the search when reached,
+	// checked between simulator runs (0: none). Work it cuts short depends
+	// on the machine; Result.Stopped says so.
 	TimeLimit time.Duration
 	// Seed seeds the search's stream.
 	Seed uint64

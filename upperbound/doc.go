@@ -39,6 +39,11 @@
 //     arrival order;
 //   - late jobs and MRCP's product: earliest deadline first (edf).
 //
+// On heterogeneous clusters each rule also runs as a "-fast" variant, which
+// leaves a task to faster nodes rather than run it more than slowCap (2)
+// times slower than its fastest node would: on COSHH's clusters, whose
+// resources differ by 100×, waiting for a fast slot wins by far.
+//
 // Best runs every rule (the metric's own first) and then a local search over
 // static job orders (LocalSearch): starting from the completion order of the
 // best verified schedule so far, it moves one job — often the one that

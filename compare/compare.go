@@ -36,6 +36,22 @@ type Offline struct {
 	// Verified reports that the optimal schedule passed its checker (true for
 	// an enumerated optimum, which is computed, not decoded).
 	Verified bool
+	// Schedules are offline schedules of the same problem (package
+	// upperbound's clairvoyant constructions), each with its checker
+	// verdict: a verified one competes with the policies for the upper end
+	// of the bracket, one that failed the checker is listed and never used.
+	Schedules []Schedule
+	// SchedulesStopped says why the offline constructions stopped early
+	// ("time limit", "cancelled"), "" when they ran their whole budget.
+	SchedulesStopped string
+}
+
+// Schedule is one offline schedule's value and checker verdict.
+type Schedule struct {
+	By         string  `json:"by"`
+	Value      float64 `json:"value"`
+	Verified   bool    `json:"verified"`
+	CheckError string  `json:"check_error,omitempty"`
 }
 
 // Row is one policy's line of the report.
@@ -43,9 +59,11 @@ type Row struct {
 	Policy string  `json:"policy"`
 	Value  float64 `json:"value"`
 	// Ratio is Value / bound (nil when the bound is 0); RatioToOptimum is
-	// Value / optimum when the optimum is proven and positive.
+	// Value / optimum when the optimum is proven and positive;
+	// RatioToUpper is Value / upper (nil without an upper or when it is 0).
 	Ratio          *float64 `json:"ratio"`
 	RatioToOptimum *float64 `json:"ratio_to_optimum,omitempty"`
+	RatioToUpper   *float64 `json:"ratio_to_upper"`
 	Verified       bool     `json:"verified"`
 	CheckError     string   `json:"check_error,omitempty"`
 }
@@ -58,8 +76,9 @@ type Report struct {
 	Unit  string  `json:"unit"`
 	Bound float64 `json:"bound"`
 	By    string  `json:"bound_by"`
-	// BoundStatus is "optimal" when the bound is a proven optimum, else
-	// "bound"; Gap is (best verified value − bound)/best verified value,
+	// BoundStatus is "optimal" exactly when the bracket is 1: the bound is
+	// a proven optimum, or a verified schedule attains it; else "bound".
+	// Gap is (best verified value − bound)/best verified value,
 	// nil when no policy is verified or the best value is 0.
 	BoundStatus string   `json:"bound_status"`
 	Gap         *float64 `json:"gap"`
@@ -69,9 +88,26 @@ type Report struct {
 	// says in words what the offline side is.
 	OfflineVerified bool   `json:"offline_verified"`
 	OfflineCheck    string `json:"offline_check"`
+	// Upper is the best known schedule's value: the least verified value
+	// of the policies and the offline schedules, or the proven optimum;
+	// UpperBy names what gives it (a policy, an offline construction, or
+	// "optimum"); UpperVerified says that its schedule passed the checker
+	// (false only for a proven optimum whose schedule was not checked).
+	// Bracket is Upper / Bound: OPT lies in [Bound, Upper], so a bracket
+	// of 1 proves the optimum (1 also when both are 0; nil when the bound
+	// is 0 below a positive upper, or without an upper).
+	Upper         *float64 `json:"upper"`
+	UpperBy       string   `json:"upper_by"`
+	UpperVerified bool     `json:"upper_verified"`
+	Bracket       *float64 `json:"bracket"`
 	// Components lists every lower bound computed for the metric.
 	Components []lowerbound.Component `json:"bound_components"`
 	Policies   []Row                  `json:"policies"`
+	// Offline lists the offline schedules tried, each with its verdict;
+	// OfflineStopped says why they stopped early, if they did (the upper
+	// value then depends on the machine's speed).
+	Offline        []Schedule `json:"offline_schedules,omitempty"`
+	OfflineStopped string     `json:"offline_stopped,omitempty"`
 }
 
 // Value computes metric m of a run's completion times on p.
@@ -115,12 +151,13 @@ func Value(p *lowerbound.Problem, m lowerbound.Metric, completion []int64) (floa
 }
 
 // Build computes every run's value and ratios, and enforces the invariant:
-// a verified run below off.Bound or below a proven optimum is an error
-// wrapping ErrBelowBound (the report is not returned). Unverified runs are
-// reported with their verdict and not checked against the bound.
+// a verified run or offline schedule below off.Bound or below a proven
+// optimum is an error wrapping ErrBelowBound (the report is not returned).
+// Unverified runs and schedules are reported with their verdict, not
+// checked against the bound and never the upper value.
 func Build(p *lowerbound.Problem, m lowerbound.Metric, off Offline, runs []Run) (*Report, error) {
 	r := &Report{Metric: m, Unit: "ms", Bound: off.Bound, By: off.By, BoundStatus: "bound",
-		Optimum: off.Optimum, OfflineVerified: off.Verified, Components: off.Components}
+		Optimum: off.Optimum, OfflineVerified: off.Verified, Components: off.Components, Offline: off.Schedules, OfflineStopped: off.SchedulesStopped}
 	if m == lowerbound.LateJobs {
 		r.Unit = "jobs"
 	}
@@ -136,7 +173,17 @@ func Build(p *lowerbound.Problem, m lowerbound.Metric, off Offline, runs []Run) 
 		r.BoundStatus = "optimal"
 		r.Bound, r.By = *off.Optimum, "optimum"
 	}
+	below := func(what string, v float64) error {
+		if v < off.Bound {
+			return fmt.Errorf("%w: %s has %s %g < certified bound %g (by %s)", ErrBelowBound, what, m, v, off.Bound, off.By)
+		}
+		if off.Optimum != nil && v < *off.Optimum {
+			return fmt.Errorf("%w: %s has %s %g < proven optimum %g", ErrBelowBound, what, m, v, *off.Optimum)
+		}
+		return nil
+	}
 	best := math.Inf(1)
+	upper, upperBy := math.Inf(1), ""
 	for _, run := range runs {
 		v, err := Value(p, m, run.Completion)
 		if err != nil {
@@ -144,21 +191,57 @@ func Build(p *lowerbound.Problem, m lowerbound.Metric, off Offline, runs []Run) 
 		}
 		row := Row{Policy: run.Policy, Value: v, Verified: run.Verified, CheckError: run.CheckErr}
 		if run.Verified {
-			if v < off.Bound {
-				return nil, fmt.Errorf("%w: %s has %s %g < certified bound %g (by %s)", ErrBelowBound, run.Policy, m, v, off.Bound, off.By)
-			}
-			if off.Optimum != nil && v < *off.Optimum {
-				return nil, fmt.Errorf("%w: %s has %s %g < proven optimum %g", ErrBelowBound, run.Policy, m, v, *off.Optimum)
+			if err := below(run.Policy, v); err != nil {
+				return nil, err
 			}
 			best = math.Min(best, v)
-		}
-		if r.Bound > 0 {
-			row.Ratio = ptr(v / r.Bound)
-		}
-		if off.Optimum != nil && *off.Optimum > 0 {
-			row.RatioToOptimum = ptr(v / *off.Optimum)
+			if v < upper {
+				upper, upperBy = v, run.Policy
+			}
 		}
 		r.Policies = append(r.Policies, row)
+	}
+	for _, sc := range off.Schedules {
+		if !sc.Verified {
+			continue
+		}
+		if err := below("offline schedule "+sc.By, sc.Value); err != nil {
+			return nil, err
+		}
+		if sc.Value < upper {
+			upper, upperBy = sc.Value, sc.By
+		}
+	}
+	if !math.IsInf(upper, 1) {
+		r.Upper, r.UpperBy, r.UpperVerified = ptr(upper), upperBy, true
+	}
+	if off.Optimum != nil && (r.Upper == nil || *off.Optimum < upper) {
+		// The optimum's own schedule (enumerated or decoded) is the best known.
+		r.Upper, r.UpperBy, r.UpperVerified = ptr(*off.Optimum), "optimum", off.Verified
+	}
+	if r.Upper != nil && *r.Upper == r.Bound && r.BoundStatus != "optimal" {
+		// A verified schedule attains the certified bound: both are the optimum.
+		r.BoundStatus, r.Optimum, r.OfflineVerified = "optimal", ptr(r.Bound), true
+		r.OfflineCheck = "certified lower bound attained by a verified schedule (" + r.UpperBy + "): optimal"
+	}
+	switch {
+	case r.Upper == nil:
+	case *r.Upper == r.Bound:
+		r.Bracket = ptr(1)
+	case r.Bound > 0:
+		r.Bracket = ptr(*r.Upper / r.Bound)
+	}
+	for i := range r.Policies {
+		row := &r.Policies[i]
+		if r.Bound > 0 {
+			row.Ratio = ptr(row.Value / r.Bound)
+		}
+		if r.Optimum != nil && *r.Optimum > 0 {
+			row.RatioToOptimum = ptr(row.Value / *r.Optimum)
+		}
+		if r.Upper != nil && *r.Upper > 0 {
+			row.RatioToUpper = ptr(row.Value / *r.Upper)
+		}
 	}
 	if !math.IsInf(best, 1) && best > 0 {
 		r.Gap = ptr((best - r.Bound) / best)

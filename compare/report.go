@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -19,6 +20,14 @@ import (
 )
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+
+// orEmpty is a CSV cell: "" for nil.
+func orEmpty(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return num(*p)
+}
 
 func ratio(p *float64) string {
 	if p == nil {
@@ -52,7 +61,42 @@ func (r *Report) header() string {
 	if r.Gap != nil {
 		s += fmt.Sprintf("; gap to the best verified policy %.2f%%", 100**r.Gap)
 	}
+	return s + r.upperLine()
+}
+
+// upperLine is the header's second sentence: the best known schedule and
+// the bracket, "" without an upper value.
+func (r *Report) upperLine() string {
+	if r.Upper == nil {
+		return ""
+	}
+	v := "verified"
+	if !r.UpperVerified {
+		v = "schedule not verified"
+	}
+	s := fmt.Sprintf("\nbest known schedule %s (by %s, %s); bracket upper/bound ", r.show(*r.Upper), r.UpperBy, v)
+	if r.Bracket == nil {
+		s += "-"
+	} else {
+		s += strconv.FormatFloat(*r.Bracket, 'f', 3, 64)
+	}
+	if r.OfflineStopped != "" {
+		s += "; offline search stopped early (" + r.OfflineStopped + ")"
+	}
 	return s
+}
+
+// offlineRows are the offline schedules as (name, value, verdict).
+func (r *Report) offlineRows() [][3]string {
+	var out [][3]string
+	for _, sc := range r.Offline {
+		val, v := r.show(sc.Value), "verified"
+		if !sc.Verified {
+			val, v = "-", "FAILED: "+sc.CheckError+" (not used)"
+		}
+		out = append(out, [3]string{sc.By, val, v})
+	}
+	return out
 }
 
 // WriteText writes the header and a table of the policies.
@@ -65,9 +109,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.BoundStatus == "optimal" {
 		ratioHead = "ratio to optimum"
 	}
-	tw.AppendHeader(table.Row{"policy", "value (" + r.humanUnit() + ")", ratioHead, "checker"})
+	tw.AppendHeader(table.Row{"policy", "value (" + r.humanUnit() + ")", ratioHead, "ratio to upper", "checker"})
 	for _, p := range r.Policies {
-		tw.AppendRow(table.Row{p.Policy, r.show(p.Value), ratio(p.Ratio), verdict(p)})
+		tw.AppendRow(table.Row{p.Policy, r.show(p.Value), ratio(p.Ratio), ratio(p.RatioToUpper), verdict(p)})
 	}
 	if r.Instance != "" {
 		if _, err := fmt.Fprintf(w, "%s\n", r.Instance); err != nil {
@@ -78,6 +122,20 @@ func (r *Report) WriteText(w io.Writer) error {
 		return err
 	}
 	tw.Render()
+	if len(r.Offline) == 0 {
+		return nil
+	}
+	if _, err := fmt.Fprintln(w, "offline schedules (clairvoyant constructions, package upperbound):"); err != nil {
+		return err
+	}
+	ow := table.NewWriter()
+	ow.SetOutputMirror(w)
+	ow.SetStyle(table.StyleLight)
+	ow.AppendHeader(table.Row{"construction", "value (" + r.humanUnit() + ")", "checker"})
+	for _, o := range r.offlineRows() {
+		ow.AppendRow(table.Row{o[0], o[1], o[2]})
+	}
+	ow.Render()
 	return nil
 }
 
@@ -94,9 +152,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if r.Instance != "" {
 		s += fmt.Sprintf("**%s**\n\n", r.Instance)
 	}
-	s += r.header() + "\n\n| policy | value (" + r.humanUnit() + ") | ratio | checker |\n|---|---|---|---|\n"
+	s += strings.ReplaceAll(r.header(), "\n", "\n\n") + "\n\n| policy | value (" + r.humanUnit() + ") | ratio | ratio to upper | checker |\n|---|---|---|---|---|\n"
 	for _, p := range r.Policies {
-		s += fmt.Sprintf("| %s | %s | %s | %s |\n", p.Policy, r.show(p.Value), ratio(p.Ratio), verdict(p))
+		s += fmt.Sprintf("| %s | %s | %s | %s | %s |\n", p.Policy, r.show(p.Value), ratio(p.Ratio), ratio(p.RatioToUpper), verdict(p))
+	}
+	if rows := r.offlineRows(); len(rows) > 0 {
+		s += "\n| offline construction | value (" + r.humanUnit() + ") | checker |\n|---|---|---|\n"
+		for _, o := range rows {
+			s += fmt.Sprintf("| %s | %s | %s |\n", o[0], o[1], o[2])
+		}
 	}
 	_, err := io.WriteString(w, s)
 	return err
@@ -107,18 +171,18 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 // text report).
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"instance", "metric", "unit", "bound", "bound_status", "bound_by", "optimum", "policy", "value", "ratio", "verified"})
-	opt := ""
+	_ = cw.Write([]string{"instance", "metric", "unit", "bound", "bound_status", "bound_by", "optimum", "policy", "value", "ratio", "verified",
+		"upper", "upper_by", "upper_verified", "bracket", "ratio_to_upper"})
+	opt, upper := "", ""
 	if r.Optimum != nil {
 		opt = r.show(*r.Optimum)
 	}
+	if r.Upper != nil {
+		upper = r.show(*r.Upper)
+	}
 	for _, p := range r.Policies {
-		rt := ""
-		if p.Ratio != nil {
-			rt = num(*p.Ratio)
-		}
-		_ = cw.Write([]string{r.Instance, r.Metric.String(), r.humanUnit(), r.show(r.Bound), r.BoundStatus, r.By, opt, p.Policy, r.show(p.Value), rt,
-			strconv.FormatBool(p.Verified)})
+		_ = cw.Write([]string{r.Instance, r.Metric.String(), r.humanUnit(), r.show(r.Bound), r.BoundStatus, r.By, opt, p.Policy, r.show(p.Value), orEmpty(p.Ratio),
+			strconv.FormatBool(p.Verified), upper, r.UpperBy, strconv.FormatBool(r.UpperVerified), orEmpty(r.Bracket), orEmpty(p.RatioToUpper)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -166,6 +230,16 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	one.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 	p.Add(one)
 	p.Legend.Add("ratio 1 = the "+against, one)
+	if r.Bracket != nil {
+		// OPT lies between the two dashed lines.
+		b := *r.Bracket
+		up := plotter.NewFunction(func(float64) float64 { return b })
+		up.Color = color.RGBA{0, 158, 115, 255}
+		up.Width = vg.Points(1.5)
+		up.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		p.Add(up)
+		p.Legend.Add("best known schedule ("+r.UpperBy+")", up)
+	}
 	// Top left, inside the axes: a wider fallback font then grows into the
 	// plot, not off the canvas.
 	p.Legend.Top, p.Legend.Left = true, true

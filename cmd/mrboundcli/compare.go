@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/policy/external"
 	"github.com/mrbound/mrbound/solve"
+	"github.com/mrbound/mrbound/upperbound"
 	"github.com/mrbound/mrbound/workload"
 )
 
@@ -45,6 +47,14 @@ time limit; else the best certified lower bound (docs/bounds.md). A verified pol
 the bound is a bug and exits with code 2. Times are in seconds in the text, Markdown and CSV
 reports and in milliseconds in the JSON, whose "unit" says so; docs/compare.md explains every number.
 
+The upper end of the bracket is the best known schedule: the least verified value of the
+policies and of offline clairvoyant constructions (package upperbound: list scheduling by true
+remaining work, relaxation α-points, critical paths, deadlines, then a seeded local search over job
+orders, --upper-evals runs), each run in the same simulator and verified by the checker; one that
+fails the checker is listed and never used. The report gives upper, upper_by and the bracket
+upper/bound (OPT lies within it; 1 proves the optimum), and each policy's ratio to the upper.
+--no-upper skips them.
+
 Sweep form: with --family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed) and no FILE, every
 instance of the family (--jobs jobs, each λ of --lambdas, seeds 1..--seeds) is compared; one row
 per policy and instance is appended to --table as soon as it is known, so a killed sweep resumes
@@ -66,6 +76,9 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.StringFlag{Name: "sweep", Usage: "sweep: plan it as independent items in this folder instead (mrbound sweep submit/collect; Slurm, Kubernetes)"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of every random stream of the runs (block placement, tie-breaks, noise)"},
 			&cli.Float64Flag{Name: "noise", Usage: "each launch's true duration is multiplied by U[1-noise, 1+noise] (the bounds use 1-noise)"},
+			&cli.BoolFlag{Name: "no-upper", Usage: "skip the offline clairvoyant constructions that compete with the policies for the best known schedule (the upper end of the bracket)"},
+			&cli.IntFlag{Name: "upper-evals", Value: upperbound.DefaultEvaluations, Usage: "simulator runs of the offline local search after its constructions (0: none); a seed fixes the result"},
+			&cli.DurationFlag{Name: "upper-time-limit", Value: defaultUpperTimeLimit, Usage: "stop the offline constructions and search after this long (the report then says so; 0: no limit)"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table"},
 			&cli.StringFlag{Name: "svg", Usage: "write a bar chart of the ratios to this SVG file"},
 			&cli.StringFlag{Name: "out", Usage: "also write the report to this file (.md or .csv)"},
@@ -100,6 +113,11 @@ const defaultOptimumJobs = 30
 // defaultLagrangeIterations: the interval Lagrangian's steps in compare
 // (FB-2009 day 0 takes a few seconds; docs/results.md, issue 26).
 const defaultLagrangeIterations = 120
+
+// defaultUpperTimeLimit stops the offline side on big traces (the FB-2009
+// day takes about a second a run at 10 nodes); small instances finish their
+// evaluation budget long before it, so their result is fixed by the seed.
+const defaultUpperTimeLimit = 30 * time.Second
 
 // compareOptions are compareAction's flags, checked.
 type compareOptions struct {
@@ -150,6 +168,15 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 	}
 	if o.run.OptimumJobs = c.Int("optimum-jobs"); o.run.OptimumJobs < 0 {
 		return o, badInputf("--optimum-jobs: must be ≥ 0, got %d", o.run.OptimumJobs)
+	}
+	o.run.NoUpper = c.Bool("no-upper")
+	if o.run.UpperEvaluations = c.Int("upper-evals"); o.run.UpperEvaluations < 0 {
+		return o, badInputf("--upper-evals: must be ≥ 0, got %d", o.run.UpperEvaluations)
+	} else if o.run.UpperEvaluations == 0 {
+		o.run.UpperEvaluations = -1 // upperbound: negative turns the search off
+	}
+	if o.run.UpperTimeLimit = c.Duration("upper-time-limit"); o.run.UpperTimeLimit < 0 {
+		return o, badInputf("--upper-time-limit: must be ≥ 0, got %v", o.run.UpperTimeLimit)
 	}
 	if o.workload, err = workloadOptions(c, o.path); err != nil {
 		return o, err

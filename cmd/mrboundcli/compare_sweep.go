@@ -42,6 +42,13 @@ func compareSweepAction(c *cli.Context) error {
 	if c.NArg() != 0 {
 		return badInputf("compare --family runs a sweep and takes no FILE (got %q)", c.Args().First())
 	}
+	for _, f := range []string{"no-upper", "upper-evals", "upper-time-limit"} {
+		if c.IsSet(f) {
+			// Its records carry no upper value: the offline constructions run
+			// with their defaults only to check the invariant.
+			return badInputf("--%s does not apply to a sweep (its records carry no upper value)", f)
+		}
+	}
 	o := simbridge.SweepOptions{Family: c.String("family"), Jobs: c.Int("jobs"), Seeds: c.Int("seeds")}
 	var err error
 	if o.Lambdas, err = parseRates(c.String("lambdas")); err != nil {

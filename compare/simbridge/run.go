@@ -14,6 +14,8 @@ import (
 	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/workload/trace"
+
+	"github.com/mrbound/mrbound/upperbound"
 )
 
 // Options configures Compare.
@@ -57,6 +59,16 @@ type Options struct {
 	// Progress, when set, is called with (steps done, steps): one step per
 	// policy run, one for the offline side.
 	Progress func(done, total int)
+
+	// NoUpper skips the offline constructions (package upperbound) that
+	// compete with the policies for the upper end of the bracket; they run
+	// by default.
+	NoUpper bool
+	// UpperEvaluations and UpperTimeLimit are the local search's budget
+	// (upperbound.Options.Evaluations, TimeLimit; 0: its default and no
+	// time limit).
+	UpperEvaluations int
+	UpperTimeLimit   time.Duration
 }
 
 // DefaultLagrangeTimeLimit stops the interval Lagrangian when no limit is
@@ -98,7 +110,9 @@ type Outcome struct {
 	Windows *windowbound.Result
 	// Stream is the whole-stream MRCP solve (Options.OptimumJobs), nil
 	// when it did not apply.
-	Stream  *windowbound.StreamOptimum
+	Stream *windowbound.StreamOptimum
+	// Upper is what the offline constructions found (nil with NoUpper).
+	Upper   *upperbound.Result
 	Results []*sim.Result
 	// BoundWall is the time spent on the offline side.
 	BoundWall time.Duration
@@ -246,6 +260,26 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		o.Progress(len(policies)+1, len(policies)+1)
 	}
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
+	if !o.NoUpper {
+		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
+		for _, run := range runs {
+			if !run.Verified {
+				continue // only a checked schedule may seed the search
+			}
+			v, err := compare.Value(p, m, run.Completion)
+			if err != nil {
+				return nil, err
+			}
+			uo.Starts = append(uo.Starts, upperbound.Start{Name: run.Policy, Value: v, Completion: run.Completion})
+		}
+		if out.Upper, err = upperbound.Best(ctx, w, p, uo); err != nil {
+			return nil, err
+		}
+		off.SchedulesStopped = out.Upper.Stopped
+		for _, sc := range out.Upper.Tried {
+			off.Schedules = append(off.Schedules, compare.Schedule{By: sc.By, Value: sc.Value, Verified: sc.Verified, CheckError: sc.CheckError})
+		}
+	}
 	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && off.Optimum == nil {
 		v := st.Value
 		off.Optimum, off.Verified = &v, true

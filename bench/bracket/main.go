@@ -1,0 +1,154 @@
+// Command bracket measures issue 26's bracket [certified bound, best known
+// schedule] on loaded real workloads: the FB-2009 SWIM day 0 (2 map and 1
+// reduce slots per node) at several cluster sizes and generated 100-job
+// COSHH Facebook and Yahoo streams, for mean turnaround, makespan and max
+// turnaround. Each line is one simbridge.Compare (ideal mode, every trace
+// and every offline schedule verified by sim/check): the bound and what
+// gives it, the best policy, the best offline construction, the upper end
+// and the bracket upper/bound, with the wall time of the offline side. It
+// prints a Markdown table (docs/results.md, issue 26).
+//
+//	nice go run ./bench/bracket -nodes 10,20,40,100,600 -evals 40 -limit 10m
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/instances/coshhscenario"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/sim"
+	_ "github.com/mrbound/mrbound/solve/native" // COSHH's LPs
+	"github.com/mrbound/mrbound/workload"
+)
+
+func main() {
+	trace := flag.String("trace", filepath.Join("..", "shared", "traces", "swim", "FB-2009_samples_24_times_1hr_0.tsv"), "the SWIM day")
+	nodes := flag.String("nodes", "10,20,40,100,600", "cluster sizes for the SWIM day (empty: skip it)")
+	coshh := flag.String("coshh", "facebook,yahoo", "generated 100-job COSHH streams (seed 1; empty: skip)")
+	metrics := flag.String("metrics", "mean-turnaround,makespan,max-turnaround", "metrics")
+	swimPols := flag.String("policies", "fifo,fair,fair-nodelay,hfsp,hfsp-aftermaps", "policies on the SWIM day")
+	coshhPols := flag.String("coshh-policies", "fifo,fair,fair-nodelay,hfsp-aftermaps,coshh-fallback", "policies on the COSHH streams")
+	coshhTasks = flag.Bool("coshh-tasks", false, "generate the COSHH streams with task counts (generate coshh --tasks)")
+	evals := flag.Int("evals", 40, "local-search runs of the offline side")
+	limit := flag.Duration("limit", 10*time.Minute, "time limit of the offline side per line")
+	flag.Parse()
+	if err := run(*trace, *nodes, *coshh, *metrics, *swimPols, *coshhPols, *evals, *limit); err != nil {
+		fmt.Fprintln(os.Stderr, "bracket:", err)
+		os.Exit(1)
+	}
+}
+
+var coshhTasks *bool
+
+type instance struct {
+	name     string
+	w        *sim.Workload
+	policies []string
+}
+
+func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, limit time.Duration) error {
+	var insts []instance
+	for _, s := range split(nodes) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("-nodes: %v", err)
+		}
+		o := workload.DefaultOptions()
+		o.SWIMCluster.Nodes, o.SWIMCluster.MapSlots, o.SWIMCluster.ReduceSlots = n, 2, 1
+		w, err := workload.Load(trace, o)
+		if err != nil {
+			return err
+		}
+		insts = append(insts, instance{fmt.Sprintf("FB-2009 day 0, %d nodes", n), w, split(swimPols)})
+	}
+	for _, tr := range split(coshh) {
+		sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: tr, Jobs: 100, Seed: 1, Tasks: *coshhTasks})
+		if err != nil {
+			return err
+		}
+		w, err := workload.FromCOSHH(tr, sc)
+		if err != nil {
+			return err
+		}
+		insts = append(insts, instance{"COSHH " + tr + " (100 jobs, seed 1)", w, split(coshhPols)})
+	}
+	fmt.Println("| instance | metric | bound (by) | best policy | best offline | bracket upper/bound | best policy/bound | offline side |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, in := range insts {
+		for _, ms := range split(metrics) {
+			m, err := lowerbound.ParseMetric(ms)
+			if err != nil {
+				return err
+			}
+			var pols []simbridge.Named
+			for _, n := range in.policies {
+				p, err := policy.New(n, policy.Params{})
+				if err != nil {
+					return err
+				}
+				pols = append(pols, simbridge.Named{Name: n, Policy: p})
+			}
+			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), UpperEvaluations: evals, UpperTimeLimit: limit}
+			t0 := time.Now()
+			out, err := simbridge.Compare(context.Background(), in.name, in.w, pols, o)
+			if err != nil {
+				return fmt.Errorf("%s, %s: %w", in.name, m, err)
+			}
+			r := out.Report
+			bestPol, bestPolBy := math.Inf(1), ""
+			for _, row := range r.Policies {
+				if row.Verified && row.Value < bestPol {
+					bestPol, bestPolBy = row.Value, row.Policy
+				}
+			}
+			off := "-"
+			if b := out.Upper.Best; b != nil {
+				off = fmt.Sprintf("%s (%s)", secs(b.Value, m), strings.TrimPrefix(b.By, "offline-"))
+			}
+			bracket := "-"
+			if r.Bracket != nil {
+				bracket = fmt.Sprintf("%.3f", *r.Bracket)
+			}
+			ratio := "-"
+			if r.Bound > 0 && !math.IsInf(bestPol, 1) {
+				ratio = fmt.Sprintf("%.3f", bestPol/r.Bound)
+			}
+			stopped := ""
+			if out.Upper.Stopped != "" {
+				stopped = ", stopped: " + out.Upper.Stopped
+			}
+			fmt.Printf("| %s | %s | %s (%s) | %s (%s) | %s | %s | %s | %d runs, %v%s |\n", in.name, m, secs(r.Bound, m), r.By,
+				secs(bestPol, m), bestPolBy, off, bracket, ratio, out.Upper.Evaluations,
+				(time.Since(t0) - out.BoundWall).Round(time.Second), stopped)
+		}
+	}
+	return nil
+}
+
+// secs prints a time metric in seconds.
+func secs(v float64, m lowerbound.Metric) string {
+	if m == lowerbound.LateJobs || math.IsInf(v, 0) {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%.1f s", v/1000)
+}
+
+func split(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

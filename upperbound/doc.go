@@ -1,0 +1,62 @@
+// Package upperbound finds good offline schedules — the upper end of the
+// bracket [certified lower bound, best known schedule] that package compare
+// reports — by clairvoyant list scheduling run through the simulator and
+// checked by sim/check.
+//
+// # Why a schedule from here is a valid upper bound
+//
+// A construction is a sim.Policy run by sim.Run on the very workload and
+// options the compared policies run with, so its result is a schedule of the
+// simulated problem, and its trace is re-verified by the independent checker
+// (sim/check). Best keeps only verified runs: a construction whose trace
+// fails the checker, attempts an invalid action or leaves a job unfinished is
+// reported with its verdict and never becomes the upper value.
+//
+// # Clairvoyance, and why it lives outside package policy
+//
+// Online policies (package policy) see only what Hadoop would show them:
+// estimates, never true durations or future arrivals. A construction here
+// reads the workload itself when it is built — every arrival and every true
+// task duration — which no online policy may do; that is why it is not in
+// the policy registry and cannot be picked with --policies. The simulator
+// does not stop it: a Policy is handed the workload by whoever builds it, and
+// the engine only checks that each action is feasible.
+//
+// # Constructions (Rule)
+//
+// Each rule is list scheduling by job priority: whenever a slot is free, it
+// takes a task of the highest-priority job that has one ready for it (maps by
+// sim.PickMap, reduces once slow-start allows). Priorities, by metric:
+//
+//   - mean and total turnaround: smallest remaining unlaunched work first
+//     (srpt), the same work divided by the slots the job could use
+//     (srpt-span), and static orders from the preemptive single-machine SRPT
+//     relaxation on a machine as fast as the whole cluster (relax-srpt: the
+//     job's completion in the relaxation, relax-srpt-mid: its α = ½ point);
+//   - makespan: longest remaining span first (lrpt), longest critical path
+//     first (cp-first);
+//   - maximum turnaround: latest start first (latest-start, a_j − CP_j) and
+//     arrival order;
+//   - late jobs and MRCP's product: earliest deadline first (edf).
+//
+// On heterogeneous clusters each rule also runs as a "-fast" variant, which
+// leaves a task to faster nodes rather than run it more than slowCap (2)
+// times slower than its fastest node would: on COSHH's clusters, whose
+// resources differ by 100×, waiting for a fast slot wins by far.
+//
+// Best runs every rule (the metric's own first) and then a local search over
+// static job orders (LocalSearch): starting from the completion order of the
+// best verified schedule so far, it moves one job — often the one that
+// decides the metric (the last to finish, the longest turnaround, a late
+// job, which is sent to the back as in Moore–Hodgson) — re-simulates,
+// re-checks, and keeps the move when the verified value improves. The search
+// draws from a seeded stream and stops after Options.Evaluations runs, so a
+// seed fixes the result; Options.TimeLimit is a safety stop (a search it cuts
+// short says so in Result.Stopped and may depend on the machine).
+//
+// # What is not here
+//
+// Deliberate idling (holding a slot for an imminent small job) is not
+// implemented: list scheduling never leaves a slot idle when a ready task
+// could use it. The local search can only reorder jobs.
+package upperbound

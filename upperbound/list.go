@@ -1,0 +1,238 @@
+package upperbound
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mrbound/mrbound/sim"
+)
+
+// List is a clairvoyant list-scheduling construction: a sim.Policy that
+// fills every free slot with a task of the highest-priority job that has
+// one ready (see the package comment). It is not in the policy registry: it
+// reads true durations and arrivals from the workload it was built from.
+type List struct {
+	rule Rule
+	c    *clair
+	// static are the keys of a static rule or of an Order (nil for a
+	// dynamic rule).
+	static []float64
+	// fast leaves a task to faster nodes rather than run it more than
+	// slowCap times slower than it could (heterogeneous clusters).
+	fast bool
+
+	st         []jobStats // this run's unlaunched work per job
+	key        []float64
+	maps, reds *indexHeap // arrived jobs with a map (reduce) ready
+}
+
+// New returns rule r's construction for w. Order is built by NewOrder.
+func New(w *sim.Workload, r Rule) (*List, error) {
+	return newList(newClair(w), r, false)
+}
+
+// NewFast is New's variant that leaves a task to faster nodes rather than
+// run it more than slowCap times slower than the fastest node would.
+func NewFast(w *sim.Workload, r Rule) (*List, error) {
+	return newList(newClair(w), r, true)
+}
+
+func newList(c *clair, r Rule, fast bool) (*List, error) {
+	if r <= RuleUnknown || r >= Order {
+		return nil, fmt.Errorf("upperbound: no construction %v", r)
+	}
+	l := &List{rule: r, c: c, fast: fast}
+	if !r.dynamic() {
+		var err error
+		if l.static, err = c.staticKeys(r); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// NewOrder returns the construction that ranks the jobs of w in the given
+// order (order[0] first; a permutation of 0..len(w.Jobs)−1).
+func NewOrder(w *sim.Workload, order []int) (*List, error) {
+	return newOrder(newClair(w), order, false)
+}
+
+func newOrder(c *clair, order []int, fast bool) (*List, error) {
+	if len(order) != len(c.jobs) {
+		return nil, fmt.Errorf("upperbound: an order of %d jobs for %d", len(order), len(c.jobs))
+	}
+	key := make([]float64, len(order))
+	seen := make([]bool, len(order))
+	for pos, j := range order {
+		if j < 0 || j >= len(order) || seen[j] {
+			return nil, fmt.Errorf("upperbound: the order is not a permutation (job %d at %d)", j, pos)
+		}
+		seen[j] = true
+		key[j] = float64(pos)
+	}
+	return &List{rule: Order, c: c, static: key, fast: fast}, nil
+}
+
+// Name is "offline-" and the rule's name, "-fast" for the variant that
+// keeps tasks off much slower nodes.
+func (l *List) Name() string {
+	if l.fast {
+		return "offline-" + l.rule.String() + "-fast"
+	}
+	return "offline-" + l.rule.String()
+}
+
+// Init resets the run's state.
+func (l *List) Init(s *sim.Sim) error {
+	if s.NumJobs() != len(l.c.jobs) {
+		return fmt.Errorf("upperbound: built for %d jobs, the run has %d", len(l.c.jobs), s.NumJobs())
+	}
+	l.st = append(l.st[:0], l.c.jobs...)
+	l.key = make([]float64, len(l.st))
+	if l.static != nil {
+		copy(l.key, l.static)
+	}
+	less := func(a, b int) bool {
+		if l.key[a] != l.key[b] {
+			return l.key[a] < l.key[b]
+		}
+		if l.st[a].arrival != l.st[b].arrival {
+			return l.st[a].arrival < l.st[b].arrival
+		}
+		return a < b
+	}
+	l.maps, l.reds = newIndexHeap(len(l.st), less), newIndexHeap(len(l.st), less)
+	return nil
+}
+
+// dynamicKey is a dynamic rule's key of job j now.
+func (l *List) dynamicKey(j int) float64 {
+	st := &l.st[j]
+	switch l.rule {
+	case SRPT:
+		return st.work[0] + st.work[1]
+	case SRPTSpan:
+		return l.c.span(st)
+	case LRPT:
+		return -l.c.span(st)
+	}
+	return l.key[j]
+}
+
+// JobArrival queues j. A chained job's arrival is known only now: the
+// arrival-based keys take it.
+func (l *List) JobArrival(s *sim.Sim, j int) {
+	st := &l.st[j]
+	if a := float64(s.Job(j).Arrival); a != st.arrival {
+		st.arrival = a
+		switch l.rule {
+		case Arrival:
+			l.key[j] = a
+		case LatestStart:
+			l.key[j] = a - st.cp
+		}
+	}
+	if l.rule.dynamic() {
+		l.key[j] = l.dynamicKey(j)
+	}
+	l.requeue(s, j)
+}
+
+// requeue puts j in or out of each heap by whether it has a ready task.
+func (l *List) requeue(s *sim.Sim, j int) {
+	for k, h := range [2]*indexHeap{l.maps, l.reds} {
+		if s.HasWork(j, [2]sim.Kind{sim.Map, sim.Reduce}[k]) {
+			h.push(j)
+		} else {
+			h.remove(j)
+		}
+	}
+}
+
+// TaskEnd queues the job's reduces once slow-start lets them run.
+func (l *List) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
+	if j := s.Task(t).Job; s.HasWork(j, sim.Reduce) {
+		l.reds.push(j)
+	}
+}
+
+// Timer is unused.
+func (l *List) Timer(*sim.Sim, int64) {}
+
+// Offer fills node x's free slots in priority order.
+func (l *List) Offer(s *sim.Sim, x int, free sim.Free) {
+	if free.Fungible {
+		for s.Free(x).Map > 0 {
+			first, second := l.maps, l.reds
+			if l.maps.Len() == 0 || (l.reds.Len() > 0 && l.reds.less(l.reds.top(), l.maps.top())) {
+				first, second = l.reds, l.maps
+			}
+			if !l.launchFrom(s, x, first) && !l.launchFrom(s, x, second) {
+				return
+			}
+		}
+		return
+	}
+	for s.Free(x).Map > 0 && l.launchFrom(s, x, l.maps) {
+	}
+	for s.Free(x).Reduce > 0 && l.launchFrom(s, x, l.reds) {
+	}
+}
+
+// launchFrom launches on x a ready task of the best job of h that fits
+// (RAM and disk), and reports whether it did.
+func (l *List) launchFrom(s *sim.Sim, x int, h *indexHeap) bool {
+	kind := sim.Map
+	if h == l.reds {
+		kind = sim.Reduce
+	}
+	k := 0
+	if kind == sim.Reduce {
+		k = 1
+	}
+	pick := func(j int) (sim.TaskID, bool) {
+		var t sim.TaskID
+		var ok bool
+		if kind == sim.Map {
+			t, _, ok = s.PickMap(j, x)
+		} else {
+			t, ok = s.PickReduce(j)
+		}
+		if ok && l.fast && l.c.slow(j, k, s.Task(t).Index, x) {
+			return t, false // wait for a faster node
+		}
+		return t, ok
+	}
+	if h.Len() == 0 {
+		return false
+	}
+	j := h.top()
+	t, ok := pick(j)
+	if !ok || !s.Fits(t, x) {
+		// Rare (node limits): the best fitting job, by a scan.
+		j, t, ok = -1, -1, false
+		for i := range h.Len() {
+			c := h.at(i)
+			if ct, cok := pick(c); cok && s.Fits(ct, x) && (j < 0 || h.less(c, j)) {
+				j, t, ok = c, ct, true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	if err := s.Launch(t, x); err != nil {
+		return false
+	}
+	st := &l.st[j]
+	v := s.Task(t)
+	st.work[k] = math.Max(0, st.work[k]-l.c.dur[k][j][v.Index])
+	st.pending[k]--
+	if l.rule.dynamic() {
+		l.key[j] = l.dynamicKey(j)
+		l.maps.fix(j)
+		l.reds.fix(j)
+	}
+	l.requeue(s, j)
+	return true
+}

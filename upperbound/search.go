@@ -1,0 +1,338 @@
+package upperbound
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/mrbound/mrbound/compare"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+)
+
+// DefaultEvaluations is the local search's default budget of simulator runs:
+// small instances take milliseconds each, the FB-2009 day about a second at
+// 10 nodes (docs/results.md, issue 26).
+const DefaultEvaluations = 40
+
+// Options configure Best.
+type Options struct {
+	// Metric is minimised (required).
+	Metric lowerbound.Metric
+	// Sim are the simulator options of every run: those the compared
+	// policies ran with, so that every schedule is one of the same problem.
+	Sim sim.Options
+	// Evaluations caps the local search's runs after the constructions: 0
+	// is DefaultEvaluations, negative turns the search off.
+	Evaluations int
+	// TimeLimit stops the constructions and the search when reached,
+	// checked between simulator runs (0: none). Work it cuts short depends
+	// on the machine; Result.Stopped says so.
+	TimeLimit time.Duration
+	// Seed seeds the search's stream.
+	Seed uint64
+	// Starts are other schedules (the verified policy runs) whose
+	// completion order may start the search when one is the best so far.
+	Starts []Start
+}
+
+// Start is a known verified schedule: its name, value and completions.
+type Start struct {
+	Name       string
+	Value      float64
+	Completion []int64
+}
+
+// Schedule is one construction's run.
+type Schedule struct {
+	// By names the construction ("offline-srpt", …, "offline-search").
+	By    string  `json:"by"`
+	Value float64 `json:"value"`
+	// Verified: the trace passed sim/check, no action was rejected and every
+	// job completed; CheckError says what failed otherwise (Value is then
+	// meaningless and the schedule is never an upper value).
+	Verified   bool    `json:"verified"`
+	CheckError string  `json:"check_error,omitempty"`
+	Completion []int64 `json:"-"`
+	fast       bool    // built by a "-fast" construction
+}
+
+// Result is what Best found.
+type Result struct {
+	// Best is the verified construction with the least value (the first
+	// such by Tried order on ties), nil when none verified.
+	Best *Schedule
+	// Tried lists every construction run, then the search's best (when it
+	// ran), each with its verdict.
+	Tried []Schedule
+	// Evaluations counts every simulator run.
+	Evaluations int
+	// Stopped is "" or why the work stopped early ("time limit",
+	// "cancelled").
+	Stopped string
+}
+
+// Best runs every construction of Rules(o.Metric) on w and then the local
+// search, each through the simulator with o.Sim and verified by sim/check,
+// and returns the best verified value. p is the compared problem (its
+// arrivals and deadlines define the metric, as for the policies' runs).
+// The error is for a failed call (a bad workload, an unknown metric), not
+// for a construction the checker rejects.
+func Best(ctx context.Context, w *sim.Workload, p *lowerbound.Problem, o Options) (*Result, error) {
+	if o.Metric == lowerbound.MetricUnknown {
+		return nil, fmt.Errorf("upperbound: no metric")
+	}
+	if len(p.Jobs) != len(w.Jobs) {
+		return nil, fmt.Errorf("upperbound: the problem has %d jobs, the workload %d", len(p.Jobs), len(w.Jobs))
+	}
+	e := &evaluator{ctx: ctx, w: w, p: p, o: o, c: newClair(w), res: &Result{}}
+	if o.TimeLimit > 0 {
+		e.deadline = time.Now().Add(o.TimeLimit)
+	}
+	variants := []bool{false}
+	if e.c.hetero {
+		variants = append(variants, true)
+	}
+	for _, r := range Rules(o.Metric) {
+		for _, fast := range variants {
+			if e.stop() {
+				break
+			}
+			pol, err := newList(e.c, r, fast)
+			if err != nil {
+				return nil, err
+			}
+			sc, err := e.run(pol)
+			if err != nil {
+				return nil, err
+			}
+			e.consider(sc)
+		}
+	}
+	if o.Evaluations >= 0 && len(w.Jobs) > 1 && !e.stop() {
+		if err := e.search(); err != nil {
+			return nil, err
+		}
+	}
+	return e.res, nil
+}
+
+type evaluator struct {
+	ctx      context.Context
+	w        *sim.Workload
+	p        *lowerbound.Problem
+	o        Options
+	c        *clair
+	deadline time.Time
+	res      *Result
+}
+
+// stop reports (and records) a time limit or a cancelled context.
+func (e *evaluator) stop() bool {
+	switch {
+	case e.ctx.Err() != nil:
+		e.res.Stopped = "cancelled"
+	case !e.deadline.IsZero() && time.Now().After(e.deadline):
+		e.res.Stopped = "time limit"
+	default:
+		return false
+	}
+	return true
+}
+
+// run simulates pol and checks the trace.
+func (e *evaluator) run(pol *List) (Schedule, error) {
+	e.res.Evaluations++
+	sc := Schedule{By: pol.Name(), fast: pol.fast}
+	res, err := sim.Run(e.w, pol, e.o.Sim)
+	if err != nil {
+		return sc, err
+	}
+	switch verr := check.Verify(e.w, res); {
+	case verr != nil:
+		sc.CheckError = verr.Error()
+	case res.Rejected > 0:
+		sc.CheckError = fmt.Sprintf("%d invalid actions", res.Rejected)
+	case res.Metrics.CompletedJobs != len(e.w.Jobs):
+		sc.CheckError = fmt.Sprintf("%d of %d jobs completed (%s)", res.Metrics.CompletedJobs, len(e.w.Jobs), res.Incomplete())
+	}
+	if sc.CheckError != "" {
+		return sc, nil
+	}
+	sc.Completion = make([]int64, len(res.Jobs))
+	for j, jo := range res.Jobs {
+		sc.Completion[j] = int64(jo.Completion)
+	}
+	if sc.Value, err = compare.Value(e.p, e.o.Metric, sc.Completion); err != nil {
+		return sc, err
+	}
+	sc.Verified = true
+	return sc, nil
+}
+
+// consider lists sc and keeps it when it is the best verified one.
+func (e *evaluator) consider(sc Schedule) {
+	e.res.Tried = append(e.res.Tried, sc)
+	if sc.Verified && (e.res.Best == nil || sc.Value < e.res.Best.Value) {
+		b := sc
+		e.res.Best = &b
+	}
+}
+
+// completionOrder ranks the jobs by completion (then arrival, then index).
+func (e *evaluator) completionOrder(c []int64) []int {
+	order := make([]int, len(c))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c[a] != c[b] {
+			return cmpInt(c[a], c[b])
+		}
+		return cmpInt(e.p.Jobs[a].Arrival, e.p.Jobs[b].Arrival)
+	})
+	return order
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// search is the local search over static job orders (package comment).
+func (e *evaluator) search() error {
+	start := e.res.Best
+	var startC []int64
+	fast := false
+	if start != nil {
+		startC, fast = start.Completion, start.fast
+	}
+	for _, s := range e.o.Starts {
+		if start == nil || s.Value < start.Value {
+			start = &Schedule{By: s.Name, Value: s.Value}
+			startC = s.Completion
+		}
+	}
+	if start == nil {
+		return nil
+	}
+	budget := e.o.Evaluations
+	if budget == 0 {
+		budget = DefaultEvaluations
+	}
+	rng := sim.NewStream(e.o.Seed, "upperbound")
+	cur := e.completionOrder(startC)
+	curSc := Schedule{}
+	var best *Schedule
+	for n := 0; n < budget && !e.stop(); n++ {
+		cand := cur
+		if n > 0 {
+			cand = e.move(rng, cur, curSc.Completion)
+		}
+		pol, err := newOrder(e.c, cand, fast)
+		if err != nil {
+			return err
+		}
+		sc, err := e.run(pol)
+		if err != nil {
+			return err
+		}
+		if !sc.Verified {
+			if n == 0 {
+				e.res.Tried = append(e.res.Tried, sc)
+				return nil
+			}
+			continue
+		}
+		if n == 0 || sc.Value <= curSc.Value {
+			cur, curSc = cand, sc
+		}
+		if best == nil || sc.Value < best.Value {
+			b := sc
+			best = &b
+		}
+	}
+	if best != nil {
+		e.consider(*best)
+	}
+	return nil
+}
+
+// move returns a copy of order with one job moved: often the job that
+// decides the metric in the current schedule c (the last to finish, the
+// longest turnaround, a late job sent to the back as in Moore–Hodgson),
+// moved earlier; otherwise a random job moved a random short distance.
+func (e *evaluator) move(rng *rand.Rand, order []int, c []int64) []int {
+	n := len(order)
+	pos := make([]int, n)
+	for i, j := range order {
+		pos[j] = i
+	}
+	from, to := rng.IntN(n), 0
+	reach := max(1, n/10)
+	targeted := rng.IntN(2) == 0
+	if targeted {
+		switch m := e.o.Metric; {
+		case m == lowerbound.LateJobs || (m == lowerbound.MRCPProduct && rng.IntN(2) == 0):
+			var late []int
+			for j := range c {
+				if e.p.Jobs[j].HasDeadline && c[j] > e.p.Jobs[j].Deadline {
+					late = append(late, j)
+				}
+			}
+			if len(late) > 0 {
+				from = pos[late[rng.IntN(len(late))]]
+				return moveTo(order, from, n-1)
+			}
+		case m == lowerbound.Makespan:
+			from = pos[argmax(c, func(j int) int64 { return c[j] })]
+		case m == lowerbound.MaxTurnaround || m == lowerbound.MRCPProduct:
+			from = pos[argmax(c, func(j int) int64 { return c[j] - e.p.Jobs[j].Arrival })]
+		default:
+			targeted = false
+		}
+	}
+	if targeted {
+		to = max(0, from-1-rng.IntN(reach))
+	} else {
+		to = min(n-1, max(0, from+rng.IntN(2*reach+1)-reach))
+	}
+	return moveTo(order, from, to)
+}
+
+func argmax(c []int64, f func(j int) int64) int {
+	best := 0
+	for j := range c {
+		if f(j) > f(best) {
+			best = j
+		}
+	}
+	return best
+}
+
+// moveTo returns a copy of order with the entry at from moved to to.
+func moveTo(order []int, from, to int) []int {
+	out := make([]int, 0, len(order))
+	j := order[from]
+	for i, k := range order {
+		if i == from {
+			continue
+		}
+		if len(out) == to {
+			out = append(out, j)
+		}
+		out = append(out, k)
+	}
+	if len(out) < len(order) {
+		out = append(out, j)
+	}
+	return out
+}

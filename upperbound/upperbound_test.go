@@ -1,0 +1,188 @@
+package upperbound_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mrbound/mrbound/compare"
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/policy/fair"
+	"github.com/mrbound/mrbound/policy/fifo"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/simtest"
+	"github.com/mrbound/mrbound/upperbound"
+)
+
+// TestConformance: every construction, and a search order, passes the
+// policy conformance suite on each of its cases — each trace verified by
+// sim/check, no invalid action, every job completed, deterministic, the
+// wake contract kept. A construction is built from the case's workload (it
+// is clairvoyant), so the cases are run one by one with simtest.CheckCase.
+func TestConformance(t *testing.T) {
+	builders := map[string]func(w *sim.Workload) (sim.Policy, error){
+		"order": func(w *sim.Workload) (sim.Policy, error) {
+			order := make([]int, len(w.Jobs))
+			for i := range order {
+				order[i] = len(order) - 1 - i // last arrival first
+			}
+			return upperbound.NewOrder(w, order)
+		},
+	}
+	for r := upperbound.SRPT; r < upperbound.Order; r++ {
+		builders[r.String()] = func(w *sim.Workload) (sim.Policy, error) { return upperbound.New(w, r) }
+		builders[r.String()+"-fast"] = func(w *sim.Workload) (sim.Policy, error) { return upperbound.NewFast(w, r) }
+	}
+	for name, build := range builders {
+		t.Run(name, func(t *testing.T) {
+			for _, c := range simtest.Cases() {
+				t.Run(c.Name, func(t *testing.T) {
+					simtest.CheckCase(adapter{t}, c, func() sim.Policy {
+						p, err := build(c.Workload)
+						if err != nil {
+							t.Fatal(err)
+						}
+						return p
+					}, simtest.Caps{})
+				})
+			}
+		})
+	}
+}
+
+// adapter is a *testing.T as a simtest.T.
+type adapter struct{ *testing.T }
+
+func (a adapter) Run(name string, f func(simtest.T)) bool {
+	return a.T.Run(name, func(t *testing.T) { f(adapter{t}) })
+}
+
+// tinyWorkload is a seeded random instance small enough for
+// lowerbound.Exact: 1–2 nodes, 2–3 jobs, at most 8 tasks, whole-second
+// durations, no non-local penalty (so the problem's durations are the true
+// ones).
+func tinyWorkload(rng *rand.Rand) *sim.Workload {
+	w := &sim.Workload{Name: "tiny"}
+	for range 1 + rng.IntN(2) {
+		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{MapSlots: 1 + rng.IntN(2), ReduceSlots: 1})
+	}
+	tasks := 0
+	for j := range 2 + rng.IntN(2) {
+		job := sim.Job{Arrival: sim.Time(rng.IntN(4) * 1000), Deadline: sim.NoDeadline, Parent: -1}
+		if j%2 == 0 {
+			job.Deadline = job.Arrival + sim.Time((3+rng.IntN(6))*1000)
+		}
+		for range 1 + rng.IntN(2) {
+			if tasks < 8 {
+				job.Maps = append(job.Maps, sim.TaskSpec{Work: sim.Time((1 + rng.IntN(5)) * 1000)})
+				tasks++
+			}
+		}
+		if rng.IntN(2) == 0 && tasks < 8 {
+			job.Reduces = append(job.Reduces, sim.TaskSpec{Work: sim.Time((1 + rng.IntN(4)) * 1000)})
+			tasks++
+		}
+		w.Jobs = append(w.Jobs, job)
+	}
+	return w
+}
+
+// TestNeverBelowOptimum: on seeded random tiny instances, the best verified
+// construction of every metric is at least the enumerated optimum and the
+// certified bound — an upper value below either would be a bug in the
+// constructions, the simulator, the checker or a bound.
+func TestNeverBelowOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 1))
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	opt := simbridge.IdealOptions()
+	attained := 0
+	for i := range n {
+		w := tinyWorkload(rng)
+		p, err := simbridge.Problem(w, opt, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bd, err := lowerbound.Compute(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range lowerbound.Metrics() {
+			r, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: m, Sim: opt, Evaluations: 8, Seed: uint64(i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Best == nil {
+				t.Fatalf("instance %d, %s: no verified construction: %+v", i, m, r.Tried)
+			}
+			o := ex.Value(m, len(p.Jobs))
+			if r.Best.Value < o-1e-9 || r.Best.Value < bd.Get(m).Certified-1e-9 {
+				t.Errorf("instance %d, %s: upper %g (by %s) below the optimum %g or the bound %g", i, m, r.Best.Value, r.Best.By, o, bd.Get(m).Certified)
+			}
+			if r.Best.Value == o {
+				attained++
+			}
+		}
+	}
+	t.Logf("the upper value is the optimum in %d of %d (instance, metric) pairs", attained, n*len(lowerbound.Metrics()))
+}
+
+// loaded is simtest's random stream of 24 jobs squeezed onto two nodes
+// (two map slots and one reduce slot each), no non-local penalty.
+func loaded() *sim.Workload {
+	w := simtest.Random(1, simtest.RandomSpec{})
+	w.Cluster.Nodes = w.Cluster.Nodes[:2]
+	w.Cluster.NonLocalPenalty = 0
+	return w
+}
+
+// TestBeatsOnlinePolicies: on a loaded stream the offline side strictly
+// improves on FIFO and Fair for mean turnaround, makespan and max
+// turnaround (values measured once in the log; the assertion is the
+// inequality, not a number).
+func TestBeatsOnlinePolicies(t *testing.T) {
+	w := loaded()
+	opt := simbridge.IdealOptions()
+	p, err := simbridge.Problem(w, opt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []lowerbound.Metric{lowerbound.MeanTurnaround, lowerbound.Makespan, lowerbound.MaxTurnaround} {
+		best := 0.0
+		for i, pol := range []sim.Policy{fifo.New(), fair.New()} {
+			res, err := sim.Run(w, pol, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := simbridge.Completions(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := compare.Value(p, m, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 || v < best {
+				best = v
+			}
+		}
+		r, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: m, Sim: opt, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Best == nil {
+			t.Fatalf("%s: no verified construction", m)
+		}
+		t.Logf("%s: best of fifo and fair %g, offline %g (by %s)", m, best, r.Best.Value, r.Best.By)
+		if !(r.Best.Value < best) {
+			t.Errorf("%s: offline %g (by %s) does not improve on the best of FIFO and Fair %g", m, r.Best.Value, r.Best.By, best)
+		}
+	}
+}

@@ -158,6 +158,9 @@ func (m *Manifest) validate() error {
 	case len(m.Items) == 0:
 		return bad("items", "no items")
 	}
+	if p := textProblem(m.Title); p != "" {
+		return bad("title", "%s", p)
+	}
 	k, ok := Lookup(m.Sweep)
 	if !ok {
 		return bad("sweep", "unknown sweep kind %q (one of %v)", m.Sweep, Kinds())
@@ -166,6 +169,9 @@ func (m *Manifest) validate() error {
 	for i, it := range m.Items {
 		if it.ID == "" {
 			return bad(fmt.Sprintf("items[%d].id", i), "empty")
+		}
+		if p := textProblem(it.ID); p != "" {
+			return bad(fmt.Sprintf("items[%d].id", i), "%s", p)
 		}
 		if j, dup := seen[it.ID]; dup {
 			return bad(fmt.Sprintf("items[%d].id", i), "%q repeats items[%d]", it.ID, j)

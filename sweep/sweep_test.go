@@ -339,3 +339,23 @@ func TestEnums(t *testing.T) {
 		t.Errorf("outcome names: %v %v", Failed, Outcome(9))
 	}
 }
+
+// TestManifestControlCharacters: a title or item ID with a line break is
+// refused by Write and Load with the JSON path, so it can never reach a
+// job script.
+func TestManifestControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	for place, m := range map[string]*Manifest{
+		"title":       {Sweep: "test-square", Params: json.RawMessage(`{}`), Title: "x\ntouch /tmp/PWNED", Items: []Item{{ID: "a", Spec: json.RawMessage(`{}`)}}},
+		"items[1].id": {Sweep: "test-square", Params: json.RawMessage(`{}`), Items: []Item{{ID: "a", Spec: json.RawMessage(`{}`)}, {ID: "b\rc", Spec: json.RawMessage(`{}`)}}},
+	} {
+		err := Write(dir, m)
+		if !errors.Is(err, badinput.Err) || !strings.Contains(err.Error(), place+": ") {
+			t.Errorf("%s: %v", place, err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ManifestName), []byte(`{"kind":"sweep","schema_version":1,"sweep":"test-square","title":"x\ntouch PWNED","params":{},"limits":{},"items":[{"id":"a","spec":{}}]}`), 0o644)
+	if _, err := Load(dir); !errors.Is(err, badinput.Err) || !strings.Contains(err.Error(), "title: ") {
+		t.Errorf("Load: %v", err)
+	}
+}

@@ -15,7 +15,10 @@ import (
 var version = "dev"
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	stop := watchSignals(os.Stderr)
+	code := run(os.Args, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run executes mrbound with args and returns the exit code. Tests call it
@@ -66,6 +69,7 @@ Exit codes: 0 success, 1 bad input, 2 internal error.`,
 			versionCommand(),
 		},
 	}
+	guardOutputs(app.Commands)
 	return app
 }
 

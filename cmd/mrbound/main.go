@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 // version is set at link time (-ldflags "-X main.version=...").
@@ -31,7 +33,13 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	app := newApp(stdout, stderr)
-	if err := app.Run(interspersed(app, args)); err != nil {
+	var notFound string
+	guardUsage(app, &notFound)
+	err := app.Run(interspersed(app, args))
+	if err == nil && notFound != "" {
+		err = badinput.Errorf("%s", notFound)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "mrbound: %s\n", oneLine(err.Error()))
 		return exitCode(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/strictjson"
 	"github.com/mrbound/mrbound/sweep/record"
 )
 
@@ -119,6 +120,9 @@ func Load(path string) (*Manifest, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, badinput.Errorf("%v", err)
+	}
+	if err := strictjson.Check(path, data); err != nil {
+		return nil, err
 	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))

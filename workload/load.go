@@ -15,6 +15,7 @@ import (
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/instances/tummscenario"
+	"github.com/mrbound/mrbound/internal/strictjson"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/coshhsim"
 	"github.com/mrbound/mrbound/workload/swim"
@@ -53,6 +54,9 @@ func Parse(path string, data []byte, o Options) (*sim.Workload, error) {
 			return nil, err
 		}
 		return o.SWIM.Workload(recs, o.SWIMCluster, path)
+	}
+	if err := strictjson.Check(path, data); err != nil {
+		return nil, strictjson.Explain(err, "not a SWIM trace (.tsv) nor a JSON scenario")
 	}
 	var head struct {
 		Kind string `json:"kind"`

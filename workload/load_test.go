@@ -1,9 +1,11 @@
 package workload
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mrbound/mrbound/badinput"
@@ -97,5 +99,24 @@ func TestLoadJlassi(t *testing.T) {
 	}
 	if res.Metrics.CompletedJobs != len(w.Jobs) {
 		t.Errorf("%d of %d jobs", res.Metrics.CompletedJobs, len(w.Jobs))
+	}
+}
+
+// TestTimesTooLarge: a COSHH arrival of 1e308 s is reported against
+// jobs[0].arrival as too large (it once wrapped to a negative arrival).
+func TestTimesTooLarge(t *testing.T) {
+	data, err := os.ReadFile("../examples/coshh-facebook.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["jobs"].([]any)[0].(map[string]any)["arrival"] = 1e308
+	big, _ := json.Marshal(doc)
+	_, err = Parse("c.json", big, DefaultOptions())
+	if !errors.Is(err, badinput.Err) || !strings.Contains(err.Error(), "c.json: jobs[0].arrival: 1e+308 s is too large") {
+		t.Errorf("arrival 1e308: %v", err)
 	}
 }

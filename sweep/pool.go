@@ -3,9 +3,9 @@ package sweep
 import (
 	"context"
 	"errors"
+	"os"
 	"runtime"
 	"slices"
-	"os"
 	"sync"
 )
 

@@ -5,8 +5,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
+
+// deviceCase writes a schedule to device, or is empty when there is none.
+func deviceCase(device string) []string {
+	if device == "" {
+		return nil
+	}
+	return []string{"solve", "m.json", "--svg", device}
+}
 
 // TestOutputsNeverDestroyInputs runs every writing command with an output
 // that is its input (directly, through a symbolic link or a relative path),
@@ -29,6 +38,13 @@ func TestOutputsNeverDestroyInputs(t *testing.T) {
 	model := copyFile(mps, "a.mps")
 	os.Symlink("m.json", "l.json")
 	os.Mkdir("d", 0o755)
+	// A private character device (as /dev/null, 1:3), never the real one:
+	// a regression would replace it with a regular file.
+	device := "null"
+	if err := syscall.Mknod(device, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Logf("no device node (%v): that case is left out", err)
+		device = ""
+	}
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"mrbound", "compare", "--family", "mrcp-small", "--jobs", "2", "--lambdas", "1/60", "--seeds", "1", "--policies", "fifo", "--sweep", "sw"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("planning a sweep: %d %s", code, stderr.String())
@@ -40,7 +56,6 @@ func TestOutputsNeverDestroyInputs(t *testing.T) {
 		{"solve", "m.json", "--svg", "l.json"},
 		{"solve", "l.json", "--schedule", filepath.Join(dir, "m.json")},
 		{"solve", "m.json", "--svg", "d"},
-		{"solve", "m.json", "--svg", os.DevNull},
 		{"solve", "m.json", "--svg", "x.svg", "--schedule", "x.svg"},
 		{"simulate", "m.json", "--trace", "m.json"},
 		{"simulate", "m.json", "--svg", "d/../m.json"},
@@ -50,7 +65,11 @@ func TestOutputsNeverDestroyInputs(t *testing.T) {
 		{"sweep", "collect", "sw/sweep.json", "--out", "sw/sweep.json"},
 		{"sweep", "collect", "sw", "--out", "sw/results/t.csv"},
 		{"compare", "--family", "mrcp-small", "--jobs", "2", "--lambdas", "1/60", "--seeds", "1", "--policies", "fifo", "--table", "d"},
+		deviceCase(device),
 	} {
+		if len(args) == 0 {
+			continue
+		}
 		stdout.Reset()
 		stderr.Reset()
 		code := run(append([]string{"mrbound"}, args...), &stdout, &stderr)
@@ -69,6 +88,9 @@ func TestOutputsNeverDestroyInputs(t *testing.T) {
 		}
 		if st, err := os.Lstat("l.json"); err != nil || st.Mode()&os.ModeSymlink == 0 {
 			t.Fatalf("%v replaced the link l.json", args)
+		}
+		if st, err := os.Stat(device); device != "" && (err != nil || st.Mode()&os.ModeCharDevice == 0) {
+			t.Fatalf("%v replaced the device node", args)
 		}
 	}
 }

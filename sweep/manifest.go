@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/strictjson"
 	"github.com/mrbound/mrbound/sweep/record"
 )
 
@@ -120,6 +121,9 @@ func Load(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, badinput.Errorf("%v", err)
 	}
+	if err := strictjson.Check(path, data); err != nil {
+		return nil, err
+	}
 	var m Manifest
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -158,6 +162,9 @@ func (m *Manifest) validate() error {
 	case len(m.Items) == 0:
 		return bad("items", "no items")
 	}
+	if p := textProblem(m.Title); p != "" {
+		return bad("title", "%s", p)
+	}
 	k, ok := Lookup(m.Sweep)
 	if !ok {
 		return bad("sweep", "unknown sweep kind %q (one of %v)", m.Sweep, Kinds())
@@ -166,6 +173,9 @@ func (m *Manifest) validate() error {
 	for i, it := range m.Items {
 		if it.ID == "" {
 			return bad(fmt.Sprintf("items[%d].id", i), "empty")
+		}
+		if p := textProblem(it.ID); p != "" {
+			return bad(fmt.Sprintf("items[%d].id", i), "%s", p)
 		}
 		if j, dup := seen[it.ID]; dup {
 			return bad(fmt.Sprintf("items[%d].id", i), "%q repeats items[%d]", it.ID, j)

@@ -2,7 +2,10 @@ package sweep
 
 import (
 	"context"
+	"errors"
+	"os"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -34,6 +37,10 @@ func RunLocal(ctx context.Context, m *Manifest, opts PoolOptions) (PoolSummary, 
 	}
 	sum := PoolSummary{Items: len(m.Items)}
 	todo := Todo(m)
+	failed := map[int]os.FileInfo{} // the failure records as they were
+	for _, i := range todo {
+		failed[i] = failureNow(m, i)
+	}
 	sum.Skipped = len(m.Items) - len(todo)
 	var (
 		mu       sync.Mutex
@@ -46,50 +53,62 @@ func RunLocal(ctx context.Context, m *Manifest, opts PoolOptions) (PoolSummary, 
 		}
 	}
 	report()
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(jobs, len(todo)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out, msg, err := RunItem(ctx, m, i)
-				mu.Lock()
-				switch {
-				case err != nil:
-					if firstErr == nil {
-						firstErr = err
+	// Two passes: the items first, skipping those another process is
+	// running (their log is locked), then those, waiting for their lock;
+	// by then the other process has usually written their result, and
+	// they are skipped.
+	var busy []int
+	pass := func(items []int, wait bool) {
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for w := 0; w < min(jobs, len(items)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					out, msg, err := runItem(ctx, m, i, wait, failed[i])
+					mu.Lock()
+					switch {
+					case errors.Is(err, errBusy):
+						busy = append(busy, i)
+					case err != nil:
+						if firstErr == nil {
+							firstErr = err
+						}
+					case out == Done:
+						sum.Ran++
+						settled++
+					case out == Skipped: // another process finished it meanwhile
+						sum.Skipped++
+						settled++
+					case out == Failed:
+						sum.Failed++
+						settled++
+						sum.Failures = append(sum.Failures, Failure{Index: i, ID: m.Items[i].ID, Error: msg, Log: m.LogPath(i)})
 					}
-				case out == Done:
-					sum.Ran++
-					settled++
-				case out == Skipped: // another process finished it meanwhile
-					sum.Skipped++
-					settled++
-				case out == Failed:
-					sum.Failed++
-					settled++
-					sum.Failures = append(sum.Failures, Failure{Index: i, ID: m.Items[i].ID, Error: msg, Log: m.LogPath(i)})
+					report()
+					mu.Unlock()
 				}
-				report()
-				mu.Unlock()
+			}()
+		}
+		for _, i := range items {
+			mu.Lock()
+			stop := firstErr != nil
+			mu.Unlock()
+			if stop || ctx.Err() != nil {
+				break
 			}
-		}()
-	}
-	for _, i := range todo {
-		mu.Lock()
-		stop := firstErr != nil
-		mu.Unlock()
-		if stop || ctx.Err() != nil {
-			break
+			select {
+			case next <- i:
+			case <-ctx.Done():
+			}
 		}
-		select {
-		case next <- i:
-		case <-ctx.Done():
-		}
+		close(next)
+		wg.Wait()
 	}
-	close(next)
-	wg.Wait()
+	pass(todo, false)
+	slices.Sort(busy)
+	pass(busy, true)
 	sortFailures(sum.Failures)
 	if firstErr == nil {
 		firstErr = ctx.Err()

@@ -74,7 +74,37 @@ const (
 // results/<index>.failed.json), not an error: the error is for a call that
 // could not be made (bad index, unwritable directory) or was interrupted
 // (ctx's error; the item stays missing).
+//
+// An item runs once even when several processes run the sweep at once (two
+// `sweep submit --jobs 1`, a requeued array task): the attempt holds an
+// exclusive lock on the item's log file (flock) from before it checks for
+// a result until the result is written, and a second process waits for the
+// lock, then finds the result and skips. The kernel drops the lock when its
+// process dies, however it dies, so a killed attempt leaves no stale claim:
+// the next one takes the lock and runs the item again.
 func RunItem(ctx context.Context, m *Manifest, index int) (out Outcome, fail string, err error) {
+	return runItem(ctx, m, index, true, failureNow(m, index))
+}
+
+// failureNow is item index's failure record as it is now (nil if none), to
+// tell a failure recorded later by another process (a new file: records are
+// renamed into place) from an old one. File identities, unlike times, do
+// not depend on the clocks of an NFS server and its clients.
+func failureNow(m *Manifest, index int) os.FileInfo {
+	st, _ := os.Stat(m.FailurePath(index))
+	return st
+}
+
+// errBusy: another process holds the item's lock and runItem was told not
+// to wait.
+var errBusy = errors.New("sweep: item running in another process")
+
+// runItem is RunItem; without wait it returns errBusy when another process
+// holds the item. A failure recorded since the caller looked (oldFailure,
+// from failureNow) — by another process, while this one waited or worked
+// on other items — is this attempt's too: the item is not run again until
+// the next submit.
+func runItem(ctx context.Context, m *Manifest, index int, wait bool, oldFailure os.FileInfo) (out Outcome, fail string, err error) {
 	if index < 0 || index >= len(m.Items) {
 		return OutcomeUnknown, "", badinput.Errorf("%s: item index %d out of range 0..%d", m.Path, index, len(m.Items)-1)
 	}
@@ -92,6 +122,19 @@ func RunItem(ctx context.Context, m *Manifest, index int) (out Outcome, fail str
 		return OutcomeUnknown, "", badinput.Errorf("%s: %v", m.LogPath(index), err)
 	}
 	defer logf.Close()
+	if _, err := lockItem(ctx, logf, wait); err != nil {
+		return OutcomeUnknown, "", err
+	}
+	// Another process may have finished the item while we waited: its
+	// result, or its failure, is this attempt's too.
+	if _, err := readResult(m, index); err == nil {
+		return Skipped, "", nil
+	}
+	if st, err := os.Stat(m.FailurePath(index)); err == nil && (oldFailure == nil || !os.SameFile(st, oldFailure)) {
+		if f, err := readFailure(m, index); err == nil {
+			return Failed, f.Error, nil
+		}
+	}
 	host, _ := os.Hostname()
 	item := m.Items[index]
 	start := time.Now()
@@ -193,4 +236,17 @@ func Attempts(m *Manifest, index int) int {
 		}
 	}
 	return n
+}
+
+// readFailure reads item index's failure record.
+func readFailure(m *Manifest, index int) (*Failure, error) {
+	data, err := os.ReadFile(m.FailurePath(index))
+	if err != nil {
+		return nil, err
+	}
+	var f Failure
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, err
+	}
+	return &f, nil
 }

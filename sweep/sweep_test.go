@@ -147,7 +147,7 @@ func TestManifestBad(t *testing.T) {
 		{`{"kind":"sweep","schema_version":1,"sweep":"test-square","items":[]}`, `items: no items`},
 		{`{"kind":"sweep","schema_version":1,"sweep":"test-square","items":[{"id":"a"},{"id":"a"}]}`, `items[1].id: "a" repeats items[0]`},
 		{`{"kind":"sweep","schema_version":1,"sweep":"test-square","limits":{"time_per_item":"soon"},"items":[{"id":"a"}]}`, `not a duration: "soon"`},
-		{"{\"kind\":\"sweep\",\n\"items\": [}", `sweep.json: 2:11: invalid character '}'`},
+		{"{\"kind\":\"sweep\",\n\"items\": [}", `sweep.json:2:11: invalid character '}'`},
 		{`{"kind":"sweep","extra":1}`, `unknown field "extra"`},
 		{`{"kind":"sweep","schema_version":1,"sweep":"test-square","params":{"offset":"x"},"items":[{"id":"a"}]}`, `sweep.json: params: offset is not a number`},
 	} {
@@ -337,5 +337,37 @@ func TestEnums(t *testing.T) {
 	}
 	if Failed.String() != "failed" || Outcome(9).String() != "Outcome(9)" {
 		t.Errorf("outcome names: %v %v", Failed, Outcome(9))
+	}
+}
+
+// TestManifestControlCharacters: a title or item ID with a line break is
+// refused by Write and Load with the JSON path, so it can never reach a
+// job script.
+func TestManifestControlCharacters(t *testing.T) {
+	dir := t.TempDir()
+	for place, m := range map[string]*Manifest{
+		"title":       {Sweep: "test-square", Params: json.RawMessage(`{}`), Title: "x\ntouch /tmp/PWNED", Items: []Item{{ID: "a", Spec: json.RawMessage(`{}`)}}},
+		"items[1].id": {Sweep: "test-square", Params: json.RawMessage(`{}`), Items: []Item{{ID: "a", Spec: json.RawMessage(`{}`)}, {ID: "b\rc", Spec: json.RawMessage(`{}`)}}},
+	} {
+		err := Write(dir, m)
+		if !errors.Is(err, badinput.Err) || !strings.Contains(err.Error(), place+": ") {
+			t.Errorf("%s: %v", place, err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ManifestName), []byte(`{"kind":"sweep","schema_version":1,"sweep":"test-square","title":"x\ntouch PWNED","params":{},"limits":{},"items":[{"id":"a","spec":{}}]}`), 0o644)
+	if _, err := Load(dir); !errors.Is(err, badinput.Err) || !strings.Contains(err.Error(), "title: ") {
+		t.Errorf("Load: %v", err)
+	}
+}
+
+// TestManifestRepeatedKey: a manifest that repeats a key (here an item's
+// id) is refused with file:line:column and the JSON path, not read with
+// the last copy.
+func TestManifestRepeatedKey(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ManifestName), []byte("{\"kind\":\"sweep\",\"schema_version\":1,\"sweep\":\"test-square\",\"params\":{},\"limits\":{},\n\"items\":[{\"id\":\"a\",\"spec\":{}},{\"id\":\"b\",\"id\":\"a\",\"spec\":{}}]}"), 0o644)
+	_, err := Load(dir)
+	if !errors.Is(err, badinput.Err) || !strings.Contains(err.Error(), ":2:41: items[1].id: key \"id\" repeats the one at line 2, column 32") {
+		t.Errorf("Load: %v", err)
 	}
 }

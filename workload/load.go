@@ -15,8 +15,10 @@ import (
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/instances/tummscenario"
+	"github.com/mrbound/mrbound/internal/strictjson"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/coshhsim"
+	"github.com/mrbound/mrbound/workload/simclock"
 	"github.com/mrbound/mrbound/workload/swim"
 	"github.com/mrbound/mrbound/workload/trace"
 )
@@ -69,6 +71,9 @@ func Parse(path string, data []byte, o Options) (*sim.Workload, error) {
 		}
 		return o.SWIM.Workload(recs, o.SWIMCluster, path)
 	}
+	if err := strictjson.Check(path, data); err != nil {
+		return nil, strictjson.Explain(err, "not a SWIM trace (.tsv), a JSON scenario, a job file, an SLS or a Rumen trace")
+	}
 	var head struct {
 		Kind string `json:"kind"`
 	}
@@ -112,20 +117,23 @@ func FromMRCP(file string, in *mrcpscenario.Instance) (*sim.Workload, error) {
 	if unit == 0 {
 		unit = 1
 	}
-	at := func(v int) sim.Time { return sim.FromSeconds(float64(v) * unit) }
+	clk := simclock.Clock{File: file}
+	at := func(path string, v int) sim.Time { return clk.At(path, float64(v)*unit) }
 	w := &sim.Workload{Name: in.Name}
 	for _, r := range in.Resources {
 		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{Name: r.Name, MapSlots: r.MapSlots, ReduceSlots: r.ReduceSlots, Speed: 1})
 	}
 	for j, job := range in.Jobs {
-		sj := sim.Job{Name: job.Name, Arrival: at(job.Release), Deadline: at(job.Deadline), Parent: -1}
+		p := fmt.Sprintf("jobs[%d]", j)
+		sj := sim.Job{Name: job.Name, Arrival: at(p+".release", job.Release), Deadline: at(p+".deadline", job.Deadline), Parent: -1}
 		for k, list := range [2][]mrcpscenario.Task{job.Maps, job.Reduces} {
 			for i, t := range list {
 				if t.Demand > 1 {
 					return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("jobs[%d].%s[%d].demand", j, [2]string{"maps", "reduces"}[k], i),
 						Problem: fmt.Sprintf("%d slots: the simulator runs one task per slot", t.Demand)}
 				}
-				spec := sim.TaskSpec{Work: at(t.Duration), Estimate: at(t.Duration)}
+				d := at(fmt.Sprintf("%s.%s[%d].duration", p, [2]string{"maps", "reduces"}[k], i), t.Duration)
+				spec := sim.TaskSpec{Work: d, Estimate: d}
 				if k == 0 {
 					sj.Maps = append(sj.Maps, spec)
 				} else {
@@ -134,6 +142,9 @@ func FromMRCP(file string, in *mrcpscenario.Instance) (*sim.Workload, error) {
 			}
 		}
 		w.Jobs = append(w.Jobs, sj)
+	}
+	if err := clk.Err(); err != nil {
+		return nil, err
 	}
 	return w, validate(file, w)
 }
@@ -158,11 +169,16 @@ func FromCOSHH(file string, sc *coshhscenario.Scenario) (*sim.Workload, error) {
 		user[u.Name] = i
 		w.Users = append(w.Users, sim.User{Name: u.Name, MinShare: int(math.Round(u.MinShare)), Weight: u.Priority})
 	}
+	clk := simclock.Clock{File: file}
 	for j, job := range sc.Jobs {
 		spec := sim.TaskSpec{}
 		for r, d := range job.ExecTime {
-			spec.ByGroup = append(spec.ByGroup, sim.FromSeconds(d))
-			spec.Estimate += sim.FromSeconds(job.Estimate(r))
+			spec.ByGroup = append(spec.ByGroup, clk.At(fmt.Sprintf("jobs[%d].exec_time[%d]", j, r), d))
+			est := fmt.Sprintf("jobs[%d].est_time[%d]", j, r)
+			if len(job.EstTime) == 0 {
+				est = fmt.Sprintf("jobs[%d].exec_time[%d]", j, r)
+			}
+			spec.Estimate += clk.At(est, job.Estimate(r))
 		}
 		spec.Estimate /= sim.Time(len(job.ExecTime))
 		spec.Work = spec.Estimate
@@ -170,8 +186,11 @@ func FromCOSHH(file string, sc *coshhscenario.Scenario) (*sim.Workload, error) {
 		if !ok && len(sc.Users) > 0 {
 			return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("jobs[%d].user", j), Problem: fmt.Sprintf("unknown user %q", job.User)}
 		}
-		w.Jobs = append(w.Jobs, sim.Job{Name: job.ID, User: u, Category: job.Category, Arrival: sim.FromSeconds(job.Arrival),
+		w.Jobs = append(w.Jobs, sim.Job{Name: job.ID, User: u, Category: job.Category, Arrival: clk.At(fmt.Sprintf("jobs[%d].arrival", j), job.Arrival),
 			Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{spec}})
+	}
+	if err := clk.Err(); err != nil {
+		return nil, err
 	}
 	return w, validate(file, w)
 }
@@ -186,6 +205,7 @@ func validate(file string, w *sim.Workload) error {
 // FromJlassi converts a Jlassi scenario (see the package doc).
 func FromJlassi(file string, in *jlassiscenario.Instance) (*sim.Workload, error) {
 	w := &sim.Workload{Name: in.Name}
+	clk := simclock.Clock{File: file}
 	rep := 1
 	for _, b := range in.Blocks {
 		rep = max(rep, len(b.Homes))
@@ -210,7 +230,7 @@ func FromJlassi(file string, in *jlassiscenario.Instance) (*sim.Workload, error)
 					for _, d := range p {
 						mean += d
 					}
-					spec.ByGroup = append(spec.ByGroup, sim.FromSeconds(mean/float64(len(p))))
+					spec.ByGroup = append(spec.ByGroup, clk.At(t.Path+".durations", mean/float64(len(p))))
 				}
 				if k == 0 && len(t.Blocks) > 0 {
 					spec.Replicas = slices.Clone(in.Blocks[t.Blocks[0]].Homes)
@@ -223,6 +243,9 @@ func FromJlassi(file string, in *jlassiscenario.Instance) (*sim.Workload, error)
 			}
 		}
 		w.Jobs = append(w.Jobs, sj)
+	}
+	if err := clk.Err(); err != nil {
+		return nil, err
 	}
 	return w, validate(file, w)
 }

@@ -54,7 +54,7 @@ func TestLoadBad(t *testing.T) {
 	for _, c := range []struct{ name, data, want string }{
 		{"a.json", `{"kind": "jlassi2"}`, `a.json: kind: "jlassi2" cannot be simulated (mrcp, coshh, jlassi, tumm, or a .tsv SWIM trace)`},
 		{"a.json", `{}`, `a.json: kind: missing`},
-		{"a.json", `nope`, `a.json: not a SWIM trace (.tsv), a JSON scenario, a job file, an SLS or a Rumen trace: invalid character 'o' in literal null (expecting 'u')`},
+		{"a.json", `nope`, `a.json:1:2: not a SWIM trace (.tsv), a JSON scenario, a job file, an SLS or a Rumen trace: invalid character 'o' in literal null (expecting 'u')`},
 	} {
 		_, err := Parse(c.name, []byte(c.data), DefaultOptions())
 		if err == nil || err.Error() != c.want || !errors.Is(err, badinput.Err) {

@@ -38,7 +38,7 @@ func parseRates(s string) ([]float64, error) {
 	return out, nil
 }
 
-func compareSweepAction(c *cli.Context) error {
+func compareSweepAction(c *cli.Context) (rerr error) {
 	if c.NArg() != 0 {
 		return badInputf("compare --family runs a sweep and takes no FILE (got %q)", c.Args().First())
 	}
@@ -90,9 +90,17 @@ func compareSweepAction(c *cli.Context) error {
 		return badInputf("compare --family needs --table FILE.csv (the resumable results table)")
 	}
 	// Resume: read what the table holds, then append.
+	rows := 0 // appended by this run
 	old, err := os.ReadFile(table)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		// A run that fails before its first row leaves no table behind,
+		// not a header alone that looks like a finished empty sweep.
+		defer func() {
+			if rerr != nil && rows == 0 {
+				os.Remove(table)
+			}
+		}()
 		var hdr bytes.Buffer
 		if err := compare.WriteSweepHeader(&hdr); err != nil {
 			return err
@@ -123,6 +131,7 @@ func compareSweepAction(c *cli.Context) error {
 		if err := compare.WriteSweepRecord(f, r); err != nil {
 			return err
 		}
+		rows++
 		return f.Sync()
 	}
 	ctx, stop := signalContext()

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mrbound/mrbound/formulations"
+	"github.com/mrbound/mrbound/internal/strictjson"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -128,6 +129,9 @@ func solveScenario(c *cli.Context, k kindHandler, in solveInput) error {
 
 // scenarioKind reads the top-level "kind" of a JSON scenario.
 func scenarioKind(path string, data []byte) (string, error) {
+	if err := strictjson.Check(path, data); err != nil {
+		return "", strictjson.Explain(err, "not a JSON scenario")
+	}
 	var head struct {
 		Kind string `json:"kind"`
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 // version is set at link time (-ldflags "-X
@@ -16,7 +18,12 @@ var version = "dev"
 // Main runs mrbound on the process's arguments, stdout and stderr and
 // returns the exit code (0 success, 1 bad input, 2 internal error), for
 // os.Exit.
-func Main() int { return run(os.Args, os.Stdout, os.Stderr) }
+func Main() int {
+	stop := watchSignals(os.Stderr)
+	code := run(os.Args, os.Stdout, os.Stderr)
+	stop()
+	return code
+}
 
 // Run runs mrbound with args (args[0] is the program's name) and returns
 // the exit code; it never calls os.Exit.
@@ -32,7 +39,13 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	app := newApp(stdout, stderr)
-	if err := app.Run(interspersed(app, args)); err != nil {
+	var notFound string
+	guardUsage(app, &notFound)
+	err := app.Run(interspersed(app, args))
+	if err == nil && notFound != "" {
+		err = badinput.Errorf("%s", notFound)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "mrbound: %s\n", oneLine(err.Error()))
 		return exitCode(err)
 	}
@@ -95,6 +108,7 @@ Exit codes: 0 success, 1 bad input, 2 internal error.`,
 			versionCommand(),
 		},
 	}
+	guardOutputs(app.Commands)
 	return app
 }
 

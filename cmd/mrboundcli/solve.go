@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -103,7 +102,7 @@ func solveAction(c *cli.Context) error {
 // signalContext is cancelled by Ctrl-C, so that a long solve stops with its
 // incumbent and an honest gap instead of dying.
 func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt)
+	return notifyContext(os.Interrupt)
 }
 
 // solveProgress says on standard error that a solve is still running (its

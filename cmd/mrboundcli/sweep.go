@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"syscall"
 
@@ -305,7 +304,7 @@ func incomplete(c *cli.Context, rep sweep.Report) error {
 // before killing: the running items stop, log that they were interrupted
 // and stay missing.
 func sweepSignalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return notifyContext(os.Interrupt, syscall.SIGTERM)
 }
 
 // planSweep writes a planned sweep into dir and says what comes next.

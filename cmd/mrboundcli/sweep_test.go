@@ -279,3 +279,38 @@ func TestSweepItemTerminated(t *testing.T) {
 		t.Errorf("status after SIGTERM: %+v, %v", rep, err)
 	}
 }
+
+// TestSweepTwoSubmitters starts two `sweep submit DIR --jobs 1` processes
+// at once and checks that every item ran once (one attempt in its log),
+// that both exit 0, and that the sweep is complete.
+func TestSweepTwoSubmitters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mrbound and solves four instances")
+	}
+	bin := buildMrbound(t)
+	dir, m := planJlassi(t, "1", 4, "30s")
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for range 2 {
+		cmd := exec.Command(bin, "sweep", "submit", dir, "--jobs", "1")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, &out)
+	}
+	for p, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("submitter %d: %v\n%s", p, err, outs[p])
+		}
+	}
+	for i := range m.Items {
+		if a := sweep.Attempts(m, i); a != 1 {
+			t.Errorf("item %d ran %d times", i, a)
+		}
+	}
+	if code, _, stderr := runCode("sweep", "status", dir); code != 0 {
+		t.Errorf("status: %d %s", code, stderr)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/strictjson"
 )
 
 // Kind is the value of "kind" in a COSHH scenario file.
@@ -129,6 +130,9 @@ var ErrEmptyStream = errors.New("coshh: empty job stream")
 // name the JSON path of the problem, or the line and column of a syntax
 // error, and wrap badinput.Err.
 func Parse(file string, data []byte) (*Scenario, error) {
+	if err := strictjson.Check(file, data); err != nil {
+		return nil, err
+	}
 	s, err := parse(data)
 	return s, badinput.InFile(file, err)
 }

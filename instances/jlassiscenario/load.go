@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/strictjson"
 )
 
 // Load reads and validates a scenario file.
@@ -34,6 +35,9 @@ func Parse(file string, data []byte) (*Instance, error) {
 // Decode decodes a scenario's JSON strictly (unknown fields are errors)
 // without validating its content.
 func Decode(file string, data []byte) (*Scenario, error) {
+	if err := strictjson.Check(file, data); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var sc Scenario

@@ -91,10 +91,10 @@ func TestLoadErrors(t *testing.T) {
 
 func TestLoadSyntaxErrors(t *testing.T) {
 	cases := []struct{ data, want string }{
-		{"{\n  \"kind\": \"jlassi\",\n  \"schema_version\": 1,,\n}", "scenario.json: 3:23: "},
+		{"{\n  \"kind\": \"jlassi\",\n  \"schema_version\": 1,,\n}", "scenario.json:3:23: "},
 		{`{"kind": "jlassi", "schema_version": 1, "colour": 3}`, `unknown field "colour"`},
 		{`{"kind": "jlassi", "schema_version": "one"}`, "scenario.json: schema_version: expected int, got JSON string"},
-		{`{"kind": "jlassi", "schema_version": 1} {}`, "trailing data"},
+		{`{"kind": "jlassi", "schema_version": 1} {}`, "scenario.json:1:41: data after the top-level JSON value"},
 	}
 	for _, c := range cases {
 		_, err := Parse("scenario.json", []byte(c.data))

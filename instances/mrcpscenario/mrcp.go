@@ -13,6 +13,7 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances"
+	"github.com/mrbound/mrbound/internal/strictjson"
 )
 
 // Kind is the value of "kind" in an MRCP scenario.
@@ -129,6 +130,9 @@ func Load(file string) (*Instance, error) {
 
 // Parse decodes and validates a scenario; file only names it in errors.
 func Parse(file string, data []byte) (*Instance, error) {
+	if err := strictjson.Check(file, data); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var raw any

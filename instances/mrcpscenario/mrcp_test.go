@@ -61,7 +61,7 @@ func TestParseErrors(t *testing.T) {
 		{`"reduces": [{"duration": 1}]`, `"reduces": []`, "jobs[1].reduces: must be a non-empty array"},
 		{`"release": 5,`, `"release": 5, "weight": 2,`, "jobs[1].weight: unknown field"},
 		{`"map_slots": 2,`, `"map_slots": -1,`, "resources[1].map_slots: must be a non-negative integer"},
-		{`]}`, `]`, "not valid JSON"},
+		{`]}`, `]`, "s.json:5:3: invalid character"},
 	}
 	for _, c := range cases {
 		if !strings.Contains(tinyJSON, c.from) {

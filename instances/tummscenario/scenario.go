@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/strictjson"
 )
 
 // Kind is the value of "kind" in a TuMM scenario file.
@@ -76,6 +77,9 @@ func perr(path, format string, a ...any) error {
 // Parse decodes and validates a scenario; file names it in errors, which
 // name the JSON path or the line and column and wrap badinput.Err.
 func Parse(file string, data []byte) (*Scenario, error) {
+	if err := strictjson.Check(file, data); err != nil {
+		return nil, err
+	}
 	s, err := parse(data)
 	return s, badinput.InFile(file, err)
 }

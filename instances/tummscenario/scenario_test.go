@@ -32,7 +32,7 @@ func TestParseErrors(t *testing.T) {
 		`{"kind":"tumm","schema_version":1,"static":{"slots":1,"jobs":[{"name":"a","map_tasks":1,"reduce_tasks":1,"map_time":1,"reduce_time":1}]}}`: "$.static.slots",
 		`{"kind":"tumm","schema_version":1,"heterogeneous":{"map_tasks":-1,"reduce_tasks":0,"nodes":[]}}`:                                           "$.heterogeneous.map_tasks",
 		`{"kind":"tumm","schema_version":1,"extra":1}`:  "unknown field",
-		"{\"kind\":\"tumm\",\n\"schema_version\":1,\n}": "line 3",
+		"{\"kind\":\"tumm\",\n\"schema_version\":1,\n}": ":3:1: invalid character",
 	} {
 		if _, err := Parse("", []byte(js)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", js, err, want)

@@ -107,6 +107,9 @@ type ClaimRef struct {
 	ClaimName string `json:"claimName"`
 }
 
+// labelValue is a Kubernetes label value.
+var labelValue = regexp.MustCompile(`^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
+
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
 // NewJob builds the Indexed Job running opts.Indices of m.
@@ -118,6 +121,20 @@ func NewJob(m *sweep.Manifest, opts Options) (*Job, error) {
 		return nil, badinput.Errorf("kube: an image holding mrbound is required (--image)")
 	case opts.Claim == "":
 		return nil, badinput.Errorf("kube: a PersistentVolumeClaim holding the sweep directory is required (--claim)")
+	}
+	// The Job is written as JSON, whose quoting keeps every value a single
+	// string; still, a line break or control character in an image, claim
+	// or path is never meant, and a label value has its own syntax.
+	for _, c := range []struct{ field, value string }{
+		{"kube: --image", opts.Image}, {"kube: --claim", opts.Claim}, {"kube: --subpath", opts.SubPath},
+		{"kube: --mount", opts.MountPath}, {"kube: --command", opts.Command}, {"kube: the manifest's title", m.Title},
+	} {
+		if err := sweep.CheckText(c.field, c.value); err != nil {
+			return nil, err
+		}
+	}
+	if !labelValue.MatchString(m.Sweep) {
+		return nil, badinput.Errorf("kube: the sweep kind %q is not a label value (letters, digits, '-', '_', '.', at most 63)", m.Sweep)
 	}
 	name := opts.Name
 	if name == "" {

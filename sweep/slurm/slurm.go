@@ -8,6 +8,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -50,6 +51,9 @@ func Script(w io.Writer, m *sweep.Manifest, opts Options) error {
 	}
 	if last := opts.Indices[len(opts.Indices)-1]; last >= maxSize {
 		return badinput.Errorf("slurm: item index %d is not below MaxArraySize %d; raise MaxArraySize in slurm.conf and pass --max-array-size", last, maxSize)
+	}
+	if err := checkValues(m, opts); err != nil {
+		return err
 	}
 	// #SBATCH lines are split at white space; a log path with a space
 	// would be cut, so such a sweep directory is refused.
@@ -94,6 +98,43 @@ func Script(w io.Writer, m *sweep.Manifest, opts Options) error {
 	fmt.Fprintf(&b, "exec %s sweep run %s\n", shellQuote(opts.Mrbound), shellQuote(m.Path))
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// partitionName is what a --partition value may be: Slurm partition names,
+// comma-separated. Nothing a shell or sbatch would read specially.
+var partitionName = regexp.MustCompile(`^[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*$`)
+
+// checkValues refuses every value that would reach a line of the script
+// and could change what the script does. The shell reads the #SBATCH lines
+// as comments and sbatch reads them as options, so only a line break can
+// turn a value into a command; the exec line quotes its words for sh. The
+// title and item IDs are checked by sweep.Load too; they are checked again
+// here because a manifest may be built in memory.
+func checkValues(m *sweep.Manifest, opts Options) error {
+	checks := []struct{ field, value string }{
+		{"slurm: the manifest's title", m.Title},
+		{"slurm: the sweep kind", m.Sweep},
+		{"slurm: the sweep directory", m.Path},
+		{"slurm: --mrbound", opts.Mrbound},
+		{"slurm: --partition", opts.Partition},
+	}
+	for _, e := range opts.Extra {
+		checks = append(checks, struct{ field, value string }{"slurm: --sbatch-option", e})
+	}
+	for _, c := range checks {
+		if err := sweep.CheckText(c.field, c.value); err != nil {
+			return err
+		}
+	}
+	if opts.Partition != "" && !partitionName.MatchString(opts.Partition) {
+		return badinput.Errorf("slurm: --partition %q is not a partition name (letters, digits, '_', '.', '+', '-', comma-separated)", opts.Partition)
+	}
+	for _, e := range opts.Extra {
+		if !strings.HasPrefix(e, "-") {
+			return badinput.Errorf("slurm: --sbatch-option %q is not an sbatch option (it must start with '-', e.g. --account=proj)", e)
+		}
+	}
+	return nil
 }
 
 // JobName is the array's job name: "mrbound-" and the sweep kind.

@@ -7,6 +7,7 @@ import (
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
 	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/workload/simclock"
 )
 
 // Workload converts sc; file names it in errors, which wrap badinput.Err.
@@ -36,15 +37,23 @@ func Workload(file string, sc *coshhscenario.Scenario) (*sim.Workload, error) {
 		user[u.Name] = i
 		w.Users = append(w.Users, sim.User{Name: u.Name, MinShare: int(math.Round(u.MinShare)), Weight: u.Priority})
 	}
+	clk := simclock.Clock{File: file}
 	for j, job := range sc.Jobs {
 		if job.Maps+job.Reduces == 0 {
 			return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("jobs[%d]", j), Problem: "no tasks"}
 		}
-		sj := sim.Job{Name: job.ID, User: user[job.User], Category: job.Category, Arrival: sim.FromSeconds(job.Arrival),
+		p := fmt.Sprintf("jobs[%d]", j)
+		sj := sim.Job{Name: job.ID, User: user[job.User], Category: job.Category, Arrival: clk.At(p+".arrival", job.Arrival),
 			Deadline: sim.NoDeadline, Parent: -1}
-		sj.Maps = tasks(job.Maps, job.MapSeconds, job.EstFactor)
-		sj.Reduces = tasks(job.Reduces, job.ReduceSeconds, job.EstFactor)
+		// The estimates are checked here and computed by tasks as before.
+		clk.At(p+".est_factor", job.MapSeconds*job.EstFactor)
+		clk.At(p+".est_factor", job.ReduceSeconds*job.EstFactor)
+		sj.Maps = tasks(job.Maps, clk.At(p+".map_seconds", job.MapSeconds), job.EstFactor)
+		sj.Reduces = tasks(job.Reduces, clk.At(p+".reduce_seconds", job.ReduceSeconds), job.EstFactor)
 		w.Jobs = append(w.Jobs, sj)
+	}
+	if err := clk.Err(); err != nil {
+		return nil, err
 	}
 	if err := w.Validate(); err != nil {
 		return nil, badinput.Errorf("%s: %w", file, err)
@@ -52,11 +61,12 @@ func Workload(file string, sc *coshhscenario.Scenario) (*sim.Workload, error) {
 	return w, nil
 }
 
-func tasks(n int, sec, est float64) []sim.TaskSpec {
+// tasks are n tasks of work, estimated at est times the work (none when
+// est is 0).
+func tasks(n int, work sim.Time, est float64) []sim.TaskSpec {
 	if n == 0 {
 		return nil
 	}
-	work := sim.FromSeconds(sec)
 	spec := sim.TaskSpec{Work: work}
 	if est > 0 {
 		spec.Estimate = max(1, sim.Time(math.Round(float64(work)*est)))

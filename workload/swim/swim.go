@@ -58,6 +58,7 @@ func Read(r io.Reader, name string) ([]Record, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	var out []Record
+	lineOf := map[string]int{} // job id → its line
 	line := 0
 	for sc.Scan() {
 		line++
@@ -84,6 +85,16 @@ func Read(r io.Reader, name string) ([]Record, error) {
 			if *p, err = bytes(f[3+k]); err != nil {
 				return nil, lineErr(name, line, "field %d (%s): %v", 4+k, fieldNames[3+k], err)
 			}
+		}
+		// A job id names one job, and SWIM lists jobs in submission order;
+		// a repeated id or a time going back is a damaged or hand-merged
+		// trace, refused rather than renamed or sorted (docs/reliability.md).
+		if first, dup := lineOf[rec.ID]; dup {
+			return nil, lineErr(name, line, "job id %q repeats line %d", rec.ID, first)
+		}
+		lineOf[rec.ID] = line
+		if n := len(out); n > 0 && rec.Submit < out[n-1].Submit {
+			return nil, lineErr(name, line, "field 2 (%s): %v s is before line %d's %v s; SWIM lists jobs in submission order", fieldNames[1], rec.Submit, out[n-1].Line, out[n-1].Submit)
 		}
 		out = append(out, rec)
 	}

@@ -356,7 +356,11 @@ func (s *Sim) pending() (Time, bool) {
 func (s *Sim) loop() {
 	nextProgress := s.opt.ProgressEvery
 	s.status = Stalled
-	for s.jobsDone < len(s.jobs) {
+	for iter := 0; s.jobsDone < len(s.jobs); iter++ {
+		if s.opt.Stop != nil && iter%StopEvery == 0 && s.opt.Stop() {
+			s.status = Interrupted
+			break
+		}
 		at, ok := s.pending()
 		if !ok {
 			break

@@ -112,6 +112,9 @@ func simulateAction(c *cli.Context) error {
 		opt.Progress = func(done, total int) { bar.Set(done) }
 		defer bar.Finish()
 	}
+	ctx, stop := signalContext()
+	defer stop()
+	opt.Stop = func() bool { return ctx.Err() != nil }
 	res, err := sim.Run(w, pol, opt)
 	if err != nil {
 		return badInput(err)
@@ -148,7 +151,7 @@ func simulateAction(c *cli.Context) error {
 	if !rep.Verified {
 		return fmt.Errorf("simulate: the trace failed the independent check: %s", oneLine(rep.CheckError))
 	}
-	if res.Status == sim.Stuck || res.Status == sim.Stalled {
+	if res.Status == sim.Stuck || res.Status == sim.Stalled || res.Status == sim.Interrupted {
 		return fmt.Errorf("simulate: %s: %s", res.Policy, res.Incomplete())
 	}
 	return nil

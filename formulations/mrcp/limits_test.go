@@ -67,11 +67,11 @@ func disjunctiveSize(bt *Built) (cols, nnz float64) {
 }
 
 // TestModelSizeRefused: an MRCP stream whose horizon implies per-unit
-// tables of tens of GB (one job of 10^9-unit tasks; a release at 2^60),
-// whose time-indexed model would take hundreds of GB (400 jobs on one
-// slot) is refused by Build at once, naming the horizon or the formulation,
-// with the budget, as bad input; before, the build ran until the kernel
-// killed it.
+// tables of tens of GB (one job of 10^9-unit tasks; a release at 2^60), or
+// whose time-indexed model would take hundreds of GB (200 unit maps beside
+// one of 2·10^6 units, each with a window of 2·10^6 starts), is refused by
+// Build at once, naming the horizon or the formulation, with the budget, as
+// bad input; before, the build ran until the kernel killed it.
 func TestModelSizeRefused(t *testing.T) {
 	defer sizelimit.SetBudget(8 << 30)()
 	long := &mrcpscenario.Instance{Kind: mrcpscenario.Kind, SchemaVersion: 1,
@@ -81,8 +81,15 @@ func TestModelSizeRefused(t *testing.T) {
 			Reduces: []mrcpscenario.Task{{Duration: 1e9, Demand: 1}}}}}
 	late := mixedStream(t, 3, 1)
 	late.Jobs[2].Release = 1 << 60 // overflows HorizonBound's int sum
-	many := mixedStream(t, 400, 1)
-	many.Resources = many.Resources[:1]
+	// One long map and 200 unit maps: the greedy heuristic is quick, but
+	// disaggregated, each unit map gets a window of 2·10^6 starts.
+	wide := &mrcpscenario.Instance{Kind: mrcpscenario.Kind, SchemaVersion: 1,
+		Resources: []mrcpscenario.Resource{{Name: "r", MapSlots: 2, ReduceSlots: 1}},
+		Jobs: []mrcpscenario.Job{{Name: "j", Release: 0, Deadline: 1,
+			Maps: []mrcpscenario.Task{{Duration: 2e6, Demand: 1}}, Reduces: []mrcpscenario.Task{{Duration: 1, Demand: 1}}}}}
+	for range 200 {
+		wide.Jobs[0].Maps = append(wide.Jobs[0].Maps, mrcpscenario.Task{Duration: 1, Demand: 1})
+	}
 	for _, c := range []struct {
 		name string
 		in   *mrcpscenario.Instance
@@ -91,7 +98,7 @@ func TestModelSizeRefused(t *testing.T) {
 	}{
 		{"long tasks", long, Options{Method: Plain}, "horizon 2000000003 (latest release + total duration, in time units): "},
 		{"late release", late, Options{}, "horizon 1152921504606847744 "},
-		{"many jobs on one slot", many, Options{Method: Plain}, "time-indexed model at horizon "},
+		{"long windows", wide, Options{Method: Plain, Disaggregated: true}, "time-indexed model at horizon 2000201: "},
 	} {
 		ts := time.Now()
 		bt, err := Build(c.in, c.o)

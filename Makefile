@@ -51,11 +51,11 @@ test: setup slurm
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./model/mps
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./model/lpformat
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./workload/swim
-	$(GO) test -run '^$$' -fuzz FuzzParse$$ -fuzztime 20000x -fuzzminimizetime 1s ./instances/jlassiscenario
-	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 20000x -fuzzminimizetime 1s ./instances/mrcpscenario
-	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 20000x -fuzzminimizetime 1s ./instances/coshhscenario
-	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 20000x -fuzzminimizetime 1s ./instances/tummscenario
-	$(GO) test -run '^$$' -fuzz FuzzParseJSON -fuzztime 20000x -fuzzminimizetime 1s ./workload
+	$(GO) test -run '^$$' -fuzz FuzzParse$$ -fuzztime 10000x -fuzzminimizetime 1s ./instances/jlassiscenario
+	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/mrcpscenario
+	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/coshhscenario
+	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/tummscenario
+	$(GO) test -run '^$$' -fuzz FuzzParseJSON -fuzztime 10000x -fuzzminimizetime 1s ./workload
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...

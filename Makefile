@@ -83,11 +83,17 @@ test: setup slurm python rsvg
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./model/mps
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./model/lpformat
 	$(GO) test -run '^$$' -fuzz FuzzRead -fuzztime 200000x -fuzzminimizetime 1s ./workload/swim
-	$(GO) test -run '^$$' -fuzz '^FuzzReadJobs$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/sls
-	$(GO) test -run '^$$' -fuzz '^FuzzReadSynth$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/sls
-	$(GO) test -run '^$$' -fuzz '^FuzzReadNodes$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/sls
-	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/rumen
-	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 100000x -fuzzminimizetime 1s ./workload/jobfile
+	$(GO) test -run '^$$' -fuzz '^FuzzReadJobs$$' -fuzztime 30000x -fuzzminimizetime 1s ./workload/sls
+	$(GO) test -run '^$$' -fuzz '^FuzzReadSynth$$' -fuzztime 30000x -fuzzminimizetime 1s ./workload/sls
+	$(GO) test -run '^$$' -fuzz '^FuzzReadNodes$$' -fuzztime 30000x -fuzzminimizetime 1s ./workload/sls
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30000x -fuzzminimizetime 1s ./workload/rumen
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30000x -fuzzminimizetime 1s ./workload/jobfile
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10000x -fuzzminimizetime 1s ./instances/jlassiscenario
+	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/mrcpscenario
+	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/coshhscenario
+	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/tummscenario
+	$(GO) test -run '^$$' -fuzz FuzzParseJSON -fuzztime 10000x -fuzzminimizetime 1s ./workload
+	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...

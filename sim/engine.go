@@ -370,7 +370,11 @@ func (s *Sim) loop() {
 	nextProgress := s.opt.ProgressEvery
 	s.status = Stalled
 	ender, _ := s.policy.(InstantEnder)
-	for s.jobsDone < len(s.jobs) && s.abortErr == nil {
+	for iter := 0; s.jobsDone < len(s.jobs) && s.abortErr == nil; iter++ {
+		if s.opt.Stop != nil && iter%StopEvery == 0 && s.opt.Stop() {
+			s.status = Interrupted
+			break
+		}
 		at, ok := s.pending()
 		if !ok {
 			break

@@ -76,7 +76,17 @@ type Options struct {
 	// number of completed tasks and the total.
 	Progress      func(done, total int)
 	ProgressEvery int
+	// Stop, when set, is called every StopEvery events; once it returns
+	// true the run ends with status Interrupted, its trace and outcomes
+	// as far as they went. The engine imports nothing of ours: the caller
+	// wraps its context (func() bool { return ctx.Err() != nil }).
+	Stop func() bool
 }
+
+// StopEvery is how many loop steps pass between two calls of Options.Stop: a
+// step costs well under a microsecond, so a stop is seen within a few
+// milliseconds, and the call (a context's Err) costs a few nanoseconds.
+const StopEvery = 4096
 
 // DefaultStuckAfter is the default stuck window: an hour of simulated time
 // with nothing but timers and offers, far beyond any policy's own waits

@@ -51,9 +51,12 @@ const (
 	// Result.StuckSince only the policy's timers and offers were left and
 	// nothing changed.
 	Stuck
+	// Interrupted: Options.Stop asked the run to end (a cancelled context,
+	// a deadline) with jobs left.
+	Interrupted
 )
 
-var statusNames = [...]string{"unknown", "finished", "horizon", "stalled", "stuck"}
+var statusNames = [...]string{"unknown", "finished", "horizon", "stalled", "stuck", "interrupted"}
 
 func (st Status) String() string {
 	if int(st) < len(statusNames) {
@@ -157,6 +160,8 @@ func (r *Result) Incomplete() string {
 	case r.Status == Stuck:
 		return fmt.Sprintf("stuck at %.3f s with %d unfinished jobs: no arrival or task end was left to come and the policy changed nothing until %.3f s",
 			r.StuckSince.Seconds(), n, r.End.Seconds())
+	case r.Status == Interrupted:
+		return fmt.Sprintf("interrupted at %.3f s with %d unfinished jobs", r.End.Seconds(), n)
 	case r.Status == HorizonReached:
 		return fmt.Sprintf("stopped at the horizon %.3f s with %d unfinished jobs", r.Options.Horizon.Seconds(), n)
 	}
@@ -170,7 +175,7 @@ func (s *Sim) result(wall time.Duration) *Result {
 		Status: s.status, StuckSince: s.stuckSince,
 		Jobs: make([]JobOutcome, len(s.jobs)),
 	}
-	res.Options.Progress = nil
+	res.Options.Progress, res.Options.Stop = nil, nil
 	for j := range s.jobs {
 		r := &s.jobs[j]
 		res.Jobs[j] = JobOutcome{Arrived: r.arrived, Done: r.done, Arrival: r.arrival, Completion: r.completion}

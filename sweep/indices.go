@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 )
 
 // FormatIndices writes sorted, distinct indices compactly: "0-3,5,7-9".
@@ -32,6 +33,9 @@ func FormatIndices(idx []int) string {
 // ParseIndices reads what FormatIndices writes (ranges and single indices,
 // comma-separated, each non-negative).
 func ParseIndices(s string) ([]int, error) {
+	if err := checkIndexCount(s); err != nil {
+		return nil, err
+	}
 	var out []int
 	for _, part := range strings.Split(s, ",") {
 		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
@@ -69,4 +73,23 @@ func EnvIndex() (index int, name string, ok bool, err error) {
 		return i, name, true, nil
 	}
 	return 0, "", false, nil
+}
+
+// checkIndexCount refuses a list whose ranges, summed, name more items than
+// the memory budget allows (0-2000000000 is a few bytes that would expand to
+// 16 GB of indices, and every index is an item to plan, run and collect:
+// sizelimit.SweepItem each). Malformed parts are left to ParseIndices.
+func checkIndexCount(s string) error {
+	n := 0.0
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if isRange && err1 == nil && err2 == nil && b >= a {
+			n += float64(b) - float64(a) + 1
+		} else {
+			n++
+		}
+	}
+	return sizelimit.Check(fmt.Sprintf("items %q", s), n, sizelimit.SweepItem, "items")
 }

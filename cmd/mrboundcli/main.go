@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 )
 
 // version is set at link time (-ldflags "-X
@@ -38,10 +39,18 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = exitInternal
 		}
 	}()
+	args, budget, err := takeMaxMemory(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "mrbound: %s\n", oneLine(err.Error()))
+		return exitCode(err)
+	}
+	if budget > 0 {
+		defer sizelimit.SetBudget(budget)()
+	}
 	app := newApp(stdout, stderr)
 	var notFound string
 	guardUsage(app, &notFound)
-	err := app.Run(interspersed(app, args))
+	err = app.Run(interspersed(app, args))
 	if err == nil && notFound != "" {
 		err = badinput.Errorf("%s", notFound)
 	}
@@ -88,7 +97,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 Lim et al.'s MRCP, the COSHH capacity LPs, TuMM's slot models) into optimisation models, solves them
 with HiGHS or the native Go solver, decodes the answer into a schedule and checks it against the instance.
 
-Exit codes: 0 success, 1 bad input, 2 internal error.`,
+Exit codes: 0 success, 1 bad input (usage errors too), 2 internal error, 128+n when stopped by signal n.
+
+--max-memory SIZE (anywhere on the line, e.g. 64GiB; or $MRBOUND_MAX_MEMORY) raises or lowers the memory
+an input may imply before it is refused (default: the machine's memory; docs/reliability.md).`,
 		Version:         version,
 		Writer:          stdout,
 		ErrWriter:       stderr,

@@ -126,6 +126,9 @@ func simulateAction(c *cli.Context) error {
 	if bar != nil {
 		opt.Progress = bar.Set
 	}
+	ctx, stop := signalContext()
+	defer stop()
+	opt.Stop = func() bool { return ctx.Err() != nil }
 	res, err := sim.Run(w, pol, opt)
 	bar.Finish()
 	if err != nil {
@@ -166,7 +169,7 @@ func simulateAction(c *cli.Context) error {
 	if !rep.Verified {
 		return fmt.Errorf("simulate: the trace failed the independent check: %s", oneLine(rep.CheckError))
 	}
-	if res.Status == sim.Stuck || res.Status == sim.Stalled {
+	if res.Status == sim.Stuck || res.Status == sim.Stalled || res.Status == sim.Interrupted {
 		return fmt.Errorf("simulate: %s: %s", res.Policy, res.Incomplete())
 	}
 	return nil

@@ -59,6 +59,9 @@ func (p Params) options() simbridge.SweepOptions {
 // Plan is the sweep o describes: one item per (λ, seed), λ-major as
 // simbridge.Sweep goes.
 func Plan(o simbridge.SweepOptions) (*sweep.Manifest, error) {
+	if err := simbridge.CheckSweepSize(o); err != nil {
+		return nil, err
+	}
 	params, err := json.Marshal(paramsOf(o))
 	if err != nil {
 		return nil, err

@@ -153,10 +153,16 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	out := &Outcome{}
 	var runs []compare.Run
 	preemptive := false
+	so := o.Sim
+	so.Stop = func() bool { return ctx.Err() != nil }
 	for _, pol := range policies {
-		res, err := sim.Run(w, pol.Policy, o.Sim)
+		res, err := sim.Run(w, pol.Policy, so)
 		if err != nil {
 			return nil, err
+		}
+		if res.Status == sim.Interrupted {
+			// An unfinished run has no value to set beside a bound.
+			return nil, fmt.Errorf("compare: %s: %s: %w", pol.Name, res.Incomplete(), context.Cause(ctx))
 		}
 		run := compare.Run{Policy: pol.Name}
 		if verr := check.Verify(w, res); verr != nil {

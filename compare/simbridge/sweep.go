@@ -9,6 +9,7 @@ import (
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/compare"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload"
@@ -47,6 +48,9 @@ func Sweep(ctx context.Context, o SweepOptions) ([]compare.SweepRecord, error) {
 	}
 	if o.Jobs < 1 || o.Seeds < 1 || len(o.Lambdas) == 0 || len(o.Policies) == 0 {
 		return nil, badinput.Errorf("compare sweep: need jobs ≥ 1, seeds ≥ 1, at least one λ and one policy")
+	}
+	if err := CheckSweepSize(o); err != nil {
+		return nil, err
 	}
 	if o.Compare.Metric == 0 {
 		return nil, badinput.Errorf("compare sweep: a metric is required")
@@ -182,4 +186,15 @@ func mrcpInstance(wl mrcpscenario.Workload, jobs int, lambda float64, seed uint6
 		}
 	}
 	return w, math.Round(load*1e4) / 1e4, nil
+}
+
+// CheckSweepSize refuses a sweep whose items (rates × seeds, each a record
+// per policy kept to the end) or whose instances (--jobs jobs of up to 21
+// tasks each) would not fit the memory budget, before any is generated.
+func CheckSweepSize(o SweepOptions) error {
+	items := float64(len(o.Lambdas)) * float64(o.Seeds)
+	if err := sizelimit.Check("--seeds, --lambdas", items, sizelimit.SweepItem*int64(max(1, len(o.Policies))), "sweep items"); err != nil {
+		return err
+	}
+	return sizelimit.Check("--jobs", float64(o.Jobs)*21, sizelimit.ScenarioTask+sizelimit.SimTask, "tasks per instance")
 }

@@ -106,6 +106,9 @@ func Build(in *jlassiscenario.Instance, opts BuildOptions) (*Model, error) {
 		wIT: map[[2]int][]model.Var{}, wIJT: map[[3]int][]model.Var{}, wS: map[sKey][]wEntry{},
 		wJT: map[[2]int][]wEntry{}, yV: map[yKey]model.Var{}, uTo: map[[3]int][]uEntry{}}
 	m.classes = slotClasses(in, opts.Form == Strong)
+	if err := checkSize(in, opts.T, m.classes); err != nil {
+		return nil, err
+	}
 	bd.vars()
 	bd.rows()
 	mod, err := mb.Build()

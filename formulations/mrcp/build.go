@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -50,6 +51,10 @@ type Options struct {
 	// decomposition (see RunInstance): minimise Z subject to at most
 	// sub.maxLate late jobs and Z ≤ sub.zCap.
 	sub *subproblem
+
+	// stop, when not nil, is polled by Build's loops: once it reports a
+	// stop, Build returns the model-less Built with errBuildStopped.
+	stop *stopper
 }
 
 // subproblem is one late count of the decomposition of the product
@@ -95,6 +100,9 @@ type Built struct {
 	// where it came from.
 	Horizon       int
 	HorizonSource string
+	// ModelSkipped reports that Model is empty because the build was
+	// stopped (a time limit or a cancelled context) before it was done.
+	ModelSkipped bool
 	// Zmin and Zmax bound the maximum turnaround in the model (Zmin is
 	// TurnaroundLowerBound or better; the lexicographic weight is Zmax + 1).
 	Zmin, Zmax int
@@ -342,6 +350,9 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 	if o.Objective.Kind == ObjectiveUnknown {
 		o.Objective.Kind = Product
 	}
+	if err := checkHorizon(in); err != nil {
+		return nil, err
+	}
 	bt := &Built{Instance: in, Formulation: o.Formulation, Objective: o.Objective, index: map[mrcpscenario.TaskRef]int{}}
 	if o.sub != nil {
 		bt.Heuristic = o.sub.heuristic
@@ -404,12 +415,15 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 	case TimeIndexed:
 		err = bt.timeIndexed(b, o)
 	case Disjunctive:
-		err = bt.disjunctive(b)
+		err = bt.disjunctive(b, o.stop)
 	default:
 		err = fmt.Errorf("mrcp: unknown formulation %v", o.Formulation)
 	}
 	if errors.Is(err, ErrHorizon) && o.cutoff {
 		return nil, ErrNoImprovement
+	}
+	if errors.Is(err, errBuildStopped) || errors.Is(err, sizelimit.ErrTooLarge) {
+		return bt.withoutModel(), err
 	}
 	if err != nil {
 		return nil, err

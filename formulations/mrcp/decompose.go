@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/solve"
 )
 
@@ -137,6 +138,7 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	stop := newStopper(ctx, t0, o.Solve.TimeLimit)
 	bo := o
 	bo.cutoff = false
+	bo.stop = stop // every Build below stops with the run
 	lt := newLateTurn(in, o.Objective)
 	heur := stoppableHeuristic(in, bo.Objective, stop)
 	best := heur
@@ -369,6 +371,11 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 			bo.sub = &subproblem{maxLate: k, zCap: zcap, heuristic: heur}
 			ts := time.Now()
 			bt, err := Build(in, bo)
+			if errors.Is(err, errBuildStopped) {
+				// Stopped inside the build: as a stop before it.
+				stopAt(k, zlo)
+				break
+			}
 			if errors.Is(err, ErrHorizon) {
 				// Some window is empty: no schedule with Z ≤ zcap and ≤ k late.
 				sub.Status, sub.Wall = solve.Infeasible, time.Since(ts)
@@ -448,9 +455,11 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 	}
 	if first == nil {
 		// Nothing to solve: build the plain model for the report.
+		// A stopped run or a model over the memory budget gets the
+		// model-less Built: the report's numbers do not depend on it.
 		bo.sub = &subproblem{maxLate: len(in.Jobs), zCap: heur.MaxTurnaround, heuristic: heur}
 		bt, err := Build(in, bo)
-		if err != nil {
+		if err != nil && !errors.Is(err, errBuildStopped) && !errors.Is(err, sizelimit.ErrTooLarge) {
 			return nil, err
 		}
 		first = bt
@@ -530,6 +539,11 @@ func coreMILP(ctx context.Context, in *mrcpscenario.Instance, core []int, k, zca
 	bt, err := Build(&sub, bo)
 	if errors.Is(err, ErrHorizon) {
 		ss.Status, ss.ZBound, ss.Wall = solve.Infeasible, zcap+1, time.Since(ts)
+		return ss, "", nil
+	}
+	if errors.Is(err, errBuildStopped) {
+		// Nothing proven about the core: ZBound 0 raises no bound.
+		ss.Status, ss.Wall = bo.stop.status, time.Since(ts)
 		return ss, "", nil
 	}
 	if err != nil {

@@ -2,6 +2,7 @@ package mrcp
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/model"
@@ -21,12 +22,15 @@ import (
 // letting the i-th task of a kind use only machines 0..i (machines are
 // relabelled in order of their first task) and by starting identical tasks of
 // a job in index order (then only o[t,u] exists for them).
-func (bt *Built) disjunctive(b *model.Builder) error {
+func (bt *Built) disjunctive(b *model.Builder, stop *stopper) error {
 	in := bt.Instance
 	for _, t := range bt.tasks {
 		if t.q != 1 {
 			return fmt.Errorf("%w: %s demands %d slots; the disjunctive model needs demand 1 (use time-indexed)", ErrUnsupported, t.ref, t.q)
 		}
+	}
+	if err := bt.checkDisjunctiveSize(); err != nil {
+		return err
 	}
 	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
 		for r, res := range in.Resources {
@@ -77,6 +81,9 @@ func (bt *Built) disjunctive(b *model.Builder) error {
 	disj := model.NewRowFamily[pairKey](b, "disj")
 	order := model.NewRowFamily[pairKey](b, "order")
 	for i := range bt.tasks {
+		if stop.tick() {
+			return errBuildStopped
+		}
 		for u := i + 1; u < len(bt.tasks); u++ {
 			t, w := bt.tasks[i], bt.tasks[u]
 			if t.ref.Kind != w.ref.Kind || t.lst+t.dur <= w.est || w.lst+w.dur <= t.est {
@@ -136,4 +143,28 @@ func (bt *Built) disjunctive(b *model.Builder) error {
 		return out
 	})
 	return err
+}
+
+// checkDisjunctiveSize refuses a disjunctive model that would not fit the
+// memory budget, before any variable is made: for n tasks of a kind on m
+// unit slots, up to n·min(n, m) assignment columns and, for each of the
+// n(n−1)/2 pairs, two order columns, two big-M rows of three terms and
+// min(n, m) link rows of up to four.
+func (bt *Built) checkDisjunctiveSize() error {
+	var n, m [3]float64
+	for _, t := range bt.tasks {
+		n[t.ref.Kind]++
+	}
+	for _, r := range bt.Instance.Resources {
+		m[mrcpscenario.Map] += float64(r.MapSlots)
+		m[mrcpscenario.Reduce] += float64(r.ReduceSlots)
+	}
+	cols, nnz := 0.0, 0.0
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
+		slots := math.Min(n[k], m[k])
+		pairs := n[k] * (n[k] - 1) / 2
+		cols += n[k] + n[k]*slots + 2*pairs
+		nnz += n[k]*slots + pairs*(6+4*slots)
+	}
+	return checkModelSize("disjunctive", bt.Horizon, cols, nnz)
 }

@@ -85,6 +85,9 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 		// schedule by the zero objective and so never improved its start.
 		o.Objective.Kind = Product
 	}
+	if err := checkHorizon(in); err != nil {
+		return nil, err
+	}
 	if o.Objective.Kind == Weighted && o.Objective.LateWeight < 0 {
 		return nil, fmt.Errorf("%w: negative late weight", errBadOption)
 	}
@@ -109,11 +112,17 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	}
 	bo := o
 	bo.cutoff = o.Method != Plain
+	t0 := time.Now()
+	bo.stop = newStopper(ctx, t0, o.Solve.TimeLimit)
 	bt, err := Build(in, bo)
 	if errors.Is(err, ErrNoImprovement) {
 		// Bounds alone prove the heuristic optimal; report that without a solve.
 		bo.cutoff = false
-		if bt, err = Build(in, bo); err != nil {
+		if bt, err = Build(in, bo); errors.Is(err, errBuildStopped) {
+			// The heuristic is optimal, but the report's model was not built.
+			err = nil
+		}
+		if err != nil {
 			return nil, err
 		}
 		out := &Report{Path: path, Instance: in, Built: bt, FromHeuristic: true}
@@ -123,6 +132,9 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 		out.finish(bt.Heuristic)
 		return out, nil
 	}
+	if errors.Is(err, errBuildStopped) {
+		return stoppedInBuild(path, in, bt, bo.stop.status, t0), nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +142,11 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	if opts.RelGap == 0 && opts.AbsGap == 0 && bt.integral() {
 		opts.RelGap, opts.AbsGap = 1e-9, integralAbsGap
 	}
-	t0 := time.Now()
+	if opts.TimeLimit > 0 {
+		// The build took part of the limit; at least a nanosecond, as 0
+		// would mean none.
+		opts.TimeLimit = max(opts.TimeLimit-time.Since(t0), time.Nanosecond)
+	}
 	res, err := solve.Solve(ctx, bt.Model, opts)
 	if err != nil {
 		return nil, err
@@ -188,6 +204,20 @@ func (o *Report) finish(s *Schedule) {
 	o.Verified = o.CheckErr == nil
 }
 
+// stoppedInBuild is the report of a run stopped (status TimeLimit or
+// Interrupted) before its model was built: the heuristic's schedule, and as
+// bound what holds without a solve, the objective at no late job and the
+// turnaround lower bound (every objective is non-decreasing in both).
+func stoppedInBuild(path string, in *mrcpscenario.Instance, bt *Built, status solve.Status, t0 time.Time) *Report {
+	u := bt.ObjectiveValue(bt.Heuristic)
+	lb := bt.Objective.Value(0, TurnaroundLowerBound(in), bt.ObjectiveSpan())
+	out := &Report{Path: path, Instance: in, Built: bt, FromHeuristic: true}
+	out.Result = solve.Result{Solver: "bounds", Status: status, HasSolution: true, Objective: u, Bound: math.Min(u, lb),
+		Wall: time.Since(t0), Message: "stopped while building the model: the greedy schedule and the turnaround bound"}
+	out.finish(bt.Heuristic)
+	return out
+}
+
 // lowerBound is the objective bound the instance gives without a solve:
 // Zmin, with the late jobs forced by the windows (valid for the product and
 // weighted objectives and, as K·(Zmax+1) + Zmin, for the lexicographic one).
@@ -225,25 +255,28 @@ type JSONReport struct {
 	Unit            string  `json:"unit"`
 	TimeUnitSeconds float64 `json:"time_unit_seconds"`
 
-	Formulation Formulation     `json:"formulation"`
-	ObjKind     string          `json:"objective_kind"`
-	Status      solve.Status    `json:"status"`
-	Objective   *float64        `json:"objective"`
-	Bound       *float64        `json:"bound"`
-	Gap         *float64        `json:"gap"`
-	Nodes       int64           `json:"nodes"`
-	Seconds     float64         `json:"seconds"`
-	Solver      string          `json:"solver"`
-	Verified    bool            `json:"verified"`
-	CheckError  string          `json:"check_error,omitempty"`
-	LateJobs    *int            `json:"late_jobs"`
-	MaxTurn     *int            `json:"max_turnaround"`
-	Late        []string        `json:"late"`
-	Horizon     int             `json:"horizon"`
-	Rows        int             `json:"rows"`
-	Cols        int             `json:"cols"`
-	Nonzeros    int             `json:"nonzeros"`
-	Heuristic   HeuristicResult `json:"heuristic"`
+	Formulation Formulation  `json:"formulation"`
+	ObjKind     string       `json:"objective_kind"`
+	Status      solve.Status `json:"status"`
+	Objective   *float64     `json:"objective"`
+	Bound       *float64     `json:"bound"`
+	Gap         *float64     `json:"gap"`
+	Nodes       int64        `json:"nodes"`
+	Seconds     float64      `json:"seconds"`
+	Solver      string       `json:"solver"`
+	Verified    bool         `json:"verified"`
+	CheckError  string       `json:"check_error,omitempty"`
+	LateJobs    *int         `json:"late_jobs"`
+	MaxTurn     *int         `json:"max_turnaround"`
+	Late        []string     `json:"late"`
+	Horizon     int          `json:"horizon"`
+	Rows        int          `json:"rows"`
+	Cols        int          `json:"cols"`
+	Nonzeros    int          `json:"nonzeros"`
+	// ModelSkipped: the model was not built (the run stopped first, or it
+	// exceeds the memory budget); rows, cols and nonzeros are 0.
+	ModelSkipped bool            `json:"model_skipped,omitempty"`
+	Heuristic    HeuristicResult `json:"heuristic"`
 	// ScheduleFrom is "solver" or "heuristic".
 	ScheduleFrom string `json:"schedule_from,omitempty"`
 	Message      string `json:"message,omitempty"`
@@ -264,8 +297,9 @@ func (o *Report) JSON() JSONReport {
 		Status: r.Status, Objective: finite(r.Objective), Bound: finite(r.Bound), Gap: finite(r.Gap()),
 		Nodes: r.Nodes, Seconds: r.Seconds(), Solver: r.Solver, Verified: o.Verified,
 		Horizon: bt.Horizon, Rows: bt.Model.NumRows(), Cols: bt.Model.NumCols(), Nonzeros: bt.Model.NumNonzeros(),
-		Late:      []string{},
-		Heuristic: HeuristicResult{bt.ObjectiveValue(bt.Heuristic), bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround},
+		ModelSkipped: bt.ModelSkipped,
+		Late:         []string{},
+		Heuristic:    HeuristicResult{bt.ObjectiveValue(bt.Heuristic), bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround},
 	}
 	if o.CheckErr != nil {
 		s.CheckError = o.CheckErr.Error()
@@ -351,8 +385,13 @@ func (o *Report) WriteText(w io.Writer) error {
 	if o.Built.Formulation == TimeIndexed && o.Built.Pooled {
 		pooled = ", pooled slots"
 	}
-	fmt.Fprintf(&sb, "model           %s%s, objective %s, horizon %d (%s); %d rows, %d columns, %d nonzeros\n",
-		s.Formulation, pooled, s.ObjKind, s.Horizon, o.Built.HorizonSource, s.Rows, s.Cols, s.Nonzeros)
+	if o.Built.ModelSkipped {
+		fmt.Fprintf(&sb, "model           %s, objective %s, horizon %d (%s); not built (the run stopped first, or it exceeds the memory budget)\n",
+			s.Formulation, s.ObjKind, s.Horizon, o.Built.HorizonSource)
+	} else {
+		fmt.Fprintf(&sb, "model           %s%s, objective %s, horizon %d (%s); %d rows, %d columns, %d nonzeros\n",
+			s.Formulation, pooled, s.ObjKind, s.Horizon, o.Built.HorizonSource, s.Rows, s.Cols, s.Nonzeros)
+	}
 	fmt.Fprintf(&sb, "units           times in time units of %s s (time_unit_seconds%s; simulate and compare run in seconds)\n",
 		strconv.FormatFloat(unitSeconds(in), 'g', -1, 64), map[bool]string{true: "", false: " absent: 1"}[in.TimeUnitSeconds > 0])
 	fmt.Fprintf(&sb, "heuristic       objective %.6g (%d late, max turnaround %d)\n", s.Heuristic.Objective, s.Heuristic.LateJobs, s.Heuristic.MaxTurnaround)

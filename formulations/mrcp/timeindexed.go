@@ -1,6 +1,8 @@
 package mrcp
 
 import (
+	"math"
+
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/model"
 )
@@ -57,6 +59,9 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		bt.groupOf[i] = len(bt.groups)
 		bt.groups = append(bt.groups, taskGroup{tasks: []int{i}})
 	}
+	if err := bt.checkTimeIndexedSize(); err != nil {
+		return err
+	}
 	type xKey struct {
 		T    mrcpscenario.TaskRef
 		L, S int
@@ -65,6 +70,9 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	bt.xs = make([][]startVar, len(bt.tasks))
 	one := model.NewRowFamily[mrcpscenario.TaskRef](b, "assign")
 	for g := range bt.groups {
+		if o.stop.tick() {
+			return errBuildStopped
+		}
 		gr := &bt.groups[g]
 		t := bt.tasks[gr.tasks[0]]
 		n := len(gr.tasks)
@@ -106,6 +114,9 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		}
 		for l, ln := range bt.lanes[k] {
 			for tau := lo; tau < hi; tau++ {
+				if o.stop.tick() {
+					return errBuildStopped
+				}
 				e := model.Expr{}
 				potential := 0
 				for _, gr := range bt.groups {
@@ -136,6 +147,9 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	fdef := model.NewRowFamily[fKey](b, "Fdef")
 	F := make([]map[int]model.Var, len(bt.groups))
 	for g, gr := range bt.groups {
+		if o.stop.tick() {
+			return errBuildStopped
+		}
 		t := bt.tasks[gr.tasks[0]]
 		F[g] = map[int]model.Var{}
 		for tau := t.est; tau < t.lst; tau++ {
@@ -174,6 +188,9 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	}
 	prec := model.NewRowFamily[precKey](b, "prec")
 	for ri, r := range bt.tasks {
+		if o.stop.tick() {
+			return errBuildStopped
+		}
 		if r.ref.Kind != mrcpscenario.Reduce {
 			continue
 		}
@@ -251,4 +268,42 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		lateRows.GreaterEq(r.ref, row, 1)
 	}
 	return nil
+}
+
+// checkTimeIndexedSize refuses a time-indexed model that would not fit the
+// memory budget, from the groups and windows alone, before any variable is
+// made. Per group: one x column per lane and start in its window and one F
+// column per start; each x appears in its assignment row, its F definition,
+// the completion row, the symmetry row of identical tasks and in at most
+// min(duration, window) capacity rows;
+// each precedence row of a reduce has two F terms per map group of its job.
+// This overcounts the capacity rows (only those where the tasks could
+// exceed the lane are emitted) and so errs on the side of refusing.
+func (bt *Built) checkTimeIndexedSize() error {
+	cols, nnz := bt.timeIndexedSize()
+	return checkModelSize("time-indexed", bt.Horizon, cols, nnz)
+}
+
+// timeIndexedSize is the estimate of checkTimeIndexedSize: at least the
+// columns and nonzeros the model will have (bt.groups and bt.lanes set).
+func (bt *Built) timeIndexedSize() (cols, nnz float64) {
+	for _, gr := range bt.groups {
+		t := bt.tasks[gr.tasks[0]]
+		window := float64(t.lst-t.est) + 1
+		lanes := 0.0
+		for _, ln := range bt.lanes[t.ref.Kind] {
+			if ln.cap >= t.q {
+				lanes++
+			}
+		}
+		cols += lanes*window + window
+		nnz += lanes * window * (4 + math.Min(float64(t.dur), window))
+		nnz += 2 * window
+	}
+	for _, r := range bt.tasks {
+		if r.ref.Kind == mrcpscenario.Reduce {
+			nnz += 2 * float64(len(bt.Instance.Jobs[r.ref.Job].Maps)) * (float64(r.lst-r.est) + 1)
+		}
+	}
+	return cols, nnz
 }

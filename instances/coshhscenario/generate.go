@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+
+	"github.com/mrbound/mrbound/internal/sizelimit"
 )
 
 // ReferenceMHz is the slot rate at which Table 4's task-seconds are taken to
@@ -67,6 +69,15 @@ func Generate(o GenOptions) (*Scenario, error) {
 	}
 	if o.Cluster == "" {
 		o.Cluster = "table3"
+	}
+	// Each job carries an execution time per resource; each resource is a
+	// simulated node.
+	if err := sizelimit.Check("--resources", float64(o.Resources), sizelimit.SimNode, "resources"); err != nil {
+		return nil, err
+	}
+	if err := sizelimit.CheckBytes("--jobs", float64(o.Jobs)*(sizelimit.ScenarioTask+16*float64(max(o.Resources, 1))),
+		fmt.Sprintf("%d jobs on %d resources", o.Jobs, o.Resources)); err != nil {
+		return nil, err
 	}
 	res, err := Cluster(o.Cluster, o.Resources)
 	if err != nil {

@@ -173,6 +173,9 @@ func Generate(o GenOptions) (*Instance, error) {
 	if o.Resources < 0 || o.MapSlots < 0 || o.ReduceSlots < 0 {
 		return nil, fmt.Errorf("mrcp: generate: resource and slot counts must be positive")
 	}
+	if err := checkGenerate(o); err != nil {
+		return nil, err
+	}
 	if o.TimeUnit == 0 {
 		o.TimeUnit = 1
 	}

@@ -294,6 +294,12 @@ func (p *parser) instance(raw any) *Instance {
 		names[r.Name] = path
 		in.Resources = append(in.Resources, r)
 	}
+	if p.err == nil {
+		if err := CheckSlots("resources", in.Resources); err != nil {
+			p.err = badinput.InFile(p.file, err)
+			return nil
+		}
+	}
 	maxSlots := [3]int{}
 	for _, r := range in.Resources {
 		maxSlots[Map] = max(maxSlots[Map], r.MapSlots)

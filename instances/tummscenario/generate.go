@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/sim"
 )
 
@@ -139,6 +140,11 @@ func Generate(o GenOptions) (*Scenario, error) {
 	}
 	if o.Jobs < 0 {
 		return nil, badinput.Errorf("jobs %d: negative", o.Jobs)
+	}
+	// A job of the benchmarks has at most a few hundred tasks; 1000 each
+	// bounds it (MaxBatchTasks bounds a file's).
+	if err := sizelimit.Check("--jobs", float64(o.Jobs)*1000, sizelimit.SimTask, "tasks"); err != nil {
+		return nil, err
 	}
 	if strings.HasPrefix(o.Cluster, "fig6") != (o.Benchmark == "fig6") {
 		return nil, badinput.Errorf("benchmark fig6 goes with a fig6a, fig6b or fig6c cluster and only with one")

@@ -105,6 +105,9 @@ func parse(data []byte) (*Scenario, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if err := s.checkSize(); err != nil {
+		return nil, err
+	}
 	return &s, nil
 }
 

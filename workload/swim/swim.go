@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/sim"
 )
 
@@ -199,6 +200,9 @@ func (m Model) Workload(recs []Record, c ClusterSpec, name string) (*sim.Workloa
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
+	if err := m.checkSize(recs, c, name); err != nil {
+		return nil, err
+	}
 	w := &sim.Workload{Name: name}
 	w.Cluster = sim.Cluster{BlockBytes: m.BlockBytes, Replicas: c.Replicas, NonLocalPenalty: c.NonLocalPenalty}
 	w.Cluster.Nodes = make([]sim.Node, c.Nodes)
@@ -240,3 +244,33 @@ func (m Model) Workload(recs []Record, c ClusterSpec, name string) (*sim.Workloa
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+// checkSize refuses, before anything is allocated, a cluster or a trace
+// whose simulation would not fit the memory budget: the cluster's nodes and
+// slots (the flags that set them), one line's tasks (its file:line: a few
+// bytes of text can imply 10^9 maps), then the whole trace's. Each task
+// also keeps one entry per replica of its block in the locality tables.
+func (m Model) checkSize(recs []Record, c ClusterSpec, name string) error {
+	nodes := float64(c.Nodes)
+	if err := sizelimit.Check("--nodes", nodes, sizelimit.SimNode, "nodes"); err != nil {
+		return err
+	}
+	slots := nodes * (float64(c.MapSlots) + float64(c.ReduceSlots))
+	if err := sizelimit.Check("--map-slots, --reduce-slots", slots, sizelimit.SimSlot, "slots"); err != nil {
+		return err
+	}
+	perTask := float64(sizelimit.SimTask) + float64(min(c.Replicas, c.Nodes))*sizelimit.SimReplica
+	total := 0.0
+	for _, r := range recs {
+		n := float64(max(1, ceilDiv(r.Input, m.BlockBytes)))
+		if r.Shuffle > 0 || r.Output > 0 {
+			n += float64(max(1, ceilDiv(r.Shuffle, m.ReduceBytes)))
+		}
+		what := fmt.Sprintf("%s tasks (%d bytes at --block-mb %v)", strconv.FormatFloat(n, 'g', -1, 64), r.Input, float64(m.BlockBytes)/(1<<20))
+		if err := sizelimit.CheckBytes(fmt.Sprintf("%s:%d", name, r.Line), n*perTask, what); err != nil {
+			return err
+		}
+		total += n
+	}
+	return sizelimit.CheckBytes(name, total*perTask+nodes*sizelimit.SimNode, fmt.Sprintf("%.0f tasks on %d nodes", total, c.Nodes))
+}

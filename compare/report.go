@@ -131,6 +131,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	ow := table.NewWriter()
 	ow.SetOutputMirror(w)
 	ow.SetStyle(table.StyleLight)
+	ow.Style().Format.Header = text.FormatDefault
 	ow.AppendHeader(table.Row{"construction", "value (" + r.humanUnit() + ")", "checker"})
 	for _, o := range r.offlineRows() {
 		ow.AppendRow(table.Row{o[0], o[1], o[2]})

@@ -58,16 +58,16 @@ func TestBracket(t *testing.T) {
 	if !strings.Contains(js.String(), `"ratio_to_upper": 1.1428`) {
 		t.Errorf("JSON lacks fifo's ratio_to_upper:\n%s", js.String())
 	}
-	if !strings.Contains(text.String(), "best known schedule 35 (by offline-good, verified)") ||
+	if !strings.Contains(text.String(), "best known schedule 0.035 (by offline-good, verified)") ||
 		!strings.Contains(text.String(), "FAILED: capacity exceeded (not used)") {
 		t.Errorf("text:\n%s", text.String())
 	}
-	if !strings.Contains(md.String(), "| fifo | 40 |") || !strings.Contains(md.String(), "| 1.143 | verified |") {
+	if !strings.Contains(md.String(), "| fifo | 0.04 |") || !strings.Contains(md.String(), "| 1.143 | verified |") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 	if lines := strings.Split(strings.TrimSpace(csv.String()), "\n"); len(lines) != 2 ||
 		!strings.HasSuffix(lines[0], "upper,upper_by,upper_verified,bracket,ratio_to_upper") ||
-		!strings.Contains(lines[1], ",35,offline-good,true,") {
+		!strings.Contains(lines[1], ",0.035,offline-good,true,") {
 		t.Errorf("CSV:\n%s", csv.String())
 	}
 	if !strings.Contains(svg.String(), "best known") {

@@ -125,7 +125,7 @@ func TestFrontDoorBadInput(t *testing.T) {
 				t.Errorf("%s: %s: no error (report %v)", d.kind, doc, rep)
 				continue
 			}
-			if !errors.Is(err, badinput.Err) || !strings.HasPrefix(err.Error(), "bad.json: ") {
+			if !errors.Is(err, badinput.Err) || !strings.HasPrefix(err.Error(), "bad.json:") {
 				t.Errorf("%s: %s: error %q: wraps badinput.Err %v, want it to and to start with the file",
 					d.kind, doc, err, errors.Is(err, badinput.Err))
 			}

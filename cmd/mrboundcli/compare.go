@@ -218,6 +218,7 @@ func compareAction(c *cli.Context) error {
 	o.run.Progress = bar.Set
 	out, err := simbridge.Compare(ctx, filepath.Base(o.path), w, pols, o.run)
 	bar.Finish()
+	stop() // a signal while the outputs are written is the watcher's (signals.go)
 	if err != nil {
 		return err
 	}

@@ -22,8 +22,8 @@ func deviceCase(device string) []string {
 // a sweep's manifest, a directory or a device node: each exits 1 with one
 // line on standard error naming the flag, and the inputs are unchanged.
 func TestOutputsNeverDestroyInputs(t *testing.T) {
-	src, _ := filepath.Abs(filepath.Join("testdata", "mrcp-tiny-text", "input.json"))
-	mps, _ := filepath.Abs(filepath.Join("testdata", "models", "tiny.mps"))
+	src, _ := filepath.Abs(filepath.Join("..", "mrbound", "testdata", "mrcp-tiny-text", "input.json"))
+	mps, _ := filepath.Abs(filepath.Join("..", "mrbound", "testdata", "models", "tiny.mps"))
 	dir := t.TempDir()
 	t.Chdir(dir)
 	copyFile := func(from, to string) []byte {

@@ -41,7 +41,7 @@ func TestSignalLeavesNoTemporaryFile(t *testing.T) {
 			dir := t.TempDir()
 			in := filepath.Join(dir, "day.tsv")
 			swimDay(t, in, 4000)
-			cmd := exec.Command(bin, "simulate", in, "--nodes", "20", "--trace", filepath.Join(dir, "day.trace.tsv"), "--svg", filepath.Join(dir, "day.svg"))
+			cmd := exec.Command(bin, "simulate", in, "--nodes", "20", "--trace", filepath.Join(dir, "day.trace.tsv"), "--svg", filepath.Join(dir, "day.svg"), "--svg-max-tasks", "100000000")
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
@@ -55,7 +55,7 @@ func TestSignalLeavesNoTemporaryFile(t *testing.T) {
 			for {
 				select {
 				case err := <-exited:
-					t.Fatalf("the run ended before its outputs were being written (%v); make the day longer", err)
+					t.Fatalf("the run ended before its outputs were being written (%v: %s); make the day longer", err, stderr.String())
 				case <-deadline:
 					cmd.Process.Kill()
 					t.Fatal("no temporary file within 5 minutes")

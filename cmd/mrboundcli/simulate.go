@@ -131,6 +131,9 @@ func simulateAction(c *cli.Context) error {
 	opt.Stop = func() bool { return ctx.Err() != nil }
 	res, err := sim.Run(w, pol, opt)
 	bar.Finish()
+	// From here on a signal is the watcher's (signals.go): the outputs are
+	// written whole or removed, never left half-written.
+	stop()
 	if err != nil {
 		return badInput(err)
 	}

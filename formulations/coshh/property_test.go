@@ -143,11 +143,11 @@ func TestBadScenarios(t *testing.T) {
 		{`{"kind":"coshh","schema_version":1,"resources":[{"name":"R1"}],"users":[{"name":"U1","min_share":1,"priority":1}],"jobs":[{"id":"J1","user":"U2","arrival":0,"exec_time":[1]}]}`, "$.jobs[0].user: unknown user"},
 		{`{"kind":"coshh","schema_version":1,"resources":[{"name":"R1"}],"users":[{"name":"U1","min_share":1,"priority":1}],"jobs":[{"id":"J1","user":"U1","arrival":0,"exec_time":[0]}]}`, "$.jobs[0].exec_time[0]"},
 		{`{"kind":"coshh","schema_version":1,"resources":[{"name":"R1"}],"classes":[{"name":"C1","alpha":"x","mu":[3]}]}`, "$.classes.alpha"},
-		{"{\"kind\":\"coshh\",\n\"schema_version\":1,,}", "line 2"},
+		{"{\"kind\":\"coshh\",\n\"schema_version\":1,,}", "bad.json:2:20: invalid character"},
 	}
 	for _, c := range cases {
 		_, err := Run(context.Background(), "bad.json", []byte(c.json), Options{})
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "bad.json: ") {
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "bad.json:") {
 			t.Errorf("%s\n  error %v, want it to name bad.json and mention %q", c.json, err, c.want)
 		}
 		if !errors.Is(err, badinput.Err) {

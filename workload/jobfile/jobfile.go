@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/strictjson"
 	"github.com/mrbound/mrbound/workload/trace"
 )
 
@@ -136,11 +137,19 @@ func strict(text []byte, v any) error {
 	if dec.More() {
 		return errors.New("more than one JSON value on the line")
 	}
+	var pe *badinput.PathError
+	if err := strictjson.Check("", text); errors.As(err, &pe) && pe.Path != "" {
+		return pe
+	}
 	return nil
 }
 
 // lineErr turns a decoding error into one line naming the field.
 func lineErr(at string, err error) error {
+	var pe *badinput.PathError
+	if errors.As(err, &pe) { // a repeated key: its path and problem, at this line
+		return &badinput.PathError{File: at, Path: pe.Path, Problem: pe.Problem}
+	}
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {

@@ -106,6 +106,8 @@ func TestBadLines(t *testing.T) {
 		{`{"cluster": {"nodes": 0}}`, `t.jsonl:1: cluster: nodes 0 must be positive`},
 		{`{"id": "a", "submit_ms": 0, "maps_ms": [1]`, `t.jsonl:1: JSON syntax: the object is not closed`},
 		{"\n\n", `t.jsonl: no job lines`},
+		{`{"id": "a", "submit_ms": 0, "maps_ms": [1], "submit_ms": 5}`, `t.jsonl:1: submit_ms: key "submit_ms" repeats the one at line 1, column 13; mrbound refuses repeated keys rather than keep one`},
+		{`{"cluster": {"nodes": 2, "nodes": 3}}`, `t.jsonl:1: cluster.nodes: key "nodes" repeats the one at line 1, column 14; mrbound refuses repeated keys rather than keep one`},
 	} {
 		_, err := Read(strings.NewReader(c.in), "t.jsonl")
 		if err == nil || err.Error() != c.want || !errors.Is(err, badinput.Err) {

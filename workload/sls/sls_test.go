@@ -190,6 +190,8 @@ func TestBadJobs(t *testing.T) {
 		{`{"job.start.ms": "x1", "job.tasks": []}`, `t.json:1:1: job.start.ms: "x1" (not a whole number) where a int64 was expected`},
 		{`{"job.start.ms": 0, "job.tasks": [{"container.type": "map", "container.start.ms": 1.5, "container.end.ms": 2}]}`,
 			`t.json:1:1: job.tasks.container.start.ms: 1.5 (not a whole number) where a int64 was expected`},
+		{`{"job.start.ms": 0, "job.tasks": [{"container.type": "map", "container.type": "reduce", "container.duration.ms": 3}]}`,
+			`t.json:1:1: job.tasks[0].container.type: key "container.type" repeats the one at line 1, column 36; mrbound refuses repeated keys rather than keep one`},
 	} {
 		_, err := ReadJobs([]byte(c.in), "t.json")
 		if err == nil || err.Error() != c.want || !errors.Is(err, badinput.Err) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/strictjson"
 	"github.com/mrbound/mrbound/sim"
 )
 
@@ -48,7 +49,7 @@ func Objects(data []byte, name string, fn func(decode func(v any) error, at stri
 			var te *json.UnmarshalTypeError
 			switch {
 			case err == nil:
-				return nil
+				return repeatedKey(obj, at)
 			case errors.As(err, &se):
 				// Offset is just after the offending byte
 				return &badinput.PathError{File: pos.at(name, start+int(se.Offset)-1), Problem: "JSON syntax: " + err.Error()}
@@ -62,6 +63,18 @@ func Objects(data []byte, name string, fn func(decode func(v any) error, at stri
 		}
 		off = end
 	}
+}
+
+// repeatedKey refuses an object with a repeated key (encoding/json keeps the
+// last one silently), naming the object's place and the key's JSON path.
+// It runs only after the object decoded, so every error it can see is a
+// repeated key.
+func repeatedKey(obj []byte, at string) error {
+	var pe *badinput.PathError
+	if err := strictjson.Check(at, obj); errors.As(err, &pe) && pe.Path != "" {
+		return &badinput.PathError{File: at, Path: pe.Path, Problem: pe.Problem}
+	}
+	return nil
 }
 
 // objectEnd returns the offset just after the object that starts at

@@ -2,6 +2,7 @@ package swim
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 func TestSizeRefusals(t *testing.T) {
 	defer sizelimit.SetBudget(8 << 30)()
 	line := "job0\t0\t0\t67108864000000000\t0\t0\n" // 10^9 maps of 64 MB
-	small := "job0\t0\t0\t1000\t0\t0\n"
+	small := "jobS\t0\t0\t1000\t0\t0\n"
 	for _, c := range []struct {
 		name, trace string
 		model       func(*Model)
@@ -27,7 +28,7 @@ func TestSizeRefusals(t *testing.T) {
 		{"reduces of one line", "job0\t0\t0\t0\t1152921504606846976\t0\n", nil, nil, "t.tsv:1: "},
 		{"maps of the second line", small + line, nil, nil, "t.tsv:2: "},
 		{"tiny blocks", small + "job1\t1\t0\t1000000000000000\t0\t0\n", func(m *Model) { m.BlockBytes = 1 }, nil, "t.tsv:2: 1e+15 tasks"},
-		{"many lines together", strings.Repeat("job\t0\t0\t671088640000000\t0\t0\n", 20), nil, nil, "t.tsv: 200000000 tasks on 600 nodes"},
+		{"many lines together", manyLines(20, "\t0\t0\t671088640000000\t0\t0\n"), nil, nil, "t.tsv: 200000000 tasks on 600 nodes"},
 		{"nodes", small, nil, func(c *ClusterSpec) { c.Nodes = 1e12 }, "--nodes: 1000000000000 nodes"},
 		{"map slots", small, nil, func(c *ClusterSpec) { c.MapSlots = 1 << 40 }, "--map-slots, --reduce-slots: "},
 		{"reduce slots", small, nil, func(c *ClusterSpec) { c.ReduceSlots = 1 << 62 }, "--map-slots, --reduce-slots: "},
@@ -73,4 +74,14 @@ func TestSizeAllowsLarge(t *testing.T) {
 	if w.NumTasks() != 200000 || len(w.Cluster.Nodes) != 100000 {
 		t.Errorf("%d tasks on %d nodes, want 200000 on 100000", w.NumTasks(), len(w.Cluster.Nodes))
 	}
+}
+
+// manyLines is n SWIM lines job0, job1, … with the same fields after the id
+// (repeated ids are refused before any size is estimated).
+func manyLines(n int, rest string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "job%d%s", i, rest)
+	}
+	return b.String()
 }

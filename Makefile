@@ -93,7 +93,8 @@ test: setup slurm python rsvg
 	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/coshhscenario
 	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/tummscenario
 	$(GO) test -run '^$$' -fuzz FuzzParseJSON -fuzztime 10000x -fuzzminimizetime 1s ./workload
-	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
+	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
+	$(GO) test -run '^$$' -fuzz '^FuzzRepeatedKey$$' -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...

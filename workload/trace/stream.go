@@ -67,11 +67,10 @@ func Objects(data []byte, name string, fn func(decode func(v any) error, at stri
 
 // repeatedKey refuses an object with a repeated key (encoding/json keeps the
 // last one silently), naming the object's place and the key's JSON path.
-// It runs only after the object decoded, so every error it can see is a
-// repeated key.
+// It runs only after the object decoded, so the fast scan applies.
 func repeatedKey(obj []byte, at string) error {
 	var pe *badinput.PathError
-	if err := strictjson.Check(at, obj); errors.As(err, &pe) && pe.Path != "" {
+	if err := strictjson.RepeatedKey(at, obj); errors.As(err, &pe) {
 		return &badinput.PathError{File: at, Path: pe.Path, Problem: pe.Problem}
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/mrbound/mrbound/badinput"
@@ -143,16 +142,7 @@ func unquote(q []byte) []byte {
 
 // scanPath is the JSON path of the current key: jobs[2].maps[0].kind.
 func scanPath(stack []scanFrame) string {
-	var b bytes.Buffer
-	for _, f := range stack {
-		if f.object {
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.Write(f.key)
-		} else {
-			b.WriteString("[" + strconv.Itoa(f.index) + "]")
-		}
-	}
-	return b.String()
+	return jsonPath(len(stack), func(i int) (bool, string, int) {
+		return stack[i].object, string(stack[i].key), stack[i].index
+	})
 }

@@ -106,15 +106,24 @@ func advance(stack []*frame) {
 
 // path writes the JSON path of the current key: jobs[2].maps[0].kind.
 func path(stack []*frame) string {
+	return jsonPath(len(stack), func(i int) (bool, string, int) {
+		return stack[i].object, stack[i].key, stack[i].index
+	})
+}
+
+// jsonPath joins n levels, each an object's current key or an array's
+// index: jobs[2].maps[0].kind.
+func jsonPath(n int, level func(i int) (object bool, key string, index int)) string {
 	var b bytes.Buffer
-	for _, f := range stack {
-		if f.object {
+	for i := range n {
+		object, key, index := level(i)
+		if object {
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
-			b.WriteString(f.key)
+			b.WriteString(key)
 		} else {
-			b.WriteString("[" + strconv.Itoa(f.index) + "]")
+			b.WriteString("[" + strconv.Itoa(index) + "]")
 		}
 	}
 	return b.String()

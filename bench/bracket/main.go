@@ -41,8 +41,9 @@ func main() {
 	coshhTasks = flag.Bool("coshh-tasks", false, "generate the COSHH streams with task counts (generate coshh --tasks)")
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
 	limit := flag.Duration("limit", 10*time.Minute, "time limit of the offline side per line")
+	lagrange := flag.Int("lagrange-iterations", 120, "steps of the interval Lagrangian bound on mean turnaround, as compare's default (0: off)")
 	flag.Parse()
-	if err := run(*trace, *nodes, *coshh, *metrics, *swimPols, *coshhPols, *evals, *limit); err != nil {
+	if err := run(*trace, *nodes, *coshh, *metrics, *swimPols, *coshhPols, *evals, *limit, *lagrange); err != nil {
 		fmt.Fprintln(os.Stderr, "bracket:", err)
 		os.Exit(1)
 	}
@@ -56,7 +57,7 @@ type instance struct {
 	policies []string
 }
 
-func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, limit time.Duration) error {
+func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, limit time.Duration, lagrangeIterations int) error {
 	var insts []instance
 	for _, s := range split(nodes) {
 		n, err := strconv.Atoi(s)
@@ -99,6 +100,9 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 				pols = append(pols, simbridge.Named{Name: n, Policy: p})
 			}
 			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), UpperEvaluations: evals, UpperTimeLimit: limit}
+			if lagrangeIterations > 0 {
+				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: lagrangeIterations, TimeLimit: simbridge.DefaultLagrangeTimeLimit}
+			}
 			t0 := time.Now()
 			out, err := simbridge.Compare(context.Background(), in.name, in.w, pols, o)
 			if err != nil {

@@ -154,11 +154,14 @@ type ClassReport struct {
 // Delta and Suggested repeat the first classification's: the primary one, or
 // the secondary when no user has a min share.
 type JSONReport struct {
-	Kind      string        `json:"kind"`
-	Name      string        `json:"name,omitempty"`
-	Status    string        `json:"status"`
-	Solver    string        `json:"solver"`
-	Verified  bool          `json:"verified"`
+	Kind     string `json:"kind"`
+	Name     string `json:"name,omitempty"`
+	Status   string `json:"status"`
+	Solver   string `json:"solver"`
+	Verified bool   `json:"verified"`
+	// Units names what each quantity is in: the report mixes rates, a
+	// dimensionless factor and resource fractions, so one "unit" would lie.
+	Units     Units         `json:"units"`
 	Lambda    *float64      `json:"lambda"`
 	Delta     [][]float64   `json:"delta"`
 	Suggested [][]string    `json:"suggested"`
@@ -166,9 +169,28 @@ type JSONReport struct {
 	LPs       []ClassReport `json:"classifications"`
 }
 
+// Units is the unit of each quantity of the JSON report.
+type Units struct {
+	Alpha  string `json:"alpha"`
+	Mu     string `json:"mu"`
+	Lambda string `json:"lambda"`
+	Delta  string `json:"delta"`
+}
+
+// reportUnits is the same for every report: α and μ are rates in the time
+// unit of the scenario's classes, or per second when the classes are derived
+// from jobs (α = jobs / span in s, μ = 1 / mean estimated time in s; see
+// docs/coshh.md); λ multiplies every α; δ[i][j] is a share of resource j.
+var reportUnits = Units{
+	Alpha:  "jobs per time unit (per second when classes are derived from jobs)",
+	Mu:     "jobs per time unit on the resource (per second when classes are derived from jobs)",
+	Lambda: "dimensionless: the factor by which every alpha can grow and still be served",
+	Delta:  "fraction of the resource's capacity (0 to 1)",
+}
+
 // JSON assembles the machine-readable report.
 func (r *Report) JSON() JSONReport {
-	rep := JSONReport{Kind: coshhscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified()}
+	rep := JSONReport{Kind: coshhscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Units: reportUnits}
 	for _, res := range r.Scenario.Resources {
 		rep.Resources = append(rep.Resources, res.Name)
 	}

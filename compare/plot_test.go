@@ -40,6 +40,23 @@ func TestBarChartLabels(t *testing.T) {
 	}
 }
 
+// A late-jobs chart counts jobs: one job is "1 job", in a bar's name and in
+// the title's bound, and any other count is plural.
+func TestBarChartSingularJob(t *testing.T) {
+	one, two := 1.0, 2.0
+	r := &Report{Instance: "s.json", Metric: lowerbound.LateJobs, Unit: "jobs", Bound: 1, BoundStatus: "optimal",
+		Policies: []Row{{Policy: "fifo", Value: 1, Ratio: &one, Verified: true}, {Policy: "fair", Value: 2, Ratio: &two, Verified: true}}}
+	s := svgText(t, r)
+	for _, want := range []string{">1 job<", ">2 jobs<", "(1 job)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	if strings.Contains(s, "1 jobs") {
+		t.Error(`chart says "1 jobs"`)
+	}
+}
+
 // Ratios within a factor 10 get a linear axis from 0; ratios spanning
 // more (FIFO at 14.9 next to 1.07 and 1.09) a log axis labelled 1, 2, 5,
 // 10, on which the small ratios stay apart.

@@ -17,6 +17,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/mrbound/mrbound/internal/plural"
 )
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
@@ -203,14 +205,14 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		name = "instance"
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s, %s: policy value / %s (%s %s)", name, r.Metric, against, r.short(r.Bound), r.humanUnit())
+	p.Title.Text = fmt.Sprintf("%s, %s: policy value / %s (%s %s)", name, r.Metric, against, r.short(r.Bound), r.unitOf(r.Bound))
 	p.X.Label.Text = fmt.Sprintf("policy (and its %s in %s)", r.Metric, r.humanUnit())
 	p.Y.Label.Text = "ratio to the " + against
 	vals := make([]float64, len(r.Policies))
 	labels := make([]string, len(r.Policies))
 	names := make([]string, len(r.Policies))
 	for i, row := range r.Policies {
-		names[i] = fmt.Sprintf("%s\n%s %s", row.Policy, r.short(row.Value), r.humanUnit())
+		names[i] = fmt.Sprintf("%s\n%s %s", row.Policy, r.short(row.Value), r.unitOf(row.Value))
 		labels[i] = "-"
 		if row.Ratio != nil {
 			vals[i], labels[i] = *row.Ratio, ratioLabel(*row.Ratio)
@@ -272,6 +274,14 @@ func (r *Report) humanUnit() string {
 		return "s"
 	}
 	return r.Unit
+}
+
+// unitOf is humanUnit after the value v: "1 job", "2 jobs", "3.5 s".
+func (r *Report) unitOf(v float64) string {
+	if r.Unit == "jobs" {
+		return plural.Noun(v, "job")
+	}
+	return r.humanUnit()
 }
 
 // short prints a value of the metric in humanUnit to four significant

@@ -12,6 +12,7 @@ import (
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -280,9 +281,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	fmt.Fprintf(&sb, "COSHH capacity LPs: %s, %d resources", name, len(r.Scenario.Resources))
+	fmt.Fprintf(&sb, "COSHH capacity LPs: %s, %s", name, plural.Count(len(r.Scenario.Resources), "resource"))
 	if n := len(r.Scenario.Jobs); n > 0 {
-		fmt.Fprintf(&sb, ", %d jobs, %d users", n, len(r.Scenario.Users))
+		fmt.Fprintf(&sb, ", %s, %s", plural.Count(n, "job"), plural.Count(len(r.Scenario.Users), "user"))
 	}
 	sb.WriteString("\n")
 	for _, a := range r.Allocations {

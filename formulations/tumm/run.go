@@ -12,6 +12,7 @@ import (
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/tummscenario"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -276,7 +277,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if s := r.Static; s != nil {
 		st := r.Scenario.Static
-		fmt.Fprintf(&sb, "\nAlgorithm 1 (static, FIFO, %d jobs, S = %d): s_m = %d, s_r = %d\n", len(st.Jobs), st.Slots, s.MapSlots, s.ReduceSlots)
+		fmt.Fprintf(&sb, "\nAlgorithm 1 (static, FIFO, %s, S = %d): s_m = %d, s_r = %d\n", plural.Count(len(st.Jobs), "job"), st.Slots, s.MapSlots, s.ReduceSlots)
 		fmt.Fprintf(&sb, "  predicted makespan %.6g (task-level simulation %.6g): %s\n", s.Makespan, r.StaticSimulated, verdict(r.StaticVerified))
 	}
 	if h := r.Het; h != nil {

@@ -40,6 +40,23 @@ func TestBarChartLabels(t *testing.T) {
 	}
 }
 
+// A late-jobs chart counts jobs: one job is "1 job", in a bar's name and in
+// the title's bound, and any other count is plural.
+func TestBarChartSingularJob(t *testing.T) {
+	one, two := 1.0, 2.0
+	r := &Report{Instance: "s.json", Metric: lowerbound.LateJobs, Unit: "jobs", Bound: 1, BoundStatus: "optimal",
+		Policies: []Row{{Policy: "fifo", Value: 1, Ratio: &one, Verified: true}, {Policy: "fair", Value: 2, Ratio: &two, Verified: true}}}
+	s := svgText(t, r)
+	for _, want := range []string{">1 job<", ">2 jobs<", "(1 job)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	if strings.Contains(s, "1 jobs") {
+		t.Error(`chart says "1 jobs"`)
+	}
+}
+
 // Ratios within a factor 10 get a linear axis from 0; ratios spanning
 // more (FIFO at 14.9 next to 1.07 and 1.09) a log axis labelled 1, 2, 5,
 // 10, on which the small ratios stay apart.
@@ -108,5 +125,35 @@ func TestSweepEqualSeriesVisible(t *testing.T) {
 	}
 	if len(paths) < 2 || paths[0] == paths[1] {
 		t.Errorf("the two equal series are drawn on the same path: %q", paths)
+	}
+}
+
+// The text and Markdown reports print seconds to six significant digits
+// (the FB-2009 day's bound 73285.43875 ms reads 73.2854 s; a value of a
+// million seconds gets no exponent); the CSV, read by programs, keeps every
+// digit.
+func TestHumanDigits(t *testing.T) {
+	r := barReport(1.5)
+	r.Bound, r.Policies[0].Value = 73285.43875, 2748964.716
+	var text, md, csv bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteCSV(&csv); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]string{"text": text.String(), "markdown": md.String()} {
+		if !strings.Contains(s, "73.2854 ") || !strings.Contains(s, " 2748.96 ") || strings.Contains(s, "73.28543875") {
+			t.Errorf("%s report, want 73.2854 and 2748.96:\n%s", name, s)
+		}
+	}
+	if !strings.Contains(csv.String(), ",73.28543875,") || !strings.Contains(csv.String(), ",2748.964716,") {
+		t.Errorf("CSV lost digits:\n%s", csv.String())
+	}
+	if got := r.show(1234567.4e3); got != "1234567" {
+		t.Errorf("show(1234567.4 s) = %q, want 1234567", got)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/mrbound/mrbound/internal/plural"
 )
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
@@ -176,13 +178,13 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		"upper", "upper_by", "upper_verified", "bracket", "ratio_to_upper"})
 	opt, upper := "", ""
 	if r.Optimum != nil {
-		opt = r.show(*r.Optimum)
+		opt = r.exact(*r.Optimum)
 	}
 	if r.Upper != nil {
-		upper = r.show(*r.Upper)
+		upper = r.exact(*r.Upper)
 	}
 	for _, p := range r.Policies {
-		_ = cw.Write([]string{r.Instance, r.Metric.String(), r.humanUnit(), r.show(r.Bound), r.BoundStatus, r.By, opt, p.Policy, r.show(p.Value), orEmpty(p.Ratio),
+		_ = cw.Write([]string{r.Instance, r.Metric.String(), r.humanUnit(), r.exact(r.Bound), r.BoundStatus, r.By, opt, p.Policy, r.exact(p.Value), orEmpty(p.Ratio),
 			strconv.FormatBool(p.Verified), upper, r.UpperBy, strconv.FormatBool(r.UpperVerified), orEmpty(r.Bracket), orEmpty(p.RatioToUpper)})
 	}
 	cw.Flush()
@@ -203,14 +205,14 @@ func (r *Report) WriteSVG(w io.Writer) error {
 		name = "instance"
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s, %s: policy value / %s (%s %s)", name, r.Metric, against, r.short(r.Bound), r.humanUnit())
+	p.Title.Text = fmt.Sprintf("%s, %s: policy value / %s (%s %s)", name, r.Metric, against, r.short(r.Bound), r.unitOf(r.Bound))
 	p.X.Label.Text = fmt.Sprintf("policy (and its %s in %s)", r.Metric, r.humanUnit())
 	p.Y.Label.Text = "ratio to the " + against
 	vals := make([]float64, len(r.Policies))
 	labels := make([]string, len(r.Policies))
 	names := make([]string, len(r.Policies))
 	for i, row := range r.Policies {
-		names[i] = fmt.Sprintf("%s\n%s %s", row.Policy, r.short(row.Value), r.humanUnit())
+		names[i] = fmt.Sprintf("%s\n%s %s", row.Policy, r.short(row.Value), r.unitOf(row.Value))
 		labels[i] = "-"
 		if row.Ratio != nil {
 			vals[i], labels[i] = *row.Ratio, ratioLabel(*row.Ratio)
@@ -274,6 +276,14 @@ func (r *Report) humanUnit() string {
 	return r.Unit
 }
 
+// unitOf is humanUnit after the value v: "1 job", "2 jobs", "3.5 s".
+func (r *Report) unitOf(v float64) string {
+	if r.Unit == "jobs" {
+		return plural.Noun(v, "job")
+	}
+	return r.humanUnit()
+}
+
 // short prints a value of the metric in humanUnit to four significant
 // digits, for charts.
 func (r *Report) short(v float64) string {
@@ -283,8 +293,26 @@ func (r *Report) short(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-// show prints a value of the metric in humanUnit.
+// show prints a value of the metric in humanUnit for a person to read: six
+// significant digits ("73.2854", not "73.28543875" — the simulator's
+// millisecond clock gives no meaning to more), never an exponent.
 func (r *Report) show(v float64) string {
+	if r.Unit == "ms" {
+		v /= 1000
+	}
+	s := strconv.FormatFloat(v, 'g', humanDigits, 64)
+	if strings.ContainsAny(s, "e") {
+		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+	return s
+}
+
+// humanDigits is the number of significant digits of show.
+const humanDigits = 6
+
+// exact prints a value of the metric in humanUnit to full precision, for
+// the CSV, which other programs read.
+func (r *Report) exact(v float64) string {
 	if r.Unit == "ms" {
 		return num(v / 1000)
 	}

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/sweep/record"
 )
@@ -160,7 +161,7 @@ var (
 // SweepTitle is the title of a sweep plot: the family, its size and the
 // metric, and what the ratio is taken to.
 func SweepTitle(family string, jobs int, m lowerbound.Metric) string {
-	return fmt.Sprintf("%s, %d jobs, %s: policy / bound (the optimum where proven)", family, jobs, m)
+	return fmt.Sprintf("%s, %s, %s: policy / bound (the optimum where proven)", family, plural.Count(jobs, "job"), m)
 }
 
 // dodge is the sideways shift between two policies' points, as a fraction

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/mrbound/mrbound/internal/plural"
 )
 
 // Outcome is how a trace segment ended. The zero value is unknown (still
@@ -259,6 +261,6 @@ func ComputeMetrics(w *Workload, jobs []JobOutcome, trace []Attempt) Metrics {
 
 // String is a one-line summary.
 func (r *Result) String() string {
-	return fmt.Sprintf("%s: %d/%d jobs, makespan %.1f s, mean turnaround %.1f s, late %d", r.Policy,
-		r.Metrics.CompletedJobs, r.Metrics.Jobs, r.Metrics.Makespan, r.Metrics.MeanTurnaround, r.Metrics.LateJobs)
+	return fmt.Sprintf("%s: %d/%d %s, makespan %.1f s, mean turnaround %.1f s, late %d", r.Policy,
+		r.Metrics.CompletedJobs, r.Metrics.Jobs, plural.Noun(float64(r.Metrics.Jobs), "job"), r.Metrics.Makespan, r.Metrics.MeanTurnaround, r.Metrics.LateJobs)
 }

@@ -117,6 +117,10 @@ func solveProgress(c *cli.Context) *progress.Reporter {
 // modelReport is the JSON printed by `mrbound solve FILE.mps --json`.
 type modelReport struct {
 	File string `json:"file"`
+	// Unit is "model units": a bare .mps/.lp model carries no unit, so the
+	// objective and bounds are in whatever its author meant; saying so keeps
+	// every JSON report's unit explicit.
+	Unit string `json:"unit"`
 	solve.Summary
 	Verified     bool    `json:"verified"`
 	MaxViolation float64 `json:"max_violation"`
@@ -135,7 +139,7 @@ func solveModel(c *cli.Context, m *model.Model, opts solve.Options) error {
 	if res.Wall == 0 {
 		res.Wall = time.Since(start)
 	}
-	rep := modelReport{File: c.Args().First(), Summary: res.Summarize()}
+	rep := modelReport{File: c.Args().First(), Unit: "model units", Summary: res.Summarize()}
 	// Check the solver's point against the model itself.
 	if res.HasSolution {
 		ev := m.Evaluate(res.X)

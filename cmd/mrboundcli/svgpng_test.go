@@ -9,12 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // TestSVGRendersToPNG writes every kind of SVG the CLI draws — the Gantt
 // chart of a Jlassi and of an MRCP solve, simulate's timeline, compare's bar
-// chart on a linear and on a log scale, and the sweep plot — and renders
+// chart on a linear and on a log scale, the sweep plot of compare --family
+// and the same plot written by sweep collect from a planned sweep — and renders
 // each to PNG with rsvg-convert (Debian's librsvg2-bin, installed by make
 // test). A chart fails when rsvg-convert rejects it or the image is empty:
 // zero-sized or a single colour.
@@ -24,32 +26,47 @@ func TestSVGRendersToPNG(t *testing.T) {
 		t.Skip("rsvg-convert is missing (Debian package librsvg2-bin; make test installs it as root): SVG charts not rendered")
 	}
 	out := t.TempDir()
+	// pre runs before args (e.g. planning and running a sweep); svg, when
+	// set, is where args writes its chart instead of $SVG (sweep collect
+	// writes it beside its --out table). $OUT is the test's directory.
 	cases := []struct {
 		name string
+		pre  [][]string
 		args []string
+		svg  string
 	}{
-		{"jlassi-gantt", []string{"solve", "../mrbound/testdata/jlassi-migration-json/input.json", "--solver", "highs", "--svg", "$SVG"}},
-		{"mrcp-gantt", []string{"solve", "../mrbound/testdata/mrcp-tiny-text/input.json", "--solver", "highs", "--svg", "$SVG"}},
-		{"simulate-timeline", []string{"simulate", "../../examples/mrcp-stream.json", "--policy", "edf", "--svg", "$SVG"}},
-		{"compare-bars", []string{"compare", "../mrbound/testdata/compare-swim-text/input.tsv", "--nodes", "4", "--policies", "fifo,fair", "--svg", "$SVG"}},
+		{name: "jlassi-gantt", args: []string{"solve", "../mrbound/testdata/jlassi-migration-json/input.json", "--solver", "highs", "--svg", "$SVG"}},
+		{name: "mrcp-gantt", args: []string{"solve", "../mrbound/testdata/mrcp-tiny-text/input.json", "--solver", "highs", "--svg", "$SVG"}},
+		{name: "simulate-timeline", args: []string{"simulate", "../../examples/mrcp-stream.json", "--policy", "edf", "--svg", "$SVG"}},
+		{name: "compare-bars", args: []string{"compare", "../mrbound/testdata/compare-swim-text/input.tsv", "--nodes", "4", "--policies", "fifo,fair", "--svg", "$SVG"}},
 		// late jobs: ratios 1 to 3 and a value 0 (no bar), on a linear scale
-		{"compare-bars-optimum", []string{"compare", "../../examples/mrcp-stream.json", "--policies", "fifo,edf,fair", "--metric", "late-jobs", "--svg", "$SVG"}},
-		{"compare-sweep", []string{"compare", "--family", "mrcp-small", "--jobs", "4", "--lambdas", "1/60,1/30", "--seeds", "1",
+		{name: "compare-bars-optimum", args: []string{"compare", "../../examples/mrcp-stream.json", "--policies", "fifo,edf,fair", "--metric", "late-jobs", "--svg", "$SVG"}},
+		{name: "compare-sweep", args: []string{"compare", "--family", "mrcp-small", "--jobs", "4", "--lambdas", "1/60,1/30", "--seeds", "1",
 			"--policies", "fifo,edf", "--table", filepath.Join(out, "sweep.csv"), "--svg", "$SVG"}},
+		{name: "sweep-collect", pre: [][]string{
+			{"compare", "--family", "mrcp-small", "--jobs", "4", "--lambdas", "1/60,1/30", "--seeds", "1", "--policies", "fifo,edf", "--sweep", "$OUT/planned", "--quiet"},
+			{"sweep", "submit", "$OUT/planned", "--jobs", "1"},
+		}, args: []string{"sweep", "collect", "$OUT/planned", "--out", "$OUT/collected.csv"}, svg: "collected.csv.svg"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			svg := filepath.Join(out, c.name+".svg")
-			args := []string{"mrbound"}
-			for _, a := range c.args {
-				if a == "$SVG" {
-					a = svg
-				}
-				args = append(args, a)
+			if c.svg != "" {
+				svg = filepath.Join(out, c.svg)
 			}
-			var stdout, stderr bytes.Buffer
-			if code := run(args, &stdout, &stderr); code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr.String())
+			for _, cmd := range append(c.pre, c.args) {
+				args := []string{"mrbound"}
+				for _, a := range cmd {
+					a = strings.ReplaceAll(a, "$OUT", out)
+					if a == "$SVG" {
+						a = svg
+					}
+					args = append(args, a)
+				}
+				var stdout, stderr bytes.Buffer
+				if code := run(args, &stdout, &stderr); code != 0 {
+					t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+				}
 			}
 			if err := renderPNG(rsvg, svg, filepath.Join(out, c.name+".png")); err != nil {
 				t.Error(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/mrbound/mrbound/compare"
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/internal/atomicfile"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/sweep"
@@ -67,7 +68,7 @@ func Plan(o simbridge.SweepOptions) (*sweep.Manifest, error) {
 		return nil, err
 	}
 	m := &sweep.Manifest{Sweep: Name, Params: params,
-		Title: fmt.Sprintf("compare %s: %d jobs, %d rates × %d seeds, %s", o.Family, o.Jobs, len(o.Lambdas), o.Seeds, o.Compare.Metric)}
+		Title: fmt.Sprintf("compare %s: %s, %s × %s, %s", o.Family, plural.Count(o.Jobs, "job"), plural.Count(len(o.Lambdas), "rate"), plural.Count(o.Seeds, "seed"), o.Compare.Metric)}
 	for _, l := range o.Lambdas {
 		for seed := uint64(1); seed <= uint64(o.Seeds); seed++ {
 			s, _ := json.Marshal(spec{Lambda: l, Seed: seed})

@@ -12,6 +12,7 @@ import (
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -154,11 +155,14 @@ type ClassReport struct {
 // Delta and Suggested repeat the first classification's: the primary one, or
 // the secondary when no user has a min share.
 type JSONReport struct {
-	Kind      string        `json:"kind"`
-	Name      string        `json:"name,omitempty"`
-	Status    string        `json:"status"`
-	Solver    string        `json:"solver"`
-	Verified  bool          `json:"verified"`
+	Kind     string `json:"kind"`
+	Name     string `json:"name,omitempty"`
+	Status   string `json:"status"`
+	Solver   string `json:"solver"`
+	Verified bool   `json:"verified"`
+	// Units names what each quantity is in: the report mixes rates, a
+	// dimensionless factor and resource fractions, so one "unit" would lie.
+	Units     Units         `json:"units"`
 	Lambda    *float64      `json:"lambda"`
 	Delta     [][]float64   `json:"delta"`
 	Suggested [][]string    `json:"suggested"`
@@ -166,9 +170,28 @@ type JSONReport struct {
 	LPs       []ClassReport `json:"classifications"`
 }
 
+// Units is the unit of each quantity of the JSON report.
+type Units struct {
+	Alpha  string `json:"alpha"`
+	Mu     string `json:"mu"`
+	Lambda string `json:"lambda"`
+	Delta  string `json:"delta"`
+}
+
+// reportUnits is the same for every report: α and μ are rates in the time
+// unit of the scenario's classes, or per second when the classes are derived
+// from jobs (α = jobs / span in s, μ = 1 / mean estimated time in s; see
+// docs/coshh.md); λ multiplies every α; δ[i][j] is a share of resource j.
+var reportUnits = Units{
+	Alpha:  "jobs per time unit (per second when classes are derived from jobs)",
+	Mu:     "jobs per time unit on the resource (per second when classes are derived from jobs)",
+	Lambda: "dimensionless: the factor by which every alpha can grow and still be served",
+	Delta:  "fraction of the resource's capacity (0 to 1)",
+}
+
 // JSON assembles the machine-readable report.
 func (r *Report) JSON() JSONReport {
-	rep := JSONReport{Kind: coshhscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified()}
+	rep := JSONReport{Kind: coshhscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Units: reportUnits}
 	for _, res := range r.Scenario.Resources {
 		rep.Resources = append(rep.Resources, res.Name)
 	}
@@ -258,9 +281,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	fmt.Fprintf(&sb, "COSHH capacity LPs: %s, %d resources", name, len(r.Scenario.Resources))
+	fmt.Fprintf(&sb, "COSHH capacity LPs: %s, %s", name, plural.Count(len(r.Scenario.Resources), "resource"))
 	if n := len(r.Scenario.Jobs); n > 0 {
-		fmt.Fprintf(&sb, ", %d jobs, %d users", n, len(r.Scenario.Users))
+		fmt.Fprintf(&sb, ", %s, %s", plural.Count(n, "job"), plural.Count(len(r.Scenario.Users), "user"))
 	}
 	sb.WriteString("\n")
 	for _, a := range r.Allocations {

@@ -15,6 +15,7 @@ import (
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/internal/gantt"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -380,7 +381,7 @@ func (o *Report) WriteText(w io.Writer) error {
 	s := o.JSON()
 	in := o.Instance
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "scenario        %s: %d jobs, %d tasks, %d resources\n", o.Path, len(in.Jobs), len(in.Tasks()), len(in.Resources))
+	fmt.Fprintf(&sb, "scenario        %s: %s, %s, %s\n", o.Path, plural.Count(len(in.Jobs), "job"), plural.Count(len(in.Tasks()), "task"), plural.Count(len(in.Resources), "resource"))
 	pooled := ""
 	if o.Built.Formulation == TimeIndexed && o.Built.Pooled {
 		pooled = ", pooled slots"

@@ -12,6 +12,7 @@ import (
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/tummscenario"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -179,18 +180,26 @@ type HetReport struct {
 
 // JSONReport is the JSON printed by `mrbound solve tumm.json --json`.
 type JSONReport struct {
-	Kind     string        `json:"kind"`
-	Name     string        `json:"name,omitempty"`
-	Status   string        `json:"status"`
-	Solver   string        `json:"solver"`
-	Verified bool          `json:"verified"`
-	Static   *StaticReport `json:"static,omitempty"`
-	Het      *HetReport    `json:"heterogeneous,omitempty"`
+	Kind     string `json:"kind"`
+	Name     string `json:"name,omitempty"`
+	Status   string `json:"status"`
+	Solver   string `json:"solver"`
+	Verified bool   `json:"verified"`
+	// Unit is that of every time of the report (makespans, finishes,
+	// objective value): the scenario's own, the one its map_time and
+	// reduce_time are written in; the file does not name it, so neither
+	// can we. Slots and waves are counts.
+	Unit   string        `json:"unit"`
+	Static *StaticReport `json:"static,omitempty"`
+	Het    *HetReport    `json:"heterogeneous,omitempty"`
 }
+
+// timeUnit names the unit of the report's times (see JSONReport.Unit).
+const timeUnit = "time units of map_time and reduce_time"
 
 // JSON assembles the machine-readable report.
 func (r *Report) JSON() JSONReport {
-	rep := JSONReport{Kind: tummscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Solver: "algorithm1"}
+	rep := JSONReport{Kind: tummscenario.Kind, Name: r.Scenario.Name, Status: r.Status().String(), Verified: r.Verified(), Solver: "algorithm1", Unit: timeUnit}
 	if s := r.Static; s != nil {
 		rep.Static = &StaticReport{Slots: r.Scenario.Static.Slots, MapSlots: s.MapSlots, ReduceSlots: s.ReduceSlots,
 			PredictedMakespan: s.Makespan, SimulatedMakespan: r.StaticSimulated, Finish: s.Finish, Verified: r.StaticVerified}
@@ -268,7 +277,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if s := r.Static; s != nil {
 		st := r.Scenario.Static
-		fmt.Fprintf(&sb, "\nAlgorithm 1 (static, FIFO, %d jobs, S = %d): s_m = %d, s_r = %d\n", len(st.Jobs), st.Slots, s.MapSlots, s.ReduceSlots)
+		fmt.Fprintf(&sb, "\nAlgorithm 1 (static, FIFO, %s, S = %d): s_m = %d, s_r = %d\n", plural.Count(len(st.Jobs), "job"), st.Slots, s.MapSlots, s.ReduceSlots)
 		fmt.Fprintf(&sb, "  predicted makespan %.6g (task-level simulation %.6g): %s\n", s.Makespan, r.StaticSimulated, verdict(r.StaticVerified))
 	}
 	if h := r.Het; h != nil {

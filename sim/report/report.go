@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/mrbound/mrbound/internal/gantt"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
 )
@@ -149,10 +150,10 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	lines := [][2]string{
 		{"policy", s.Policy},
-		{"workload", fmt.Sprintf("%s: %d jobs, %d tasks", s.File, s.Jobs, s.Tasks)},
+		{"workload", fmt.Sprintf("%s: %s, %s", s.File, plural.Count(s.Jobs, "job"), plural.Count(s.Tasks, "task"))},
 		{"cluster", fmt.Sprintf("%d nodes, %s", s.Nodes, slots)},
 		{"model", fmt.Sprintf("%s, slow-start %s, seed %d", mode, g(s.SlowStart), s.Seed)},
-		{"completed", fmt.Sprintf("%d of %d jobs", s.CompletedJobs, s.Jobs)},
+		{"completed", fmt.Sprintf("%d of %s", s.CompletedJobs, plural.Count(s.Jobs, "job"))},
 	}
 	if s.Status != "" {
 		lines = append(lines, [2]string{"status", s.Incomplete})
@@ -160,7 +161,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	lines = append(lines, [][2]string{
 		{"makespan", fmt.Sprintf("%s s", g(s.Makespan))},
 		{"turnaround", fmt.Sprintf("mean %s s (MRCP T, COSHH average completion time)", g(s.MeanTurn))},
-		{"late", fmt.Sprintf("%d jobs, P = %s", s.LateJobs, g(s.LateFraction))},
+		{"late", fmt.Sprintf("%s, P = %s", plural.Count(s.LateJobs, "job"), g(s.LateFraction))},
 		{"locality", fmt.Sprintf("%s of map launches node-local", g(s.Locality))},
 		{"utilisation", fmt.Sprintf("%s of all slots, %s of map slots", g(s.Utilisation), g(s.MapUtil))},
 		{"preemption", fmt.Sprintf("%d killed, %d suspended", s.Killed, s.Suspended)},

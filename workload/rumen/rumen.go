@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/trace"
 )
@@ -162,10 +163,10 @@ func Read(data []byte, name string) (*trace.Trace, error) {
 		tr.Recorded = append(tr.Recorded, rj.cs...)
 	}
 	if droppedJobs > 0 || droppedTasks > 0 {
-		tr.Notes = append(tr.Notes, fmt.Sprintf("dropped %d jobs (outcome not SUCCESS, or no successful task) and %d tasks without a successful attempt", droppedJobs, droppedTasks))
+		tr.Notes = append(tr.Notes, fmt.Sprintf("dropped %s (outcome not SUCCESS, or no successful task) and %s without a successful attempt", plural.Count(droppedJobs, "job"), plural.Count(droppedTasks, "task")))
 	}
 	if speculative > 0 {
-		tr.Notes = append(tr.Notes, fmt.Sprintf("%d attempts overlapped their task's successful one (speculative copies): left out of the record", speculative))
+		tr.Notes = append(tr.Notes, plural.Count(speculative, "attempt")+" overlapped their task's successful one (speculative copies): left out of the record")
 	}
 	return tr, nil
 }

@@ -76,8 +76,8 @@ func TestAttempts(t *testing.T) {
 		t.Errorf("jobs %+v\nwant %+v", tr.Jobs, want)
 	}
 	wantNotes := []string{
-		"dropped 1 jobs (outcome not SUCCESS, or no successful task) and 1 tasks without a successful attempt",
-		"1 attempts overlapped their task's successful one (speculative copies): left out of the record",
+		"dropped 1 job (outcome not SUCCESS, or no successful task) and 1 task without a successful attempt",
+		"1 attempt overlapped their task's successful one (speculative copies): left out of the record",
 	}
 	if !reflect.DeepEqual(tr.Notes, wantNotes) {
 		t.Errorf("notes %q", tr.Notes)

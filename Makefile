@@ -93,6 +93,7 @@ test: setup slurm python rsvg
 	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/coshhscenario
 	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/tummscenario
 	$(GO) test -run '^$$' -fuzz FuzzParseJSON -fuzztime 10000x -fuzzminimizetime 1s ./workload
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10000x -fuzzminimizetime 1s ./sweep
 	$(GO) test -run '^$$' -fuzz FuzzCheck -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
 
 bench: setup

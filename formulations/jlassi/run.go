@@ -208,7 +208,7 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 			// when the limit ends before the MIP), checked against the
 			// instance alone; a Ctrl-C stops at once.
 			if !opts.NoHeuristic && stop.Status() == solve.TimeLimit {
-				if s, v := modelFreeHeuristic(in, T, opts.Objective); s != nil {
+				if s, v := modelFreeHeuristic(in, T, opts.Objective, stop); s != nil {
 					rep.Heuristic = &HeuristicReport{Found: true, RealTime: v.RealTime, Objective: v.Objective, Schedule: s}
 					rep.Schedule, rep.Verdict, rep.FromHeuristic = s, &v, true
 					rep.Result.HasSolution, rep.Result.Objective = true, v.Objective
@@ -225,10 +225,10 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 		rep.Tried = append(rep.Tried, T)
 		var start []float64
 		if !opts.NoHeuristic {
-			_, start = runHeuristic(in, m, rep)
+			_, start = runHeuristic(in, m, rep, stop)
 		}
-		// The heuristic ran even with no time left (it takes milliseconds):
-		// a run stopped before the MIP still reports a checked schedule.
+		// The heuristic ran even with no time left, up to its first checked
+		// schedule: a run stopped before the MIP still reports one.
 		res := solve.Result{Status: solve.TimeLimit, Objective: math.Inf(1), Bound: math.Inf(-1),
 			Solver: opts.Solve.Solver, Message: "the time limit ended before the MIP solve"}
 		if res.Solver == "" {
@@ -352,7 +352,7 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 // over m's columns and records it in rep.Heuristic; it returns the schedule
 // and the start vector, or nil when there is none (or, which would be a bug,
 // when the checker or the model rejects it).
-func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule, []float64) {
+func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report, stop *stopper.Stopper) (*Schedule, []float64) {
 	t0 := time.Now()
 	h := &HeuristicReport{RealTime: math.NaN(), Objective: math.NaN()}
 	rep.Heuristic = h
@@ -368,7 +368,7 @@ func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule
 			return math.Inf(1)
 		}
 		return m.Model.Evaluate(x).Objective
-	}, m.Objective != RealTime)
+	}, m.Objective != RealTime, stop)
 	if s == nil {
 		return nil, nil
 	}
@@ -388,7 +388,7 @@ func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule
 // encode its schedules over: each attempt is scored by the checker's
 // recomputed objective. It returns the best checked schedule and its verdict,
 // or nil.
-func modelFreeHeuristic(in *jlassiscenario.Instance, T int, obj Objective) (*Schedule, CheckReport) {
+func modelFreeHeuristic(in *jlassiscenario.Instance, T int, obj Objective, stop *stopper.Stopper) (*Schedule, CheckReport) {
 	s := heuristicBy(in, T, func(s *Schedule) float64 {
 		if obj == RealTime {
 			return s.RealTime
@@ -397,7 +397,7 @@ func modelFreeHeuristic(in *jlassiscenario.Instance, T int, obj Objective) (*Sch
 			return v.Objective
 		}
 		return math.Inf(1)
-	}, obj != RealTime)
+	}, obj != RealTime, stop)
 	if s == nil {
 		return nil, CheckReport{}
 	}

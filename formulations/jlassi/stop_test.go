@@ -56,3 +56,25 @@ func TestBuildStops(t *testing.T) {
 		}
 	}
 }
+
+// TestHeuristicStops: with a stop already seen, the heuristic returns its
+// first checked schedule at once instead of trying every order, variant
+// and cap (quadratic in T each): a schedule the checker accepts, never
+// better than the best of all attempts.
+func TestHeuristicStops(t *testing.T) {
+	in, err := jlassiscenario.Load("../../examples/scenario5.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	T := in.Eq17()
+	all := heuristicBy(in, T, func(s *Schedule) float64 { return s.RealTime }, false, nil)
+	stop := stopper.New(context.Background(), time.Now(), time.Nanosecond)
+	time.Sleep(time.Millisecond)
+	first := heuristicBy(in, T, func(s *Schedule) float64 { return s.RealTime }, false, stop)
+	if all == nil || first == nil {
+		t.Fatalf("no schedule: all %v, stopped %v", all != nil, first != nil)
+	}
+	if v := Check(in, first, RealTime, math.NaN()); !v.OK || first.RealTime < all.RealTime {
+		t.Errorf("stopped heuristic: check %v, RealTime %v; the best of all attempts %v", v, first.RealTime, all.RealTime)
+	}
+}

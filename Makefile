@@ -95,6 +95,7 @@ test: setup slurm python rsvg
 	$(GO) test -run '^$$' -fuzz FuzzParseJSON -fuzztime 10000x -fuzzminimizetime 1s ./workload
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
 	$(GO) test -run '^$$' -fuzz '^FuzzRepeatedKey$$' -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10000x -fuzzminimizetime 1s ./sweep
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -124,13 +124,23 @@ func newEnumerator(p *Problem, prune bool) *enumerator {
 			}
 		}
 	}
+	// A node's slots beyond the tasks that could use them are never
+	// chosen (each task takes the earliest-free slot, and with at most n
+	// tasks of a kind at most n slots are ever busy), so each node keeps
+	// min(slots, tasks) of them: the per-slot tables are bounded by the
+	// task count (≤ ExactMaxTasks), not by a node's slot count, which a
+	// scenario may give as 10^12. Identical nodes stay identical.
+	var nk [2]int
+	for _, t := range e.tasks {
+		nk[t.kind]++
+	}
 	e.free = make([][2][]int64, len(p.Nodes))
 	for x, n := range p.Nodes {
 		if p.Mode == Fungible {
-			e.free[x][kMap] = make([]int64, n.Slots)
+			e.free[x][kMap] = make([]int64, min(n.Slots, len(e.tasks)))
 		} else {
-			e.free[x][kMap] = make([]int64, n.MapSlots)
-			e.free[x][kRed] = make([]int64, n.ReduceSlots)
+			e.free[x][kMap] = make([]int64, min(n.MapSlots, nk[kMap]))
+			e.free[x][kRed] = make([]int64, min(n.ReduceSlots, nk[kRed]))
 		}
 	}
 	e.placed = make([]bool, len(e.tasks))

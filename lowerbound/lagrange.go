@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/mrbound/mrbound/internal/sizelimit"
 )
 
 // LagrangeOptions configures IntervalLagrangian. Every field only trades
@@ -98,12 +100,25 @@ func IntervalLagrangian(ctx context.Context, p *Problem, o LagrangeOptions) (Lag
 	if err := p.Validate(); err != nil {
 		return LagrangeResult{}, err
 	}
+	// The grid's per-interval tables (breakpoints, multipliers and use per
+	// capacity row, the knapsack's scan buffer) are allocated up front: a
+	// grid of 10^10 intervals is refused here, not by the kernel.
+	if o.Intervals > 0 {
+		if err := sizelimit.Check("LagrangeOptions.Intervals", float64(o.Intervals), lagIntervalBytes, "grid intervals"); err != nil {
+			return LagrangeResult{}, err
+		}
+	}
 	pr := newPrep(p)
 	if len(pr.jobs) == 0 {
 		return LagrangeResult{}, nil
 	}
 	return pr.intervalLagrangian(ctx, o), nil
 }
+
+// lagIntervalBytes is what one grid interval costs: a breakpoint (8 B),
+// a multiplier and a use per capacity row (2 rows × 2 × 8 B) and a scan item
+// of the knapsack (24 B), rounded up.
+const lagIntervalBytes = 64
 
 // lagPiece is one job's work of one kind.
 type lagPiece struct {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -73,6 +74,9 @@ func (pr *prep) bucketLP(ctx context.Context, opts LPOptions) (LPResult, error) 
 	return out, nil
 }
 
+// bucketRowBytes is a capacity row's expression header before its terms.
+const bucketRowBytes = 48
+
 // bucketModel builds the LP. v is the last speed weighting (the estimated
 // speeds when groups differ).
 func (pr *prep) bucketModel(opts LPOptions) (*model.Model, error) {
@@ -82,6 +86,16 @@ func (pr *prep) bucketModel(opts LPOptions) (*model.Model, error) {
 	}
 	if window <= 0 {
 		window = defaultWindow
+	}
+	// Refuse a grid that cannot be meant before anything is allocated: per
+	// job and kind at most min(window, nb) bucket columns plus a tail, each
+	// in a total, a busy-time and a capacity row; nb capacity rows per kind.
+	cols := 2 * float64(len(pr.jobs)) * (float64(min(window, nb)) + 2)
+	nnz := 3*cols + 2*float64(nb)
+	if err := sizelimit.CheckBytes(fmt.Sprintf("LPOptions.Buckets = %d, Window = %d", nb, window),
+		cols*sizelimit.ModelColumn+nnz*sizelimit.ModelNonzero+2*float64(nb)*bucketRowBytes,
+		fmt.Sprintf("a bucket LP of about %.3g columns and %.3g nonzeros", cols, nnz)); err != nil {
+		return nil, err
 	}
 	v := len(pr.weights) - 1
 	// Grid [t0, t0 + nb·L): up to the makespan bound plus a quarter.

@@ -2,9 +2,12 @@ package lowerbound
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native"
 )
@@ -82,4 +85,28 @@ func TestComputeWithLP(t *testing.T) {
 		t.Errorf("mean %g, want %g", got, want)
 	}
 	t.Logf("total turnaround: LP %.6g, combinatorial %.6g (%s)", tb.Value, plain.Get(TotalTurnaround).Value, plain.Get(TotalTurnaround).By)
+}
+
+// TestGridSizeGuards: a bucket LP of 10^10 buckets and a Lagrangian grid of
+// 10^10 intervals (library options; the CLI uses the defaults) are refused
+// before anything is allocated, naming the option and the budget, while the
+// defaults on the same problem still give their bounds.
+func TestGridSizeGuards(t *testing.T) {
+	p := randomProblem(rand.New(rand.NewPCG(5, 7)), 6)
+	defer sizelimit.SetBudget(8 << 30)()
+	_, err := BucketLP(context.Background(), p, LPOptions{Buckets: 1e10, Window: 1e10})
+	if err == nil || !errors.Is(err, sizelimit.ErrTooLarge) || !strings.HasPrefix(err.Error(), "LPOptions.Buckets = 10000000000, Window = 10000000000: ") ||
+		!strings.Contains(err.Error(), "memory budget of 8 GiB") {
+		t.Errorf("10^10 buckets: %v, want a refusal naming the option", err)
+	}
+	_, err = IntervalLagrangian(context.Background(), p, LagrangeOptions{Intervals: 1e10, Iterations: 1})
+	if err == nil || !errors.Is(err, sizelimit.ErrTooLarge) || !strings.HasPrefix(err.Error(), "LagrangeOptions.Intervals: 10000000000 grid intervals need about") {
+		t.Errorf("10^10 intervals: %v, want a refusal naming the option", err)
+	}
+	if r, err := BucketLP(context.Background(), p, LPOptions{Solve: solve.Options{Solver: "native"}}); err != nil || r.Status != solve.Optimal {
+		t.Errorf("default buckets: %v, %v", r.Status, err)
+	}
+	if _, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{Intervals: 4096, Iterations: 5}); err != nil {
+		t.Errorf("4096 intervals: %v", err)
+	}
 }

@@ -3,6 +3,7 @@ package lowerbound
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -140,4 +141,42 @@ func dump(p *Problem) string {
 		s += fmt.Sprintf("job %d: a=%d d=%d(%v) maps %v reduces %v\n", j, job.Arrival, job.Deadline, job.HasDeadline, job.Maps, job.Reduces)
 	}
 	return s
+}
+
+// TestExactHugeSlotCounts: a node's slots beyond the tasks change nothing
+// (at most n tasks of a kind are ever busy at once), so on random problems
+// every positive slot count raised to 10^12 gives Exact the optimum of the
+// same count raised to the task count — without per-slot tables of 10^12
+// entries, which used to be allocated (8 TB).
+func TestExactHugeSlotCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 29))
+	for i := range 60 {
+		p := randomProblem(rng, 6)
+		n := p.NumTasks()
+		raise := func(to int) *Problem {
+			q := *p
+			q.Nodes = slices.Clone(p.Nodes)
+			for x := range q.Nodes {
+				for _, s := range []*int{&q.Nodes[x].Slots, &q.Nodes[x].MapSlots, &q.Nodes[x].ReduceSlots} {
+					if *s > 0 {
+						*s = to
+					}
+				}
+			}
+			return &q
+		}
+		want, err := Exact(raise(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Exact(raise(1e12))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := *want, *got
+		a.Leaves, b.Leaves = 0, 0
+		if a != b {
+			t.Fatalf("instance %d: %d slots a node %+v, 10^12 slots %+v\n%s", i, n, a, b, dump(p))
+		}
+	}
 }

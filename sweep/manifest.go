@@ -121,6 +121,14 @@ func Load(path string) (*Manifest, error) {
 	if err != nil {
 		return nil, badinput.Errorf("%v", err)
 	}
+	return Parse(path, data)
+}
+
+// Parse reads and validates the manifest in data; path names it in errors
+// and becomes its Path (made absolute), whose directory holds the results.
+// Every error but a failure to make path absolute is one line of bad input
+// that starts with path.
+func Parse(path string, data []byte) (*Manifest, error) {
 	if err := strictjson.Check(path, data); err != nil {
 		return nil, err
 	}

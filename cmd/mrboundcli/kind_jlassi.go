@@ -12,6 +12,7 @@ import (
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/formulations/jlassi"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/sweep/jlassitable"
 )
 
@@ -124,6 +125,12 @@ func tableJlassi(c *cli.Context) error {
 	}
 	if c.Int("instances") < 1 {
 		return badInputf("--instances: must be positive, got %d", c.Int("instances"))
+	}
+	// Every instance becomes a record (or a planned sweep item) held until
+	// the table is written: refuse a count that cannot be meant before the
+	// first is generated.
+	if err := sizelimit.Check("--scenarios, --instances", float64(len(scs))*float64(c.Int("instances")), sizelimit.SweepItem, "table instances"); err != nil {
+		return err
 	}
 	form, err := jlassi.ParseForm(c.String("formulation"))
 	if err != nil {

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/mrbound/mrbound/formulations"
+	"github.com/mrbound/mrbound/internal/stopper"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -111,8 +113,20 @@ type ij struct{ I, J int }
 // orders of magnitude; unscaled, the native simplex failed on them.
 // Columns are λ then δ(i,j) in row-major order; rows are serve(i) then cap(j).
 func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
+	return build(p, lambdaMin, nil)
+}
+
+// build is Build ticking stop once per class and resource: a scenario file
+// can list thousands of classes on thousands of resources. Once stop reports
+// a stop it returns stopper.ErrStopped and no model.
+func build(p Problem, lambdaMin float64, stop *stopper.Stopper) (*model.Model, Vars, error) {
 	if err := p.Validate(); err != nil {
 		return nil, Vars{}, err
+	}
+	// Read the context and the clock once per LP too: a small LP has fewer
+	// than stopper.PollEvery ticks, and a run of many small LPs must stop.
+	if stop.Poll() {
+		return nil, Vars{}, stopper.ErrStopped
 	}
 	F, M := len(p.Alpha), len(p.Resources)
 	b := model.NewBuilder("coshh-" + p.Name)
@@ -127,6 +141,9 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 	for i := 0; i < F; i++ {
 		v.Delta[i] = make([]int, M)
 		for j := 0; j < M; j++ {
+			if stop.Tick() {
+				return nil, Vars{}, stopper.ErrStopped
+			}
 			d := delta.Add(ij{i + 1, j + 1}, 0, 1, 0, model.Continuous)
 			v.Delta[i][j] = d.Index()
 			cost.Add(d, 1+float64(i*M+j)/float64(F*M))
@@ -143,6 +160,9 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 		}
 		e := model.NewExpr(M + 1)
 		for j := 0; j < M; j++ {
+			if stop.Tick() {
+				return nil, Vars{}, stopper.ErrStopped
+			}
 			if mu := p.Mu[i][j]; mu != 0 {
 				d, _ := delta.Get(ij{i + 1, j + 1})
 				e.Add(d, mu/scale)
@@ -157,6 +177,9 @@ func Build(p Problem, lambdaMin float64) (*model.Model, Vars, error) {
 	for j := 0; j < M; j++ {
 		e := model.NewExpr(F)
 		for i := 0; i < F; i++ {
+			if stop.Tick() {
+				return nil, Vars{}, stopper.ErrStopped
+			}
 			d, _ := delta.Get(ij{i + 1, j + 1})
 			e.Add(d, 1)
 		}
@@ -194,11 +217,35 @@ type Allocation struct {
 // an error only when a call failed; an LP status other than optimal is
 // reported in Allocation.Status.
 func Solve(ctx context.Context, p Problem, opts solve.Options) (*Allocation, error) {
-	m1, v, err := Build(p, math.NaN())
+	return solveLP(ctx, p, opts, stopper.New(ctx, time.Now(), opts.TimeLimit))
+}
+
+// stoppedResult is the result of an LP whose build stop stopped: its status,
+// no solution and no bound.
+func stoppedResult(stop *stopper.Stopper, sense model.Sense, opts solve.Options, what string) solve.Result {
+	obj, bound := solve.NoSolution(sense)
+	solver := opts.Solver
+	if solver == "" {
+		solver = solve.DefaultSolver
+	}
+	return solve.Result{Status: stop.Status(), Objective: obj, Bound: bound, Solver: solver,
+		Message: fmt.Sprintf("the %s build was stopped (%v)", what, stop.Status())}
+}
+
+// solveLP is Solve with the builds ticking stop. A stop in stage 1's build
+// leaves the allocation with the stop's status and nothing else; in stage
+// 2's, stage 1's optimal δ stands (as when stage 2 fails).
+func solveLP(ctx context.Context, p Problem, opts solve.Options, stop *stopper.Stopper) (*Allocation, error) {
+	a := &Allocation{Problem: p}
+	m1, v, err := build(p, math.NaN(), stop)
+	if errors.Is(err, stopper.ErrStopped) {
+		a.Stage1 = stoppedResult(stop, model.Maximize, opts, "stage-1 LP")
+		a.Status = a.Stage1.Status
+		return a, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	a := &Allocation{Problem: p}
 	a.Stage1, err = solve.Solve(ctx, m1, opts)
 	if err != nil {
 		return nil, err
@@ -208,12 +255,12 @@ func Solve(ctx context.Context, p Problem, opts solve.Options) (*Allocation, err
 		return a, nil
 	}
 	lamStar := math.Max(0, a.Stage1.X[v.Lambda]) * v.LambdaScale
-	m2, v2, err := Build(p, lamStar*(1-LambdaRelSlack))
-	if err != nil {
+	m2, v2, err := build(p, lamStar*(1-LambdaRelSlack), stop)
+	if errors.Is(err, stopper.ErrStopped) {
+		a.Stage2 = stoppedResult(stop, model.Minimize, opts, "stage-2 LP")
+	} else if err != nil {
 		return nil, err
-	}
-	a.Stage2, err = solve.Solve(ctx, m2, opts)
-	if err != nil {
+	} else if a.Stage2, err = solve.Solve(ctx, m2, opts); err != nil {
 		return nil, err
 	}
 	x := a.Stage1.X

@@ -8,11 +8,14 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
 	"github.com/mrbound/mrbound/internal/plural"
+
+	"github.com/mrbound/mrbound/internal/stopper"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -100,8 +103,12 @@ func RunScenario(ctx context.Context, s *coshhscenario.Scenario, opts Options) (
 		}
 	}
 	r := &Report{Scenario: s, Members: mem}
+	// One stopper for the whole run: the time limit bounds the builds of
+	// all the LPs together, and a stop seen in one stops every later build
+	// at once (each LP then reports the stop's status, with no bound).
+	stop := stopper.New(ctx, time.Now(), opts.Solve.TimeLimit)
 	for _, p := range ps {
-		a, err := Solve(ctx, p, opts.Solve)
+		a, err := solveLP(ctx, p, opts.Solve, stop)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/internal/stopper"
 	"github.com/mrbound/mrbound/model"
 )
 
@@ -35,6 +36,9 @@ type BuildOptions struct {
 	Form Form
 	// T is the number of intervals; > 0.
 	T int
+	// Stop, when not nil, is ticked by the build's loops; once it reports a
+	// stop, Build returns stopper.ErrStopped and no model.
+	Stop *stopper.Stopper
 }
 
 // Model is a built model with what is needed to decode its solutions.
@@ -65,6 +69,9 @@ type builder struct {
 	form Form
 	b    *model.Builder
 	m    *Model
+	// stop is ticked once per interval of every family's loop, so that a
+	// long horizon's build is left within a millisecond of a stop.
+	stop *stopper.Stopper
 
 	wIT  map[[2]int][]model.Var // (task, t) → w
 	wIJT map[[3]int][]model.Var // (task, machine, t) → w
@@ -102,7 +109,7 @@ func Build(in *jlassiscenario.Instance, opts BuildOptions) (*Model, error) {
 		w: model.NewFamily[wKey](mb, "w"), u: model.NewFamily[uKey](mb, "u"),
 		y: model.NewFamily[yKey](mb, "y"), z: model.NewFamily[zKey](mb, "z"),
 		l: model.NewFamily[int](mb, "L")}
-	bd := &builder{in: in, T: opts.T, form: opts.Form, b: mb, m: m,
+	bd := &builder{in: in, T: opts.T, form: opts.Form, b: mb, m: m, stop: opts.Stop,
 		wIT: map[[2]int][]model.Var{}, wIJT: map[[3]int][]model.Var{}, wS: map[sKey][]wEntry{},
 		wJT: map[[2]int][]wEntry{}, yV: map[yKey]model.Var{}, uTo: map[[3]int][]uEntry{}}
 	m.classes = slotClasses(in, opts.Form == Strong)
@@ -110,7 +117,12 @@ func Build(in *jlassiscenario.Instance, opts BuildOptions) (*Model, error) {
 		return nil, err
 	}
 	bd.vars()
-	bd.rows()
+	if !bd.stop.Stopped() {
+		bd.rows()
+	}
+	if bd.stop.Stopped() {
+		return nil, stopper.ErrStopped
+	}
 	mod, err := mb.Build()
 	if err != nil {
 		return nil, fmt.Errorf("jlassi: %w", err)
@@ -192,6 +204,9 @@ func (bd *builder) vars() {
 		task := &in.Tasks[i]
 		for j := range in.Machines {
 			for t := 0; t < T; t++ {
+				if bd.stop.Tick() {
+					return
+				}
 				if !bd.allowed(i, j, t) {
 					continue
 				}
@@ -214,10 +229,16 @@ func (bd *builder) vars() {
 				continue
 			}
 			for t := 1; t < T; t++ {
+				if bd.stop.Tick() {
+					return
+				}
 				bd.yV[yKey{b, j, t}] = m.y.Add(yKey{b, j, t}, 0, 1, 0, model.Binary)
 			}
 		}
 		for t := 0; t+1 < T; t++ {
+			if bd.stop.Tick() {
+				return
+			}
 			for from := range in.Machines {
 				if !blk.IsHome(from) && t == 0 {
 					continue
@@ -245,6 +266,9 @@ func (bd *builder) rows() {
 	for i := range in.Tasks {
 		var e model.Expr
 		for t := 0; t < T; t++ {
+			if bd.stop.Tick() {
+				return
+			}
 			for _, v := range bd.wIT[[2]int{i, t}] {
 				e.Add(v, 1)
 			}
@@ -261,6 +285,9 @@ func (bd *builder) rows() {
 			for s, cls := range m.classes[j][kindIndex(k)] {
 				size := float64(len(cls))
 				for t := 0; t < T; t++ {
+					if bd.stop.Tick() {
+						return
+					}
 					sk := sKey{j, k, s, t}
 					ws := bd.wS[sk]
 					if len(ws) == 0 || (strong && len(ws) <= len(cls)) {
@@ -298,6 +325,9 @@ func (bd *builder) rows() {
 	if strong {
 		bd.lengthCuts()
 	}
+	if bd.stop.Stopped() {
+		return
+	}
 
 	// ram (3) and disk (6).
 	ram := model.NewRowFamily[[2]int](b, "ram")
@@ -305,6 +335,9 @@ func (bd *builder) rows() {
 	for j := range in.Machines {
 		mc := &in.Machines[j]
 		for t := 0; t < T; t++ {
+			if bd.stop.Tick() {
+				return
+			}
 			var er, eh model.Expr
 			var sumR, sumH float64
 			for _, x := range bd.wJT[[2]int{j, t}] {
@@ -337,7 +370,12 @@ func (bd *builder) rows() {
 	bd.precedence()
 
 	// arrival (11) and source.
-	bd.arrival()
+	if !bd.stop.Stopped() {
+		bd.arrival()
+	}
+	if bd.stop.Stopped() {
+		return
+	}
 
 	// locality (12, 13).
 	loc := model.NewRowFamily[[4]int](b, "loc")
@@ -350,6 +388,9 @@ func (bd *builder) rows() {
 					continue
 				}
 				for t := 1; t < T; t++ {
+					if bd.stop.Tick() {
+						return
+					}
 					ws := bd.wIJT[[3]int{i, j, t}]
 					if len(ws) == 0 {
 						continue
@@ -372,6 +413,9 @@ func (bd *builder) rows() {
 	}
 
 	// shuffle (15) and bandwidth (14).
+	if bd.stop.Stopped() {
+		return
+	}
 	bd.network()
 
 	// objective.
@@ -395,6 +439,9 @@ func (bd *builder) lengthCuts() {
 	for i := range in.Tasks {
 		task := &in.Tasks[i]
 		for t := 0; t < T; t++ {
+			if bd.stop.Tick() {
+				return
+			}
 			var e model.Expr
 			for j := range in.Machines {
 				for s, v := range bd.wIJT[[3]int{i, j, t}] {
@@ -447,12 +494,18 @@ func (bd *builder) precedence() {
 			if bd.form == Strong {
 				for _, l := range jb.Maps {
 					for t := 1; t+1 < T; t++ {
+						if bd.stop.Tick() {
+							return
+						}
 						prec.LessEq([3]int{k, l, t}, cumulativePrecedence(W, k, l, t), 0)
 					}
 				}
 				continue
 			}
 			for t := 0; t < T; t++ {
+				if bd.stop.Tick() {
+					return
+				}
 				if len(W(k, t)) == 0 {
 					continue
 				}
@@ -536,6 +589,9 @@ func (bd *builder) arrival() {
 				continue
 			}
 			for t := 1; t < T; t++ {
+				if bd.stop.Tick() {
+					return
+				}
 				y := bd.yV[yKey{b, j, t}]
 				var e model.Expr
 				e.Add(y, 1)
@@ -652,6 +708,9 @@ func (bd *builder) network() {
 		return out
 	}
 	for _, c := range cands {
+		if bd.stop.Tick() {
+			return
+		}
 		use := false
 		for _, e := range in.Path(c.k.JR, c.k.JM) {
 			use = use || needed(e, c.k.T)
@@ -699,6 +758,9 @@ func (bd *builder) network() {
 	bw := model.NewRowFamily[[2]int](bd.b, "bw")
 	for e := range in.Links {
 		for t := 0; t < T; t++ {
+			if bd.stop.Tick() {
+				return
+			}
 			if len(terms[e][t].Terms) > 0 {
 				bw.LessEq([2]int{e, t}, terms[e][t], in.Links[e].Capacity)
 			}

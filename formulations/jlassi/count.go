@@ -78,6 +78,9 @@ func buildCount(in *jlassiscenario.Instance, o countOptions) (*countModel, error
 	}
 	classes := slotClasses(in, true)
 	levels := countLevels(in, classes)
+	if err := checkCountSize(in, classes, len(levels), o); err != nil {
+		return nil, err
+	}
 	level := func(p float64) int { return sort.SearchFloat64s(levels, p) }
 
 	b := model.NewBuilder(fmt.Sprintf("jlassi_count_K%d", K))

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
+	"github.com/mrbound/mrbound/internal/stopper"
 )
 
 // heuristicTol is the slack the heuristic keeps on RAM, disk and bandwidth
@@ -51,7 +52,7 @@ var heuristicBandwidthWeights = []float64{0, 1, 100}
 // RealTime wins; every schedule returned has passed Check. (Run under TST and
 // TRC keeps the least objective and adds attempts for locality: heuristicBy.)
 func Heuristic(in *jlassiscenario.Instance, T int) *Schedule {
-	return heuristicBy(in, T, func(s *Schedule) float64 { return s.RealTime }, false)
+	return heuristicBy(in, T, func(s *Schedule) float64 { return s.RealTime }, false, nil)
 }
 
 // heuristicBy is Heuristic keeping the attempt with the least score (a
@@ -61,7 +62,12 @@ func Heuristic(in *jlassiscenario.Instance, T int) *Schedule {
 // (runSerial): with every map at home the shuffle pairs are what can fill
 // the links, and these book them over fewer, less shared intervals (TST and
 // TRC, which price migrations, ask for it).
-func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float64, local bool) *Schedule {
+//
+// stop (nil: never) ends the attempts once a checked schedule is in hand:
+// an attempt costs time quadratic in T (its shuffle loads), hundreds of them
+// at scenario 5's T = 160 take 20 s, so under a time limit the run keeps
+// the first schedule found rather than the best of all.
+func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float64, local bool, stop *stopper.Stopper) *Schedule {
 	if T <= 0 || len(in.Tasks) == 0 {
 		return nil
 	}
@@ -123,6 +129,9 @@ func heuristicBy(in *jlassiscenario.Instance, T int, score func(*Schedule) float
 			for capT := lastCap; capT >= 0; capT-- {
 				if capT > top {
 					continue
+				}
+				if best != nil && stop.Poll() {
+					return best
 				}
 				pl := newPlanner(in, T, v.bwWeight, v.migLate)
 				pl.readyFirst, pl.serial = v.readyFirst, v.serial

@@ -334,11 +334,11 @@ func TestHeuristicLocalAttempts(t *testing.T) {
 			return m.Model.Evaluate(x).Objective
 		}
 		n := float64(len(in.Tasks))
-		without := heuristicBy(in, T, tst, false)
+		without := heuristicBy(in, T, tst, false, nil)
 		if without == nil || len(without.Migrations) == 0 {
 			t.Fatalf("seed %d: without the local attempts the heuristic is migration-free: the test needs another instance", seed)
 		}
-		with := heuristicBy(in, T, tst, true)
+		with := heuristicBy(in, T, tst, true, nil)
 		if with == nil || len(with.Migrations) != 0 || tst(with) != n {
 			t.Fatalf("seed %d: with the local attempts %+v, want a schedule without migrations", seed, with)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/jlassiscenario"
 	"github.com/mrbound/mrbound/internal/gantt"
+	"github.com/mrbound/mrbound/internal/stopper"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -169,6 +170,9 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 	rep := &Report{Instance: in.Name, Scenario: in.Source.Scenario, Seed: in.Source.Seed,
 		Objective: opts.Objective, Form: opts.Form, Horizon: opts.Horizon, LPBound: math.NaN()}
 	start := time.Now()
+	// The build honours the context and the whole run's time limit: a long
+	// horizon's model takes longer to emit than many limits allow.
+	stop := stopper.New(ctx, start, opts.Solve.TimeLimit)
 	deadline := func() (solve.Options, bool) {
 		o := opts.Solve
 		if o.TimeLimit > 0 {
@@ -187,7 +191,32 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 			break
 		}
 		bs := time.Now()
-		m, err := Build(in, BuildOptions{Objective: opts.Objective, Form: opts.Form, T: T})
+		m, err := Build(in, BuildOptions{Objective: opts.Objective, Form: opts.Form, T: T, Stop: stop})
+		if errors.Is(err, stopper.ErrStopped) {
+			// Nothing was proven at this horizon: no schedule (the heuristic
+			// encodes over the model's columns) and no bound. The model is
+			// always a minimisation.
+			rep.T, rep.BuildSeconds = T, time.Since(bs).Seconds()
+			solver := opts.Solve.Solver
+			if solver == "" {
+				solver = solve.DefaultSolver
+			}
+			obj, bound := solve.NoSolution(model.Minimize)
+			rep.Result = solve.Result{Status: stop.Status(), Objective: obj, Bound: bound, Solver: solver,
+				Message: fmt.Sprintf("the model build at T = %d was stopped (%v)", T, stop.Status())}
+			// Under a time limit the heuristic still runs (milliseconds, as
+			// when the limit ends before the MIP), checked against the
+			// instance alone; a Ctrl-C stops at once.
+			if !opts.NoHeuristic && stop.Status() == solve.TimeLimit {
+				if s, v := modelFreeHeuristic(in, T, opts.Objective, stop); s != nil {
+					rep.Heuristic = &HeuristicReport{Found: true, RealTime: v.RealTime, Objective: v.Objective, Schedule: s}
+					rep.Schedule, rep.Verdict, rep.FromHeuristic = s, &v, true
+					rep.Result.HasSolution, rep.Result.Objective = true, v.Objective
+					rep.Result.Message += "; schedule from the heuristic"
+				}
+			}
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -196,10 +225,10 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 		rep.Tried = append(rep.Tried, T)
 		var start []float64
 		if !opts.NoHeuristic {
-			_, start = runHeuristic(in, m, rep)
+			_, start = runHeuristic(in, m, rep, stop)
 		}
-		// The heuristic ran even with no time left (it takes milliseconds):
-		// a run stopped before the MIP still reports a checked schedule.
+		// The heuristic ran even with no time left, up to its first checked
+		// schedule: a run stopped before the MIP still reports one.
 		res := solve.Result{Status: solve.TimeLimit, Objective: math.Inf(1), Bound: math.Inf(-1),
 			Solver: opts.Solve.Solver, Message: "the time limit ended before the MIP solve"}
 		if res.Solver == "" {
@@ -323,7 +352,7 @@ func RunInstance(ctx context.Context, in *jlassiscenario.Instance, opts Options)
 // over m's columns and records it in rep.Heuristic; it returns the schedule
 // and the start vector, or nil when there is none (or, which would be a bug,
 // when the checker or the model rejects it).
-func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule, []float64) {
+func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report, stop *stopper.Stopper) (*Schedule, []float64) {
 	t0 := time.Now()
 	h := &HeuristicReport{RealTime: math.NaN(), Objective: math.NaN()}
 	rep.Heuristic = h
@@ -339,7 +368,7 @@ func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule
 			return math.Inf(1)
 		}
 		return m.Model.Evaluate(x).Objective
-	}, m.Objective != RealTime)
+	}, m.Objective != RealTime, stop)
 	if s == nil {
 		return nil, nil
 	}
@@ -353,6 +382,30 @@ func runHeuristic(in *jlassiscenario.Instance, m *Model, rep *Report) (*Schedule
 	}
 	h.Found, h.RealTime, h.Objective, h.Schedule = true, s.RealTime, obj, s
 	return s, x
+}
+
+// modelFreeHeuristic is the heuristic at horizon T when there is no model to
+// encode its schedules over: each attempt is scored by the checker's
+// recomputed objective. It returns the best checked schedule and its verdict,
+// or nil.
+func modelFreeHeuristic(in *jlassiscenario.Instance, T int, obj Objective, stop *stopper.Stopper) (*Schedule, CheckReport) {
+	s := heuristicBy(in, T, func(s *Schedule) float64 {
+		if obj == RealTime {
+			return s.RealTime
+		}
+		if v := Check(in, s, obj, math.NaN()); v.OK {
+			return v.Objective
+		}
+		return math.Inf(1)
+	}, obj != RealTime, stop)
+	if s == nil {
+		return nil, CheckReport{}
+	}
+	v := Check(in, s, obj, math.NaN())
+	if !v.OK {
+		return nil, CheckReport{}
+	}
+	return s, v
 }
 
 // betterThan reports whether objective a beats b (by more than the

@@ -2,12 +2,15 @@ package tumm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/mrbound/mrbound/formulations"
 	"github.com/mrbound/mrbound/instances/tummscenario"
 	"github.com/mrbound/mrbound/internal/enum"
+	"github.com/mrbound/mrbound/internal/stopper"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -94,7 +97,11 @@ type nk struct{ N, K int }
 // (without alignment no optimum needs more than n' waves on a node either).
 // When no simple split is feasible, v ≤ n' (no align) or the loose horizon
 // (n'_m + 1)·max t̄_m + (n'_r + 1)·max t̄_r + 2·t_max (align) is used.
-func (p HetProblem) waveBounds() (vm, vr, fm, fr []float64) {
+//
+// stop is ticked once per split tried (each costs a PhaseFinish per phase);
+// once it reports a stop the bounds are left unfinished, which the caller
+// discards.
+func (p HetProblem) waveBounds(stop *stopper.Stopper) (vm, vr, fm, fr []float64) {
 	tmax := 0.0
 	maxS := 0
 	tm := make([]float64, len(p.Nodes))
@@ -117,6 +124,9 @@ func (p HetProblem) waveBounds() (vm, vr, fm, fr []float64) {
 		}
 	}
 	for k := 0; k <= maxS; k++ {
+		if stop.Tick() {
+			return
+		}
 		ms := make([]int, len(p.Nodes))
 		for i, n := range p.Nodes {
 			ms[i] = min(k, n.Slots)
@@ -212,11 +222,21 @@ func (p HetProblem) Validate() error {
 // valid because only the chosen k carries θ = T; the LP bound then equals
 // the fluid bound (Algorithm 1's continuous split).
 func BuildHet(p HetProblem) (*model.Model, HetVars, error) {
+	return buildHet(p, nil)
+}
+
+// buildHet is BuildHet ticking stop once per node, slot count and node pair:
+// a cluster of many nodes with many slots each takes long to emit. Once stop
+// reports a stop it returns stopper.ErrStopped and no model.
+func buildHet(p HetProblem, stop *stopper.Stopper) (*model.Model, HetVars, error) {
 	if err := p.Validate(); err != nil {
 		return nil, HetVars{}, err
 	}
 	b := model.NewBuilder("tumm-het")
-	VM, VR, FM, FR := p.waveBounds()
+	VM, VR, FM, FR := p.waveBounds(stop)
+	if stop.Stopped() {
+		return nil, HetVars{}, stopper.ErrStopped
+	}
 	T := b.Continuous("T", 0, math.Inf(1))
 	v := HetVars{T: T.Index()}
 	vm := model.NewFamily[int](b, "vm")
@@ -260,6 +280,9 @@ func BuildHet(p HetProblem) (*model.Model, HetVars, error) {
 		st, str := model.NewExpr(n.Slots+2), model.NewExpr(n.Slots+2)
 		zs := make([]int, n.Slots+1)
 		for k := 0; k <= n.Slots; k++ {
+			if stop.Tick() {
+				return nil, HetVars{}, stopper.ErrStopped
+			}
 			zk := z.Add(nk{i + 1, k}, 0, 1, 0, model.Binary)
 			yk := y.Add(nk{i + 1, k}, 0, Vm, 0, model.Continuous)
 			uk := u.Add(nk{i + 1, k}, 0, Vr, 0, model.Continuous)
@@ -319,6 +342,9 @@ func BuildHet(p HetProblem) (*model.Model, HetVars, error) {
 			mi, _ := vm.Get(i + 1)
 			ri, _ := vr.Get(i + 1)
 			for j, nj := range p.Nodes {
+				if stop.Tick() {
+					return nil, HetVars{}, stopper.ErrStopped
+				}
 				mj, _ := vm.Get(j + 1)
 				rj, _ := vr.Get(j + 1)
 				if i < j {
@@ -354,10 +380,31 @@ type HetResult struct {
 }
 
 // SolveHet builds, solves, decodes and checks the per-node program.
+//
+// The build honours ctx and opts.TimeLimit: when either stops it, the
+// result has status interrupted or time_limit, no solution and no bound.
 func SolveHet(ctx context.Context, p HetProblem, opts solve.Options) (*HetResult, error) {
-	m, v, err := BuildHet(p)
+	start := time.Now()
+	stop := stopper.New(ctx, start, opts.TimeLimit)
+	m, v, err := buildHet(p, stop)
+	if errors.Is(err, stopper.ErrStopped) {
+		obj, bound := solve.NoSolution(model.Minimize)
+		solver := opts.Solver
+		if solver == "" {
+			solver = solve.DefaultSolver
+		}
+		res := solve.Result{Status: stop.Status(), Objective: obj, Bound: bound, Solver: solver,
+			Wall: time.Since(start), Message: fmt.Sprintf("the per-node program's build was stopped (%v)", stop.Status())}
+		return &HetResult{Problem: p, Status: res.Status, Solve: res}, nil
+	}
 	if err != nil {
 		return nil, err
+	}
+	if opts.TimeLimit > 0 {
+		// The build's time counts against the limit.
+		if opts.TimeLimit -= time.Since(start); opts.TimeLimit <= 0 {
+			opts.TimeLimit = time.Nanosecond
+		}
 	}
 	res, err := solve.Solve(ctx, m, opts)
 	if err != nil {

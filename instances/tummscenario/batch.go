@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/workload/simclock"
 )
 
 // Batch is a TuMM workload for the simulator: a cluster of fungible nodes
@@ -124,8 +125,16 @@ func (b *Batch) validate(p string) error {
 				return perr(jp+"."+field, "%d times for %d node groups", len(ts), len(c.Groups))
 			}
 			for g, t := range ts {
-				if err := time(fmt.Sprintf("%s.%s[%d]", jp, field, g), t); err != nil {
+				path := fmt.Sprintf("%s.%s[%d]", jp, field, g)
+				if err := time(path, t); err != nil {
 					return err
+				}
+				// Workload converts the time to int64 milliseconds: 1e308 s
+				// would wrap to a negative task time there. The readers of
+				// simulate's other formats use the same clock and bound.
+				var clk simclock.Clock
+				if clk.At(path, t); clk.Err() != nil {
+					return clk.Err()
 				}
 			}
 		}

@@ -2,10 +2,13 @@ package tummscenario
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mrbound/mrbound/badinput"
 )
 
 func gen(t *testing.T, o GenOptions) *Scenario {
@@ -166,5 +169,30 @@ func TestBatchRoundTripAndErrors(t *testing.T) {
 		if _, err := Generate(o); err == nil {
 			t.Errorf("Generate(%+v) accepted", o)
 		}
+	}
+}
+
+// TestBatchTimeOverflow: a batch task time of 1e308 s, which Workload's
+// int64 milliseconds would wrap to a negative time, is refused by Parse on
+// one line naming the file and the JSON path of the time; 10^12 s, the
+// simulator clock's bound, still loads and converts to a positive time.
+func TestBatchTimeOverflow(t *testing.T) {
+	cluster := `"cluster":{"name":"c","groups":[{"name":"g"}],"nodes":[{"name":"n","group":0,"slots":4,"map_slots":2,"reduce_slots":2}]}`
+	doc := func(mt, rt string) []byte {
+		return []byte(`{"kind":"tumm","schema_version":2,"batch":{` + cluster + `,"jobs":[{"name":"a","maps":2,"reduces":1,"map_time":[` + mt + `],"reduce_time":[` + rt + `]}]}}`)
+	}
+	for _, c := range []struct{ mt, rt, path string }{{"1e308", "1", "$.batch.jobs[0].map_time[0]"}, {"1", "1e308", "$.batch.jobs[0].reduce_time[0]"}} {
+		_, err := Parse("f.json", doc(c.mt, c.rt))
+		if err == nil || !errors.Is(err, badinput.Err) || strings.Contains(err.Error(), "\n") ||
+			!strings.HasPrefix(err.Error(), "f.json: "+c.path+": ") || !strings.Contains(err.Error(), "too large") {
+			t.Errorf("%s = 1e308: %v, want one line naming f.json and %s", c.path, err, c.path)
+		}
+	}
+	s, err := Parse("f.json", doc("1e12", "1"))
+	if err != nil {
+		t.Fatalf("1e12 s: %v", err)
+	}
+	if w := s.Batch.Workload("x", true); w.Jobs[0].Maps[0].ByGroup[0] <= 0 {
+		t.Errorf("1e12 s converted to %v", w.Jobs[0].Maps[0].ByGroup[0])
 	}
 }

@@ -20,7 +20,7 @@ import (
 
 // ProtocolVersion is the version the hello message announces; a client
 // refuses a version it does not know.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // DefaultTimeout is the per-message deadline: a reply that has not come
 // within it fails the run (a hung policy).

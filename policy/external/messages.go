@@ -135,43 +135,78 @@ type job struct {
 	NeedMaps    int        `json:"need_maps"`
 	FirstMap    sim.TaskID `json:"first_map"`
 	FirstReduce sim.TaskID `json:"first_reduce"`
-	Maps        []task     `json:"maps"`
-	Reduces     []task     `json:"reduces"`
+	Maps        tasks      `json:"maps"`
+	Reduces     tasks      `json:"reduces"`
 }
 
-type task struct {
-	Est      []sim.Time `json:"est,omitempty"`
-	Replicas []int32    `json:"replicas,omitempty"`
-	RAM      float64    `json:"ram,omitempty"`
-	Disk     float64    `json:"disk,omitempty"`
+// tasks holds a job's maps or reduces by column, one array per field
+// indexed by the task's index in the job (protocol 2): a client decodes a
+// few arrays of numbers instead of an object per task, which was most of
+// the Python client's decoding time on the FB-2009 day (docs/results.md).
+type tasks struct {
+	Count int `json:"count"`
+	// Est[c][i] is task i's estimate on node class c; absent with
+	// --estimates none.
+	Est [][]sim.Time `json:"est,omitempty"`
+	// Replicas[i] are the nodes holding map i's block (maps only).
+	Replicas [][]int32 `json:"replicas,omitempty"`
+	// RAM and Disk are absent when no task of the kind has a demand.
+	RAM  []float64 `json:"ram,omitempty"`
+	Disk []float64 `json:"disk,omitempty"`
 }
 
 func newJob(s *sim.Sim, j int, classes []int) job {
 	v := s.Job(j)
 	out := job{ID: j, Name: v.Name, Category: v.Category, User: v.User, Priority: v.Priority, Arrival: v.Arrival,
-		FirstMap: v.FirstMap, FirstReduce: v.FirstRed, Maps: make([]task, v.NumMaps), Reduces: make([]task, v.NumReduces),
-		NeedMaps: s.NeedMaps(j)}
+		FirstMap: v.FirstMap, FirstReduce: v.FirstRed, NeedMaps: s.NeedMaps(j)}
 	if v.Deadline != sim.NoDeadline {
 		d := v.Deadline
 		out.Deadline = &d
 	}
-	fill := func(ts []task, first sim.TaskID, isMap bool) {
-		for i := range ts {
-			id := first + sim.TaskID(i)
-			if _, ok := s.Estimate(id, classes[0]); ok {
-				ts[i].Est = make([]sim.Time, len(classes))
-				for c, x := range classes {
-					ts[i].Est[c], _ = s.Estimate(id, x)
+	fill := func(first sim.TaskID, n int, isMap bool) tasks {
+		ts := tasks{Count: n}
+		if n == 0 {
+			return ts
+		}
+		if _, ok := s.Estimate(first, classes[0]); ok {
+			ts.Est = make([][]sim.Time, len(classes))
+			for c, x := range classes {
+				ts.Est[c] = make([]sim.Time, n)
+				for i := range n {
+					ts.Est[c][i], _ = s.Estimate(first+sim.TaskID(i), x)
 				}
 			}
-			if isMap {
-				ts[i].Replicas = s.Replicas(id)
-			}
-			ts[i].RAM, ts[i].Disk = s.Demand(id)
 		}
+		if isMap {
+			ts.Replicas = make([][]int32, n)
+			for i := range n {
+				ts.Replicas[i] = s.Replicas(first + sim.TaskID(i))
+				if ts.Replicas[i] == nil {
+					ts.Replicas[i] = []int32{} // every map has its (maybe empty) list
+				}
+			}
+		}
+		var ram, disk []float64
+		for i := range n {
+			r, d := s.Demand(first + sim.TaskID(i))
+			if r != 0 && ram == nil {
+				ram = make([]float64, n)
+			}
+			if d != 0 && disk == nil {
+				disk = make([]float64, n)
+			}
+			if ram != nil {
+				ram[i] = r
+			}
+			if disk != nil {
+				disk[i] = d
+			}
+		}
+		ts.RAM, ts.Disk = ram, disk
+		return ts
 	}
-	fill(out.Maps, v.FirstMap, true)
-	fill(out.Reduces, v.FirstRed, false)
+	out.Maps = fill(v.FirstMap, v.NumMaps, true)
+	out.Reduces = fill(v.FirstRed, v.NumReduces, false)
 	return out
 }
 

@@ -21,7 +21,6 @@ report the observed launch-to-end time. Write debugging output to stderr: stdout
 import json
 import sys
 from bisect import bisect_left
-from collections import defaultdict
 
 PROTOCOL = 2
 
@@ -93,9 +92,16 @@ class Task:
 
     @property
     def replicas(self):
+        """The nodes holding a map's block, ascending (() for a reduce)."""
         if not self._sim._ismap[self.id]:
             return ()
-        return self._sim.jobs[self.job]._replicas[self.index]
+        i = self.index
+        reps = []
+        for x, lst in self._sim.jobs[self.job]._local.items():
+            k = bisect_left(lst, i)
+            if k < len(lst) and lst[k] == i:
+                reps.append(x)
+        return sorted(reps)
 
     @property
     def ram(self):
@@ -158,14 +164,14 @@ class Job:
         self.num_maps, self.num_reduces = maps["count"], reds["count"]
         # the columns as sent: _map_est[c][i] is map i's estimate on node class c
         self._map_est, self._red_est = maps.get("est"), reds.get("est")
-        self._replicas = maps.get("replicas") or [()] * self.num_maps
         self.maps_done = self.reds_done = 0
         self.maps_pending, self.reds_pending = self.num_maps, self.num_reduces
         self.running_maps = self.running_reds = 0
         self.done = False
         self.completion = self.last_map_end = None
-        # pick_map's indexes: per node the job's maps with a replica there, by index, and a cursor
-        self._local = defaultdict(list)
+        # pick_map's indexes: per node the job's maps with a replica there, by index (as sent), and a
+        # cursor
+        self._local = {row[0]: row[1:] for row in maps.get("local", ())}
         self._local_cur = {}
         self._map_cur = self._red_cur = 0
 
@@ -341,10 +347,11 @@ class Sim:
             job.maps_pending += 1
             i = t - job.first_map
             job._map_cur = min(job._map_cur, i)
-            for x in job._replicas[i]:
-                lst = job._local.get(x)
-                if lst is not None:
-                    job._local_cur[x] = min(job._local_cur.get(x, 0), bisect_left(lst, i))
+            # a cursor may only move back: resetting one of a node without this map costs a rescan
+            cur = job._local_cur
+            for x, lst in job._local.items():
+                if x in cur:
+                    cur[x] = min(cur[x], bisect_left(lst, i))
         else:
             self._work[REDUCE] += 1
             job.reds_pending += 1
@@ -448,10 +455,6 @@ class Sim:
                 self._ram[first:end] = ram
             if disk is not None:
                 self._disk[first:end] = disk
-        local = job._local
-        for i, reps in enumerate(job._replicas):
-            for x in reps:
-                local[x].append(i)
         self._work[MAP] += job.num_maps
         if job.need_maps == 0:
             self._work[REDUCE] += job.num_reduces

@@ -1,6 +1,8 @@
 package external
 
 import (
+	"sort"
+
 	"github.com/mrbound/mrbound/sim"
 )
 
@@ -148,8 +150,12 @@ type tasks struct {
 	// Est[c][i] is task i's estimate on node class c; absent with
 	// --estimates none.
 	Est [][]sim.Time `json:"est,omitempty"`
-	// Replicas[i] are the nodes holding map i's block (maps only).
-	Replicas [][]int32 `json:"replicas,omitempty"`
+	// Local lists, for each node holding a block of the job's maps (in
+	// node order), the node and then the indexes of those maps, ascending
+	// (maps only): the per-node map cache Hadoop's JobInProgress keeps, so
+	// that a client builds its locality index with one step per node
+	// rather than per replica.
+	Local [][]int32 `json:"local,omitempty"`
 	// RAM and Disk are absent when no task of the kind has a demand.
 	RAM  []float64 `json:"ram,omitempty"`
 	Disk []float64 `json:"disk,omitempty"`
@@ -178,13 +184,7 @@ func newJob(s *sim.Sim, j int, classes []int) job {
 			}
 		}
 		if isMap {
-			ts.Replicas = make([][]int32, n)
-			for i := range n {
-				ts.Replicas[i] = s.Replicas(first + sim.TaskID(i))
-				if ts.Replicas[i] == nil {
-					ts.Replicas[i] = []int32{} // every map has its (maybe empty) list
-				}
-			}
+			ts.Local = localIndex(s, first, n)
 		}
 		var ram, disk []float64
 		for i := range n {
@@ -207,6 +207,27 @@ func newJob(s *sim.Sim, j int, classes []int) job {
 	}
 	out.Maps = fill(v.FirstMap, v.NumMaps, true)
 	out.Reduces = fill(v.FirstRed, v.NumReduces, false)
+	return out
+}
+
+// localIndex inverts the replicas of maps first…first+n−1: one row per
+// node holding a block, [node, i…] with the map indexes ascending, rows in
+// node order.
+func localIndex(s *sim.Sim, first sim.TaskID, n int) [][]int32 {
+	row := map[int32]int{}
+	var out [][]int32
+	for i := range n {
+		for _, x := range s.Replicas(first + sim.TaskID(i)) {
+			r, ok := row[x]
+			if !ok {
+				r = len(out)
+				row[x] = r
+				out = append(out, []int32{x})
+			}
+			out[r] = append(out[r], int32(i))
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a][0] < out[b][0] })
 	return out
 }
 

@@ -535,17 +535,19 @@ def run(policy, stdin=None, stdout=None):
             # actions), then the offers, in order, each seeing the actions before it.
             sim.now = msg["now"]
             calls = []
-            offers = []
+            offers = ()
             end = sim._end
             for ev in msg["events"]:
                 et = ev["type"]
-                if et == "task_end":
-                    t = ev["task"]
-                    end(t)
+                if et == "task_ends":
+                    tasks = ev["tasks"]
+                    for t in tasks:
+                        end(t)
                     if want_end:
-                        calls.append((policy.task_end, Task(sim, t), ev["observed"]))
-                elif et == "offer":
-                    offers.append(ev["node"])
+                        task_end = policy.task_end
+                        calls.extend((task_end, Task(sim, t), o) for t, o in zip(tasks, ev["observed"]))
+                elif et == "offers":
+                    offers = ev["nodes"]
                 elif et == "arrival":
                     job = sim._arrive(ev["job"])
                     if want_arrival:

@@ -60,9 +60,14 @@ type Policy struct {
 	pid     int           // the last process started (tests)
 	waitErr error
 
-	seq     int    // the number of the next message (hello is 0)
-	queue   []byte // queued events, comma-separated JSON objects
-	queued  int
+	seq    int    // the number of the next message (hello is 0)
+	queue  []byte // queued events, comma-separated JSON objects
+	queued int
+	// the task ends since the last other event, sent as one task_ends
+	// event (one array per field: the client decodes a few arrays of
+	// numbers instead of an object per task end)
+	endTask []sim.TaskID
+	endObs  []sim.Time
 	failed  bool
 	msg     []byte
 	classOf []int // node → estimate class
@@ -88,6 +93,7 @@ func (p *Policy) Name() string { return Prefix + p.command }
 // Init starts the process and exchanges the hello.
 func (p *Policy) Init(s *sim.Sim) error {
 	p.seq, p.queue, p.queued, p.failed = 0, p.queue[:0], 0, false
+	p.endTask, p.endObs = p.endTask[:0], p.endObs[:0]
 	p.classOf, p.classes = estimateClasses(s.Cluster())
 	if err := p.start(); err != nil {
 		return err
@@ -151,20 +157,43 @@ func (p *Policy) JobArrival(s *sim.Sim, j int) {
 		p.fail(s, fmt.Errorf("arrival of job %d: %v", j, err))
 		return
 	}
+	p.closeEnds()
 	p.enqueue(b)
 }
 
-// TaskEnd queues a task end with its observed duration.
+// TaskEnd queues a task end with its observed duration; consecutive task
+// ends go in one task_ends event.
 func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
 	if p.failed {
 		return
 	}
-	b := append(p.msg[:0], `{"type":"task_end","task":`...)
-	b = strconv.AppendInt(b, int64(t), 10)
-	b = append(b, `,"observed":`...)
-	b = strconv.AppendInt(b, int64(observed), 10)
-	p.msg = append(b, '}')
+	p.endTask = append(p.endTask, t)
+	p.endObs = append(p.endObs, observed)
+}
+
+// closeEnds queues the task ends collected so far as one task_ends event,
+// before an event of another kind.
+func (p *Policy) closeEnds() {
+	if len(p.endTask) == 0 {
+		return
+	}
+	b := append(p.msg[:0], `{"type":"task_ends","tasks":[`...)
+	for i, t := range p.endTask {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(t), 10)
+	}
+	b = append(b, `],"observed":[`...)
+	for i, o := range p.endObs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(o), 10)
+	}
+	p.msg = append(b, "]}"...)
 	p.enqueue(p.msg)
+	p.endTask, p.endObs = p.endTask[:0], p.endObs[:0]
 }
 
 // Timer queues a timer.
@@ -172,6 +201,7 @@ func (p *Policy) Timer(s *sim.Sim, tag int64) {
 	if p.failed {
 		return
 	}
+	p.closeEnds()
 	b := append(p.msg[:0], `{"type":"timer","tag":`...)
 	b = strconv.AppendInt(b, tag, 10)
 	p.msg = append(b, '}')
@@ -184,15 +214,17 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	if p.failed {
 		return
 	}
-	p.enqueue(p.offerEvent(x, free))
+	p.closeEnds()
+	p.enqueue(p.offersEvent([]sim.NodeOffer{{Node: x, Free: free}}))
 	p.flush(s)
 }
 
 // EndInstant sends the events that no offer carried.
 func (p *Policy) EndInstant(s *sim.Sim) {
-	if p.failed || p.queued == 0 {
+	if p.failed || p.queued == 0 && len(p.endTask) == 0 {
 		return
 	}
+	p.closeEnds()
 	p.flush(s)
 }
 
@@ -431,19 +463,36 @@ func (p *Policy) OfferBatch(s *sim.Sim, offers []sim.NodeOffer) {
 	if p.failed {
 		return
 	}
-	for _, o := range offers {
-		p.enqueue(p.offerEvent(o.Node, o.Free))
+	p.closeEnds()
+	if len(offers) > 0 {
+		p.enqueue(p.offersEvent(offers))
 	}
 	p.flush(s)
 }
 
-func (p *Policy) offerEvent(x int, free sim.Free) []byte {
-	b := append(p.msg[:0], `{"type":"offer","node":`...)
-	b = strconv.AppendInt(b, int64(x), 10)
-	b = append(b, `,"free":{"map":`...)
-	b = strconv.AppendInt(b, int64(free.Map), 10)
-	b = append(b, `,"reduce":`...)
-	b = strconv.AppendInt(b, int64(free.Reduce), 10)
-	p.msg = append(b, "}}"...)
+// offersEvent is the offers of a message as one event, one array per field.
+func (p *Policy) offersEvent(offers []sim.NodeOffer) []byte {
+	b := append(p.msg[:0], `{"type":"offers","nodes":[`...)
+	for i, o := range offers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(o.Node), 10)
+	}
+	b = append(b, `],"map":[`...)
+	for i, o := range offers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(o.Free.Map), 10)
+	}
+	b = append(b, `],"reduce":[`...)
+	for i, o := range offers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(o.Free.Reduce), 10)
+	}
+	p.msg = append(b, "]}"...)
 	return p.msg
 }

@@ -58,6 +58,7 @@ type Policy struct {
 	stderr  tail
 	done    chan struct{} // closed when cmd.Wait returned
 	pid     int           // the last process started (tests)
+	cpu     time.Duration // the last process's user + system CPU time, once it exited (benchmarks)
 	waitErr error
 
 	seq    int    // the number of the next message (hello is 0)
@@ -142,7 +143,13 @@ func (p *Policy) start() error {
 	p.in = bufio.NewWriterSize(inW, 1<<16)
 	p.out = bufio.NewReaderSize(outR, 1<<16)
 	p.done = make(chan struct{})
-	go func() { p.waitErr = cmd.Wait(); close(p.done) }()
+	go func() {
+		p.waitErr = cmd.Wait()
+		if cmd.ProcessState != nil {
+			p.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
+		close(p.done)
+	}()
 	return nil
 }
 

@@ -261,20 +261,21 @@ func (p *Policy) flush(s *sim.Sim) {
 
 // exchange sends one message, reads its reply and applies the actions.
 func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
-	seq := p.seq
+	seq, now := p.seq, s.Now()
 	p.seq++
-	where := fmt.Sprintf("message %d (%s at %d ms)", seq, what, s.Now())
+	// the place is formatted only for an error: this runs once per message
+	where := func() string { return fmt.Sprintf("message %d (%s at %d ms)", seq, what, now) }
 	if p.opt.Record != nil {
 		p.opt.Record(true, msg)
 	}
 	p.in.Write(msg)
 	p.in.WriteByte('\n')
 	if err := p.in.Flush(); err != nil {
-		return p.describe(where, fmt.Errorf("cannot send: %v", err))
+		return p.describe(where(), fmt.Errorf("cannot send: %v", err))
 	}
 	line, err := p.readLine()
 	if err != nil {
-		return p.describe(where, err)
+		return p.describe(where(), err)
 	}
 	if p.opt.Record != nil {
 		p.opt.Record(false, line)
@@ -284,13 +285,13 @@ func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
 		if !json.Valid(line) {
-			return p.describe(where, fmt.Errorf("reply is not protocol JSON: %s", quote(line)))
+			return p.describe(where(), fmt.Errorf("reply is not protocol JSON: %s", quote(line)))
 		}
-		return p.describe(where, fmt.Errorf("bad reply %s: %v", quote(line), err))
+		return p.describe(where(), fmt.Errorf("bad reply %s: %v", quote(line), err))
 	}
 	for i, a := range r.Actions {
 		if err := p.apply(s, a); err != nil {
-			return p.describe(where, fmt.Errorf("action %d: %v", i, err))
+			return p.describe(where(), fmt.Errorf("action %d: %v", i, err))
 		}
 	}
 	return nil

@@ -21,6 +21,7 @@ report the observed launch-to-end time. Write debugging output to stderr: stdout
 import json
 import sys
 from bisect import bisect_left
+from operator import itemgetter
 
 PROTOCOL = 2
 
@@ -98,7 +99,7 @@ class Task:
         i = self.index
         reps = []
         for x, lst in self._sim.jobs[self.job]._local.items():
-            k = bisect_left(lst, i)
+            k = bisect_left(lst, i, 1)
             if k < len(lst) and lst[k] == i:
                 reps.append(x)
         return sorted(reps)
@@ -169,9 +170,10 @@ class Job:
         self.running_maps = self.running_reds = 0
         self.done = False
         self.completion = self.last_map_end = None
-        # pick_map's indexes: per node the job's maps with a replica there, by index (as sent), and a
-        # cursor
-        self._local = {row[0]: row[1:] for row in maps.get("local", ())}
+        # pick_map's indexes: per node x the row [x, map indexes…] as sent (so the indexes start at 1;
+        # keyed without a Python loop per row), and a cursor into it
+        rows = maps.get("local", ())
+        self._local = dict(zip(map(itemgetter(0), rows), rows))
         self._local_cur = {}
         self._map_cur = self._red_cur = 0
 
@@ -265,7 +267,7 @@ class Sim:
         first = job.first_map
         lst = job._local.get(x)
         if lst is not None:
-            cur = job._local_cur.get(x, 0)
+            cur = job._local_cur.get(x, 1)
             n = len(lst)
             while cur < n and state[first + lst[cur]] != _PENDING:
                 cur += 1
@@ -351,7 +353,7 @@ class Sim:
             cur = job._local_cur
             for x, lst in job._local.items():
                 if x in cur:
-                    cur[x] = min(cur[x], bisect_left(lst, i))
+                    cur[x] = min(cur[x], bisect_left(lst, i, 1))
         else:
             self._work[REDUCE] += 1
             job.reds_pending += 1

@@ -25,12 +25,13 @@ class Views(FIFO):
             check(task is not None and task.kind == mp.MAP and task.job == job.id, "map %d: %r" % (t, task))
             check(task.state == mp.PENDING and task.index == t - job.first_map, "map %d: %r" % (t, task))
             for x in task.replicas:
-                check(task.index in job._local[x], "map %d: replica %d not in the local index" % (t, x))
+                check(task.index in job._local[x][1:], "map %d: replica %d not in the local index" % (t, x))
             nmaps += len(task.replicas)
             for x in range(len(sim.nodes)):
                 e = sim.estimate(t, x)
                 check(e == (None if task.est is None else task.est[sim.nodes[x].cls]), "map %d: estimate on %d" % (t, x))
-        check(nmaps == sum(len(lst) for lst in job._local.values()), "job %d: replicas and local index differ" % job.id)
+        # a row of the local index is [node, map indexes…]
+        check(nmaps == sum(len(lst) - 1 for lst in job._local.values()), "job %d: replicas and local index differ" % job.id)
         for t in range(job.first_reduce, job.first_reduce + job.num_reduces):
             task = sim.tasks[t]
             check(task.kind == mp.REDUCE and task.replicas == () and task.state == mp.PENDING, "reduce %d: %r" % (t, task))

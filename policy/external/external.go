@@ -20,7 +20,7 @@ import (
 
 // ProtocolVersion is the version the hello message announces; a client
 // refuses a version it does not know.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // DefaultTimeout is the per-message deadline: a reply that has not come
 // within it fails the run (a hung policy).
@@ -58,11 +58,17 @@ type Policy struct {
 	stderr  tail
 	done    chan struct{} // closed when cmd.Wait returned
 	pid     int           // the last process started (tests)
+	cpu     time.Duration // the last process's user + system CPU time, once it exited (benchmarks)
 	waitErr error
 
-	seq     int    // the number of the next message (hello is 0)
-	queue   []byte // queued events, comma-separated JSON objects
-	queued  int
+	seq    int    // the number of the next message (hello is 0)
+	queue  []byte // queued events, comma-separated JSON objects
+	queued int
+	// the task ends since the last other event, sent as one task_ends
+	// event (one array per field: the client decodes a few arrays of
+	// numbers instead of an object per task end)
+	endTask []sim.TaskID
+	endObs  []sim.Time
 	failed  bool
 	msg     []byte
 	classOf []int // node → estimate class
@@ -88,6 +94,7 @@ func (p *Policy) Name() string { return Prefix + p.command }
 // Init starts the process and exchanges the hello.
 func (p *Policy) Init(s *sim.Sim) error {
 	p.seq, p.queue, p.queued, p.failed = 0, p.queue[:0], 0, false
+	p.endTask, p.endObs = p.endTask[:0], p.endObs[:0]
 	p.classOf, p.classes = estimateClasses(s.Cluster())
 	if err := p.start(); err != nil {
 		return err
@@ -136,7 +143,13 @@ func (p *Policy) start() error {
 	p.in = bufio.NewWriterSize(inW, 1<<16)
 	p.out = bufio.NewReaderSize(outR, 1<<16)
 	p.done = make(chan struct{})
-	go func() { p.waitErr = cmd.Wait(); close(p.done) }()
+	go func() {
+		p.waitErr = cmd.Wait()
+		if cmd.ProcessState != nil {
+			p.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
+		close(p.done)
+	}()
 	return nil
 }
 
@@ -151,20 +164,43 @@ func (p *Policy) JobArrival(s *sim.Sim, j int) {
 		p.fail(s, fmt.Errorf("arrival of job %d: %v", j, err))
 		return
 	}
+	p.closeEnds()
 	p.enqueue(b)
 }
 
-// TaskEnd queues a task end with its observed duration.
+// TaskEnd queues a task end with its observed duration; consecutive task
+// ends go in one task_ends event.
 func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
 	if p.failed {
 		return
 	}
-	b := append(p.msg[:0], `{"type":"task_end","task":`...)
-	b = strconv.AppendInt(b, int64(t), 10)
-	b = append(b, `,"observed":`...)
-	b = strconv.AppendInt(b, int64(observed), 10)
-	p.msg = append(b, '}')
+	p.endTask = append(p.endTask, t)
+	p.endObs = append(p.endObs, observed)
+}
+
+// closeEnds queues the task ends collected so far as one task_ends event,
+// before an event of another kind.
+func (p *Policy) closeEnds() {
+	if len(p.endTask) == 0 {
+		return
+	}
+	b := append(p.msg[:0], `{"type":"task_ends","tasks":[`...)
+	for i, t := range p.endTask {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(t), 10)
+	}
+	b = append(b, `],"observed":[`...)
+	for i, o := range p.endObs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(o), 10)
+	}
+	p.msg = append(b, "]}"...)
 	p.enqueue(p.msg)
+	p.endTask, p.endObs = p.endTask[:0], p.endObs[:0]
 }
 
 // Timer queues a timer.
@@ -172,6 +208,7 @@ func (p *Policy) Timer(s *sim.Sim, tag int64) {
 	if p.failed {
 		return
 	}
+	p.closeEnds()
 	b := append(p.msg[:0], `{"type":"timer","tag":`...)
 	b = strconv.AppendInt(b, tag, 10)
 	p.msg = append(b, '}')
@@ -184,15 +221,17 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	if p.failed {
 		return
 	}
-	p.enqueue(p.offerEvent(x, free))
+	p.closeEnds()
+	p.enqueue(p.offersEvent([]sim.NodeOffer{{Node: x, Free: free}}))
 	p.flush(s)
 }
 
 // EndInstant sends the events that no offer carried.
 func (p *Policy) EndInstant(s *sim.Sim) {
-	if p.failed || p.queued == 0 {
+	if p.failed || p.queued == 0 && len(p.endTask) == 0 {
 		return
 	}
+	p.closeEnds()
 	p.flush(s)
 }
 
@@ -222,20 +261,21 @@ func (p *Policy) flush(s *sim.Sim) {
 
 // exchange sends one message, reads its reply and applies the actions.
 func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
-	seq := p.seq
+	seq, now := p.seq, s.Now()
 	p.seq++
-	where := fmt.Sprintf("message %d (%s at %d ms)", seq, what, s.Now())
+	// the place is formatted only for an error: this runs once per message
+	where := func() string { return fmt.Sprintf("message %d (%s at %d ms)", seq, what, now) }
 	if p.opt.Record != nil {
 		p.opt.Record(true, msg)
 	}
 	p.in.Write(msg)
 	p.in.WriteByte('\n')
 	if err := p.in.Flush(); err != nil {
-		return p.describe(where, fmt.Errorf("cannot send: %v", err))
+		return p.describe(where(), fmt.Errorf("cannot send: %v", err))
 	}
 	line, err := p.readLine()
 	if err != nil {
-		return p.describe(where, err)
+		return p.describe(where(), err)
 	}
 	if p.opt.Record != nil {
 		p.opt.Record(false, line)
@@ -245,13 +285,13 @@ func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
 		if !json.Valid(line) {
-			return p.describe(where, fmt.Errorf("reply is not protocol JSON: %s", quote(line)))
+			return p.describe(where(), fmt.Errorf("reply is not protocol JSON: %s", quote(line)))
 		}
-		return p.describe(where, fmt.Errorf("bad reply %s: %v", quote(line), err))
+		return p.describe(where(), fmt.Errorf("bad reply %s: %v", quote(line), err))
 	}
 	for i, a := range r.Actions {
 		if err := p.apply(s, a); err != nil {
-			return p.describe(where, fmt.Errorf("action %d: %v", i, err))
+			return p.describe(where(), fmt.Errorf("action %d: %v", i, err))
 		}
 	}
 	return nil
@@ -431,19 +471,36 @@ func (p *Policy) OfferBatch(s *sim.Sim, offers []sim.NodeOffer) {
 	if p.failed {
 		return
 	}
-	for _, o := range offers {
-		p.enqueue(p.offerEvent(o.Node, o.Free))
+	p.closeEnds()
+	if len(offers) > 0 {
+		p.enqueue(p.offersEvent(offers))
 	}
 	p.flush(s)
 }
 
-func (p *Policy) offerEvent(x int, free sim.Free) []byte {
-	b := append(p.msg[:0], `{"type":"offer","node":`...)
-	b = strconv.AppendInt(b, int64(x), 10)
-	b = append(b, `,"free":{"map":`...)
-	b = strconv.AppendInt(b, int64(free.Map), 10)
-	b = append(b, `,"reduce":`...)
-	b = strconv.AppendInt(b, int64(free.Reduce), 10)
-	p.msg = append(b, "}}"...)
+// offersEvent is the offers of a message as one event, one array per field.
+func (p *Policy) offersEvent(offers []sim.NodeOffer) []byte {
+	b := append(p.msg[:0], `{"type":"offers","nodes":[`...)
+	for i, o := range offers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(o.Node), 10)
+	}
+	b = append(b, `],"map":[`...)
+	for i, o := range offers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(o.Free.Map), 10)
+	}
+	b = append(b, `],"reduce":[`...)
+	for i, o := range offers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(o.Free.Reduce), 10)
+	}
+	p.msg = append(b, "]}"...)
 	return p.msg
 }

@@ -298,7 +298,7 @@ func TestSchema(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"hello", "events", "end", "reply", "arrival", "task_end", "timer", "offer",
+	for _, k := range []string{"hello", "events", "end", "reply", "arrival", "task_ends", "timer", "offers",
 		"launch", "kill", "suspend", "resume", "wake"} {
 		if kinds[k] == 0 {
 			t.Errorf("no recorded line has a %q: the schema test does not cover it", k)

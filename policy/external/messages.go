@@ -1,6 +1,8 @@
 package external
 
 import (
+	"sort"
+
 	"github.com/mrbound/mrbound/sim"
 )
 
@@ -135,43 +137,97 @@ type job struct {
 	NeedMaps    int        `json:"need_maps"`
 	FirstMap    sim.TaskID `json:"first_map"`
 	FirstReduce sim.TaskID `json:"first_reduce"`
-	Maps        []task     `json:"maps"`
-	Reduces     []task     `json:"reduces"`
+	Maps        tasks      `json:"maps"`
+	Reduces     tasks      `json:"reduces"`
 }
 
-type task struct {
-	Est      []sim.Time `json:"est,omitempty"`
-	Replicas []int32    `json:"replicas,omitempty"`
-	RAM      float64    `json:"ram,omitempty"`
-	Disk     float64    `json:"disk,omitempty"`
+// tasks holds a job's maps or reduces by column, one array per field
+// indexed by the task's index in the job (protocol 2): a client decodes a
+// few arrays of numbers instead of an object per task, which was most of
+// the Python client's decoding time on the FB-2009 day (docs/results.md).
+type tasks struct {
+	Count int `json:"count"`
+	// Est[c][i] is task i's estimate on node class c; absent with
+	// --estimates none.
+	Est [][]sim.Time `json:"est,omitempty"`
+	// Local lists, for each node holding a block of the job's maps (in
+	// node order), the node and then the indexes of those maps, ascending
+	// (maps only): the per-node map cache Hadoop's JobInProgress keeps, so
+	// that a client builds its locality index with one step per node
+	// rather than per replica.
+	Local [][]int32 `json:"local,omitempty"`
+	// RAM and Disk are absent when no task of the kind has a demand.
+	RAM  []float64 `json:"ram,omitempty"`
+	Disk []float64 `json:"disk,omitempty"`
 }
 
 func newJob(s *sim.Sim, j int, classes []int) job {
 	v := s.Job(j)
 	out := job{ID: j, Name: v.Name, Category: v.Category, User: v.User, Priority: v.Priority, Arrival: v.Arrival,
-		FirstMap: v.FirstMap, FirstReduce: v.FirstRed, Maps: make([]task, v.NumMaps), Reduces: make([]task, v.NumReduces),
-		NeedMaps: s.NeedMaps(j)}
+		FirstMap: v.FirstMap, FirstReduce: v.FirstRed, NeedMaps: s.NeedMaps(j)}
 	if v.Deadline != sim.NoDeadline {
 		d := v.Deadline
 		out.Deadline = &d
 	}
-	fill := func(ts []task, first sim.TaskID, isMap bool) {
-		for i := range ts {
-			id := first + sim.TaskID(i)
-			if _, ok := s.Estimate(id, classes[0]); ok {
-				ts[i].Est = make([]sim.Time, len(classes))
-				for c, x := range classes {
-					ts[i].Est[c], _ = s.Estimate(id, x)
+	fill := func(first sim.TaskID, n int, isMap bool) tasks {
+		ts := tasks{Count: n}
+		if n == 0 {
+			return ts
+		}
+		if _, ok := s.Estimate(first, classes[0]); ok {
+			ts.Est = make([][]sim.Time, len(classes))
+			for c, x := range classes {
+				ts.Est[c] = make([]sim.Time, n)
+				for i := range n {
+					ts.Est[c][i], _ = s.Estimate(first+sim.TaskID(i), x)
 				}
 			}
-			if isMap {
-				ts[i].Replicas = s.Replicas(id)
+		}
+		if isMap {
+			ts.Local = localIndex(s, first, n)
+		}
+		var ram, disk []float64
+		for i := range n {
+			r, d := s.Demand(first + sim.TaskID(i))
+			if r != 0 && ram == nil {
+				ram = make([]float64, n)
 			}
-			ts[i].RAM, ts[i].Disk = s.Demand(id)
+			if d != 0 && disk == nil {
+				disk = make([]float64, n)
+			}
+			if ram != nil {
+				ram[i] = r
+			}
+			if disk != nil {
+				disk[i] = d
+			}
+		}
+		ts.RAM, ts.Disk = ram, disk
+		return ts
+	}
+	out.Maps = fill(v.FirstMap, v.NumMaps, true)
+	out.Reduces = fill(v.FirstRed, v.NumReduces, false)
+	return out
+}
+
+// localIndex inverts the replicas of maps first…first+n−1: one row per
+// node holding a block, [node, i…] with the map indexes ascending, rows in
+// node order.
+func localIndex(s *sim.Sim, first sim.TaskID, n int) [][]int32 {
+	row := map[int32]int{}
+	var out [][]int32
+	for i := range n {
+		for _, x := range s.Replicas(first + sim.TaskID(i)) {
+			r, ok := row[x]
+			if !ok {
+				r = len(out)
+				row[x] = r
+				out = append(out, []int32{x})
+			}
+			out[r] = append(out[r], int32(i))
 		}
 	}
-	fill(out.Maps, v.FirstMap, true)
-	fill(out.Reduces, v.FirstRed, false)
+	sort.Slice(out, func(a, b int) bool { return out[a][0] < out[b][0] })
 	return out
 }
 

@@ -26,7 +26,7 @@ for line in sys.stdin:
     for ev in msg["events"]:
         if ev["type"] == "arrival":
             job = ev["job"]
-            maps += [job["first_map"] + i for i in range(len(job["maps"]))]
+            maps += [job["first_map"] + i for i in range(job["maps"]["count"])]
     if mode == "crash":
         sys.stderr.write("policy: something went wrong\n")
         sys.exit(3)

@@ -54,21 +54,7 @@ func TestBucketLPNeverExceedsOptimum(t *testing.T) {
 // turnaround bounds, and on a loaded stream of one- and two-map jobs it
 // raises the bound above every combinatorial component.
 func TestComputeWithLP(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	p := &Problem{Mode: Fixed, Groups: 1}
-	for range 4 {
-		p.Nodes = append(p.Nodes, Node{MapSlots: 2, ReduceSlots: 2})
-	}
-	now := 0.0
-	for range 60 {
-		j := Job{Arrival: int64(now)}
-		for range 1 + rng.IntN(2) {
-			j.Maps = append(j.Maps, Task{Dur: []int64{20000 + rng.Int64N(40000)}})
-		}
-		j.Reduces = []Task{{Dur: []int64{20000 + rng.Int64N(40000)}}}
-		p.Jobs = append(p.Jobs, j)
-		now += rng.ExpFloat64() * 9000
-	}
+	p := loadedStream()
 	plain, err := Compute(p)
 	if err != nil {
 		t.Fatal(err)

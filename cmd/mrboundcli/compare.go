@@ -1,12 +1,16 @@
 package mrboundcli
 
 import (
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mrbound/mrbound/badinput"
 
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/lowerbound"
@@ -218,7 +222,11 @@ func compareAction(c *cli.Context) error {
 	o.run.Progress = bar.Set
 	out, err := simbridge.Compare(ctx, filepath.Base(o.path), w, pols, o.run)
 	bar.Finish()
+	stopped := ctx.Err() != nil
 	stop() // a signal while the outputs are written is the watcher's (signals.go)
+	if err != nil && stopped && !errors.Is(err, badinput.Err) {
+		return &stoppedBySignal{err, int(syscall.SIGINT)} // Ctrl-C: no report, exit 130
+	}
 	if err != nil {
 		return err
 	}

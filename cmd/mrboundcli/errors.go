@@ -37,8 +37,23 @@ func exitCode(err error) int {
 	case errors.Is(err, badinput.Err):
 		return exitBadInput
 	}
+	var st *stoppedBySignal
+	if errors.As(err, &st) {
+		return 128 + st.signal
+	}
 	return exitInternal
 }
+
+// stoppedBySignal is a run that a signal's context stopped after it had
+// reported what it did: it exits 128 + the signal's number, as a signal
+// during the outputs' writing does (signals.go).
+type stoppedBySignal struct {
+	err    error
+	signal int
+}
+
+func (e *stoppedBySignal) Error() string { return e.err.Error() }
+func (e *stoppedBySignal) Unwrap() error { return e.err }
 
 // writeFileAtomic writes path through a temporary file in the same directory
 // and renames it into place, so that a failure leaves no half-written file.

@@ -98,3 +98,40 @@ func TestSignalLeavesNoTemporaryFile(t *testing.T) {
 		})
 	}
 }
+
+// TestCtrlCDuringARunExits130: Ctrl-C while simulate or compare runs
+// stops the run (its context); simulate checks and reports the partial run,
+// compare reports nothing beside a bound; both exit 130 like any run stopped
+// by SIGINT (128 + 2), not 2.
+func TestCtrlCDuringARunExits130(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds mrbound and simulates a few thousand jobs")
+	}
+	bin := buildMrbound(t)
+	dir := t.TempDir()
+	in := filepath.Join(dir, "day.tsv")
+	swimDay(t, in, 20000)
+	for _, args := range [][]string{
+		{"simulate", in, "--nodes", "5"},
+		{"compare", in, "--nodes", "5", "--policies", "fifo,fair"},
+	} {
+		cmd := exec.Command(bin, args...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGINT)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("%s: exit %v, want code 130; stderr: %s", args[0], err, stderr.String())
+		}
+		// The run was interrupted (its message says so), or the signal came
+		// while the report was written (the watcher's line): both exit 130.
+		if msg := stderr.String(); !strings.Contains(msg, "interrupted") && !strings.Contains(msg, "no file half-written") {
+			t.Errorf("%s: stderr %q", args[0], msg)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -172,7 +173,10 @@ func simulateAction(c *cli.Context) error {
 	if !rep.Verified {
 		return fmt.Errorf("simulate: the trace failed the independent check: %s", oneLine(rep.CheckError))
 	}
-	if res.Status == sim.Stuck || res.Status == sim.Stalled || res.Status == sim.Interrupted {
+	if res.Status == sim.Interrupted { // by signalContext's Ctrl-C
+		return &stoppedBySignal{fmt.Errorf("simulate: %s: %s", res.Policy, res.Incomplete()), int(syscall.SIGINT)}
+	}
+	if res.Status == sim.Stuck || res.Status == sim.Stalled {
 		return fmt.Errorf("simulate: %s: %s", res.Policy, res.Incomplete())
 	}
 	return nil

@@ -1,6 +1,7 @@
 package sls
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"reflect"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/workload/trace"
 )
@@ -304,5 +306,30 @@ func oneLine(t *testing.T, err error) {
 	t.Helper()
 	if !errors.Is(err, badinput.Err) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("error %q is not a one-line bad-input error", err)
+	}
+}
+
+// TestSynthSizeRefused: a description whose jobs × tasks exceed the memory
+// budget is refused before a job is generated, naming num_jobs; syn.json
+// itself passes under a small budget.
+func TestSynthSizeRefused(t *testing.T) {
+	defer sizelimit.SetBudget(64 << 20)()
+	if _, err := ReadSynth(read(t, "testdata/syn.json"), "syn.json"); err != nil {
+		t.Fatalf("syn.json: %v", err)
+	}
+	var d map[string]any
+	if err := json.Unmarshal(read(t, "testdata/syn.json"), &d); err != nil {
+		t.Fatal(err)
+	}
+	d["num_jobs"] = 1 << 20
+	for _, w := range d["workloads"].([]any) {
+		for _, c := range w.(map[string]any)["job_classes"].([]any) {
+			c.(map[string]any)["mtasks_avg"] = 60000
+		}
+	}
+	b, _ := json.Marshal(d)
+	_, err := ReadSynth(b, "big.json")
+	if err == nil || !errors.Is(err, sizelimit.ErrTooLarge) || !strings.HasPrefix(err.Error(), "big.json:1:1: num_jobs: ") {
+		t.Fatalf("error %v, want a size refusal naming big.json and num_jobs", err)
 	}
 }

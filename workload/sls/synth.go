@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/trace"
 )
@@ -114,7 +115,7 @@ func (s *Synth) check(at string) error {
 	case len(s.Workloads) == 0:
 		return bad("workloads", "none")
 	}
-	total := 0.0
+	total, perJob := 0.0, 0.0
 	for i, w := range s.Workloads {
 		p := fmt.Sprintf("workloads[%d]", i)
 		if !(w.Weight >= 0) || !finite(w.Weight) {
@@ -141,6 +142,7 @@ func (s *Synth) check(at string) error {
 			if c.MtasksAvg > maxSynthTasks || c.RtasksAvg > maxSynthTasks {
 				return bad(cp, "more than %d tasks of a kind on average", maxSynthTasks)
 			}
+			perJob = max(perJob, synthTasksPerJob(c))
 			if c.ChanceOfReservation > 1 {
 				return bad(cp+".chance_of_reservation", "%v is above 1", c.ChanceOfReservation)
 			}
@@ -172,6 +174,10 @@ func (s *Synth) check(at string) error {
 	}
 	if !(total > 0) {
 		return bad("workloads", "the workload weights sum to 0")
+	}
+	// The jobs × tasks the description implies, before any is generated.
+	if err := sizelimit.Check("num_jobs", float64(s.NumJobs)*perJob, sizelimit.SimTask, "tasks"); err != nil {
+		return badinput.InFile(at, err)
 	}
 	return nil
 }
@@ -257,6 +263,13 @@ func (s *Synth) Seed() uint64 {
 		return 0
 	}
 	return uint64(*s.RandSeed)
+}
+
+// synthTasksPerJob bounds a class's tasks per job for the size estimate:
+// mean plus three standard deviations of each kind, each capped as
+// generation caps it.
+func synthTasksPerJob(c JobClass) float64 {
+	return min(maxSynthTasks, c.MtasksAvg+3*c.MtasksStddev) + min(maxSynthTasks, c.RtasksAvg+3*c.RtasksStddev)
 }
 
 func seconds(s float64) int64 { return max(1, int64(math.Round(min(s, maxSynthSecs)*1000))) }

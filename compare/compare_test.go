@@ -197,19 +197,7 @@ func TestBuildFailsBelowBound(t *testing.T) {
 	if r.BoundStatus != "optimal" || *r.Optimum != 20 || r.Policies[1].Ratio == nil || *r.Policies[1].Ratio != 1 {
 		t.Errorf("report %+v", r)
 	}
-	var text, js, md, csv, svg bytes.Buffer
-	for _, f := range []func() error{
-		func() error { return r.WriteText(&text) }, func() error { return r.WriteJSON(&js) },
-		func() error { return r.WriteMarkdown(&md) }, func() error { return r.WriteCSV(&csv) }, func() error { return r.WriteSVG(&svg) },
-	} {
-		if err := f(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(js.Bytes(), &obj); err != nil {
-		t.Fatal(err)
-	}
+	text, js, md, csv, svg, obj := writeAll(t, r)
 	for _, k := range []string{"metric", "bound", "bound_status", "optimum", "policies"} {
 		if _, ok := obj[k]; !ok {
 			t.Errorf("JSON lacks %q: %s", k, js.String())
@@ -227,4 +215,22 @@ func TestBuildFailsBelowBound(t *testing.T) {
 		strings.Count(csv.String(), "\n") != 3 || !strings.Contains(svg.String(), "<svg") {
 		t.Errorf("outputs:\n%s\n%s\n%s", text.String(), md.String(), csv.String())
 	}
+}
+
+// writeAll writes r in every format, failing the test on an error, and
+// decodes the JSON.
+func writeAll(t *testing.T, r *Report) (text, js, md, csv, svg bytes.Buffer, obj map[string]any) {
+	t.Helper()
+	for _, f := range []func() error{
+		func() error { return r.WriteText(&text) }, func() error { return r.WriteJSON(&js) },
+		func() error { return r.WriteMarkdown(&md) }, func() error { return r.WriteCSV(&csv) }, func() error { return r.WriteSVG(&svg) },
+	} {
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &obj); err != nil {
+		t.Fatal(err)
+	}
+	return text, js, md, csv, svg, obj
 }

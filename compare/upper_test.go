@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -37,19 +35,7 @@ func TestBracket(t *testing.T) {
 	if rt := r.Policies[0].RatioToUpper; rt == nil || *rt != 40.0/35 {
 		t.Errorf("fifo's ratio to the upper %v, want 40/35", rt)
 	}
-	var text, js, md, csv, svg bytes.Buffer
-	for _, f := range []func() error{
-		func() error { return r.WriteText(&text) }, func() error { return r.WriteJSON(&js) },
-		func() error { return r.WriteMarkdown(&md) }, func() error { return r.WriteCSV(&csv) }, func() error { return r.WriteSVG(&svg) },
-	} {
-		if err := f(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(js.Bytes(), &obj); err != nil {
-		t.Fatal(err)
-	}
+	text, js, md, csv, svg, obj := writeAll(t, r)
 	for _, k := range []string{"bound", "bound_by", "upper", "upper_by", "upper_verified", "bracket", "offline_schedules"} {
 		if _, ok := obj[k]; !ok {
 			t.Errorf("JSON lacks %q", k)

@@ -305,7 +305,7 @@ func jsonPlace(data []byte, err error) string {
 	case errors.As(err, &se):
 		return lineCol(data, max(0, se.Offset-1)) // the offending character
 	case errors.As(err, &te):
-		return te.Field
+		return strictjson.TypePath(data, te)
 	}
 	return ""
 }

@@ -159,7 +159,7 @@ func jsonError(data []byte, err error) error {
 		line, col := lineCol(data, syn.Offset)
 		return perr(fmt.Sprintf("line %d, column %d", line, col), "%v", syn)
 	case errors.As(err, &typ):
-		return perr("$."+typ.Field, "expected %v, found %s", typ.Type, typ.Value)
+		return perr("$."+strictjson.TypePath(data, typ), "expected %v, found %s", typ.Type, typ.Value)
 	}
 	return perr("", "%v", err)
 }

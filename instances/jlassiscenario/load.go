@@ -49,7 +49,7 @@ func Decode(file string, data []byte) (*Scenario, error) {
 			l, c := lineCol(data, se.Offset)
 			return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("%d:%d", l, c), Problem: se.Error()}
 		case errors.As(err, &te):
-			return nil, &badinput.PathError{File: file, Path: te.Field, Problem: fmt.Sprintf("expected %v, got JSON %s", te.Type, te.Value)}
+			return nil, &badinput.PathError{File: file, Path: strictjson.TypePath(data, te), Problem: fmt.Sprintf("expected %v, got JSON %s", te.Type, te.Value)}
 		}
 		return nil, &badinput.PathError{File: file, Problem: err.Error()}
 	}

@@ -94,6 +94,8 @@ func TestLoadSyntaxErrors(t *testing.T) {
 		{"{\n  \"kind\": \"jlassi\",\n  \"schema_version\": 1,,\n}", "scenario.json:3:23: "},
 		{`{"kind": "jlassi", "schema_version": 1, "colour": 3}`, `unknown field "colour"`},
 		{`{"kind": "jlassi", "schema_version": "one"}`, "scenario.json: schema_version: expected int, got JSON string"},
+		// the path carries the array index the decoder's own field name lacks
+		{`{"kind": "jlassi", "schema_version": 1, "machines": [{"id": "m1"}, {"id": 2}]}`, "scenario.json: machines[1].id: expected string, got JSON number"},
 		{`{"kind": "jlassi", "schema_version": 1} {}`, "scenario.json:1:41: data after the top-level JSON value"},
 	}
 	for _, c := range cases {

@@ -98,7 +98,7 @@ func parse(data []byte) (*Scenario, error) {
 			col := off - bytes.LastIndexByte(data[:off], '\n')
 			return nil, perr(fmt.Sprintf("line %d, column %d", line, col), "%v", syn)
 		case errors.As(err, &typ):
-			return nil, perr("$."+typ.Field, "expected %v, found %s", typ.Type, typ.Value)
+			return nil, perr("$."+strictjson.TypePath(data, typ), "expected %v, found %s", typ.Type, typ.Value)
 		}
 		return nil, perr("", "%v", err)
 	}

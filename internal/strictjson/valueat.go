@@ -1,0 +1,80 @@
+package strictjson
+
+import "encoding/json"
+
+// ValueAt names the value that encoding/json was reading when it stopped
+// after end bytes of data (an UnmarshalTypeError's Offset): its JSON path
+// with array indexes (mapTasks[1].attempts[0].startTime, where the decoder's
+// own Field says mapTasks.attempts.startTime) and the offset where it
+// starts. data must be well-formed up to end.
+func ValueAt(data []byte, end int) (path string, start int) {
+	end = min(max(end, 0), len(data))
+	var stack []scanFrame
+	start = 0
+	justOpened := false // the last byte acted on opened an object or array
+	for i := 0; i < end; i++ {
+		c := data[i]
+		if !structural[c] && c != ':' {
+			continue
+		}
+		justOpened = c == '{' || c == '['
+		switch c {
+		case '{':
+			stack = push(stack, true)
+			start = i
+		case '[':
+			stack = push(stack, false)
+			start = i
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case ',':
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				if top.object {
+					top.wantKey = true
+				} else {
+					top.index++
+					start = nextValue(data, i+1, end)
+				}
+			}
+		case ':':
+			start = nextValue(data, i+1, end)
+		case '"':
+			e := stringEnd(data, i)
+			if len(stack) > 0 && stack[len(stack)-1].object && stack[len(stack)-1].wantKey {
+				top := &stack[len(stack)-1]
+				top.key, top.wantKey = unquote(data[i:e]), false
+			}
+			i = e - 1
+		}
+	}
+	// The decoder stops just inside an object or array it cannot store: the
+	// value is that container, named by its parent's path.
+	if justOpened && len(stack) > 0 {
+		stack = stack[:len(stack)-1]
+	} else if start < end && data[start] == '[' {
+		start = nextValue(data, start+1, end) // the array's first element
+	}
+	return scanPath(stack), start
+}
+
+// nextValue skips white space from i (not past end).
+func nextValue(data []byte, i, end int) int {
+	for i < end && isSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// TypePath is the JSON path of the value a type error is about, with array
+// indexes, for a document data decoded whole; te.Field when the error came
+// from a field's own UnmarshalJSON, which gives no offset.
+func TypePath(data []byte, te *json.UnmarshalTypeError) string {
+	if te.Offset <= 0 {
+		return te.Field
+	}
+	path, _ := ValueAt(data, int(te.Offset))
+	return path
+}

@@ -90,7 +90,7 @@ func Read(r io.Reader, name string) (*trace.Trace, error) {
 			}
 			var cl clusterLine
 			if err := strict(text, &cl); err != nil {
-				return nil, lineErr(at, err)
+				return nil, lineErr(at, text, err)
 			}
 			if err := checkCluster(cl.Cluster); err != nil {
 				return nil, &badinput.PathError{File: at, Path: "cluster", Problem: err.Error()}
@@ -100,7 +100,7 @@ func Read(r io.Reader, name string) (*trace.Trace, error) {
 		}
 		var j Job
 		if err := strict(text, &j); err != nil {
-			return nil, lineErr(at, err)
+			return nil, lineErr(at, text, err)
 		}
 		tj, err := j.toTrace(at)
 		if err != nil {
@@ -145,7 +145,7 @@ func strict(text []byte, v any) error {
 }
 
 // lineErr turns a decoding error into one line naming the field.
-func lineErr(at string, err error) error {
+func lineErr(at string, text []byte, err error) error {
 	var pe *badinput.PathError
 	if errors.As(err, &pe) { // a repeated key: its path and problem, at this line
 		return &badinput.PathError{File: at, Path: pe.Path, Problem: pe.Problem}
@@ -154,7 +154,7 @@ func lineErr(at string, err error) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &te):
-		return &badinput.PathError{File: at, Path: te.Field, Problem: fmt.Sprintf("%s where a %s was expected", te.Value, te.Type)}
+		return &badinput.PathError{File: at, Path: strictjson.TypePath(text, te), Problem: fmt.Sprintf("%s where a %s was expected", te.Value, te.Type)}
 	case errors.As(err, &se):
 		return &badinput.PathError{File: fmt.Sprintf("%s:%d", at, se.Offset), Problem: "JSON syntax: " + se.Error()}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -100,6 +100,7 @@ func TestBadLines(t *testing.T) {
 		{"\n" + `{"id": "a", "submit_ms": 0, "maps_ms": [1], "map_ms": [2]}`, `t.jsonl:2: map_ms: unknown field (docs/traces.md lists the fields)`},
 		{`{"id": "a", "submit_ms": 0, "maps_ms": [1, -4]}`, `t.jsonl:1: maps_ms[1]: -4 is out of range [0, 1125899906842624]`},
 		{`{"id": "a", "submit_ms": 1.5, "maps_ms": [1]}`, `t.jsonl:1: submit_ms: number 1.5 where a int64 was expected`},
+		{`{"id": "a", "submit_ms": 1, "maps_ms": [1, "2"]}`, `t.jsonl:1: maps_ms[1]: string where a int64 was expected`},
 		{`{"id": "a", "submit_ms": 0, "maps_ms": []}`, `t.jsonl:1: maps_ms: the job has no task`},
 		{`{"id": "a", "submit_ms": 9, "deadline_ms": 3, "maps_ms": [1]}`, `t.jsonl:1: deadline_ms: 3 is before submit_ms 9`},
 		{`{"id": "a", "submit_ms": 0, "maps_ms": [1]}` + "\n" + `{"cluster": {"nodes": 2}}`, `t.jsonl:2: cluster: the cluster line must be the first line`},

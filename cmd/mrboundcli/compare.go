@@ -142,10 +142,10 @@ type compareOptions struct {
 	path          string
 	policies      []string
 	policyTimeout time.Duration // exec: policies' per-message deadline
-	workload workload.Options
-	run      simbridge.Options
-	json     bool
-	svg, out string
+	workload      workload.Options
+	run           simbridge.Options
+	json          bool
+	svg, out      string
 }
 
 func parseCompareOptions(c *cli.Context) (compareOptions, error) {

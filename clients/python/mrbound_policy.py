@@ -554,7 +554,8 @@ def _overrides(policy, name):
 
 def run(policy, stdin=None, stdout=None):
     """Serve mrbound's protocol on stdin/stdout until the end message (or end of input)."""
-    rd = (stdin or sys.stdin.buffer).readline
+    # a 1 MiB buffer: an events message of a busy instant is read in one read(2), not 8 KiB at a time
+    rd = (stdin or open(sys.stdin.fileno(), "rb", buffering=1 << 20, closefd=False)).readline
     out = stdout or sys.stdout.buffer
     loads = json.loads
     sim = None

@@ -155,9 +155,10 @@ func (p *Policy) start() error {
 	p.cmd, p.stdin, p.stdout, p.pid = cmd, inW, outR, cmd.Process.Pid
 	p.out = bufio.NewReaderSize(outR, readBuffer)
 	p.timedOut.Store(false)
+	pgid := cmd.Process.Pid // the func must not read p.cmd, which Close clears
 	p.timer = time.AfterFunc(time.Hour, func() {
 		p.timedOut.Store(true)
-		p.kill()
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	})
 	p.timer.Stop()
 	p.done = make(chan struct{})

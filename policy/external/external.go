@@ -317,7 +317,9 @@ func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
 	// the newline goes in the same buffer, so the message is one write(2)
 	_, err := p.stdin.Write(append(msg, '\n'))
 	var line []byte
-	if err == nil {
+	if err != nil {
+		err = fmt.Errorf("cannot send: %v%s", err, p.exitStatus())
+	} else {
 		line, err = p.readLine()
 	}
 	if fired := !p.timer.Stop(); fired || p.timedOut.Load() {

@@ -18,6 +18,7 @@ Nothing here ever sees a true duration: estimates are what `--estimates` allows,
 report the observed launch-to-end time. Write debugging output to stderr: stdout is the protocol.
 """
 
+import gc
 import json
 import sys
 from bisect import bisect_left
@@ -228,6 +229,12 @@ class Sim:
         self.actions = []  # the reply's actions, as JSON text
         self._work = {MAP: 0, REDUCE: 0}
         self.suspended = 0
+        # on_work(job, kind), when a policy sets it, is called as a job gains launchable work of a
+        # kind: maps at arrival; reduces when slow-start starts to hold (at arrival when no map is
+        # needed) and it has pending reduces; either kind when a kill makes a task pending again. A
+        # policy that keeps its jobs in a priority queue of those with work then pops the ones whose
+        # work ran out instead of scanning past them at every offer (examples/fifo.py).
+        self.on_work = None
 
     # --- the view -------------------------------------------------------------------------------
     def job(self, j):
@@ -311,23 +318,34 @@ class Sim:
     # --- the actions ----------------------------------------------------------------------------
     def launch(self, t, x):
         state = self._state
-        if not 0 <= t < self.num_tasks or not state[t]:
-            raise ValueError("launch: task %r has not arrived" % (t,))
-        if state[t] != _PENDING:
+        if not (type(t) is int and 0 <= t < self.num_tasks and state[t] == _PENDING):
+            if not (type(t) is int and 0 <= t < self.num_tasks) or not state[t]:
+                raise ValueError("launch: task %r has not arrived" % (t,))
             raise ValueError("launch: task %d is %s" % (t, _STATE[state[t]]))
         job = self.jobs[self._job[t]]
         ismap = self._ismap[t]
         if not ismap and job.maps_done < job.need_maps:
             raise ValueError("launch: reduce %d: slow-start does not hold" % t)
-        self._take_slot(t, ismap, x)
+        n = self.nodes[x]
+        if n.ram or n.disk or self.fungible:
+            self._take_slot(t, ismap, x)
+        elif ismap:  # the common case, inline: this runs once per task
+            if n.free_map <= 0:
+                raise ValueError("map %d: node %d has no free map slot" % (t, x))
+            n.free_map -= 1
+        else:
+            if n.free_reduce <= 0:
+                raise ValueError("reduce %d: node %d has no free reduce slot" % (t, x))
+            n.free_reduce -= 1
+        work = self._work
         if ismap:
             job.maps_pending -= 1
             job.running_maps += 1
-            self._work[MAP] -= 1
+            work[MAP] -= 1
         else:
             job.reds_pending -= 1
             job.running_reds += 1
-            self._work[REDUCE] -= 1
+            work[REDUCE] -= 1
         state[t] = _RUNNING
         self._node[t] = x
         self._launch[t] = self.now
@@ -354,10 +372,14 @@ class Sim:
             for x, lst in job._local.items():
                 if x in cur:
                     cur[x] = min(cur[x], bisect_left(lst, i, 1))
+            if self.on_work is not None:
+                self.on_work(job, MAP)
         else:
             self._work[REDUCE] += 1
             job.reds_pending += 1
             job._red_cur = min(job._red_cur, t - job.first_reduce)
+            if self.on_work is not None and job.maps_done >= job.need_maps:
+                self.on_work(job, REDUCE)
         self.actions.append('{"type":"kill","task":%d}' % t)
 
     def suspend(self, t):
@@ -460,6 +482,12 @@ class Sim:
         self._work[MAP] += job.num_maps
         if job.need_maps == 0:
             self._work[REDUCE] += job.num_reduces
+        on_work = self.on_work
+        if on_work is not None:
+            if job.num_maps:
+                on_work(job, MAP)
+            if job.need_maps == 0 and job.num_reduces:
+                on_work(job, REDUCE)
         return job
 
     def _end(self, t):
@@ -467,13 +495,23 @@ class Sim:
         if st != _RUNNING:
             raise ProtocolError("task_end for task %d, which is %s here" % (t, _STATE[st]))
         ismap = self._ismap[t]
-        self._leave_slot(t, ismap)
-        self._state[t] = _DONE
         job = self.jobs[self._job[t]]
+        n = self.nodes[self._node[t]]
+        if n.ram or n.disk or self.fungible:
+            self._leave_slot(t, ismap)
+        elif ismap:  # _leave_slot's common case, inline: this runs once per task
+            n.free_map += 1
+            job.running_maps -= 1
+        else:
+            n.free_reduce += 1
+            job.running_reds -= 1
+        self._state[t] = _DONE
         if ismap:
             job.maps_done += 1
             if job.maps_done == job.need_maps and job.need_maps > 0:
                 self._work[REDUCE] += job.reds_pending
+                if job.reds_pending and self.on_work is not None:
+                    self.on_work(job, REDUCE)
             if job.maps_done == job.num_maps:
                 job.last_map_end = self.now
         else:
@@ -516,7 +554,8 @@ def _overrides(policy, name):
 
 def run(policy, stdin=None, stdout=None):
     """Serve mrbound's protocol on stdin/stdout until the end message (or end of input)."""
-    rd = (stdin or sys.stdin.buffer).readline
+    # a 1 MiB buffer: an events message of a busy instant is read in one read(2), not 8 KiB at a time
+    rd = (stdin or open(sys.stdin.fileno(), "rb", buffering=1 << 20, closefd=False)).readline
     out = stdout or sys.stdout.buffer
     loads = json.loads
     sim = None
@@ -564,15 +603,24 @@ def run(policy, stdin=None, stdout=None):
                     f(sim, a)
                 else:
                     f(sim, a, b)
-            usable, free, offer = sim._usable, sim.free, policy.offer
+            usable, free, offer, work, nodes = sim._usable, sim.free, policy.offer, sim._work, sim.nodes
+            fixed = not sim.fungible
             for x in offers:
-                if usable(x):
+                # _usable's common case inline (fixed slots, nothing suspended): once per offer
+                if fixed and not sim.suspended:
+                    n = nodes[x]
+                    if n.free_map > 0 and work[MAP] > 0 or n.free_reduce > 0 and work[REDUCE] > 0:
+                        offer(sim, x, Free(n.free_map, n.free_reduce, False))
+                elif usable(x):
                     offer(sim, x, free(x))
         elif typ == "hello":
             if msg["protocol"] != PROTOCOL:
                 raise ProtocolError("protocol %r; this client speaks %d" % (msg["protocol"], PROTOCOL))
             sim = Sim(msg)
             policy.init(sim)
+            # The mirror's arrays (a few entries per task) live as long as the run: out of the
+            # collector's sight, its full collections do not walk them again and again.
+            gc.freeze()
         elif typ == "end":
             sim.now = msg["now"]
             policy.end(sim)

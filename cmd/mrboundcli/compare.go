@@ -65,6 +65,7 @@ per policy and instance is appended to --table as soon as it is known, so a kill
 where it stopped, and --svg plots the mean ratio to the bound per policy against the offered load.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "policies", Required: true, Usage: "comma-separated policies: " + strings.Join(policy.Names(), ", ")},
+			&cli.DurationFlag{Name: "policy-timeout", Value: external.DefaultTimeout, Usage: "exec: policies: the deadline of each reply (docs/protocol.md)"},
 			&cli.StringFlag{Name: "metric", Usage: "makespan, total-turnaround, mean-turnaround, max-turnaround, late-jobs or mrcp-product (default: makespan for a batch, mean-turnaround for a stream)"},
 			&cli.StringFlag{Name: "solver", Value: solve.DefaultSolver, Usage: "backend for the LP and the MRCP windows: native or highs"},
 			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve; 0 is no limit (the whole-stream optimum of --optimum-jobs then gets 60s)", DefaultText: "0, no limit"},
@@ -109,6 +110,19 @@ func parsePolicies(s string) ([]string, error) {
 	return out, nil
 }
 
+// policyTimeout reads --policy-timeout, which, as in simulate, applies
+// only when some policy is an exec: one.
+func policyTimeout(c *cli.Context, policies []string) (time.Duration, error) {
+	d := c.Duration("policy-timeout")
+	if d <= 0 {
+		return 0, badInputf("--policy-timeout: %v is not positive", d)
+	}
+	if c.IsSet("policy-timeout") && !slices.ContainsFunc(policies, func(n string) bool { return strings.HasPrefix(n, external.Prefix) }) {
+		return 0, badInputf("--policy-timeout applies to exec: policies only")
+	}
+	return d, nil
+}
+
 // defaultOptimumJobs: streams up to this size are solved whole by the MRCP
 // decomposition (20-job mixed streams take 2–15 s; 40 jobs rarely finish in
 // a minute).
@@ -125,12 +139,13 @@ const defaultUpperTimeLimit = 30 * time.Second
 
 // compareOptions are compareAction's flags, checked.
 type compareOptions struct {
-	path     string
-	policies []string
-	workload workload.Options
-	run      simbridge.Options
-	json     bool
-	svg, out string
+	path          string
+	policies      []string
+	policyTimeout time.Duration // exec: policies' per-message deadline
+	workload      workload.Options
+	run           simbridge.Options
+	json          bool
+	svg, out      string
 }
 
 func parseCompareOptions(c *cli.Context) (compareOptions, error) {
@@ -140,6 +155,9 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 		return o, err
 	}
 	if o.policies, err = parsePolicies(c.String("policies")); err != nil {
+		return o, err
+	}
+	if o.policyTimeout, err = policyTimeout(c, o.policies); err != nil {
 		return o, err
 	}
 	o.run.Sim = simbridge.IdealOptions()
@@ -210,7 +228,7 @@ func compareAction(c *cli.Context) error {
 	o.run.Recorded = in.Recorded // a trace's own schedule: the "recorded" row
 	pols := make([]simbridge.Named, len(o.policies))
 	for i, n := range o.policies {
-		p, err := policy.New(n, policy.Params{})
+		p, err := policy.New(n, policy.Params{PolicyTimeout: o.policyTimeout})
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/mrbound/mrbound/compare/comparesweep"
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/policy/external"
 )
 
 // parseRates reads "0.02,1/40" into rates.
@@ -41,6 +42,11 @@ func parseRates(s string) ([]float64, error) {
 func compareSweepAction(c *cli.Context) (rerr error) {
 	if c.NArg() != 0 {
 		return badInputf("compare --family runs a sweep and takes no FILE (got %q)", c.Args().First())
+	}
+	if c.IsSet("policy-timeout") {
+		// the sweep's items make their policies in compare/simbridge, with
+		// the default deadline
+		return badInputf("--policy-timeout does not apply to a sweep (--family): its exec: policies get the default %v", external.DefaultTimeout)
 	}
 	for _, f := range []string{"no-upper", "upper-evals", "upper-time-limit"} {
 		if c.IsSet(f) {

@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -50,29 +50,42 @@ type Policy struct {
 	words   []string
 	opt     Options
 
-	cmd     *exec.Cmd
-	stdin   *os.File
-	in      *bufio.Writer
-	stdout  *os.File
-	out     *bufio.Reader
-	stderr  tail
-	done    chan struct{} // closed when cmd.Wait returned
-	pid     int           // the last process started (tests)
-	cpu     time.Duration // the last process's user + system CPU time, once it exited (benchmarks)
-	waitErr error
+	cmd    *exec.Cmd
+	stdin  *os.File // blocking: one write(2) per message
+	stdout *os.File // blocking: a read(2) waits in the kernel, not in Go's poller
+	out    *bufio.Reader
+	stderr tail
+	// timer enforces the per-message deadline: armed before a message is
+	// written and stopped once its reply is read; when it fires it sets
+	// timedOut and kills the process group, which ends the blocked write
+	// or read. (A read deadline on a pollable pipe cost a poller round and
+	// a clock read per message: docs/results.md, "Issue 27".)
+	timer    *time.Timer
+	timedOut atomic.Bool
+	done     chan struct{} // closed when cmd.Wait returned
+	pid      int           // the last process started (tests)
+	cpu      time.Duration // the last process's user + system CPU time, once it exited (benchmarks)
+	waitErr  error
 
-	seq    int    // the number of the next message (hello is 0)
-	queue  []byte // queued events, comma-separated JSON objects
-	queued int
+	seq int // the number of the next message (hello is 0)
+	// msg is the events message being built, in one buffer reused for the
+	// whole run: its header goes in with the first event (seq and now do
+	// not change before the flush), the events follow comma-separated.
+	msg     []byte
+	queued  int
+	headSeq int
+	headNow sim.Time
 	// the task ends since the last other event, sent as one task_ends
 	// event (one array per field: the client decodes a few arrays of
 	// numbers instead of an object per task end)
 	endTask []sim.TaskID
 	endObs  []sim.Time
 	failed  bool
-	msg     []byte
+	dec     replyDecoder
 	classOf []int // node → estimate class
 	classes []int // class → a node of it
+	// scratch of appendLocal, kept across arrivals
+	perNode, touched, rowStart, flat []int32
 }
 
 // New prepares the policy for command (the words after "exec:"); the process
@@ -93,7 +106,7 @@ func (p *Policy) Name() string { return Prefix + p.command }
 
 // Init starts the process and exchanges the hello.
 func (p *Policy) Init(s *sim.Sim) error {
-	p.seq, p.queue, p.queued, p.failed = 0, p.queue[:0], 0, false
+	p.seq, p.msg, p.queued, p.failed = 0, p.msg[:0], 0, false
 	p.endTask, p.endObs = p.endTask[:0], p.endObs[:0]
 	p.classOf, p.classes = estimateClasses(s.Cluster())
 	if err := p.start(); err != nil {
@@ -115,11 +128,11 @@ func (p *Policy) start() error {
 	if err != nil {
 		return badinput.Errorf("--policy %s%s: %v", Prefix, p.command, err)
 	}
-	inR, inW, err := os.Pipe()
+	inR, inW, err := blockingPipe()
 	if err != nil {
 		return err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := blockingPipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -140,8 +153,14 @@ func (p *Policy) start() error {
 		return badinput.Errorf("--policy %s%s: %v", Prefix, p.command, err)
 	}
 	p.cmd, p.stdin, p.stdout, p.pid = cmd, inW, outR, cmd.Process.Pid
-	p.in = bufio.NewWriterSize(inW, 1<<16)
-	p.out = bufio.NewReaderSize(outR, 1<<16)
+	p.out = bufio.NewReaderSize(outR, readBuffer)
+	p.timedOut.Store(false)
+	pgid := cmd.Process.Pid // the func must not read p.cmd, which Close clears
+	p.timer = time.AfterFunc(time.Hour, func() {
+		p.timedOut.Store(true)
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	})
+	p.timer.Stop()
 	p.done = make(chan struct{})
 	go func() {
 		p.waitErr = cmd.Wait()
@@ -153,19 +172,33 @@ func (p *Policy) start() error {
 	return nil
 }
 
+// readBuffer is the reply reader's buffer: a reply of thousands of
+// launches is still read in one read(2).
+const readBuffer = 1 << 20
+
+// blockingPipe is os.Pipe with blocking ends: os.NewFile leaves a
+// blocking descriptor out of Go's poller, so each read or write is one
+// system call.
+func blockingPipe() (r, w *os.File, err error) {
+	var fd [2]int
+	if err := syscall.Pipe2(fd[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, fmt.Errorf("pipe: %v", err)
+	}
+	return os.NewFile(uintptr(fd[0]), "|0"), os.NewFile(uintptr(fd[1]), "|1"), nil
+}
+
 // JobArrival queues an arrival with the job's tasks, their block replicas
 // and their estimates.
 func (p *Policy) JobArrival(s *sim.Sim, j int) {
 	if p.failed {
 		return
 	}
-	b, err := json.Marshal(arrivalEvent{Type: "arrival", Job: newJob(s, j, p.classes)})
-	if err != nil {
-		p.fail(s, fmt.Errorf("arrival of job %d: %v", j, err))
-		return
+	p.closeEnds(s)
+	p.beginEvent(s)
+	var err error
+	if p.msg, err = p.appendArrival(p.msg, s, j); err != nil {
+		p.fail(s, p.describe(fmt.Sprintf("message %d (events at %d ms)", p.seq, s.Now()), fmt.Errorf("arrival of job %d: %v", j, err)))
 	}
-	p.closeEnds()
-	p.enqueue(b)
 }
 
 // TaskEnd queues a task end with its observed duration; consecutive task
@@ -180,11 +213,12 @@ func (p *Policy) TaskEnd(s *sim.Sim, t sim.TaskID, observed sim.Time) {
 
 // closeEnds queues the task ends collected so far as one task_ends event,
 // before an event of another kind.
-func (p *Policy) closeEnds() {
+func (p *Policy) closeEnds(s *sim.Sim) {
 	if len(p.endTask) == 0 {
 		return
 	}
-	b := append(p.msg[:0], `{"type":"task_ends","tasks":[`...)
+	p.beginEvent(s)
+	b := append(p.msg, `{"type":"task_ends","tasks":[`...)
 	for i, t := range p.endTask {
 		if i > 0 {
 			b = append(b, ',')
@@ -199,7 +233,6 @@ func (p *Policy) closeEnds() {
 		b = strconv.AppendInt(b, int64(o), 10)
 	}
 	p.msg = append(b, "]}"...)
-	p.enqueue(p.msg)
 	p.endTask, p.endObs = p.endTask[:0], p.endObs[:0]
 }
 
@@ -208,11 +241,11 @@ func (p *Policy) Timer(s *sim.Sim, tag int64) {
 	if p.failed {
 		return
 	}
-	p.closeEnds()
-	b := append(p.msg[:0], `{"type":"timer","tag":`...)
+	p.closeEnds(s)
+	p.beginEvent(s)
+	b := append(p.msg, `{"type":"timer","tag":`...)
 	b = strconv.AppendInt(b, tag, 10)
 	p.msg = append(b, '}')
-	p.enqueue(p.msg)
 }
 
 // Offer sends the queued events and the offer, and applies the reply's
@@ -221,8 +254,9 @@ func (p *Policy) Offer(s *sim.Sim, x int, free sim.Free) {
 	if p.failed {
 		return
 	}
-	p.closeEnds()
-	p.enqueue(p.offersEvent([]sim.NodeOffer{{Node: x, Free: free}}))
+	p.closeEnds(s)
+	p.beginEvent(s)
+	p.appendOffers([]sim.NodeOffer{{Node: x, Free: free}})
 	p.flush(s)
 }
 
@@ -231,30 +265,41 @@ func (p *Policy) EndInstant(s *sim.Sim) {
 	if p.failed || p.queued == 0 && len(p.endTask) == 0 {
 		return
 	}
-	p.closeEnds()
+	p.closeEnds(s)
 	p.flush(s)
 }
 
-func (p *Policy) enqueue(ev []byte) {
+// beginEvent starts the next event of the message: the message's header
+// before the first, a comma before the others.
+func (p *Policy) beginEvent(s *sim.Sim) {
 	if p.queued > 0 {
-		p.queue = append(p.queue, ',')
+		p.msg = append(p.msg, ',')
+		p.queued++
+		return
 	}
-	p.queue = append(p.queue, ev...)
-	p.queued++
+	now := s.Now()
+	b := append(p.msg[:0], `{"type":"events","seq":`...)
+	b = strconv.AppendInt(b, int64(p.seq), 10)
+	b = append(b, `,"now":`...)
+	b = strconv.AppendInt(b, int64(now), 10)
+	p.msg = append(b, `,"events":[`...)
+	p.headSeq, p.headNow = p.seq, now
+	p.queued = 1
 }
 
 // flush sends one events message and applies its reply.
 func (p *Policy) flush(s *sim.Sim) {
-	b := append(p.msg[:0], `{"type":"events","seq":`...)
-	b = strconv.AppendInt(b, int64(p.seq), 10)
-	b = append(b, `,"now":`...)
-	b = strconv.AppendInt(b, int64(s.Now()), 10)
-	b = append(b, `,"events":[`...)
-	b = append(b, p.queue...)
-	b = append(b, "]}"...)
-	p.msg = b
-	p.queue, p.queued = p.queue[:0], 0
-	if err := p.exchange(s, b, "events"); err != nil {
+	if p.queued == 0 {
+		p.beginEvent(s) // an offer round with no offer left (OfferBatch)
+		p.queued = 0
+	}
+	if p.headSeq != p.seq || p.headNow != s.Now() {
+		// the engine flushes every instant before the next one begins
+		panic(fmt.Sprintf("external: message %d begun at %d ms (seq %d) but sent at %d ms", p.seq, p.headNow, p.headSeq, s.Now()))
+	}
+	p.msg = append(p.msg, "]}"...)
+	p.queued = 0
+	if err := p.exchange(s, p.msg, "events"); err != nil {
 		p.fail(s, err)
 	}
 }
@@ -268,28 +313,40 @@ func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
 	if p.opt.Record != nil {
 		p.opt.Record(true, msg)
 	}
-	p.in.Write(msg)
-	p.in.WriteByte('\n')
-	if err := p.in.Flush(); err != nil {
-		return p.describe(where(), fmt.Errorf("cannot send: %v", err))
+	p.timer.Reset(p.opt.Timeout)
+	// the newline goes in the same buffer, so the message is one write(2)
+	_, err := p.stdin.Write(append(msg, '\n'))
+	var line []byte
+	if err != nil {
+		err = fmt.Errorf("cannot send: %v%s", err, p.exitStatus())
+	} else {
+		line, err = p.readLine()
 	}
-	line, err := p.readLine()
+	if fired := !p.timer.Stop(); fired || p.timedOut.Load() {
+		return p.describe(where(), fmt.Errorf("no reply within %v (--policy-timeout)", p.opt.Timeout))
+	}
 	if err != nil {
 		return p.describe(where(), err)
 	}
 	if p.opt.Record != nil {
 		p.opt.Record(false, line)
 	}
-	var r reply
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
-		if !json.Valid(line) {
-			return p.describe(where(), fmt.Errorf("reply is not protocol JSON: %s", quote(line)))
+	actions, ok := p.dec.decode(line)
+	if !ok {
+		// not a reply the fast decoder is sure of: encoding/json decides,
+		// and words the error
+		var r reply
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			if !json.Valid(line) {
+				return p.describe(where(), fmt.Errorf("reply is not protocol JSON: %s", quote(line)))
+			}
+			return p.describe(where(), fmt.Errorf("bad reply %s: %v", quote(line), err))
 		}
-		return p.describe(where(), fmt.Errorf("bad reply %s: %v", quote(line), err))
+		actions = r.acts()
 	}
-	for i, a := range r.Actions {
+	for i, a := range actions {
 		if err := p.apply(s, a); err != nil {
 			return p.describe(where(), fmt.Errorf("action %d: %v", i, err))
 		}
@@ -297,13 +354,19 @@ func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
 	return nil
 }
 
-// readLine reads one reply line within the deadline.
+// readLine reads one reply line (exchange's timer bounds the wait).
 func (p *Policy) readLine() ([]byte, error) {
-	p.stdout.SetReadDeadline(time.Now().Add(p.opt.Timeout))
-	line, err := p.out.ReadBytes('\n')
+	line, err := p.out.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		// a reply longer than the buffer: gather it
+		long := bytes.Clone(line)
+		for err == bufio.ErrBufferFull {
+			line, err = p.out.ReadSlice('\n')
+			long = append(long, line...)
+		}
+		line = long
+	}
 	switch {
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return nil, fmt.Errorf("no reply within %v (--policy-timeout)", p.opt.Timeout)
 	case err == io.EOF:
 		return nil, fmt.Errorf("the policy closed its stdout%s", p.exitStatus())
 	case err != nil:
@@ -330,44 +393,44 @@ func (p *Policy) exitStatus() string {
 }
 
 // apply carries out one action.
-func (p *Policy) apply(s *sim.Sim, a action) error {
-	need := func(ok bool, field string) error {
-		if !ok {
-			return fmt.Errorf("%q needs %q", a.Type, field)
+func (p *Policy) apply(s *sim.Sim, a act) error {
+	need := func(bit uint8, field string) error {
+		if a.has&bit == 0 {
+			return fmt.Errorf("%q needs %q", a.typ, field)
 		}
 		return nil
 	}
 	var err error
-	switch a.Type {
+	switch a.typ {
 	case "launch":
-		if err = need(a.Task != nil, "task"); err == nil {
-			if err = need(a.Node != nil, "node"); err == nil {
-				err = s.Launch(sim.TaskID(*a.Task), *a.Node)
+		if err = need(hasTask, "task"); err == nil {
+			if err = need(hasNode, "node"); err == nil {
+				err = s.Launch(sim.TaskID(a.task), int(a.node))
 			}
 		}
 	case "kill":
-		if err = need(a.Task != nil, "task"); err == nil {
-			err = s.Kill(sim.TaskID(*a.Task))
+		if err = need(hasTask, "task"); err == nil {
+			err = s.Kill(sim.TaskID(a.task))
 		}
 	case "suspend":
-		if err = need(a.Task != nil, "task"); err == nil {
-			err = s.Suspend(sim.TaskID(*a.Task))
+		if err = need(hasTask, "task"); err == nil {
+			err = s.Suspend(sim.TaskID(a.task))
 		}
 	case "resume":
-		if err = need(a.Task != nil, "task"); err == nil {
-			err = s.Resume(sim.TaskID(*a.Task))
+		if err = need(hasTask, "task"); err == nil {
+			err = s.Resume(sim.TaskID(a.task))
 		}
 	case "timer":
-		if err = need(a.At != nil, "at"); err == nil {
-			err = s.SetTimer(sim.Time(*a.At), a.Tag)
+		if err = need(hasAt, "at"); err == nil {
+			err = s.SetTimer(sim.Time(a.at), a.tag)
 		}
 	case "wake":
 		s.Wake()
 	default:
-		return fmt.Errorf("unknown action %q (launch, kill, suspend, resume, timer, wake)", a.Type)
+		return fmt.Errorf("unknown action %q (launch, kill, suspend, resume, timer, wake)", a.typ)
 	}
 	if err != nil {
-		return fmt.Errorf("%s refused: %v", a.Type, err)
+		return fmt.Errorf("%s refused: %v", a.typ, err)
 	}
 	return nil
 }
@@ -398,6 +461,7 @@ func (p *Policy) Close(s *sim.Sim) error {
 		return nil
 	}
 	defer func() {
+		p.timer.Stop()
 		p.kill() // children it left behind
 		<-p.done
 		p.stdout.Close()
@@ -412,8 +476,7 @@ func (p *Policy) Close(s *sim.Sim) error {
 	if p.opt.Record != nil {
 		p.opt.Record(true, []byte(end))
 	}
-	p.in.WriteString(end + "\n")
-	p.in.Flush() // a client that already left is not an error
+	p.stdin.WriteString(end + "\n") // a client that already left is not an error
 	p.stdin.Close()
 	select {
 	case <-p.done:
@@ -425,8 +488,11 @@ func (p *Policy) Close(s *sim.Sim) error {
 	if p.waitErr != nil {
 		return p.describe(fmt.Sprintf("message %d (end)", p.seq), fmt.Errorf("exited with %v%s", p.waitErr, lastLine(&p.stderr)))
 	}
-	// a stray line after the end message is output that is not protocol
-	p.stdout.SetReadDeadline(time.Now().Add(p.opt.Timeout))
+	// a stray line after the end message is output that is not protocol;
+	// it is read without blocking (the process has exited, but a child
+	// that left its group might hold the pipe open)
+	p.kill()
+	_ = syscall.SetNonblock(int(p.stdout.Fd()), true)
 	if extra, _ := p.out.ReadBytes('\n'); len(bytes.TrimSpace(extra)) > 0 {
 		return p.describe(fmt.Sprintf("message %d (end)", p.seq), fmt.Errorf("output after the end message: %s", quote(extra)))
 	}
@@ -471,16 +537,18 @@ func (p *Policy) OfferBatch(s *sim.Sim, offers []sim.NodeOffer) {
 	if p.failed {
 		return
 	}
-	p.closeEnds()
+	p.closeEnds(s)
 	if len(offers) > 0 {
-		p.enqueue(p.offersEvent(offers))
+		p.beginEvent(s)
+		p.appendOffers(offers)
 	}
 	p.flush(s)
 }
 
-// offersEvent is the offers of a message as one event, one array per field.
-func (p *Policy) offersEvent(offers []sim.NodeOffer) []byte {
-	b := append(p.msg[:0], `{"type":"offers","nodes":[`...)
+// appendOffers appends the offers of a message as one event, one array per
+// field.
+func (p *Policy) appendOffers(offers []sim.NodeOffer) {
+	b := append(p.msg, `{"type":"offers","nodes":[`...)
 	for i, o := range offers {
 		if i > 0 {
 			b = append(b, ',')
@@ -502,5 +570,4 @@ func (p *Policy) offersEvent(offers []sim.NodeOffer) []byte {
 		b = strconv.AppendInt(b, int64(o.Free.Reduce), 10)
 	}
 	p.msg = append(b, "]}"...)
-	return p.msg
 }

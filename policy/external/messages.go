@@ -236,11 +236,30 @@ type reply struct {
 	Actions []action `json:"actions"`
 }
 
-// action is one of launch, kill, suspend, resume, timer, wake.
+// action is one of launch, kill, suspend, resume, timer, wake, as
+// encoding/json decodes it (a nil field was absent or null).
 type action struct {
 	Type string `json:"type"`
 	Task *int64 `json:"task"`
 	Node *int   `json:"node"`
 	At   *int64 `json:"at"`
 	Tag  int64  `json:"tag"`
+}
+
+// acts converts the actions for apply.
+func (r reply) acts() []act {
+	out := make([]act, len(r.Actions))
+	for i, a := range r.Actions {
+		out[i] = act{typ: a.Type, tag: a.Tag}
+		if a.Task != nil {
+			out[i].task, out[i].has = *a.Task, out[i].has|hasTask
+		}
+		if a.Node != nil {
+			out[i].node, out[i].has = int64(*a.Node), out[i].has|hasNode
+		}
+		if a.At != nil {
+			out[i].at, out[i].has = *a.At, out[i].has|hasAt
+		}
+	}
+	return out
 }

@@ -2,8 +2,11 @@ package external
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mrbound/mrbound/policy/fifo"
@@ -19,28 +22,44 @@ type columnCheck struct {
 	classes []int
 	jobs    int
 	demands bool // some task had a RAM demand (the RAM workload must exercise the column)
+	enc     *Policy
 }
 
 func (c *columnCheck) Init(s *sim.Sim) error {
-	_, c.classes = estimateClasses(s.Cluster())
+	classOf, classes := estimateClasses(s.Cluster())
+	c.classes = classes
+	c.enc = &Policy{classOf: classOf, classes: classes}
 	return c.Policy.Init(s)
 }
 
 func (c *columnCheck) JobArrival(s *sim.Sim, j int) {
 	c.jobs++
 	m := newJob(s, j, c.classes)
+	// the bytes sent are json.Marshal's of the reference struct
+	want, err := json.Marshal(arrivalEvent{Type: "arrival", Job: m})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	got, err := c.enc.appendArrival([]byte("x"), s, j)
+	if err != nil || string(got) != "x"+string(want) {
+		c.t.Errorf("job %d: appendArrival wrote (%v)\n%s\nwant json.Marshal's\n%s", j, err, got[1:], want)
+	}
 	v := s.Job(j)
 	check := func(kind string, ts tasks, first sim.TaskID, n int, isMap bool) {
 		if ts.Count != n {
 			c.t.Errorf("job %d %s: count %d, want %d", j, kind, ts.Count, n)
 		}
-		if n > 0 && len(ts.Est) != len(c.classes) {
-			c.t.Errorf("job %d %s: %d estimate columns for %d classes", j, kind, len(ts.Est), len(c.classes))
+		cols := len(c.classes)
+		if s.Options().Estimates == sim.EstimateNone {
+			cols = 0 // no est at all
+		}
+		if n > 0 && len(ts.Est) != cols {
+			c.t.Errorf("job %d %s: %d estimate columns, want %d", j, kind, len(ts.Est), cols)
 			return
 		}
 		for i := range n {
 			id := first + sim.TaskID(i)
-			for cl, x := range c.classes {
+			for cl, x := range c.classes[:cols] {
 				if want, _ := s.Estimate(id, x); ts.Est[cl][i] != want {
 					c.t.Errorf("job %d %s %d class %d: est %d, want %d", j, kind, i, cl, ts.Est[cl][i], want)
 				}
@@ -84,12 +103,26 @@ func (c *columnCheck) JobArrival(s *sim.Sim, j int) {
 // TestArrivalColumns: the by-column tasks of an arrival (protocol 2) hold
 // each task's estimate per node class, its demands and, inverted in
 // `local`, exactly its block replicas, on workloads with two node classes
-// and with RAM demands.
+// and with RAM demands; and the hand-written encoder writes exactly
+// json.Marshal's bytes of them, with estimates and without, for names that
+// need escapes and for fractional demands.
 func TestArrivalColumns(t *testing.T) {
-	for _, spec := range []simtest.RandomSpec{{Hetero: true}, {RAM: true}} {
+	for _, c := range []struct {
+		spec RandomSpec
+		est  sim.EstimateMode
+	}{{RandomSpec{Hetero: true}, sim.EstimateExact}, {RandomSpec{RAM: true}, sim.EstimateExact},
+		{RandomSpec{Hetero: true, RAM: true}, sim.EstimateNone}} {
+		spec := c.spec
 		w := simtest.Random(21, spec)
+		w.Jobs[0].Name, w.Jobs[0].Category = "a \"quoted\" & é\n", "cat<egory"
+		w.Jobs[2].Name = "back\\slash"
+		for k := range w.Jobs[1].Maps {
+			w.Jobs[1].Maps[k].RAM /= 3 // fractions of every length
+		}
+		opt := sim.DefaultOptions()
+		opt.Estimates = c.est
 		c := &columnCheck{Policy: fifo.New(), t: t}
-		if _, err := sim.Run(w, c, sim.DefaultOptions()); err != nil {
+		if _, err := sim.Run(w, c, opt); err != nil {
 			t.Fatal(err)
 		}
 		if spec.RAM && !c.demands {
@@ -116,6 +149,27 @@ func TestViews(t *testing.T) {
 		got := traceOf(t, w, newExternal(t, python+filepath.Join("testdata", "views.py"), 0), opt)
 		if !bytes.Equal(got, want) {
 			t.Errorf("estimates %v: the checked FIFO's trace differs from the built-in FIFO's at byte %d", est, firstDiff(got, want))
+		}
+	}
+}
+
+// RandomSpec is simtest's, named shorter for the tables here.
+type RandomSpec = simtest.RandomSpec
+
+// TestAppendFloat: demands are written as json.Marshal writes a float64,
+// across both notations and their boundaries.
+func TestAppendFloat(t *testing.T) {
+	for _, f := range []float64{0, 1, -2, 0.5, 1.0 / 3, 123456.789, 1e-6, 9.99e-7, 1e-7, 1.5e-300, 5e-324,
+		1e20, 1e21, 1.5e21, -3e25, math.MaxFloat64, 4096, 2.5e-10} {
+		want, _ := json.Marshal(f)
+		got, err := appendFloat(nil, f)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("appendFloat(%v) = %s, %v; want %s", f, got, err, want)
+		}
+	}
+	for _, f := range []float64{math.NaN(), math.Inf(1)} {
+		if _, err := appendFloat(nil, f); err == nil || !strings.Contains(err.Error(), "not a JSON number") {
+			t.Errorf("appendFloat(%v): error %v, want one", f, err)
 		}
 	}
 }

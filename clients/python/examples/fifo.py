@@ -6,6 +6,7 @@
 """
 import os
 import sys
+from heapq import heappop, heappush
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import mrbound_policy as mp  # noqa: E402
@@ -14,26 +15,22 @@ import mrbound_policy as mp  # noqa: E402
 class FIFO(mp.Policy):
     name = "fifo"
 
+    # The queues are heaps of (key, job id) of the jobs that have launchable work of the kind, fed
+    # by sim.on_work (at arrival, when slow-start starts to hold, after a kill): the head is the job
+    # the Go FIFO's scan of its queue in key order would reach first, and a job whose work ran out
+    # is popped once instead of being scanned past at every offer until it is done.
     def init(self, sim):
         self.map_q, self.red_q = [], []
+        sim.on_work = self.work
+        # without RAM or disk limits every task fits: sim.fits need not be asked at each launch
+        self.limits = any(n.ram or n.disk for n in sim.nodes)
 
-    def key(self, job):
-        # higher priority first, then arrival, then id
-        return (-job.priority, job.arrival, job.id)
-
-    def job_arrival(self, sim, job):
-        # jobs arrive in time order, so an arrival almost always goes at the end
-        k = self.key(job)
-        for q, wanted in ((self.map_q, True), (self.red_q, job.num_reduces > 0)):
-            if not wanted:
-                continue
-            i = len(q)
-            while i > 0 and self.key(sim.jobs[q[i - 1]]) > k:
-                i -= 1
-            q.insert(i, job.id)
+    def work(self, job, kind):
+        # higher priority first, then arrival, then id; a job may be in a heap twice (work regained
+        # by a kill while an old entry is still in): the stale entry is popped like any other
+        heappush(self.map_q if kind == mp.MAP else self.red_q, (-job.priority, job.arrival, job.id))
 
     def offer(self, sim, x, free):
-        self._prune(sim)
         if free.fungible:
             for _ in range(free.map):
                 if not self._map(sim, x) and not self._reduce(sim, x):
@@ -46,46 +43,30 @@ class FIFO(mp.Policy):
             if not self._reduce(sim, x):
                 break
 
-    def _prune(self, sim):
-        q = self.map_q
-        k = 0
-        while k < len(q) and sim.jobs[q[k]].map_phase_done:
-            k += 1
-        if k:
-            del q[:k]
-        q = self.red_q
-        k = 0
-        while k < len(q) and sim.jobs[q[k]].done:
-            k += 1
-        if k:
-            del q[:k]
-
-    # A job whose tasks of a kind all run or are done stays in its queue (a kill, by this policy or a
-    # subclass, gives it work back) and is skipped, as in the Go FIFO.
     def _map(self, sim, x):
-        if sim.launchable(mp.MAP) == 0:
-            return False
-        jobs = sim.jobs
-        for j in self.map_q:
-            if jobs[j].maps_pending == 0:  # sim.has_work(j, MAP), inlined: this loop is the hot path
+        q, jobs = self.map_q, sim.jobs
+        while q:
+            j = q[0][2]
+            if jobs[j].maps_pending == 0:  # sim.has_work(j, MAP), inlined: this is the hot path
+                heappop(q)
                 continue
             t = sim.pick_map(j, x)[0]
-            if not sim.fits(t, x):
+            if self.limits and not sim.fits(t, x):
                 return False
             sim.launch(t, x)
             return True
         return False
 
     def _reduce(self, sim, x):
-        if sim.launchable(mp.REDUCE) == 0:
-            return False
-        jobs = sim.jobs
-        for j in self.red_q:
+        q, jobs = self.red_q, sim.jobs
+        while q:
+            j = q[0][2]
             job = jobs[j]
-            if job.reds_pending == 0 or job.maps_done < job.need_maps:  # sim.has_work(j, REDUCE)
+            if job.reds_pending == 0:  # slow-start holds for every job in the heap
+                heappop(q)
                 continue
             t = sim.pick_reduce(j)
-            if not sim.fits(t, x):
+            if self.limits and not sim.fits(t, x):
                 return False
             sim.launch(t, x)
             return True

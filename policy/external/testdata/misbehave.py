@@ -34,6 +34,9 @@ for line in sys.stdin:
         # a child in the same process group, which must not outlive the run
         with open(sys.argv[2], "w") as f:
             f.write(str(subprocess.Popen(["sleep", "60"]).pid))
+        if len(sys.argv) > 3:  # and its own pid, for a caller that cannot see it (the CLI's tests)
+            with open(sys.argv[3], "w") as f:
+                f.write(str(os.getpid()))
         time.sleep(60)
     elif mode == "malformed":
         send('{"actions": [')

@@ -26,6 +26,11 @@ const ProtocolVersion = 2
 // within it fails the run (a hung policy).
 const DefaultTimeout = 10 * time.Second
 
+// StartupGrace is added to the hello's deadline: its reply also waits for
+// the process to start (an interpreter, its imports), which a loaded machine
+// or a large library can stretch to seconds.
+const StartupGrace = 30 * time.Second
+
 // Prefix marks an external policy name: "exec:COMMAND ARGS…".
 const Prefix = "exec:"
 
@@ -313,7 +318,11 @@ func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
 	if p.opt.Record != nil {
 		p.opt.Record(true, msg)
 	}
-	p.timer.Reset(p.opt.Timeout)
+	deadline := p.opt.Timeout
+	if seq == 0 {
+		deadline += StartupGrace
+	}
+	p.timer.Reset(deadline)
 	// the newline goes in the same buffer, so the message is one write(2)
 	_, err := p.stdin.Write(append(msg, '\n'))
 	var line []byte
@@ -323,7 +332,7 @@ func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
 		line, err = p.readLine()
 	}
 	if fired := !p.timer.Stop(); fired || p.timedOut.Load() {
-		return p.describe(where(), fmt.Errorf("no reply within %v (--policy-timeout)", p.opt.Timeout))
+		return p.describe(where(), fmt.Errorf("no reply within %v (--policy-timeout)", deadline))
 	}
 	if err != nil {
 		return p.describe(where(), err)

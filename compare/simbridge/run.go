@@ -3,6 +3,7 @@ package simbridge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,11 +119,6 @@ type Outcome struct {
 	BoundWall time.Duration
 }
 
-// Compare runs every policy on w in the simulator, verifies each trace with
-// the independent checker, computes the offline side, and builds the report.
-// The error wraps compare.ErrBelowBound when a verified run is below the
-// bound (a bug somewhere: never ignore it), badinput.Err for input the
-// bounds cannot take, or a failed call.
 // Named is a policy with the name it is reported under (a configured
 // variant, e.g. "fair-nodelay", may share its Name() with the default).
 type Named struct {
@@ -139,6 +135,13 @@ func NameAll(ps ...sim.Policy) []Named {
 	return out
 }
 
+// Compare runs every policy on w in the simulator, verifies each trace with
+// the independent checker, computes the offline side, and builds the report.
+// The error wraps compare.ErrBelowBound when a verified run is below the
+// bound (a bug somewhere: never ignore it), badinput.Err for input the
+// bounds cannot take, or a failed call. Compare does not hold a policy
+// after its run (nor its engine, which the policy points to); a caller
+// that keeps its own slice of policies keeps every run's engine.
 func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named, o Options) (*Outcome, error) {
 	if len(policies) == 0 {
 		return nil, badinput.Errorf("compare: no policy to compare")
@@ -150,12 +153,25 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	if Chained(w) && m != lowerbound.Makespan {
 		return nil, badinput.Errorf("compare: %s: chained jobs have unknown arrivals; only the makespan can be bounded", m)
 	}
+	// A policy keeps a pointer to the engine of its run (policies read the
+	// simulator's state through it), and with it every per-task array of
+	// the run. Compare works on its own copy of the list and drops each
+	// policy once it has run, so that the engines of earlier runs are
+	// garbage while the next one runs and while the offline side works (on
+	// a day of millions of tasks, each is about 180 bytes per task). The
+	// caller's slice is not read again, so it keeps nothing alive unless the
+	// caller uses it after the call.
+	pending := slices.Clone(policies)
+	nPolicies := len(pending)
+	policies = nil
 	out := &Outcome{}
 	var runs []compare.Run
 	preemptive := false
 	so := o.Sim
 	so.Stop = func() bool { return ctx.Err() != nil }
-	for _, pol := range policies {
+	for i := range pending {
+		pol := pending[i]
+		pending[i].Policy = nil
 		res, err := sim.Run(w, pol.Policy, so)
 		if err != nil {
 			return nil, err
@@ -184,7 +200,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		runs = append(runs, run)
 		out.Results = append(out.Results, res)
 		if o.Progress != nil {
-			o.Progress(len(runs), len(policies)+1)
+			o.Progress(len(runs), nPolicies+1)
 		}
 	}
 	var recorded *compare.Run
@@ -263,7 +279,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	}
 	out.BoundWall = time.Since(t0)
 	if o.Progress != nil {
-		o.Progress(len(policies)+1, len(policies)+1)
+		o.Progress(nPolicies+1, nPolicies+1)
 	}
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
 	if !o.NoUpper {

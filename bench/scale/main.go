@@ -41,9 +41,10 @@ func main() {
 	pol := flag.String("policy", "fifo", "policy")
 	heartbeat := flag.Duration("heartbeat", 3*time.Second, "heartbeat (0 = ideal mode)")
 	trace := flag.String("trace", "", "also write the TSV trace to this file")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the simulation phase to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the simulation phase (with -compare: of the comparison) to this file")
 	policies := flag.String("compare", "", "instead: run `mrbound compare` on the day with these comma-separated policies (ideal mode, the bounds, each trace verified)")
 	memProfile := flag.String("memprofile", "", "with -compare: write an allocation profile to this file")
+	flag.IntVar(&upperEvals, "upper-evaluations", 0, "with -compare: the upper side's local-search runs (0: its default, -1: none)")
 	flag.Parse()
 	profile = *cpuProfile
 	if *policies != "" {
@@ -82,8 +83,12 @@ func (p *phase) done(name string, tasks int) {
 	p.wall, p.cpu0 = time.Now(), cputime.Now()
 }
 
-// profile, when set, receives a CPU profile of the simulation phase.
+// profile, when set, receives a CPU profile of the simulation phase (of
+// the whole comparison with -compare).
 var profile string
+
+// upperEvals is simbridge.Options.UpperEvaluations for -compare.
+var upperEvals int
 
 func run(out io.Writer, file string, blockMB float64, nodes int, polName string, heartbeat sim.Time, tracePath string) error {
 	o := workload.DefaultOptions()
@@ -175,12 +180,51 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		}
 		pols = append(pols, simbridge.Named{Name: n, Policy: p})
 	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
+	// Each step's CPU time and the peak resident set over it (the kernel's
+	// high-water mark, reset at each step when it can be): the peak of
+	// the whole run is the largest of them.
+	resetPeak()
 	c0 := cputime.Now()
-	res, err := simbridge.Compare(context.Background(), file, w, pols, simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true})
+	last, wall := c0, time.Now()
+	step := func(name string) {
+		now := cputime.Now()
+		hwm, _ := peakRSS()
+		fmt.Fprintf(out, "  step %-16s cpu %7.2f s  wall %7.2f s  peak RSS %6.0f MB (%4.0f B/task)\n",
+			name, (now - last).Seconds(), time.Since(wall).Seconds(), float64(hwm)/1e6, float64(hwm)/float64(tasks))
+		last, wall = cputime.Now(), time.Now()
+		resetPeak()
+	}
+	nSteps := len(names) + 1
+	co := simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true, UpperEvaluations: upperEvals}
+	co.Progress = func(done, total int) {
+		if done <= len(names) {
+			step("policy " + names[done-1])
+		} else if done == nSteps {
+			step("offline bounds")
+		}
+	}
+	res, err := simbridge.Compare(context.Background(), file, w, pols, co)
 	if err != nil {
 		return err
 	}
+	step("offline upper")
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
 	fmt.Fprintf(out, "cpu %.2f s (offline side %.2f s wall), bound %.6g by %s\n", (cputime.Now() - c0).Seconds(), res.BoundWall.Seconds(), res.Report.Bound, res.Report.By)
+	if res.Upper != nil {
+		fmt.Fprintf(out, "upper side: %d simulator runs, best %v\n", res.Upper.Evaluations, res.Report.Upper)
+	}
 	for _, row := range res.Report.Policies {
 		fmt.Fprintf(out, "  %-8s %.6g verified %v\n", row.Policy, row.Value, row.Verified)
 	}
@@ -197,6 +241,12 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		return pprof.Lookup("allocs").WriteTo(f, 0)
 	}
 	return nil
+}
+
+// resetPeak resets the process's peak resident set to its current one
+// (Linux ≥ 4.0; elsewhere the peaks are the whole run's so far).
+func resetPeak() {
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 }
 
 // peakRSS is the process's peak resident set (VmHWM) in bytes, on Linux.

@@ -54,7 +54,9 @@ type Options struct {
 	// checker has verified it and its completions are read: Outcome.Results
 	// then keep the figures (metrics, counts, wall time) but no trace. On a
 	// day of millions of tasks the traces of four policies would otherwise
-	// be held to the end, 68 bytes per task each.
+	// be held to the end, 68 bytes per task each. The problem's tasks are
+	// likewise dropped once the bounds are computed (Outcome.Problem keeps
+	// its jobs).
 	DropTraces bool
 
 	// Progress, when set, is called with (steps done, steps): one step per
@@ -102,7 +104,9 @@ func DefaultMetric(w *sim.Workload) lowerbound.Metric {
 
 // Outcome is a comparison with what it was computed from.
 type Outcome struct {
-	Report  *compare.Report
+	Report *compare.Report
+	// Problem is what the bounds were computed on; with
+	// Options.DropTraces, its jobs without their tasks.
 	Problem *lowerbound.Problem
 	Bounds  *lowerbound.Bounds
 	// Exact is the enumerated optimum (tiny instances only) and Windows the
@@ -282,6 +286,14 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		o.Progress(nPolicies+1, nPolicies+1)
 	}
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
+	if o.DropTraces {
+		// What is left (the offline constructions and the report) reads
+		// only the jobs' arrivals and deadlines: the tasks' durations (32
+		// bytes per task) need not be held while the constructions run the
+		// simulator.
+		p = jobsOnly(p)
+		out.Problem = p
+	}
 	if !o.NoUpper {
 		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
 		for _, run := range runs {
@@ -321,6 +333,17 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	}
 	out.Report.Instance = name
 	return out, nil
+}
+
+// jobsOnly is p without its tasks: the jobs' arrivals and deadlines, which
+// are all that compare.Value and the offline constructions read.
+func jobsOnly(p *lowerbound.Problem) *lowerbound.Problem {
+	q := *p
+	q.Jobs = make([]lowerbound.Job, len(p.Jobs))
+	for j, job := range p.Jobs {
+		q.Jobs[j] = lowerbound.Job{Arrival: job.Arrival, Deadline: job.Deadline, HasDeadline: job.HasDeadline}
+	}
+	return &q
 }
 
 // exactDurations reports whether the problem is the one the runs solve: the

@@ -27,6 +27,7 @@ import (
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/internal/atomicfile"
 	"github.com/mrbound/mrbound/internal/cputime"
+	"github.com/mrbound/mrbound/internal/gcpace"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
@@ -171,6 +172,7 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		return err
 	}
 	tasks := w.NumTasks()
+	gcpace.ForTasks(tasks) // as mrbound compare does (GOGC=100 in the environment: the default pacing)
 	fmt.Fprintf(out, "compare %s, --block-mb %g, %d nodes, %d jobs, %d tasks, policies %v\n", file, blockMB, nodes, len(w.Jobs), tasks, names)
 	var pols []simbridge.Named
 	for _, n := range names {
@@ -222,8 +224,8 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		pprof.StopCPUProfile()
 	}
 	fmt.Fprintf(out, "cpu %.2f s (offline side %.2f s wall), bound %.6g by %s\n", (cputime.Now() - c0).Seconds(), res.BoundWall.Seconds(), res.Report.Bound, res.Report.By)
-	if res.Upper != nil {
-		fmt.Fprintf(out, "upper side: %d simulator runs, best %v\n", res.Upper.Evaluations, res.Report.Upper)
+	if res.Upper != nil && res.Report.Upper != nil {
+		fmt.Fprintf(out, "upper side: %d simulator runs, upper %.6g by %s\n", res.Upper.Evaluations, *res.Report.Upper, res.Report.UpperBy)
 	}
 	for _, row := range res.Report.Policies {
 		fmt.Fprintf(out, "  %-8s %.6g verified %v\n", row.Policy, row.Value, row.Verified)

@@ -288,9 +288,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
 	if o.DropTraces {
 		// What is left (the offline constructions and the report) reads
-		// only the jobs' arrivals and deadlines: the tasks' durations (32
-		// bytes per task) need not be held while the constructions run the
-		// simulator.
+		// only the jobs' arrivals and deadlines: the tasks (a slice header
+		// each, 24 bytes per task) need not be held while the
+		// constructions run the simulator.
 		p = jobsOnly(p)
 		out.Problem = p
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/internal/atomicfile"
 	"github.com/mrbound/mrbound/internal/cputime"
+	"github.com/mrbound/mrbound/internal/gcpace"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
@@ -41,9 +42,10 @@ func main() {
 	pol := flag.String("policy", "fifo", "policy")
 	heartbeat := flag.Duration("heartbeat", 3*time.Second, "heartbeat (0 = ideal mode)")
 	trace := flag.String("trace", "", "also write the TSV trace to this file")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the simulation phase to this file")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the simulation phase (with -compare: of the comparison) to this file")
 	policies := flag.String("compare", "", "instead: run `mrbound compare` on the day with these comma-separated policies (ideal mode, the bounds, each trace verified)")
 	memProfile := flag.String("memprofile", "", "with -compare: write an allocation profile to this file")
+	flag.IntVar(&upperEvals, "upper-evaluations", 0, "with -compare: the upper side's local-search runs (0: its default, -1: none)")
 	flag.Parse()
 	profile = *cpuProfile
 	if *policies != "" {
@@ -82,8 +84,12 @@ func (p *phase) done(name string, tasks int) {
 	p.wall, p.cpu0 = time.Now(), cputime.Now()
 }
 
-// profile, when set, receives a CPU profile of the simulation phase.
+// profile, when set, receives a CPU profile of the simulation phase (of
+// the whole comparison with -compare).
 var profile string
+
+// upperEvals is simbridge.Options.UpperEvaluations for -compare.
+var upperEvals int
 
 func run(out io.Writer, file string, blockMB float64, nodes int, polName string, heartbeat sim.Time, tracePath string) error {
 	o := workload.DefaultOptions()
@@ -166,6 +172,7 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		return err
 	}
 	tasks := w.NumTasks()
+	gcpace.ForTasks(tasks) // as mrbound compare does (GOGC=100 in the environment: the default pacing)
 	fmt.Fprintf(out, "compare %s, --block-mb %g, %d nodes, %d jobs, %d tasks, policies %v\n", file, blockMB, nodes, len(w.Jobs), tasks, names)
 	var pols []simbridge.Named
 	for _, n := range names {
@@ -175,17 +182,59 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		}
 		pols = append(pols, simbridge.Named{Name: n, Policy: p})
 	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
+	// Each step's CPU time and the peak resident set over it (the kernel's
+	// high-water mark, reset at each step when it can be): the peak of
+	// the whole run is the largest of them. The reset also resets what
+	// getrusage (and so /usr/bin/time) reports as the maximum resident set.
+	resetPeak()
 	c0 := cputime.Now()
-	res, err := simbridge.Compare(context.Background(), file, w, pols, simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true})
+	last, wall := c0, time.Now()
+	var maxHWM int64
+	step := func(name string) {
+		now := cputime.Now()
+		hwm, _ := peakRSS()
+		maxHWM = max(maxHWM, hwm)
+		fmt.Fprintf(out, "  step %-16s cpu %7.2f s  wall %7.2f s  peak RSS %6.0f MB (%4.0f B/task)\n",
+			name, (now - last).Seconds(), time.Since(wall).Seconds(), float64(hwm)/1e6, float64(hwm)/float64(tasks))
+		last, wall = cputime.Now(), time.Now()
+		resetPeak()
+	}
+	nSteps := len(names) + 1
+	co := simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true, UpperEvaluations: upperEvals}
+	co.Progress = func(done, total int) {
+		if done <= len(names) {
+			step("policy " + names[done-1])
+		} else if done == nSteps {
+			step("offline bounds")
+		}
+	}
+	res, err := simbridge.Compare(context.Background(), file, w, pols, co)
 	if err != nil {
 		return err
 	}
+	step("offline upper")
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
 	fmt.Fprintf(out, "cpu %.2f s (offline side %.2f s wall), bound %.6g by %s\n", (cputime.Now() - c0).Seconds(), res.BoundWall.Seconds(), res.Report.Bound, res.Report.By)
+	if res.Upper != nil && res.Report.Upper != nil {
+		fmt.Fprintf(out, "upper side: %d simulator runs, upper %.6g by %s\n", res.Upper.Evaluations, *res.Report.Upper, res.Report.UpperBy)
+	}
 	for _, row := range res.Report.Policies {
 		fmt.Fprintf(out, "  %-8s %.6g verified %v\n", row.Policy, row.Value, row.Verified)
 	}
-	if hwm, ok := peakRSS(); ok {
-		fmt.Fprintf(out, "peak RSS %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
+	if maxHWM > 0 {
+		fmt.Fprintf(out, "peak RSS %.0f MB, %.0f B/task (the largest step's)\n", float64(maxHWM)/1e6, float64(maxHWM)/float64(tasks))
 	}
 	if memProfile != "" {
 		f, err := os.Create(memProfile)
@@ -197,6 +246,12 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		return pprof.Lookup("allocs").WriteTo(f, 0)
 	}
 	return nil
+}
+
+// resetPeak resets the process's peak resident set to its current one
+// (Linux ≥ 4.0; elsewhere the peaks are the whole run's so far).
+func resetPeak() {
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
 }
 
 // peakRSS is the process's peak resident set (VmHWM) in bytes, on Linux.

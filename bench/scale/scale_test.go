@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
+	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/internal/cputime"
+	"github.com/mrbound/mrbound/internal/gcpace"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
@@ -63,5 +67,54 @@ func BenchmarkDay(b *testing.B) {
 		b.ReportMetric(float64(after.HeapAlloc)/tasks, "live-B/task")
 		b.ReportMetric(tasks, "tasks")
 		runtime.KeepAlive(res)
+	}
+}
+
+// BenchmarkCompareDay runs simbridge.Compare on FB-2009 day 0 as `mrbound
+// compare` does (ideal mode, the default metric, traces dropped once
+// verified, the collector's pacing of package gcpace) with four policies,
+// the bounds and the offline constructions (no local search, so that the
+// work does not depend on a time limit): CPU seconds per million tasks, and
+// the peak resident set per task over the comparison.
+//
+//	nice go test -run - -bench CompareDay -benchtime 1x ./bench/scale -block-mb 16
+func BenchmarkCompareDay(b *testing.B) {
+	if _, err := os.Stat(dayFile); err != nil {
+		b.Skipf("no SWIM day: %v", err)
+	}
+	o := workload.DefaultOptions()
+	o.SWIM.BlockBytes = int64(*benchBlockMB * (1 << 20))
+	w, err := workload.Load(dayFile, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tasks := w.NumTasks()
+	if _, changed := gcpace.ForTasks(tasks); changed {
+		defer debug.SetGCPercent(100)
+	}
+	for b.Loop() {
+		var pols []simbridge.Named
+		for _, n := range []string{"fifo", "fair", "hfsp", "hfsp-aftermaps"} {
+			pols = append(pols, simbridge.Named{Name: n, Policy: policy.MustNew(n)})
+		}
+		runtime.GC()
+		resetPeak()
+		c0 := cputime.Now()
+		out, err := simbridge.Compare(context.Background(), "day0", w, pols,
+			simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true, UpperEvaluations: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cpu := (cputime.Now() - c0).Seconds()
+		for _, row := range out.Report.Policies {
+			if !row.Verified {
+				b.Fatalf("%s: not verified: %s", row.Policy, row.CheckError)
+			}
+		}
+		b.ReportMetric(cpu/float64(tasks)*1e6, "cpu-s/M-tasks")
+		if hwm, ok := peakRSS(); ok {
+			b.ReportMetric(float64(hwm)/float64(tasks), "peak-B/task")
+		}
+		b.ReportMetric(float64(tasks), "tasks")
 	}
 }

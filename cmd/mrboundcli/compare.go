@@ -13,6 +13,7 @@ import (
 	"github.com/mrbound/mrbound/badinput"
 
 	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/internal/gcpace"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/policy/external"
@@ -225,6 +226,9 @@ func compareAction(c *cli.Context) error {
 		return err
 	}
 	w := in.Workload
+	// On a day of millions of tasks the heap's growth, not its live data,
+	// sets the peak (package gcpace).
+	gcpace.ForTasks(w.NumTasks())
 	o.run.Recorded = in.Recorded // a trace's own schedule: the "recorded" row
 	pols := make([]simbridge.Named, len(o.policies))
 	for i, n := range o.policies {

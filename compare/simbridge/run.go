@@ -3,6 +3,7 @@ package simbridge
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,7 +54,9 @@ type Options struct {
 	// checker has verified it and its completions are read: Outcome.Results
 	// then keep the figures (metrics, counts, wall time) but no trace. On a
 	// day of millions of tasks the traces of four policies would otherwise
-	// be held to the end, 68 bytes per task each.
+	// be held to the end, 68 bytes per task each. The problem's tasks are
+	// likewise dropped once the bounds are computed (Outcome.Problem keeps
+	// its jobs).
 	DropTraces bool
 
 	// Progress, when set, is called with (steps done, steps): one step per
@@ -101,7 +104,9 @@ func DefaultMetric(w *sim.Workload) lowerbound.Metric {
 
 // Outcome is a comparison with what it was computed from.
 type Outcome struct {
-	Report  *compare.Report
+	Report *compare.Report
+	// Problem is what the bounds were computed on; with
+	// Options.DropTraces, its jobs without their tasks.
 	Problem *lowerbound.Problem
 	Bounds  *lowerbound.Bounds
 	// Exact is the enumerated optimum (tiny instances only) and Windows the
@@ -118,11 +123,6 @@ type Outcome struct {
 	BoundWall time.Duration
 }
 
-// Compare runs every policy on w in the simulator, verifies each trace with
-// the independent checker, computes the offline side, and builds the report.
-// The error wraps compare.ErrBelowBound when a verified run is below the
-// bound (a bug somewhere: never ignore it), badinput.Err for input the
-// bounds cannot take, or a failed call.
 // Named is a policy with the name it is reported under (a configured
 // variant, e.g. "fair-nodelay", may share its Name() with the default).
 type Named struct {
@@ -139,6 +139,13 @@ func NameAll(ps ...sim.Policy) []Named {
 	return out
 }
 
+// Compare runs every policy on w in the simulator, verifies each trace with
+// the independent checker, computes the offline side, and builds the report.
+// The error wraps compare.ErrBelowBound when a verified run is below the
+// bound (a bug somewhere: never ignore it), badinput.Err for input the
+// bounds cannot take, or a failed call. Compare does not hold a policy
+// after its run (nor its engine, which the policy points to); a caller
+// that keeps its own slice of policies keeps every run's engine.
 func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named, o Options) (*Outcome, error) {
 	if len(policies) == 0 {
 		return nil, badinput.Errorf("compare: no policy to compare")
@@ -150,12 +157,25 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	if Chained(w) && m != lowerbound.Makespan {
 		return nil, badinput.Errorf("compare: %s: chained jobs have unknown arrivals; only the makespan can be bounded", m)
 	}
+	// A policy keeps a pointer to the engine of its run (policies read the
+	// simulator's state through it), and with it every per-task array of
+	// the run. Compare works on its own copy of the list and drops each
+	// policy once it has run, so that the engines of earlier runs are
+	// garbage while the next one runs and while the offline side works (on
+	// a day of millions of tasks, each is about 180 bytes per task). The
+	// caller's slice is not read again, so it keeps nothing alive unless the
+	// caller uses it after the call.
+	pending := slices.Clone(policies)
+	nPolicies := len(pending)
+	policies = nil
 	out := &Outcome{}
 	var runs []compare.Run
 	preemptive := false
 	so := o.Sim
 	so.Stop = func() bool { return ctx.Err() != nil }
-	for _, pol := range policies {
+	for i := range pending {
+		pol := pending[i]
+		pending[i].Policy = nil
 		res, err := sim.Run(w, pol.Policy, so)
 		if err != nil {
 			return nil, err
@@ -184,7 +204,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		runs = append(runs, run)
 		out.Results = append(out.Results, res)
 		if o.Progress != nil {
-			o.Progress(len(runs), len(policies)+1)
+			o.Progress(len(runs), nPolicies+1)
 		}
 	}
 	var recorded *compare.Run
@@ -263,9 +283,17 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	}
 	out.BoundWall = time.Since(t0)
 	if o.Progress != nil {
-		o.Progress(len(policies)+1, len(policies)+1)
+		o.Progress(nPolicies+1, nPolicies+1)
 	}
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
+	if o.DropTraces {
+		// What is left (the offline constructions and the report) reads
+		// only the jobs' arrivals and deadlines: the tasks (a slice header
+		// each, 24 bytes per task) need not be held while the
+		// constructions run the simulator.
+		p = jobsOnly(p)
+		out.Problem = p
+	}
 	if !o.NoUpper {
 		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
 		for _, run := range runs {
@@ -305,6 +333,17 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	}
 	out.Report.Instance = name
 	return out, nil
+}
+
+// jobsOnly is p without its tasks: the jobs' arrivals and deadlines, which
+// are all that compare.Value and the offline constructions read.
+func jobsOnly(p *lowerbound.Problem) *lowerbound.Problem {
+	q := *p
+	q.Jobs = make([]lowerbound.Job, len(p.Jobs))
+	for j, job := range p.Jobs {
+		q.Jobs[j] = lowerbound.Job{Arrival: job.Arrival, Deadline: job.Deadline, HasDeadline: job.HasDeadline}
+	}
+	return &q
 }
 
 // exactDurations reports whether the problem is the one the runs solve: the

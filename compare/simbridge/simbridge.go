@@ -3,6 +3,7 @@ package simbridge
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/lowerbound"
@@ -48,13 +49,19 @@ func Problem(w *sim.Workload, opt sim.Options, preemptive bool) (*lowerbound.Pro
 	}
 	p.Groups = len(keys)
 	shrink := 1 - opt.Noise
-	dur := func(t *sim.TaskSpec, path string) (lowerbound.Task, error) {
-		out := lowerbound.Task{Dur: make([]int64, len(keys))}
+	// dur returns t's durations by group. Equal durations share one slice
+	// (the bounds only read them): a day's maps mostly have the same size
+	// within a job, so most tasks cost their slice header and nothing more.
+	// The path is formatted only for an error (a string per task was half
+	// of this function's allocations on a day of millions of tasks).
+	var prev []int64
+	scratch := make([]int64, len(keys))
+	dur := func(t *sim.TaskSpec, j int, kind string, i int) (lowerbound.Task, error) {
 		for g, k := range keys {
 			var base float64
 			if len(t.ByGroup) > 0 {
 				if k.group >= len(t.ByGroup) {
-					return out, badinput.Errorf("compare: %s: no duration for node group %d", path, k.group)
+					return lowerbound.Task{}, badinput.Errorf("compare: jobs[%d].%s[%d]: no duration for node group %d", j, kind, i, k.group)
 				}
 				base = float64(t.ByGroup[k.group])
 			} else {
@@ -63,9 +70,15 @@ func Problem(w *sim.Workload, opt sim.Options, preemptive bool) (*lowerbound.Pro
 			// The simulator rounds base·factor (factor ≥ 1 − Noise) to whole ms,
 			// and rounding is monotone: rounding base·(1 − Noise), less a
 			// hair for float error, gives at most what it gives.
-			out.Dur[g] = max(0, int64(math.Round(base*shrink-durationSlack)))
+			scratch[g] = max(0, int64(math.Round(base*shrink-durationSlack)))
 		}
-		return out, nil
+		if !slices.Equal(prev, scratch) {
+			prev = slices.Clone(scratch)
+		}
+		return lowerbound.Task{Dur: prev}, nil
+	}
+	if len(w.Jobs) > 0 {
+		p.Jobs = make([]lowerbound.Job, 0, len(w.Jobs))
 	}
 	for j := range w.Jobs {
 		job := &w.Jobs[j]
@@ -73,19 +86,25 @@ func Problem(w *sim.Workload, opt sim.Options, preemptive bool) (*lowerbound.Pro
 		if job.Deadline != sim.NoDeadline {
 			lj.HasDeadline, lj.Deadline = true, int64(job.Deadline)
 		}
+		if len(job.Maps) > 0 {
+			lj.Maps = make([]lowerbound.Task, len(job.Maps))
+		}
 		for i := range job.Maps {
-			t, err := dur(&job.Maps[i], fmt.Sprintf("jobs[%d].maps[%d]", j, i))
+			t, err := dur(&job.Maps[i], j, "maps", i)
 			if err != nil {
 				return nil, err
 			}
-			lj.Maps = append(lj.Maps, t)
+			lj.Maps[i] = t
+		}
+		if len(job.Reduces) > 0 {
+			lj.Reduces = make([]lowerbound.Task, len(job.Reduces))
 		}
 		for i := range job.Reduces {
-			t, err := dur(&job.Reduces[i], fmt.Sprintf("jobs[%d].reduces[%d]", j, i))
+			t, err := dur(&job.Reduces[i], j, "reduces", i)
 			if err != nil {
 				return nil, err
 			}
-			lj.Reduces = append(lj.Reduces, t)
+			lj.Reduces[i] = t
 		}
 		p.Jobs = append(p.Jobs, lj)
 	}

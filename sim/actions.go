@@ -244,7 +244,7 @@ func (s *Sim) SetTimer(at Time, tag int64) error {
 	if at < s.now {
 		return s.reject("timer at %d ms is before now (%d ms)", at, s.now)
 	}
-	s.push(event{at: at, kind: evTimer, tag: tag})
+	s.push(event{at: at, ord: evOrd(evTimer), tag: tag})
 	return nil
 }
 

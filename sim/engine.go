@@ -322,11 +322,11 @@ func estimateFactor(opt Options, t *TaskSpec, mean float64, rng *rand.Rand) floa
 
 func (s *Sim) push(e event) {
 	s.seq++
-	e.seq = s.seq
-	if e.kind != evHeartbeat {
+	e.ord |= s.seq
+	if e.kind() != evHeartbeat {
 		s.nonHB++
 	}
-	if e.kind == evArrival {
+	if e.kind() == evArrival {
 		s.heapArrivals++
 	}
 	s.heap.push(e)
@@ -336,17 +336,17 @@ func (s *Sim) push(e event) {
 func (s *Sim) next() event {
 	if s.nextArr < len(s.arrivals) {
 		j := s.arrivals[s.nextArr]
-		e := event{at: s.w.Jobs[j].Arrival, kind: evArrival, a: j}
-		if len(s.heap) == 0 || e.at < s.heap[0].at || e.at == s.heap[0].at && e.kind <= s.heap[0].kind {
+		e := event{at: s.w.Jobs[j].Arrival, ord: evOrd(evArrival), a: j}
+		if len(s.heap) == 0 || e.at < s.heap[0].at || e.at == s.heap[0].at && e.kind() <= s.heap[0].kind() {
 			s.nextArr++
 			return e
 		}
 	}
 	e := s.heap.pop()
-	if e.kind != evHeartbeat {
+	if e.kind() != evHeartbeat {
 		s.nonHB--
 	}
-	if e.kind == evArrival {
+	if e.kind() == evArrival {
 		s.heapArrivals--
 	}
 	return e
@@ -390,10 +390,10 @@ func (s *Sim) loop() {
 		}
 		e := s.next()
 		s.now = e.at
-		if e.kind != evHeartbeat {
+		if e.kind() != evHeartbeat {
 			s.lastActive = s.now
 		}
-		switch e.kind {
+		switch e.kind() {
 		case evTaskEnd:
 			t := &s.tasks[e.a]
 			if t.epoch != e.epoch || t.state != TaskRunning {
@@ -632,7 +632,7 @@ func (s *Sim) sweepFrom(x int) {
 		if s.nodes[y].parked {
 			s.sweepLeft -= step
 			s.sweepPending = true
-			s.push(event{at: s.nextGrid(y), kind: evHeartbeat, a: int32(y), tag: sweepTag})
+			s.push(event{at: s.nextGrid(y), ord: evOrd(evHeartbeat), a: int32(y), tag: sweepTag})
 			return
 		}
 	}
@@ -650,7 +650,7 @@ func (s *Sim) scheduleHB(x int) {
 		s.parkedN--
 	}
 	n.hbPending = true
-	s.push(event{at: s.nextGrid(x), kind: evHeartbeat, a: int32(x)})
+	s.push(event{at: s.nextGrid(x), ord: evOrd(evHeartbeat), a: int32(x)})
 }
 
 // slotFreed makes node x eligible for an offer.
@@ -665,7 +665,7 @@ func (s *Sim) slotFreed(x int, taskEnd bool) {
 	}
 	if taskEnd && s.opt.OOB {
 		// an out-of-band heartbeat now, besides the regular grid
-		s.push(event{at: s.now, kind: evHeartbeat, a: int32(x), tag: oobTag})
+		s.push(event{at: s.now, ord: evOrd(evHeartbeat), a: int32(x), tag: oobTag})
 	}
 	s.scheduleHB(x)
 }
@@ -703,7 +703,7 @@ func (s *Sim) wake() {
 		}
 	}
 	s.sweepPending = true
-	s.push(event{at: at, kind: evHeartbeat, a: int32(first), tag: sweepTag})
+	s.push(event{at: at, ord: evOrd(evHeartbeat), a: int32(first), tag: sweepTag})
 }
 
 func (s *Sim) arrive(j int) {
@@ -887,7 +887,7 @@ func (s *Sim) taskEnd(id TaskID) {
 		r.completion = s.now
 		s.jobsDone++
 		for c := r.childHead; c >= 0; c = s.jobs[c].nextSibling {
-			s.push(event{at: s.now, kind: evArrival, a: c})
+			s.push(event{at: s.now, ord: evOrd(evArrival), a: c})
 		}
 	}
 	s.slotFreed(x, true)
@@ -917,7 +917,7 @@ func (s *Sim) setEnd(id TaskID, end Time) {
 	t := &s.tasks[id]
 	t.endKnown = true
 	t.end = end
-	s.push(event{at: end, kind: evTaskEnd, a: int32(id), epoch: t.epoch})
+	s.push(event{at: end, ord: evOrd(evTaskEnd), a: int32(id), epoch: t.epoch})
 }
 
 func (s *Sim) unrun(id TaskID) {

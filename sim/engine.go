@@ -765,6 +765,11 @@ func (s *Sim) place(j int) {
 		s.overhead += mono() - t0
 	}
 	pairs := s.pairScr[:0]
+	if need := int(r.nMaps) * s.rep; cap(pairs) < need {
+		// countingSort swaps the two scratch buffers, so this one may be a
+		// smaller job's: grow it once rather than append by append
+		pairs = make([]pair, 0, need)
+	}
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
 		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas) == 0 {

@@ -41,21 +41,23 @@ func (s *Sim) Launch(id TaskID, x int) error {
 		d *= 1 + s.opt.Noise*(2*s.rngNoise.Float64()-1)
 	}
 	dur := Time(math.Round(d))
-	t.local = false
+	local := false
 	if t.kind == Map {
-		t.local = s.isLocal(id, x)
-		if !t.local {
+		local = s.isLocal(id, x)
+		if !local {
 			dur += s.w.Cluster.NonLocalPenalty
 		}
 		r.mapsPending--
 	} else {
 		r.redsPending--
 	}
-	t.dur, t.rem = dur, dur
+	t.set(flagLocal, local)
+	t.rem = dur
 	// a zero-length reduce launched before its job's map phase ends still
 	// holds its slot until then: it counts like any other
-	t.zero = dur == 0 && (t.kind == Map || r.mapsDone == r.nMaps)
-	if t.zero {
+	zero := dur == 0 && (t.kind == Map || r.mapsDone == r.nMaps)
+	t.set(flagZero, zero)
+	if zero {
 		if n.zeroAt != s.now {
 			n.zeroAt, n.zeroMap, n.zeroRed = s.now, 0, 0
 		}
@@ -66,7 +68,7 @@ func (s *Sim) Launch(id TaskID, x int) error {
 		}
 	}
 	s.work[t.kind]--
-	s.startSegment(id, x, false)
+	s.startSegment(id, x, false, dur)
 	return nil
 }
 
@@ -117,9 +119,9 @@ func (s *Sim) isLocal(id TaskID, x int) bool {
 	return false
 }
 
-// startSegment records a new trace segment of t on x (slot already taken)
-// and schedules its end when known.
-func (s *Sim) startSegment(id TaskID, x int, resumed bool) {
+// startSegment records a new trace segment of t on x (slot already taken),
+// of an attempt of true duration dur, and schedules its end when known.
+func (s *Sim) startSegment(id TaskID, x int, resumed bool, dur Time) {
 	t := &s.tasks[id]
 	r := &s.jobs[t.job]
 	s.taskEvents++
@@ -128,13 +130,13 @@ func (s *Sim) startSegment(id TaskID, x int, resumed bool) {
 	t.state = TaskRunning
 	t.node = int32(x)
 	t.launch = s.now
-	t.endKnown = false
+	t.set(flagEndKnown, false)
 	t.runIdx = int32(len(s.running))
 	s.running = append(s.running, id)
 	t.attempt = int32(len(s.trace))
 	s.trace = append(s.trace, Attempt{
 		Task: id, Job: t.job, Kind: t.kind, Index: s.index(id), Node: int32(x),
-		Launch: s.now, Start: s.now, End: -1, Duration: t.dur, Local: t.local, Resumed: resumed,
+		Launch: s.now, Start: s.now, End: -1, Duration: dur, Local: t.has(flagLocal), Resumed: resumed,
 	})
 	if t.kind == Map || r.mapsDone == r.nMaps {
 		s.setEnd(id, s.now+t.rem)
@@ -147,12 +149,14 @@ func (s *Sim) stop(id TaskID, o Outcome) Time {
 	t := &s.tasks[id]
 	x := int(t.node)
 	worked := Time(0)
-	if workStart := t.end - t.rem; t.endKnown && s.now > workStart {
-		worked = s.now - workStart
+	if t.has(flagEndKnown) {
+		if workStart := s.segEnd(t) - t.rem; s.now > workStart {
+			worked = s.now - workStart
+		}
 	}
 	s.leaveSlot(id, worked, o)
 	t.epoch++ // its TaskEnd event is stale now
-	t.endKnown = false
+	t.set(flagEndKnown, false)
 	s.taskEvents++
 	s.slotFreed(x, false)
 	return worked
@@ -175,7 +179,7 @@ func (s *Sim) Kill(id TaskID) error {
 		s.taskEvents++
 		s.changed()
 		s.trace = append(s.trace, Attempt{Task: id, Job: t.job, Kind: t.kind, Index: s.index(id), Node: t.node,
-			Launch: s.now, Start: s.now, End: s.now, Duration: t.dur, Outcome: Killed, Local: t.local, Resumed: true})
+			Launch: s.now, Start: s.now, End: s.now, Duration: s.attemptDur(t), Outcome: Killed, Local: t.has(flagLocal), Resumed: true})
 		s.work[KindUnknown]--
 		s.work[t.kind]++
 		defer s.wake() // it may now run on any node
@@ -235,7 +239,7 @@ func (s *Sim) Resume(id TaskID) error {
 		return err
 	}
 	s.work[KindUnknown]--
-	s.startSegment(id, x, true)
+	s.startSegment(id, x, true, s.attemptDur(t))
 	return nil
 }
 
@@ -244,18 +248,18 @@ func (s *Sim) SetTimer(at Time, tag int64) error {
 	if at < s.now {
 		return s.reject("timer at %d ms is before now (%d ms)", at, s.now)
 	}
-	s.push(event{at: at, kind: evTimer, tag: tag})
+	s.push(event{at: at, ord: evOrd(evTimer), tag: tag})
 	return nil
 }
 
 // zeroEnded forgets a zero-length task that leaves its slot at the instant
 // it was launched (see nodeRT.zeroMap).
 func (s *Sim) zeroEnded(n *nodeRT, t *taskRT) {
-	if !t.zero || n.zeroAt != s.now {
-		t.zero = false
+	if !t.has(flagZero) || n.zeroAt != s.now {
+		t.set(flagZero, false)
 		return
 	}
-	t.zero = false
+	t.set(flagZero, false)
 	if t.kind == Map {
 		n.zeroMap--
 	} else {

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"slices"
-	"time"
 )
 
 // InstantEnder is implemented by a policy that batches its callbacks (an
@@ -130,9 +129,9 @@ func (s *Sim) sendBatch(b BatchOfferer, batch []NodeOffer) {
 		return
 	}
 	s.offers += int64(len(batch))
-	t0 := time.Now()
+	t0 := mono()
 	b.OfferBatch(s, batch)
-	s.overhead += time.Since(t0)
+	s.overhead += mono() - t0
 }
 
 // offerable: offer would call the policy for node x.

@@ -26,6 +26,9 @@ type Sim struct {
 	heap  eventHeap
 	seq   uint64
 	tasks []taskRT
+	// estF is each task's estimate factor (estimate = base · estF) in the
+	// modes whose factor is not 1; nil otherwise.
+	estF  []float32
 	jobs  []jobRT
 	nodes []nodeRT
 
@@ -76,6 +79,14 @@ type Sim struct {
 	abortErr                   error // Abort's reason: the run stops
 	batchScr                   []NodeOffer
 }
+
+// clockBase anchors mono, the clock read around every policy callback for
+// Result.Overhead: time.Since reads only the monotonic clock, time.Now the
+// wall clock too, and a day's run makes tens of millions of callbacks.
+var clockBase = time.Now()
+
+// mono is the monotonic time since clockBase.
+func mono() time.Duration { return time.Since(clockBase) }
 
 type pair struct {
 	node int32
@@ -141,9 +152,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	start := time.Now()
 	s := newSim(w, p, opt)
-	t0 := time.Now()
+	t0 := mono()
 	err := p.Init(s)
-	s.overhead += time.Since(t0)
+	s.overhead += mono() - t0
 	if err != nil {
 		if c, ok := p.(Closer); ok {
 			_ = c.Close(s) // the Init error says more
@@ -201,6 +212,11 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		rngNoise:  newStream(opt.Seed, "noise"),
 		rngPolicy: newStream(opt.Seed, "policy"),
 	}
+	switch opt.Estimates {
+	case EstimateGiven, EstimateMean, EstimateNoisy:
+		// the other modes' factor is 1 (exact) or unused (none)
+		s.estF = make([]float32, n)
+	}
 	s.stuckWindow = opt.StuckAfter
 	if s.stuckWindow == 0 {
 		s.stuckWindow = DefaultStuckAfter
@@ -251,7 +267,9 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 				t.job, t.node = int32(j), -1
 				t.kind = Kind(k + 1)
 				t.state = TaskPending
-				t.estF = estimateFactor(opt, &list[i], mean, rngEst)
+				if s.estF != nil {
+					s.estF[id] = estimateFactor(opt, &list[i], mean, rngEst)
+				}
 				id++
 			}
 		}
@@ -322,11 +340,11 @@ func estimateFactor(opt Options, t *TaskSpec, mean float64, rng *rand.Rand) floa
 
 func (s *Sim) push(e event) {
 	s.seq++
-	e.seq = s.seq
-	if e.kind != evHeartbeat {
+	e.ord |= s.seq
+	if e.kind() != evHeartbeat {
 		s.nonHB++
 	}
-	if e.kind == evArrival {
+	if e.kind() == evArrival {
 		s.heapArrivals++
 	}
 	s.heap.push(e)
@@ -336,17 +354,17 @@ func (s *Sim) push(e event) {
 func (s *Sim) next() event {
 	if s.nextArr < len(s.arrivals) {
 		j := s.arrivals[s.nextArr]
-		e := event{at: s.w.Jobs[j].Arrival, kind: evArrival, a: j}
-		if len(s.heap) == 0 || e.at < s.heap[0].at || e.at == s.heap[0].at && e.kind <= s.heap[0].kind {
+		e := event{at: s.w.Jobs[j].Arrival, ord: evOrd(evArrival), a: j}
+		if len(s.heap) == 0 || e.at < s.heap[0].at || e.at == s.heap[0].at && e.kind() <= s.heap[0].kind() {
 			s.nextArr++
 			return e
 		}
 	}
 	e := s.heap.pop()
-	if e.kind != evHeartbeat {
+	if e.kind() != evHeartbeat {
 		s.nonHB--
 	}
-	if e.kind == evArrival {
+	if e.kind() == evArrival {
 		s.heapArrivals--
 	}
 	return e
@@ -390,10 +408,10 @@ func (s *Sim) loop() {
 		}
 		e := s.next()
 		s.now = e.at
-		if e.kind != evHeartbeat {
+		if e.kind() != evHeartbeat {
 			s.lastActive = s.now
 		}
-		switch e.kind {
+		switch e.kind() {
 		case evTaskEnd:
 			t := &s.tasks[e.a]
 			if t.epoch != e.epoch || t.state != TaskRunning {
@@ -407,9 +425,9 @@ func (s *Sim) loop() {
 		case evTimer:
 			s.events++
 			s.wake()
-			t0 := time.Now()
+			t0 := mono()
 			s.policy.Timer(s, e.tag)
-			s.overhead += time.Since(t0)
+			s.overhead += mono() - t0
 		case evHeartbeat:
 			// Literal heartbeats never run out: stop once nothing runs, no
 			// other event is due and a whole period passed without a launch.
@@ -429,9 +447,9 @@ func (s *Sim) loop() {
 					s.offerRound()
 				}
 				if ender != nil {
-					t0 := time.Now()
+					t0 := mono()
 					ender.EndInstant(s)
-					s.overhead += time.Since(t0)
+					s.overhead += mono() - t0
 					if s.ideal {
 						s.offerRound()
 					}
@@ -480,7 +498,7 @@ func (s *Sim) quiescent() bool {
 		return false
 	}
 	for _, id := range s.running {
-		if s.tasks[id].endKnown {
+		if s.tasks[id].has(flagEndKnown) {
 			return false
 		}
 	}
@@ -561,9 +579,9 @@ func (s *Sim) offer(x int) bool {
 	}
 	before := s.taskEvents
 	s.offers++
-	t0 := time.Now()
+	t0 := mono()
 	s.policy.Offer(s, x, s.free(x))
-	s.overhead += time.Since(t0)
+	s.overhead += mono() - t0
 	return s.taskEvents != before
 }
 
@@ -632,7 +650,7 @@ func (s *Sim) sweepFrom(x int) {
 		if s.nodes[y].parked {
 			s.sweepLeft -= step
 			s.sweepPending = true
-			s.push(event{at: s.nextGrid(y), kind: evHeartbeat, a: int32(y), tag: sweepTag})
+			s.push(event{at: s.nextGrid(y), ord: evOrd(evHeartbeat), a: int32(y), tag: sweepTag})
 			return
 		}
 	}
@@ -650,7 +668,7 @@ func (s *Sim) scheduleHB(x int) {
 		s.parkedN--
 	}
 	n.hbPending = true
-	s.push(event{at: s.nextGrid(x), kind: evHeartbeat, a: int32(x)})
+	s.push(event{at: s.nextGrid(x), ord: evOrd(evHeartbeat), a: int32(x)})
 }
 
 // slotFreed makes node x eligible for an offer.
@@ -665,7 +683,7 @@ func (s *Sim) slotFreed(x int, taskEnd bool) {
 	}
 	if taskEnd && s.opt.OOB {
 		// an out-of-band heartbeat now, besides the regular grid
-		s.push(event{at: s.now, kind: evHeartbeat, a: int32(x), tag: oobTag})
+		s.push(event{at: s.now, ord: evOrd(evHeartbeat), a: int32(x), tag: oobTag})
 	}
 	s.scheduleHB(x)
 }
@@ -703,7 +721,7 @@ func (s *Sim) wake() {
 		}
 	}
 	s.sweepPending = true
-	s.push(event{at: at, kind: evHeartbeat, a: int32(first), tag: sweepTag})
+	s.push(event{at: at, ord: evOrd(evHeartbeat), a: int32(first), tag: sweepTag})
 }
 
 func (s *Sim) arrive(j int) {
@@ -717,9 +735,9 @@ func (s *Sim) arrive(j int) {
 	}
 	s.place(j)
 	s.wake()
-	t0 := time.Now()
+	t0 := mono()
 	s.policy.JobArrival(s, j)
-	s.overhead += time.Since(t0)
+	s.overhead += mono() - t0
 }
 
 // place sets the replicas of job j's blocks (policy hook, then the default
@@ -742,11 +760,16 @@ func (s *Sim) place(j int) {
 		}
 	}
 	if bp, ok := s.policy.(BlockPlacer); ok {
-		t0 := time.Now()
+		t0 := mono()
 		bp.PlaceBlocks(s, j)
-		s.overhead += time.Since(t0)
+		s.overhead += mono() - t0
 	}
 	pairs := s.pairScr[:0]
+	if need := int(r.nMaps) * s.rep; cap(pairs) < need {
+		// countingSort swaps the two scratch buffers, so this one may be a
+		// smaller job's: grow it once rather than append by append
+		pairs = make([]pair, 0, need)
+	}
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
 		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas) == 0 {
@@ -887,13 +910,13 @@ func (s *Sim) taskEnd(id TaskID) {
 		r.completion = s.now
 		s.jobsDone++
 		for c := r.childHead; c >= 0; c = s.jobs[c].nextSibling {
-			s.push(event{at: s.now, kind: evArrival, a: c})
+			s.push(event{at: s.now, ord: evOrd(evArrival), a: c})
 		}
 	}
 	s.slotFreed(x, true)
-	t0 := time.Now()
+	t0 := mono()
 	s.policy.TaskEnd(s, id, observed)
-	s.overhead += time.Since(t0)
+	s.overhead += mono() - t0
 }
 
 // mapPhaseDone schedules the ends of reduces waiting for the shuffle:
@@ -903,9 +926,8 @@ func (s *Sim) mapPhaseDone(j int) {
 	r.lastMapEnd = s.now
 	for id := r.firstRed; id < r.firstRed+r.nReds; id++ {
 		t := &s.tasks[id]
-		if t.state == TaskRunning && !t.endKnown {
-			end := max(t.launch+t.rem, s.now+Time(math.Ceil((1-s.opt.Overlap)*float64(t.rem))))
-			s.setEnd(TaskID(id), end)
+		if t.state == TaskRunning && !t.has(flagEndKnown) {
+			s.setEnd(TaskID(id), s.shuffleEnd(t))
 		}
 	}
 	if r.nReds > 0 {
@@ -913,11 +935,34 @@ func (s *Sim) mapPhaseDone(j int) {
 	}
 }
 
+// shuffleEnd is the end of reduce t's current segment, launched before its
+// job's map phase ended at lastMapEnd: its work ends at max(launch + rem,
+// lastMapEnd + ⌈(1−ω)·rem⌉) (§1.4).
+func (s *Sim) shuffleEnd(t *taskRT) Time {
+	return max(t.launch+t.rem, s.jobs[t.job].lastMapEnd+Time(math.Ceil((1-s.opt.Overlap)*float64(t.rem))))
+}
+
+// segEnd is the scheduled end of running task t's current segment
+// (flagEndKnown), derived rather than stored: launch + rem for a map or a
+// reduce launched once its job's map phase was over (that phase's end then
+// lies at or before the launch, where shuffleEnd gives launch + rem too),
+// shuffleEnd for a reduce that waited for the maps. rem is unchanged from
+// the segment's start to its end, so this is the time setEnd scheduled.
+func (s *Sim) segEnd(t *taskRT) Time {
+	if t.kind == Map || s.jobs[t.job].lastMapEnd <= t.launch {
+		return t.launch + t.rem
+	}
+	return s.shuffleEnd(t)
+}
+
+// attemptDur is the true duration (all its work) of task t's current or
+// suspended attempt: its trace record says it.
+func (s *Sim) attemptDur(t *taskRT) Time { return s.trace[t.attempt].Duration }
+
 func (s *Sim) setEnd(id TaskID, end Time) {
 	t := &s.tasks[id]
-	t.endKnown = true
-	t.end = end
-	s.push(event{at: end, kind: evTaskEnd, a: int32(id), epoch: t.epoch})
+	t.set(flagEndKnown, true)
+	s.push(event{at: end, ord: evOrd(evTaskEnd), a: int32(id), epoch: t.epoch})
 }
 
 func (s *Sim) unrun(id TaskID) {

@@ -26,25 +26,49 @@ func (s TaskState) String() string {
 }
 
 // taskRT is one task's run-time state. A day has tens of millions of tasks,
-// so it holds only what cannot be derived: its index within its kind is the
-// id minus the job's first map or reduce (Sim.index), and the effective work
-// start of a segment whose end is known is end − rem. 64 bytes.
+// so it holds only what cannot be derived, in 40 bytes: its index within
+// its kind is the id minus the job's first map or reduce (Sim.index); the
+// true duration of its current attempt is its trace record's Duration
+// (Sim.attemptDur); the end of a segment whose end is known follows from
+// its launch, its remaining work and its job's last map end (Sim.segEnd);
+// its estimate factor is in Sim.estF, kept only in the estimate modes that
+// need one.
 type taskRT struct {
-	job      int32
-	node     int32 // running or suspended on; -1 otherwise
-	runIdx   int32 // position in Sim.running while running
-	attempt  int32 // current trace record while running
-	epoch    uint32
-	kind     Kind
-	state    TaskState
-	endKnown bool
-	local    bool
-	zero     bool    // counted in its node's zeroMap/zeroRed (a zero slot-time launch)
-	estF     float32 // estimate = base · estF
-	launch   Time    // launch of the current segment
-	dur      Time    // true duration of the current attempt (all its work)
-	rem      Time    // work left at the start of the current segment
-	end      Time    // end of the current segment (endKnown); its work starts at end − rem
+	job     int32
+	node    int32 // running or suspended on; -1 otherwise
+	runIdx  int32 // position in Sim.running while running
+	attempt int32 // current trace record (while running, and after a suspension)
+	epoch   uint32
+	kind    Kind
+	state   TaskState
+	flags   taskFlags
+	launch  Time // launch of the current segment
+	rem     Time // work left at the start of the current segment
+}
+
+// taskFlags are a task's one-bit states, in one byte so that taskRT stays
+// at 40 bytes.
+type taskFlags uint8
+
+const (
+	// flagEndKnown: the current segment's end is scheduled (a map, or a
+	// reduce whose job's map phase is over).
+	flagEndKnown taskFlags = 1 << iota
+	// flagLocal: the current attempt runs on a node holding its block.
+	flagLocal
+	// flagZero: counted in its node's zeroMap/zeroRed (a zero slot-time
+	// launch).
+	flagZero
+)
+
+func (t *taskRT) has(f taskFlags) bool { return t.flags&f != 0 }
+
+func (t *taskRT) set(f taskFlags, on bool) {
+	if on {
+		t.flags |= f
+	} else {
+		t.flags &^= f
+	}
 }
 
 type jobRT struct {

@@ -87,7 +87,7 @@ func (s *Sim) HasWork(j int, k Kind) bool {
 func (s *Sim) Task(id TaskID) TaskView {
 	t := &s.tasks[id]
 	return TaskView{ID: id, Job: int(t.job), Kind: t.kind, Index: int(s.index(id)), State: t.state,
-		Node: int(t.node), Launch: t.launch, Local: t.local}
+		Node: int(t.node), Launch: t.launch, Local: t.has(flagLocal)}
 }
 
 // Running lists the running tasks in no particular order (read-only; it
@@ -103,7 +103,11 @@ func (s *Sim) Estimate(id TaskID, x int) (Time, bool) {
 	if s.opt.Estimates == EstimateNone {
 		return 0, false
 	}
-	return Time(s.base(id, x)*float64(s.tasks[id].estF) + 0.5), true
+	f := float32(1)
+	if s.estF != nil {
+		f = s.estF[id]
+	}
+	return Time(s.base(id, x)*float64(f) + 0.5), true
 }
 
 // Replicas are the nodes holding map t's block (read-only; empty before its

@@ -121,7 +121,10 @@ func TestCtrlCDuringARunExits130(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(300 * time.Millisecond)
+		// A signal before main watches for it would end the process the
+		// default way: wait until it has run 0.2 s of CPU (its start takes a
+		// few ms), however long a loaded machine makes that in wall time.
+		waitCPU(t, cmd.Process.Pid, 200*time.Millisecond)
 		cmd.Process.Signal(syscall.SIGINT)
 		err := cmd.Wait()
 		var ee *exec.ExitError
@@ -134,4 +137,29 @@ func TestCtrlCDuringARunExits130(t *testing.T) {
 			t.Errorf("%s: stderr %q", args[0], msg)
 		}
 	}
+}
+
+// waitCPU waits until process pid has used cpu of user and system time
+// (read from /proc/pid/stat, in clock ticks of 10 ms) or has ended.
+func waitCPU(t *testing.T, pid int, cpu time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return // ended
+		}
+		// the fields after the command name (which may hold spaces): state is
+		// field 3, utime 14, stime 15
+		rest := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+		if len(rest) < 13 || rest[0] == "Z" {
+			return
+		}
+		var utime, stime int64
+		fmt.Sscan(rest[11], &utime)
+		fmt.Sscan(rest[12], &stime)
+		if time.Duration(utime+stime)*10*time.Millisecond >= cpu {
+			return
+		}
+	}
+	t.Fatalf("process %d used less than %v of CPU in 2 minutes", pid, cpu)
 }

@@ -179,6 +179,13 @@ func TestValidateNamesThePlace(t *testing.T) {
 		{func(p *Problem) { p.Jobs[0].Arrival = -5 }, "jobs[0].arrival"},
 		{func(p *Problem) { p.Jobs[0].Maps[1].Dur = []int64{-1} }, "jobs[0].maps[1].dur[0]"},
 		{func(p *Problem) { p.Jobs[0].Reduces[0].Dur = []int64{1, 2} }, "jobs[0].reduces[0].dur"},
+		{func(p *Problem) { p.Jobs[0].Maps[1].Dur = []int64{maxTime + 1} }, "jobs[0].maps[1].dur[0]"},
+		// Each value within the cap, the horizon past it: the task where
+		// the sum passes is named.
+		{func(p *Problem) {
+			p.Jobs[0].Arrival = maxTime / 2
+			p.Jobs[0].Maps[1].Dur = []int64{maxTime / 2}
+		}, "jobs[0].maps[1].dur: the latest arrival plus"},
 		{func(p *Problem) {
 			for i := range p.Nodes {
 				p.Nodes[i].ReduceSlots = 0

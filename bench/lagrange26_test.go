@@ -20,6 +20,7 @@ import (
 // at each node count of MRBOUND_NODES (default 10,20,40) it prints the
 // certified mean turnaround after MRBOUND_LAG_ITERS iterations (default
 // compare's 120; no time limit, so the value does not depend on the load)
+// on a grid of MRBOUND_LAG_INTERVALS steps (default 2,048)
 // and the CPU seconds (user + system) the call took. Run with -cpu 1.
 func BenchmarkIssue26Lagrangian(b *testing.B) {
 	if _, err := os.Stat(fb2009Day0); err != nil {
@@ -43,6 +44,13 @@ func BenchmarkIssue26Lagrangian(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	intervals := 0
+	if s := os.Getenv("MRBOUND_LAG_INTERVALS"); s != "" {
+		var err error
+		if intervals, err = strconv.Atoi(s); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for range b.N {
 		for _, n := range nodes {
 			o := workload.DefaultOptions()
@@ -56,7 +64,7 @@ func BenchmarkIssue26Lagrangian(b *testing.B) {
 				b.Fatal(err)
 			}
 			c0, t0 := cpuSeconds(), time.Now()
-			res, err := lowerbound.IntervalLagrangian(context.Background(), p, lowerbound.LagrangeOptions{Iterations: iters})
+			res, err := lowerbound.IntervalLagrangian(context.Background(), p, lowerbound.LagrangeOptions{Iterations: iters, Intervals: intervals})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -31,7 +31,11 @@ type LagrangeOptions struct {
 }
 
 const (
-	defaultLagrangeIntervals = 2048
+	// defaultLagrangeIntervals: on FB-2009 day 0 at 20 nodes, 120 steps on
+	// 2,048 / 16,384 / 32,768 steps give 100.1 / 102.4 / 103.0 s mean in
+	// 2.9 / 5.3 / 7.1 CPU s (docs/results.md, issue 26, s9h26lower);
+	// 16,384 keeps the 10-node day within compare's 10 s on one core.
+	defaultLagrangeIntervals = 16384
 	intervalsPerJob          = 64
 	defaultLagrangeIters     = 120
 	// lagrangeStall is how many iterations without improvement halve the

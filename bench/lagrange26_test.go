@@ -20,7 +20,8 @@ import (
 // at each node count of MRBOUND_NODES (default 10,20,40) it prints the
 // certified mean turnaround after MRBOUND_LAG_ITERS iterations (default
 // compare's 120; no time limit, so the value does not depend on the load)
-// on a grid of MRBOUND_LAG_INTERVALS steps (default 2,048)
+// on a grid of MRBOUND_LAG_INTERVALS steps (default 16,384), with Polyak's
+// target at MRBOUND_LAG_TARGET seconds of mean turnaround (default none)
 // and the CPU seconds (user + system) the call took, then the same for every
 // metric's bound (lowerbound.ComputeWith, the whole lower side). Run with
 // GOMAXPROCS=1 for one core.
@@ -53,6 +54,13 @@ func BenchmarkIssue26Lagrangian(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	target := 0.0 // mean turnaround (s) used as Polyak's target
+	if s := os.Getenv("MRBOUND_LAG_TARGET"); s != "" {
+		var err error
+		if target, err = strconv.ParseFloat(s, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for range b.N {
 		for _, n := range nodes {
 			o := workload.DefaultOptions()
@@ -66,7 +74,7 @@ func BenchmarkIssue26Lagrangian(b *testing.B) {
 				b.Fatal(err)
 			}
 			c0, t0 := cpuSeconds(), time.Now()
-			res, err := lowerbound.IntervalLagrangian(context.Background(), p, lowerbound.LagrangeOptions{Iterations: iters, Intervals: intervals})
+			res, err := lowerbound.IntervalLagrangian(context.Background(), p, lowerbound.LagrangeOptions{Iterations: iters, Intervals: intervals, Target: target * 1000 * float64(len(p.Jobs))})
 			if err != nil {
 				b.Fatal(err)
 			}

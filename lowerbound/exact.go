@@ -10,6 +10,11 @@ import (
 // n!·nodes^n before pruning.
 const ExactMaxTasks = 9
 
+// ExactMaxJobs is the most jobs (with tasks or not) Exact accepts, so that MRCP's
+// product (late + 1)·max turnaround, at most 2^12 · 2^50 ms (maxTime), stays
+// inside int64.
+const ExactMaxJobs = 1 << 12
+
 // Optimum holds the exact minimum of each metric, each over all schedules
 // (they may be attained by different schedules).
 type Optimum struct {
@@ -71,6 +76,9 @@ func Exact(p *Problem) (*Optimum, error) {
 	}
 	if n := p.NumTasks(); n > ExactMaxTasks {
 		return nil, fmt.Errorf("lowerbound: Exact takes at most %d tasks, not %d", ExactMaxTasks, n)
+	}
+	if n := len(p.Jobs); n > ExactMaxJobs {
+		return nil, fmt.Errorf("lowerbound: Exact takes at most %d jobs, not %d", ExactMaxJobs, n)
 	}
 	e := newEnumerator(p, true)
 	e.run()

@@ -31,13 +31,13 @@ type LagrangeOptions struct {
 }
 
 const (
-	defaultLagrangeIntervals = 2048
+	// defaultLagrangeIntervals: on FB-2009 day 0 at 20 nodes, 120 steps on
+	// 2,048 / 16,384 / 32,768 steps give 100.1 / 102.4 / 103.0 s mean in
+	// 2.9 / 5.3 / 7.1 CPU s (docs/results.md, issue 26, s9h26lower);
+	// 16,384 keeps the 10-node day within compare's 10 s on one core.
+	defaultLagrangeIntervals = 16384
 	intervalsPerJob          = 64
 	defaultLagrangeIters     = 120
-	// scanBatch is how many intervals after its release a job's knapsack
-	// looks at first; the scan doubles until no later interval can be
-	// cheaper (the Lagrangian cost of an interval is at least θ·τ/W).
-	scanBatch = 32
 	// lagrangeStall is how many iterations without improvement halve the
 	// Polyak step factor.
 	lagrangeStall = 5
@@ -204,85 +204,130 @@ func (pr *prep) newLagModel(o LagrangeOptions) *lagModel {
 // lagItem is one candidate interval of a piece's work.
 type lagItem struct {
 	cost, room float64
-	t          int // interval, or −1 for the tail
+	t          int // interval, or nInt for the uncapacitated tail
+}
+
+// lagWorse orders items for the knapsack's max-heap: the more expensive
+// first, and on equal cost the later one (so that earlier intervals are
+// preferred on ties, and the tail, t = nInt, comes last).
+func lagWorse(a, b lagItem) bool {
+	if a.cost != b.cost {
+		return a.cost > b.cost
+	}
+	return a.t > b.t
 }
 
 // pieceMin solves min Σ_t (θ·τ_t/W + λ_t)·y_t over Σ y = W,
 // 0 ≤ y_t ≤ cap·(τ_{t+1} − τ_t) for the intervals from the piece's release,
 // plus the uncapacitated tail at the grid end at cost θ·τ_end/W: a
-// fractional knapsack, cheapest first (ties: earlier first, the tail last).
-// It scans intervals in doubling batches and stops when the next interval's
-// cost, at least θ·τ/W, cannot undercut the marginal cost of the fill. It
-// returns the minimum and the mean start Σ τ·y/W, adds y_t to use (when
-// not nil), and reports flat when every interval it scanned is unpriced:
-// then the fill is the same for every θ > 0 (costs all scale with θ, and an
-// unscanned interval costs at least θ·τ/W, above the marginal cost), so the
-// minimum is θ times its value at θ = 1.
+// fractional knapsack whose optimum takes the cheapest items first (ties:
+// earlier first, the tail last).
+//
+// It walks the intervals in time order keeping, in a max-heap by cost, the
+// cheapest items seen whose rooms cover W: a new item enters when it is
+// cheaper than the heap's dearest, which leaves as soon as the others cover
+// W without it (it is then never needed: later entries only make the set
+// cheaper). The walk stops when the interval's cost floor θ·τ_t/W (λ ≥ 0)
+// is not below the dearest item held, since no later interval (nor the tail,
+// at θ·τ_end/W) can then undercut it; it reaches the tail only when the
+// intervals cannot cover W more cheaply. The heap holds a handful of items
+// for most pieces, where sorting every scanned interval (the method before)
+// cost most of the Lagrangian's time.
+//
+// It returns the minimum and the mean start Σ τ·y/W, adds y_t to use (when
+// not nil), and reports flat when every interval it looked at is unpriced:
+// then the fill is the same for every θ > 0 (all costs and the stopping test
+// scale with θ), so the minimum is θ times its value at θ = 1.
 func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []lagItem, use []float64) (val, mean float64, flat bool, _ []lagItem) {
 	bp := lm.bp
 	nInt := len(bp) - 1
-	tail := lagItem{cost: theta * bp[nInt] / pc.w, room: math.Inf(1), t: -1}
-	byCost := func(a, b lagItem) int {
-		switch {
-		case a.cost < b.cost:
-			return -1
-		case a.cost > b.cost:
-			return 1
-		}
-		if a.t < 0 || b.t < 0 {
-			return b.t - a.t // the tail (−1) after any interval
-		}
-		return a.t - b.t
-	}
-	buf = buf[:0]
+	h := buf[:0]
+	room := 0.0 // Σ room over h
 	flat = true
-	next, batch := pc.first, scanBatch
-	for {
-		for stop := min(nInt, next+batch); next < stop; next++ {
-			flat = flat && lam[next] == 0
-			buf = append(buf, lagItem{cost: theta*bp[next]/pc.w + lam[next], room: pc.cap * (bp[next+1] - bp[next]), t: next})
-		}
-		batch *= 2
-		buf = append(buf, tail)
-		slices.SortFunc(buf, byCost)
-		if next >= nInt {
+	for t := pc.first; t < nInt; t++ {
+		floor := theta * bp[t] / pc.w
+		if room >= pc.w && floor >= h[0].cost {
 			break
 		}
-		// The marginal cost of filling W from what was scanned.
-		marginal, left := 0.0, pc.w
-		for _, it := range buf {
-			marginal = it.cost
-			if left -= it.room; left <= 0 {
-				break
-			}
+		flat = flat && lam[t] == 0
+		it := lagItem{cost: floor + lam[t], room: pc.cap * (bp[t+1] - bp[t]), t: t}
+		if room >= pc.w && !lagWorse(h[0], it) {
+			continue
 		}
-		if theta*bp[next]/pc.w >= marginal {
-			break
+		h = lagPush(h, it)
+		room += it.room
+		for len(h) > 1 && room-h[0].room >= pc.w {
+			room -= h[0].room
+			h = lagPop(h)
 		}
-		// Drop the tail again before scanning on.
-		i := slices.IndexFunc(buf, func(it lagItem) bool { return it.t < 0 })
-		buf = slices.Delete(buf, i, i+1)
 	}
+	if room < pc.w || h[0].cost > theta*bp[nInt]/pc.w {
+		// The tail covers whatever is left: every held item dearer than it
+		// leaves, the rest stay whole.
+		tail := lagItem{cost: theta * bp[nInt] / pc.w, room: math.Inf(1), t: nInt}
+		for len(h) > 0 && lagWorse(h[0], tail) {
+			room -= h[0].room
+			h = lagPop(h)
+		}
+		h = lagPush(h, tail)
+	}
+	// Every held item is filled whole but the dearest, h[0], which takes
+	// what is left of W.
 	left := pc.w
-	for _, it := range buf {
-		y := math.Min(left, it.room)
+	for i := len(h) - 1; i >= 1; i-- {
+		left -= h[i].room
+	}
+	for i, it := range h {
+		y := it.room
+		if i == 0 {
+			y = left
+		}
 		if y <= 0 {
 			continue
 		}
 		val += it.cost * y
-		if it.t >= 0 {
-			mean += bp[it.t] * y
-			if use != nil {
-				use[it.t] += y
-			}
-		} else {
-			mean += bp[nInt] * y
-		}
-		if left -= y; left <= 0 {
-			break
+		mean += bp[it.t] * y
+		if use != nil && it.t < nInt {
+			use[it.t] += y
 		}
 	}
-	return val, mean / pc.w, flat, buf
+	return val, mean / pc.w, flat, h
+}
+
+// lagPush adds it to the max-heap h (by lagWorse).
+func lagPush(h []lagItem, it lagItem) []lagItem {
+	h = append(h, it)
+	for i := len(h) - 1; i > 0; {
+		up := (i - 1) / 2
+		if !lagWorse(h[i], h[up]) {
+			break
+		}
+		h[i], h[up] = h[up], h[i]
+		i = up
+	}
+	return h
+}
+
+// lagPop removes the dearest item h[0] from the max-heap h.
+func lagPop(h []lagItem) []lagItem {
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && lagWorse(h[c+1], h[c]) {
+			c++
+		}
+		if !lagWorse(h[c], h[i]) {
+			break
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+	return h
 }
 
 // intervalLagrangian runs the subgradient method on a non-empty problem.

@@ -179,6 +179,13 @@ func TestValidateNamesThePlace(t *testing.T) {
 		{func(p *Problem) { p.Jobs[0].Arrival = -5 }, "jobs[0].arrival"},
 		{func(p *Problem) { p.Jobs[0].Maps[1].Dur = []int64{-1} }, "jobs[0].maps[1].dur[0]"},
 		{func(p *Problem) { p.Jobs[0].Reduces[0].Dur = []int64{1, 2} }, "jobs[0].reduces[0].dur"},
+		{func(p *Problem) { p.Jobs[0].Maps[1].Dur = []int64{maxTime + 1} }, "jobs[0].maps[1].dur[0]"},
+		// Each value within the cap, the horizon past it: the task where
+		// the sum passes is named.
+		{func(p *Problem) {
+			p.Jobs[0].Arrival = maxTime / 2
+			p.Jobs[0].Maps[1].Dur = []int64{maxTime / 2}
+		}, "jobs[0].maps[1].dur: the latest arrival plus"},
 		{func(p *Problem) {
 			for i := range p.Nodes {
 				p.Nodes[i].ReduceSlots = 0
@@ -277,5 +284,32 @@ func TestMetricNames(t *testing.T) {
 	var mode SlotMode
 	if err := mode.UnmarshalText([]byte("fungible")); err != nil || mode != Fungible {
 		t.Errorf("slot mode %v, %v", mode, err)
+	}
+}
+
+// TestExactRefusesTooManyJobs: jobs without tasks cost the enumeration
+// nothing, but each may be late, and (late + 1) times a max turnaround near
+// 2^50 ms must stay inside int64; so more than ExactMaxJobs jobs are refused,
+// and exactly that many are enumerated.
+func TestExactRefusesTooManyJobs(t *testing.T) {
+	mk := func(n int) *Problem {
+		p := &Problem{Mode: Fixed, Groups: 1, Nodes: []Node{{MapSlots: 1, ReduceSlots: 1}}}
+		p.Jobs = append(p.Jobs, Job{Maps: []Task{{Dur: []int64{maxTime / 2}}}})
+		for len(p.Jobs) < n {
+			p.Jobs = append(p.Jobs, Job{Arrival: 10, HasDeadline: true, Deadline: 5})
+		}
+		return p
+	}
+	if _, err := Exact(mk(ExactMaxJobs + 1)); err == nil {
+		t.Errorf("Exact took %d jobs", ExactMaxJobs+1)
+	}
+	opt, err := Exact(mk(ExactMaxJobs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every task-less job is late (deadline before arrival); the one task
+	// gives the max turnaround.
+	if want := int64(ExactMaxJobs) * (maxTime / 2); opt.MRCPProduct != want || opt.LateJobs != ExactMaxJobs-1 {
+		t.Errorf("product %d, late %d; want %d, %d", opt.MRCPProduct, opt.LateJobs, want, ExactMaxJobs-1)
 	}
 }

@@ -82,9 +82,14 @@ type Problem struct {
 	Preemptive bool `json:"preemptive,omitempty"`
 }
 
-// maxTime (about 35 years in ms) keeps sums of up to 2^22 durations inside
-// int64 and every time exact in float64.
-const maxTime = int64(1) << 40
+// maxTime (2^50 ms, about 35,700 years) caps every time and, what matters,
+// the horizon: the latest arrival plus every task's longest duration, so that
+// every completion time of a compacted schedule, and any sum of durations, is
+// an integer exact in float64 (below 2^53) and inside int64. The cap is on the
+// horizon rather than on each duration (it was 2^40 ms per value), so that a
+// stream of a few very long tasks — a COSHH stream without task counts has
+// single tasks of 10^12 ms on its slow resources — is bounded, not refused.
+const maxTime = int64(1) << 50
 
 // dur returns the duration of t on group g.
 func (t *Task) dur(g int) int64 {
@@ -124,6 +129,13 @@ func (p *Problem) Validate() error {
 			has[1] = has[1] || n.Slots > 0
 		}
 	}
+	// horizon is the latest arrival plus the longest durations so far; each
+	// term is at most maxTime, so the sum cannot overflow before it is
+	// refused.
+	var horizon int64
+	for j := range p.Jobs {
+		horizon = max(horizon, min(max(p.Jobs[j].Arrival, 0), maxTime))
+	}
 	for j := range p.Jobs {
 		job := &p.Jobs[j]
 		path := fmt.Sprintf("jobs[%d]", j)
@@ -146,10 +158,15 @@ func (p *Problem) Validate() error {
 				if len(t.Dur) != 1 && len(t.Dur) != p.Groups {
 					return bad(tp(), "has %d entries, want 1 or %d", len(t.Dur), p.Groups)
 				}
+				longest := int64(0)
 				for g, d := range t.Dur {
 					if d < 0 || d > maxTime {
 						return bad(fmt.Sprintf("%s[%d]", tp(), g), "%d is outside [0, %d]", d, maxTime)
 					}
+					longest = max(longest, d)
+				}
+				if horizon += longest; horizon > maxTime {
+					return bad(tp, "the latest arrival plus the longest durations up to this task pass %d ms (2^50)", maxTime)
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package lowerbound
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -179,4 +180,94 @@ func TestExactHugeSlotCounts(t *testing.T) {
 			t.Fatalf("instance %d: %d slots a node %+v, 10^12 slots %+v\n%s", i, n, a, b, dump(p))
 		}
 	}
+}
+
+// TestLongTimesBounded: times far above the old per-value cap of 2^40 ms
+// (a COSHH stream without task counts has single tasks of 3·10^12 ms) are
+// bounded, not refused. Every time of a random instance is multiplied by an
+// odd factor that takes its horizon (latest arrival plus all durations) to
+// about 2^49 ms, so single durations reach 10^13–10^14 ms; the enumerated optimum scales exactly (an
+// independent check of the enumerator at that scale), no bound exceeds it,
+// and the time bounds stay within float error of the factor times the
+// unscaled ones.
+func TestLongTimesBounded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 19))
+	for i := range 60 {
+		p := randomProblem(rng, 6)
+		var h, d int64 // the horizon (latest arrival plus every longest duration), the latest deadline
+		for _, job := range p.Jobs {
+			h, d = max(h, job.Arrival), max(d, job.Deadline)
+		}
+		for _, job := range p.Jobs {
+			for _, tk := range append(slices.Clone(job.Maps), job.Reduces...) {
+				h += slices.Max(tk.Dur)
+			}
+		}
+		if h == 0 {
+			continue
+		}
+		f := maxTime/(2*max(h, d)) | 1
+		q := scaleTimes(p, f)
+		want, err := Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Exact(q)
+		if err != nil {
+			t.Fatalf("instance %d scaled: %v", i, err)
+		}
+		name := fmt.Sprintf("instance %d scaled by %d", i, f)
+		ff := float64(f)
+		for _, m := range []Metric{Makespan, TotalTurnaround, MaxTurnaround} {
+			if got.Value(m, len(q.Jobs)) != ff*want.Value(m, len(p.Jobs)) {
+				t.Fatalf("%s: %s optimum %g, unscaled %g\n%s", name, m, got.Value(m, len(q.Jobs)), want.Value(m, len(p.Jobs)), dump(p))
+			}
+		}
+		checkAgainstExact(t, name, q, map[Metric]int{})
+		lag, err := IntervalLagrangian(context.Background(), q, lagrangeGrids[i%len(lagrangeGrids)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := float64(got.TotalTurnaround); lag.Value > o+roundingSlack(o) {
+			t.Errorf("%s: Lagrangian %.9g > optimum %g\n%s", name, lag.Value, o, dump(p))
+		}
+		bp, err := Compute(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bq, err := Compute(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []Metric{Makespan, TotalTurnaround, MaxTurnaround} {
+			// Certified values are rounded up to whole ms, so the unscaled
+			// bound may be up to 1 ms (f ms scaled) above the exact one.
+			lo, hi := ff*(bp.Get(m).Certified-1), ff*bp.Get(m).Certified
+			if v := bq.Get(m).Certified; v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				t.Errorf("%s: %s bound %g, unscaled %g × f", name, m, v, bp.Get(m).Certified)
+			}
+		}
+	}
+}
+
+// scaleTimes returns p with every arrival, deadline and duration times f.
+func scaleTimes(p *Problem, f int64) *Problem {
+	q := *p
+	q.Jobs = slices.Clone(p.Jobs)
+	for j := range q.Jobs {
+		job := &q.Jobs[j]
+		job.Arrival *= f
+		job.Deadline *= f
+		for _, ts := range []*[]Task{&job.Maps, &job.Reduces} {
+			*ts = slices.Clone(*ts)
+			for i := range *ts {
+				d := slices.Clone((*ts)[i].Dur)
+				for g := range d {
+					d[g] *= f
+				}
+				(*ts)[i].Dur = d
+			}
+		}
+	}
+	return &q
 }

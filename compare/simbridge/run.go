@@ -258,7 +258,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		}
 	}
 	var opt *lowerbound.Optimum
-	if !p.Preemptive && p.NumTasks() <= lowerbound.ExactMaxTasks {
+	if !p.Preemptive && p.NumTasks() <= lowerbound.ExactMaxTasks && len(p.Jobs) <= lowerbound.ExactMaxJobs {
 		if out.Exact, err = lowerbound.Exact(p); err != nil {
 			return nil, err
 		}

@@ -166,7 +166,7 @@ func (p *Problem) Validate() error {
 					longest = max(longest, d)
 				}
 				if horizon += longest; horizon > maxTime {
-					return bad(tp, "the latest arrival plus the longest durations up to this task pass %d ms (2^50)", maxTime)
+					return bad(tp(), "the latest arrival plus the longest durations up to this task pass %d ms (2^50)", maxTime)
 				}
 			}
 		}

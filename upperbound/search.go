@@ -96,6 +96,7 @@ func Best(ctx context.Context, w *sim.Workload, p *lowerbound.Problem, o Options
 	if e.c.hetero {
 		variants = append(variants, true)
 	}
+	var ran []*List
 	for _, r := range Rules(o.Metric) {
 		for _, fast := range variants {
 			if e.stop() {
@@ -105,6 +106,10 @@ func Best(ctx context.Context, w *sim.Workload, p *lowerbound.Problem, o Options
 			if err != nil {
 				return nil, err
 			}
+			if slices.ContainsFunc(ran, pol.same) {
+				continue // the same keys give the same schedule (edf without deadlines is arrival)
+			}
+			ran = append(ran, pol)
 			sc, err := e.run(pol)
 			if err != nil {
 				return nil, err
@@ -145,32 +150,58 @@ func (e *evaluator) stop() bool {
 
 // run simulates pol and checks the trace.
 func (e *evaluator) run(pol *List) (Schedule, error) {
+	sc, res, err := e.simulate(pol)
+	if err != nil {
+		return sc, err
+	}
+	e.verify(&sc, res)
+	return sc, nil
+}
+
+// verifyTrace is the checker every schedule passes before it may be an
+// upper value (a variable so that a test can make it reject).
+var verifyTrace = check.Verify
+
+// simulate runs pol and computes the metric from the run's completions,
+// without checking the trace: the search simulates many candidates and
+// checks only those it would keep (verify), since the checker costs about
+// half a simulation. The schedule is not Verified yet; CheckError is set
+// when the run itself failed (an invalid action, a job left unfinished).
+func (e *evaluator) simulate(pol *List) (Schedule, *sim.Result, error) {
 	e.res.Evaluations++
 	sc := Schedule{By: pol.Name(), fast: pol.fast}
 	res, err := sim.Run(e.w, pol, e.o.Sim)
 	if err != nil {
-		return sc, err
+		return sc, nil, err
 	}
-	switch verr := check.Verify(e.w, res); {
-	case verr != nil:
-		sc.CheckError = verr.Error()
+	switch {
 	case res.Rejected > 0:
 		sc.CheckError = fmt.Sprintf("%d invalid actions", res.Rejected)
 	case res.Metrics.CompletedJobs != len(e.w.Jobs):
 		sc.CheckError = fmt.Sprintf("%d of %d jobs completed (%s)", res.Metrics.CompletedJobs, len(e.w.Jobs), res.Incomplete())
 	}
 	if sc.CheckError != "" {
-		return sc, nil
+		return sc, res, nil
 	}
 	sc.Completion = make([]int64, len(res.Jobs))
 	for j, jo := range res.Jobs {
 		sc.Completion[j] = int64(jo.Completion)
 	}
-	if sc.Value, err = compare.Value(e.p, e.o.Metric, sc.Completion); err != nil {
-		return sc, err
+	sc.Value, err = compare.Value(e.p, e.o.Metric, sc.Completion)
+	return sc, res, err
+}
+
+// verify checks the trace of sc's run and marks sc Verified when it passes:
+// only then may its value be an upper value.
+func (e *evaluator) verify(sc *Schedule, res *sim.Result) {
+	if sc.CheckError != "" {
+		return
+	}
+	if err := verifyTrace(e.w, res); err != nil {
+		sc.CheckError = err.Error()
+		return
 	}
 	sc.Verified = true
-	return sc, nil
 }
 
 // consider lists sc and keeps it when it is the best verified one.
@@ -241,9 +272,14 @@ func (e *evaluator) search() error {
 		if err != nil {
 			return err
 		}
-		sc, err := e.run(pol)
+		sc, res, err := e.simulate(pol)
 		if err != nil {
 			return err
+		}
+		// Only a candidate the search keeps is checked; one that fails is
+		// dropped like a worse one.
+		if sc.CheckError == "" && (n == 0 || sc.Value <= curSc.Value) {
+			e.verify(&sc, res)
 		}
 		if !sc.Verified {
 			if n == 0 {
@@ -252,9 +288,7 @@ func (e *evaluator) search() error {
 			}
 			continue
 		}
-		if n == 0 || sc.Value <= curSc.Value {
-			cur, curSc = cand, sc
-		}
+		cur, curSc = cand, sc
 		if best == nil || sc.Value < best.Value {
 			b := sc
 			best = &b

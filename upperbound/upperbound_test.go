@@ -30,7 +30,7 @@ func TestConformance(t *testing.T) {
 			return upperbound.NewOrder(w, order)
 		},
 	}
-	for r := upperbound.SRPT; r < upperbound.Order; r++ {
+	for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
 		builders[r.String()] = func(w *sim.Workload) (sim.Policy, error) { return upperbound.New(w, r) }
 		builders[r.String()+"-fast"] = func(w *sim.Workload) (sim.Policy, error) { return upperbound.NewFast(w, r) }
 	}

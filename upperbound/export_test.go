@@ -9,3 +9,14 @@ func SetVerifyTrace(v func(*sim.Workload, *sim.Result) error) (restore func()) {
 	verifyTrace = v
 	return func() { verifyTrace = old }
 }
+
+// NewWithOffsets is dynamic rule r's construction with offset[j] added to
+// job j's key: a candidate of the search around r.
+func NewWithOffsets(w *sim.Workload, r Rule, offset []float64) (*List, error) {
+	l, err := New(w, r)
+	if err != nil {
+		return nil, err
+	}
+	l.offset = offset
+	return l, nil
+}

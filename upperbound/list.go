@@ -24,6 +24,9 @@ type List struct {
 	// fast leaves a task to faster nodes rather than run it more than
 	// slowCap times slower than it could (heterogeneous clusters).
 	fast bool
+	// offset, when set, is added to a dynamic rule's key of each job: the
+	// search's candidates perturb the rule job by job (nil: the rule).
+	offset []float64
 
 	st         []jobStats // this run's unlaunched work per job
 	key        []float64
@@ -132,10 +135,14 @@ func cmpFloat(a, b float64) int {
 // Name is "offline-" and the rule's name, "-fast" for the variant that
 // keeps tasks off much slower nodes.
 func (l *List) Name() string {
-	if l.fast {
-		return "offline-" + l.rule.String() + "-fast"
+	name := l.rule.String()
+	if l.offset != nil {
+		name = Order.String() // a search candidate
 	}
-	return "offline-" + l.rule.String()
+	if l.fast {
+		return "offline-" + name + "-fast"
+	}
+	return "offline-" + name
 }
 
 // Init resets the run's state.
@@ -170,8 +177,16 @@ func (l *List) Init(s *sim.Sim) error {
 	return nil
 }
 
-// dynamicKey is a dynamic rule's key of job j now.
+// dynamicKey is a dynamic rule's key of job j now, with its offset.
 func (l *List) dynamicKey(j int) float64 {
+	if l.offset != nil {
+		return l.baseKey(j) + l.offset[j]
+	}
+	return l.baseKey(j)
+}
+
+// baseKey is the dynamic rule's own key of job j now.
+func (l *List) baseKey(j int) float64 {
 	st := &l.st[j]
 	switch l.rule {
 	case SRPT:

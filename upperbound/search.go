@@ -14,8 +14,9 @@ import (
 )
 
 // DefaultEvaluations is the local search's default budget of simulator runs:
-// small instances take milliseconds each, the FB-2009 day about a second at
-// 10 nodes (docs/results.md, issue 26).
+// small instances take milliseconds each, the FB-2009 day 0.3–0.7 s of CPU
+// (with the checker, which a candidate needs only when it would become the
+// best, about half as much again; docs/results.md, issue 26, s9h26upper).
 const DefaultEvaluations = 40
 
 // Options configure Best.

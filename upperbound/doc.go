@@ -35,8 +35,10 @@
 //     job's completion in the relaxation, relax-srpt-mid: its α = ½ point);
 //   - makespan: longest remaining span first (lrpt), longest critical path
 //     first (cp-first);
-//   - maximum turnaround: latest start first (latest-start, a_j − CP_j) and
-//     arrival order;
+//   - maximum turnaround: latest start first (latest-start, a_j − CP_j),
+//     the same per kind (latest-start-kind: maps by a_j − CP_j, reduces by
+//     a_j minus the job's reduce span, their latest start for a common
+//     turnaround target) and arrival order;
 //   - late jobs and MRCP's product: earliest deadline first (edf).
 //
 // On heterogeneous clusters each rule also runs as a "-fast" variant, which
@@ -44,19 +46,36 @@
 // times slower than its fastest node would: on COSHH's clusters, whose
 // resources differ by 100×, waiting for a fast slot wins by far.
 //
-// Best runs every rule (the metric's own first) and then a local search over
-// static job orders (LocalSearch): starting from the completion order of the
-// best verified schedule so far, it moves one job — often the one that
-// decides the metric (the last to finish, the longest turnaround, a late
-// job, which is sent to the back as in Moore–Hodgson) — re-simulates,
-// re-checks, and keeps the move when the verified value improves. The search
-// draws from a seeded stream and stops after Options.Evaluations runs, so a
-// seed fixes the result; Options.TimeLimit is a safety stop (a search it cuts
-// short says so in Result.Stopped and may depend on the machine).
+// Best runs every rule (the metric's own first), skipping a static rule
+// that ranks the jobs exactly as one already run (the same schedule: edf
+// without deadlines is arrival order), and then a local search from the
+// best verified schedule so far, of one of two kinds:
+//
+//   - around a dynamic rule (srpt, srpt-span, lrpt): each candidate adds a
+//     per-job offset to the rule's key, so the search starts from the rule's
+//     own schedule and keeps its dynamics; a move changes one job's offset
+//     by up to its work, often promoting the job that waited longest beyond
+//     its critical path;
+//   - otherwise over static job orders, starting from the
+//     completion order of the best schedule (a construction's or a verified
+//     policy run's): a move shifts one job — often the one that decides the
+//     metric (the last to finish, the longest turnaround, a late job, which
+//     is sent to the back as in Moore–Hodgson).
+//
+// A candidate is kept when its value is no worse. It is simulated first and
+// checked by sim/check only when it would become the search's best (the
+// checker costs about half a simulation), so an unchecked candidate is
+// never an upper value. The search draws from a seeded stream and stops
+// after Options.Evaluations runs, so a seed fixes the result;
+// Options.TimeLimit is a safety stop (a search it cuts short says so in
+// Result.Stopped and may depend on the machine).
 //
 // # What is not here
 //
 // Deliberate idling (holding a slot for an imminent small job) is not
 // implemented: list scheduling never leaves a slot idle when a ready task
-// could use it. The local search can only reorder jobs.
+// could use it. Tried on the FB-2009 day (holding reduces longer than a
+// threshold until the last arrival), it made mean turnaround far worse: the
+// held jobs' own turnaround counts as much as anyone's (docs/results.md,
+// issue 26, s9h26upper).
 package upperbound

@@ -3,6 +3,7 @@ package upperbound
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/mrbound/mrbound/sim"
 )
@@ -17,9 +18,15 @@ type List struct {
 	// static are the keys of a static rule or of an Order (nil for a
 	// dynamic rule).
 	static []float64
+	// staticRed, when set, are the reduce queue's own static keys
+	// (LatestStartKind); redKey is this run's copy.
+	staticRed, redKey []float64
 	// fast leaves a task to faster nodes rather than run it more than
 	// slowCap times slower than it could (heterogeneous clusters).
 	fast bool
+	// offset, when set, is added to a dynamic rule's key of each job: the
+	// search's candidates perturb the rule job by job (nil: the rule).
+	offset []float64
 
 	st         []jobStats // this run's unlaunched work per job
 	key        []float64
@@ -38,7 +45,7 @@ func NewFast(w *sim.Workload, r Rule) (*List, error) {
 }
 
 func newList(c *clair, r Rule, fast bool) (*List, error) {
-	if r <= RuleUnknown || r >= Order {
+	if r <= RuleUnknown || r == Order || int(r) >= len(ruleNames) {
 		return nil, fmt.Errorf("upperbound: no construction %v", r)
 	}
 	l := &List{rule: r, c: c, fast: fast}
@@ -46,6 +53,9 @@ func newList(c *clair, r Rule, fast bool) (*List, error) {
 		var err error
 		if l.static, err = c.staticKeys(r); err != nil {
 			return nil, err
+		}
+		if r == LatestStartKind {
+			l.staticRed = c.reduceKeys()
 		}
 	}
 	return l, nil
@@ -73,13 +83,66 @@ func newOrder(c *clair, order []int, fast bool) (*List, error) {
 	return &List{rule: Order, c: c, static: key, fast: fast}, nil
 }
 
+// same reports whether l and m are static constructions that rank the
+// jobs alike (and make the same -fast choice), hence give the same
+// schedule: the simulator is deterministic and a static rule's decisions
+// depend only on the order its keys and tie-breaks (arrival, then index)
+// put the jobs in — edf without any deadline is arrival order. Where a job
+// is chained, arrival-keyed rules re-key it on its arrival, so only the same
+// rule counts as the same.
+func (l *List) same(m *List) bool {
+	if l.static == nil || m.static == nil || l.fast != m.fast || (l.rule != m.rule && l.c.chained) {
+		return false
+	}
+	return slices.Equal(l.rank(l.static), m.rank(m.static)) &&
+		slices.Equal(l.rank(l.reduceKeys()), m.rank(m.reduceKeys()))
+}
+
+// reduceKeys are the reduce queue's static keys.
+func (l *List) reduceKeys() []float64 {
+	if l.staticRed != nil {
+		return l.staticRed
+	}
+	return l.static
+}
+
+// rank is the jobs in the order key puts them, ties by arrival, then index
+// (the heaps' order).
+func (l *List) rank(key []float64) []int {
+	order := make([]int, len(key))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		switch {
+		case key[a] != key[b]:
+			return cmpFloat(key[a], key[b])
+		case l.c.jobs[a].arrival != l.c.jobs[b].arrival:
+			return cmpFloat(l.c.jobs[a].arrival, l.c.jobs[b].arrival)
+		}
+		return a - b
+	})
+	return order
+}
+
+func cmpFloat(a, b float64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
 // Name is "offline-" and the rule's name, "-fast" for the variant that
 // keeps tasks off much slower nodes.
 func (l *List) Name() string {
-	if l.fast {
-		return "offline-" + l.rule.String() + "-fast"
+	name := l.rule.String()
+	if l.offset != nil {
+		name = Order.String() // a search candidate
 	}
-	return "offline-" + l.rule.String()
+	if l.fast {
+		return "offline-" + name + "-fast"
+	}
+	return "offline-" + name
 }
 
 // Init resets the run's state.
@@ -102,11 +165,28 @@ func (l *List) Init(s *sim.Sim) error {
 		return a < b
 	}
 	l.maps, l.reds = newIndexHeap(len(l.st), less), newIndexHeap(len(l.st), less)
+	if l.staticRed != nil {
+		l.redKey = append(l.redKey[:0], l.staticRed...)
+		l.reds = newIndexHeap(len(l.st), func(a, b int) bool {
+			if l.redKey[a] != l.redKey[b] {
+				return l.redKey[a] < l.redKey[b]
+			}
+			return less(a, b)
+		})
+	}
 	return nil
 }
 
-// dynamicKey is a dynamic rule's key of job j now.
+// dynamicKey is a dynamic rule's key of job j now, with its offset.
 func (l *List) dynamicKey(j int) float64 {
+	if l.offset != nil {
+		return l.baseKey(j) + l.offset[j]
+	}
+	return l.baseKey(j)
+}
+
+// baseKey is the dynamic rule's own key of job j now.
+func (l *List) baseKey(j int) float64 {
 	st := &l.st[j]
 	switch l.rule {
 	case SRPT:
@@ -130,6 +210,9 @@ func (l *List) JobArrival(s *sim.Sim, j int) {
 			l.key[j] = a
 		case LatestStart:
 			l.key[j] = a - st.cp
+		case LatestStartKind:
+			l.key[j] = a - st.cp
+			l.redKey[j] = a - l.c.reduceSpan(st)
 		}
 	}
 	if l.rule.dynamic() {

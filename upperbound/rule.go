@@ -41,10 +41,14 @@ const (
 	EDF
 	// Order: a given static order (the local search's candidate).
 	Order
+	// LatestStartKind: latest start per kind — maps by a_j − CP_j, reduces
+	// by a_j minus the job's reduce span alone (its latest reduce start for
+	// a common turnaround target).
+	LatestStartKind
 )
 
 var ruleNames = enum.Names[Rule]{"unknown", "srpt", "srpt-span", "relax-srpt", "relax-srpt-mid", "lrpt",
-	"cp-first", "latest-start", "arrival", "edf", "search"}
+	"cp-first", "latest-start", "arrival", "edf", "search", "latest-start-kind"}
 
 func (r Rule) String() string { return ruleNames.String(r) }
 
@@ -58,12 +62,12 @@ func Rules(m lowerbound.Metric) []Rule {
 		lowerbound.MeanTurnaround:  {SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
 		lowerbound.TotalTurnaround: {SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
 		lowerbound.Makespan:        {LRPT, CPFirst},
-		lowerbound.MaxTurnaround:   {LatestStart, Arrival},
+		lowerbound.MaxTurnaround:   {LatestStart, LatestStartKind, Arrival},
 		lowerbound.LateJobs:        {EDF, LatestStart},
 		lowerbound.MRCPProduct:     {EDF, LatestStart},
 	}[m]
 	out := append([]Rule{}, first...)
-	for r := SRPT; r < Order; r++ {
+	for _, r := range constructions {
 		found := false
 		for _, f := range first {
 			found = found || f == r
@@ -74,6 +78,9 @@ func Rules(m lowerbound.Metric) []Rule {
 	}
 	return out
 }
+
+// constructions are every rule Best can run (Order is the search's).
+var constructions = []Rule{SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid, LRPT, CPFirst, LatestStart, Arrival, EDF, LatestStartKind}
 
 // dynamic reports whether a rule's key changes as the job's tasks launch.
 func (r Rule) dynamic() bool { return r == SRPT || r == SRPTSpan || r == LRPT }
@@ -103,6 +110,9 @@ type clair struct {
 	kinds     []nodeKindKey
 	kindSlots [][2]bool
 	hetero    bool
+	// chained: some job arrives when its parent completes, so its arrival
+	// is known only during the run.
+	chained bool
 }
 
 type nodeKindKey struct {
@@ -202,6 +212,7 @@ func newClair(w *sim.Workload) *clair {
 		job := &w.Jobs[j]
 		st := &c.jobs[j]
 		st.arrival = float64(job.Arrival)
+		c.chained = c.chained || job.Parent >= 0
 		st.deadline = math.Inf(1)
 		if job.Deadline != sim.NoDeadline {
 			st.deadline = float64(job.Deadline)
@@ -244,6 +255,24 @@ func (c *clair) span(st *jobStats) float64 {
 	return s
 }
 
+// reduceSpan is the time the job's unlaunched reduces need alone.
+func (c *clair) reduceSpan(st *jobStats) float64 {
+	if st.pending[1] == 0 {
+		return 0
+	}
+	use := math.Max(1, math.Min(float64(st.pending[1]), c.slots[1]))
+	return math.Max(st.work[1]/use, st.maxTask[1])
+}
+
+// reduceKeys are LatestStartKind's reduce keys, a_j − reduce span.
+func (c *clair) reduceKeys() []float64 {
+	key := make([]float64, len(c.jobs))
+	for j := range c.jobs {
+		key[j] = c.jobs[j].arrival - c.reduceSpan(&c.jobs[j])
+	}
+	return key
+}
+
 // staticKeys are a static rule's keys (smaller runs first).
 func (c *clair) staticKeys(r Rule) ([]float64, error) {
 	n := len(c.jobs)
@@ -259,7 +288,7 @@ func (c *clair) staticKeys(r Rule) ([]float64, error) {
 		for j := range c.jobs {
 			key[j] = -c.jobs[j].cp
 		}
-	case LatestStart:
+	case LatestStart, LatestStartKind:
 		for j := range c.jobs {
 			key[j] = c.jobs[j].arrival - c.jobs[j].cp
 		}

@@ -3,6 +3,7 @@ package upperbound_test
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/mrbound/mrbound/compare"
@@ -30,7 +31,19 @@ func TestConformance(t *testing.T) {
 			return upperbound.NewOrder(w, order)
 		},
 	}
-	for r := upperbound.SRPT; r < upperbound.Order; r++ {
+	// The search's candidates around a dynamic rule: seeded offsets of up
+	// to ±20 s on each job's key.
+	for _, r := range []upperbound.Rule{upperbound.SRPT, upperbound.LRPT} {
+		builders[r.String()+"-offsets"] = func(w *sim.Workload) (sim.Policy, error) {
+			rng := rand.New(rand.NewPCG(uint64(len(w.Jobs)), 7))
+			off := make([]float64, len(w.Jobs))
+			for j := range off {
+				off[j] = (rng.Float64()*2 - 1) * 20000
+			}
+			return upperbound.NewWithOffsets(w, r, off)
+		}
+	}
+	for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
 		builders[r.String()] = func(w *sim.Workload) (sim.Policy, error) { return upperbound.New(w, r) }
 		builders[r.String()+"-fast"] = func(w *sim.Workload) (sim.Policy, error) { return upperbound.NewFast(w, r) }
 	}
@@ -183,6 +196,29 @@ func TestBeatsOnlinePolicies(t *testing.T) {
 		t.Logf("%s: best of fifo and fair %g, offline %g (by %s)", m, best, r.Best.Value, r.Best.By)
 		if !(r.Best.Value < best) {
 			t.Errorf("%s: offline %g (by %s) does not improve on the best of FIFO and Fair %g", m, r.Best.Value, r.Best.By, best)
+		}
+	}
+}
+
+// TestSeedFixesResult: Best twice with the same seed gives the same best
+// schedule (value, construction, every completion) for each search kind.
+func TestSeedFixesResult(t *testing.T) {
+	w := loaded()
+	opt := simbridge.IdealOptions()
+	p, err := simbridge.Problem(w, opt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []lowerbound.Metric{lowerbound.MeanTurnaround, lowerbound.Makespan, lowerbound.MaxTurnaround} {
+		var got [2]*upperbound.Result
+		for i := range got {
+			if got[i], err = upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: m, Sim: opt, Evaluations: 25, Seed: 3}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, b := got[0].Best, got[1].Best
+		if a == nil || b == nil || a.Value != b.Value || a.By != b.By || !slices.Equal(a.Completion, b.Completion) || got[0].Evaluations != got[1].Evaluations {
+			t.Errorf("%s: two runs with seed 3 differ: %+v and %+v", m, a, b)
 		}
 	}
 }

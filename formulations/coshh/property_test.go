@@ -142,7 +142,7 @@ func TestBadScenarios(t *testing.T) {
 		{`{"kind":"coshh","schema_version":2,"resources":[{"name":"R1"}]}`, "$.schema_version"},
 		{`{"kind":"coshh","schema_version":1,"resources":[{"name":"R1"}],"users":[{"name":"U1","min_share":1,"priority":1}],"jobs":[{"id":"J1","user":"U2","arrival":0,"exec_time":[1]}]}`, "$.jobs[0].user: unknown user"},
 		{`{"kind":"coshh","schema_version":1,"resources":[{"name":"R1"}],"users":[{"name":"U1","min_share":1,"priority":1}],"jobs":[{"id":"J1","user":"U1","arrival":0,"exec_time":[0]}]}`, "$.jobs[0].exec_time[0]"},
-		{`{"kind":"coshh","schema_version":1,"resources":[{"name":"R1"}],"classes":[{"name":"C1","alpha":"x","mu":[3]}]}`, "$.classes.alpha"},
+		{`{"kind":"coshh","schema_version":1,"resources":[{"name":"R1"}],"classes":[{"name":"C1","alpha":"x","mu":[3]}]}`, "$.classes[0].alpha"},
 		{"{\"kind\":\"coshh\",\n\"schema_version\":1,,}", "bad.json:2:20: invalid character"},
 	}
 	for _, c := range cases {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrbound/mrbound/formulations/mrcp"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
@@ -19,7 +20,8 @@ import (
 // proven optimal and equals the enumerated continuous-time optimum
 // (lowerbound.Exact), and its bound is that value; streams with a rounded
 // time or a job without a deadline (for late jobs and the product) are not
-// MRCP instances exactly and get nil.
+// MRCP instances exactly and get nil. formulations/mrcp's makespan MILP
+// proves the same makespan on every stream.
 func TestOptimumMatchesEnumeration(t *testing.T) {
 	n := 40
 	if testing.Short() {
@@ -28,7 +30,7 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 23))
 	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct,
 		lowerbound.TotalTurnaround, lowerbound.MeanTurnaround, lowerbound.Makespan}
-	proven, withLate, refused := 0, 0, 0
+	proven, withLate, refused, milp := 0, 0, 0, 0
 	for i := range n {
 		p := randomStream(rng, true)
 		for j := range p.Jobs {
@@ -49,6 +51,30 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 		allDeadlines := true
 		for j := range p.Jobs {
 			allDeadlines = allDeadlines && p.Jobs[j].HasDeadline
+		}
+		// formulations/mrcp's makespan MILP (compare uses late-count
+		// decisions instead) on the same stream.
+		if unit := exactUnit(p); unit >= 1 {
+			jobs := make([]int, len(p.Jobs))
+			for j := range jobs {
+				jobs[j] = j
+			}
+			if in, exact, err := toMRCP(p, jobs, unit, true); err == nil && exact {
+				for j := range in.Jobs {
+					in.Jobs[j].Deadline = mrcp.HorizonBound(in)
+				}
+				out, err := mrcp.RunInstance(context.Background(), "stream", in, mrcp.Options{Objective: mrcp.Objective{Kind: mrcp.Makespan},
+					Solve: solve.Options{Solver: "native"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Result.Status != solve.Optimal || !out.Verified || out.Recomputed*float64(unit) != float64(opt.Makespan) ||
+					out.Result.Bound > out.Recomputed+1e-6 {
+					t.Errorf("stream %d: makespan MILP %v, verified %v, value %v, bound %v units of %d ms; enumerated %d ms",
+						i, out.Result.Status, out.Verified, out.Recomputed, out.Result.Bound, unit, opt.Makespan)
+				}
+				milp++
+			}
 		}
 		for _, m := range metrics {
 			name := fmt.Sprintf("stream %d %v", i, m)
@@ -81,8 +107,8 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d proven, %d refused, %d streams with a forced late job", proven, refused, withLate)
-	if withLate == 0 || refused == 0 || proven == 0 {
+	t.Logf("%d proven, %d refused, %d streams with a forced late job, %d makespans by the MILP", proven, refused, withLate, milp)
+	if withLate == 0 || refused == 0 || proven == 0 || milp == 0 {
 		t.Errorf("%d streams with a late job in every schedule, %d refused, %d proven: a path is untested", withLate, refused, proven)
 	}
 }

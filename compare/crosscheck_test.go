@@ -596,16 +596,20 @@ func minDuration(cs crossSpec) int64 {
 // streams (small and mixed jobs, 1–3 nodes, tight deadlines on some), where
 // compare solves the whole stream as one MRCP instance (OptimumJobs): every
 // registered non-preemptive policy that runs them must be at or above the
-// proven optimum of late jobs, max turnaround and the product (Build
-// returns ErrBelowBound otherwise), and most optima must be proven.
+// proven optimum of late jobs, max turnaround, the product, makespan and
+// mean turnaround (Build returns ErrBelowBound otherwise), every optimum's
+// schedule passes sim/check, the mean turnaround's MILP is tried exactly
+// on streams of at most TurnaroundOptimumTasks tasks, and most optima must
+// be proven (some mean turnarounds by the MILP, beyond the enumerator).
 func TestCrossCheckMRCPOptimum(t *testing.T) {
 	n := 120
 	if testing.Short() {
 		n = 30
 	}
 	named := nonPreemptive(pipelinePolicies())
-	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct}
-	proven, late := 0, 0
+	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct,
+		lowerbound.Makespan, lowerbound.MeanTurnaround}
+	proven, late, turnaround := 0, 0, 0
 	for seed := range uint64(n) {
 		rng := rand.New(rand.NewPCG(seed, 77))
 		wl := []mrcpscenario.Workload{mrcpscenario.Small, mrcpscenario.Mixed}[seed%2]
@@ -623,26 +627,33 @@ func TestCrossCheckMRCPOptimum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := metrics[seed%3]
+		m := metrics[seed%uint64(len(metrics))]
 		out, err := simbridge.Compare(context.Background(), "gen", w, named, simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(),
 			OptimumJobs: 30, Solve: solve.Options{TimeLimit: 10 * time.Second}})
 		if err != nil {
 			t.Errorf("seed %d %v: %v", seed, m, err)
 			continue
 		}
-		if out.Stream == nil {
-			t.Errorf("seed %d %v: the whole-stream MRCP solve did not apply to an MRCP stream", seed, m)
+		tried := m != lowerbound.MeanTurnaround || len(in.Tasks()) <= simbridge.TurnaroundOptimumTasks
+		if (out.Stream == nil) == tried {
+			t.Errorf("seed %d %v: whole-stream MRCP solve %v, want it tried %v (%d tasks)", seed, m, out.Stream != nil, tried, len(in.Tasks()))
 			continue
+		}
+		if out.StreamCheckErr != "" {
+			t.Errorf("seed %d %v: sim/check rejects the stream schedule: %s", seed, m, out.StreamCheckErr)
 		}
 		if out.Report.Optimum != nil {
 			proven++
 			if m == lowerbound.LateJobs && *out.Report.Optimum > 0 {
 				late++
 			}
+			if m == lowerbound.MeanTurnaround && out.Exact == nil {
+				turnaround++ // proven by the MILP, not the enumerator
+			}
 		}
 	}
-	t.Logf("%d streams, %d optima proven (%d late-job optima above 0), %d policies each", n, proven, late, len(named))
-	if proven < n/2 || late == 0 {
-		t.Errorf("%d of %d optima proven, %d late-job optima above 0: the optimum path is hardly tested", proven, n, late)
+	t.Logf("%d streams, %d optima proven (%d late-job optima above 0, %d mean turnarounds by the MILP), %d policies each", n, proven, late, turnaround, len(named))
+	if proven < n/2 || late == 0 || turnaround == 0 {
+		t.Errorf("%d of %d optima proven, %d late-job optima above 0, %d mean turnarounds by the MILP: the optimum path is hardly tested", proven, n, late, turnaround)
 	}
 }

@@ -61,7 +61,7 @@ func kindNames() []string {
 // kindFlags are the `mrbound solve` flags that belong to scenario kinds. They
 // are declared once here because several kinds share them.
 var kindFlags = []cli.Flag{
-	&cli.StringFlag{Name: "objective", Usage: "objective of the formulation (see the kind's docs), e.g. realtime, tst, trc, feasibility for jlassi; product, lexicographic, weighted, late-count for mrcp"},
+	&cli.StringFlag{Name: "objective", Usage: "objective of the formulation (see the kind's docs), e.g. realtime, tst, trc, feasibility for jlassi; product, lexicographic, weighted, late-count, total-turnaround, makespan for mrcp"},
 	&cli.StringFlag{Name: "formulation", Usage: "formulation variant, e.g. time-indexed or disjunctive for mrcp; strong or published for jlassi"},
 	&cli.StringFlag{Name: "horizon", Usage: "time horizon: a number of intervals, or eq17, table5, search (jlassi)"},
 	&cli.StringFlag{Name: "schedule", Usage: "write the decoded schedule as JSON to `FILE`"},

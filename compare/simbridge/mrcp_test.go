@@ -8,6 +8,7 @@ import (
 	"github.com/mrbound/mrbound/formulations/mrcp"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/lowerbound/windowbound"
 	"github.com/mrbound/mrbound/policy/fair"
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/sim"
@@ -18,11 +19,14 @@ import (
 
 // TestCompareMixedStreamOptimum: a 6-job MRCP mixed stream (λ 0.05, seed
 // 3, 65 tasks: far beyond the enumerator) compared on late jobs, max
-// turnaround and the MRCP product. Each time the offline side is the proven
+// turnaround, the MRCP product and makespan, and a 2-job one (25 tasks) on
+// total and mean turnaround. Each time the offline side is the proven
 // optimum, equal to formulations/mrcp's own solve of the file (the
-// lexicographic objective's late count; with every deadline at the release,
-// its maximum turnaround; the product objective, in ms), and every verified
-// policy lies at or above it.
+// lexicographic objective's late count; with every deadline at the
+// release, its maximum turnaround; the product, makespan and total
+// turnaround objectives, in ms), its schedule passes sim/check, every
+// bound component lies at or below it and every verified policy and
+// offline construction at or above it.
 func TestCompareMixedStreamOptimum(t *testing.T) {
 	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 6, Lambda: 0.05, Seed: 3})
 	if err != nil {
@@ -51,14 +55,43 @@ func TestCompareMixedStreamOptimum(t *testing.T) {
 		allLate.Jobs[j].Deadline = allLate.Jobs[j].Release
 	}
 	turn := solveMRCP(&allLate, mrcp.Lexicographic)
+	mk := mrcp.Objective{Kind: mrcp.Makespan}.ScheduleValue(solveMRCP(in, mrcp.Makespan), 0)
 	want := map[lowerbound.Metric]float64{
 		lowerbound.LateJobs:      float64(lex.LateJobs),
 		lowerbound.MaxTurnaround: float64(turn.MaxTurnaround) * 1000,
 		lowerbound.MRCPProduct:   float64(prod.LateJobs+1) * float64(prod.MaxTurnaround) * 1000,
+		lowerbound.Makespan:      mk * 1000,
 	}
 	if lex.LateJobs == 0 {
 		t.Fatal("the stream needs a late job for the late count to be tested")
 	}
+	checkStreamOptimum(t, w, want)
+	// The turnaround MILP is tried on streams of at most
+	// TurnaroundOptimumTasks tasks: a 2-job mixed stream (25 tasks).
+	in2, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 2, Lambda: 0.05, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(in2.Tasks()); n <= lowerbound.ExactMaxTasks || n > TurnaroundOptimumTasks {
+		t.Fatalf("the 2-job stream has %d tasks: not between the enumerator's and the turnaround MILP's limits", n)
+	}
+	w2, err := workload.FromMRCP("mixed2", in2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := mrcp.Objective{Kind: mrcp.TotalTurnaround}.ScheduleValue(solveMRCP(in2, mrcp.TotalTurnaround), 0)
+	checkStreamOptimum(t, w2, map[lowerbound.Metric]float64{
+		lowerbound.TotalTurnaround: total * 1000,
+		lowerbound.MeanTurnaround:  total * 1000 / float64(len(in2.Jobs)),
+	})
+}
+
+// checkStreamOptimum compares w on each metric of want and checks that the
+// offline side is the proven optimum want[m], verified by sim/check, with
+// every bound component at or below it and every verified policy and
+// offline construction at or above it.
+func checkStreamOptimum(t *testing.T, w *sim.Workload, want map[lowerbound.Metric]float64) {
+	t.Helper()
 	for m, v := range want {
 		out, err := Compare(context.Background(), "mixed", w, NameAll(fifo.New(), fifo.NewEDF(), fair.New()),
 			Options{Metric: m, Sim: IdealOptions(), OptimumJobs: 30, Solve: solve.Options{Solver: "native", TimeLimit: testLimit}})
@@ -72,9 +105,22 @@ func TestCompareMixedStreamOptimum(t *testing.T) {
 		if *r.Optimum != v {
 			t.Errorf("%v: compare's optimum %v, formulations/mrcp's %v", m, *r.Optimum, v)
 		}
+		if out.StreamCheckErr != "" {
+			t.Errorf("%v: sim/check rejects the stream schedule: %s", m, out.StreamCheckErr)
+		}
 		for _, row := range r.Policies {
 			if !row.Verified || row.Value < *r.Optimum {
 				t.Errorf("%v: %+v below the optimum %v or unverified", m, row, *r.Optimum)
+			}
+		}
+		for _, c := range r.Components {
+			if c.Value > *r.Optimum {
+				t.Errorf("%v: bound component %s = %v above the optimum %v", m, c.Name, c.Value, *r.Optimum)
+			}
+		}
+		for _, sc := range r.Offline {
+			if sc.Verified && sc.Value < *r.Optimum {
+				t.Errorf("%v: offline schedule %s = %v below the optimum %v", m, sc.By, sc.Value, *r.Optimum)
 			}
 		}
 	}
@@ -123,6 +169,58 @@ func TestExactDurationsNeedSlotsOnly(t *testing.T) {
 		}
 		if !c.exact && r.Bound > 4000 {
 			t.Errorf("%s: bound %v above the slot problem's optimum 4000", c.name, r.Bound)
+		}
+	}
+}
+
+// TestVerifyStreamRejects: sim/check, through verifyStream, accepts the
+// whole-stream makespan schedule of a 2-job mixed stream and rejects it
+// once a map is moved before its job's arrival, a reduce is shortened, or
+// the value claimed differs from the completions' (so the optimum compare
+// reports rests on a check that can fail).
+func TestVerifyStreamRejects(t *testing.T) {
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 2, Lambda: 0.05, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := workload.FromMRCP("mixed2", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Problem(w, IdealOptions(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := windowbound.Optimum(context.Background(), p, lowerbound.Makespan, windowbound.Options{Solve: solve.Options{Solver: "native", TimeLimit: testLimit}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st == nil || !st.Verified || len(st.Placements) == 0 {
+		t.Fatalf("no verified stream schedule: %+v", st)
+	}
+	if err := verifyStream(w, IdealOptions(), p, lowerbound.Makespan, st); err != nil {
+		t.Fatalf("the MRCP schedule is rejected: %v", err)
+	}
+	broken := map[string]func(s *windowbound.StreamOptimum){
+		"map before arrival": func(s *windowbound.StreamOptimum) {
+			for i := range s.Placements {
+				if pl := &s.Placements[i]; !pl.Reduce && pl.Job == 1 {
+					d := pl.End - pl.Start
+					pl.Start = int64(w.Jobs[1].Arrival) - 1000
+					pl.End = pl.Start + d
+					return
+				}
+			}
+		},
+		"short reduce":  func(s *windowbound.StreamOptimum) { s.Placements[len(s.Placements)-1].End -= 1000 },
+		"value claimed": func(s *windowbound.StreamOptimum) { s.Value -= 1000 },
+	}
+	for name, breakIt := range broken {
+		c := *st
+		c.Placements = append([]windowbound.Placement(nil), st.Placements...)
+		breakIt(&c)
+		if err := verifyStream(w, IdealOptions(), p, lowerbound.Makespan, &c); err == nil {
+			t.Errorf("%s: accepted", name)
 		}
 	}
 }

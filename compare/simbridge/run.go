@@ -34,10 +34,12 @@ type Options struct {
 	// with that many jobs per window.
 	WindowJobs int
 	// OptimumJobs > 0 solves a stream of at most that many jobs as one MRCP
-	// instance (windowbound.Optimum) for late jobs, max turnaround and the
-	// MRCP product, when its durations are the runs' true ones and it is an
-	// MRCP instance exactly: a proven optimum is the offline side's, a
-	// solve stopped by its limit adds its bound. Its time limit is
+	// instance (windowbound.Optimum) for every metric (for the total and
+	// mean turnaround only up to TurnaroundOptimumTasks tasks), when its durations
+	// are the runs' true ones and it is an MRCP instance exactly: a proven
+	// optimum whose schedule passes sim/check is the offline side's, a
+	// solve stopped by its limit adds its bound. The best verified
+	// schedule (policies and offline constructions) is its incumbent. Its time limit is
 	// Solve.TimeLimit, or DefaultOptimumTimeLimit when that is 0.
 	OptimumJobs int
 	// Recorded, when set, is what the real cluster did (a trace's record):
@@ -78,6 +80,15 @@ type Options struct {
 // given (its best value so far stays a valid bound).
 const DefaultLagrangeTimeLimit = 10 * time.Second
 
+// TurnaroundOptimumTasks is the most tasks a stream may have for the
+// whole-stream solve of the total and mean turnaround: that MILP's LP
+// relaxation is weak (a reduce may start as soon as a fraction of its
+// maps is done), so it proves 2-job mixed streams (15–25 tasks) in about a
+// second but leaves 3 jobs (43 tasks) with a 7–13 % gap after 30 s, native
+// or HiGHS (docs/results.md, issue 26): beyond this size a solve would
+// spend its whole time limit for a bound the other components beat.
+const TurnaroundOptimumTasks = 30
+
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).
 const DefaultOptimumTimeLimit = time.Minute
@@ -116,6 +127,9 @@ type Outcome struct {
 	// Stream is the whole-stream MRCP solve (Options.OptimumJobs), nil
 	// when it did not apply.
 	Stream *windowbound.StreamOptimum
+	// StreamCheckErr is sim/check's verdict on Stream's schedule ("" when
+	// it passed or there was none): a rejected schedule proves nothing.
+	StreamCheckErr string
 	// Upper is what the offline constructions found (nil with NoUpper).
 	Upper   *upperbound.Result
 	Results []*sim.Result
@@ -242,6 +256,36 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	var extra []lowerbound.Component
 	mrcpMetric := m == lowerbound.LateJobs || m == lowerbound.MaxTurnaround || m == lowerbound.MRCPProduct
 	exact := exactDurations(w, o.Sim)
+	turnaround := m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround
+	enumerate := !p.Preemptive && p.NumTasks() <= lowerbound.ExactMaxTasks && len(p.Jobs) <= lowerbound.ExactMaxJobs
+	streamOptimum := o.OptimumJobs > 0 && len(p.Jobs) <= o.OptimumJobs && !p.Preemptive && exact &&
+		(!turnaround || p.NumTasks() <= TurnaroundOptimumTasks)
+	if o.DropTraces && !enumerate && !streamOptimum && !(o.WindowJobs > 0 && mrcpMetric) {
+		// What is left (the offline constructions and the report) reads
+		// only the jobs' arrivals and deadlines: the tasks (a slice header
+		// each, 24 bytes per task) need not be held while the
+		// constructions run the simulator.
+		p = jobsOnly(p)
+		out.Problem = p
+	}
+	// The offline constructions run first: the best verified schedule's
+	// value narrows the whole-stream MILP below (streamIncumbent).
+	if !o.NoUpper {
+		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
+		for _, run := range runs {
+			if !run.Verified {
+				continue // only a checked schedule may seed the search
+			}
+			v, err := compare.Value(p, m, run.Completion)
+			if err != nil {
+				return nil, err
+			}
+			uo.Starts = append(uo.Starts, upperbound.Start{Name: run.Policy, Value: v, Completion: run.Completion})
+		}
+		if out.Upper, err = upperbound.Best(ctx, w, p, uo); err != nil {
+			return nil, err
+		}
+	}
 	if o.WindowJobs > 0 && mrcpMetric {
 		if out.Windows, err = windowbound.Bound(ctx, p, windowbound.Options{WindowJobs: o.WindowJobs, Solve: o.Solve}); err != nil {
 			return nil, err
@@ -258,7 +302,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		}
 	}
 	var opt *lowerbound.Optimum
-	if !p.Preemptive && p.NumTasks() <= lowerbound.ExactMaxTasks && len(p.Jobs) <= lowerbound.ExactMaxJobs {
+	if enumerate {
 		if out.Exact, err = lowerbound.Exact(p); err != nil {
 			return nil, err
 		}
@@ -269,16 +313,27 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 			extra = append(extra, lowerbound.Component{Name: "exact-on-lower-durations", Value: out.Exact.Value(m, len(p.Jobs))})
 		}
 	}
-	if opt == nil && o.OptimumJobs > 0 && len(p.Jobs) <= o.OptimumJobs && !p.Preemptive && exact && mrcpMetric {
+	if opt == nil && streamOptimum {
 		so := o.Solve
 		if so.TimeLimit <= 0 {
 			so.TimeLimit = DefaultOptimumTimeLimit
 		}
-		if out.Stream, err = windowbound.Optimum(ctx, p, m, windowbound.Options{Solve: so}); err != nil {
+		inc, err := streamIncumbent(p, m, runs, out.Upper)
+		if err != nil {
 			return nil, err
 		}
-		if out.Stream != nil {
-			extra = append(extra, lowerbound.Component{Name: "mrcp-stream", Value: out.Stream.Bound})
+		if out.Stream, err = windowbound.Optimum(ctx, p, m, windowbound.Options{Solve: so, Incumbent: inc}); err != nil {
+			return nil, err
+		}
+		if st := out.Stream; st != nil {
+			extra = append(extra, lowerbound.Component{Name: "mrcp-stream", Value: st.Bound})
+			if st.Verified {
+				// formulations/mrcp's checker passed it; the simulator's
+				// must too before it counts as a schedule of this workload.
+				if verr := verifyStream(w, o.Sim, p, m, st); verr != nil {
+					out.StreamCheckErr = verr.Error()
+				}
+			}
 		}
 	}
 	out.BoundWall = time.Since(t0)
@@ -286,35 +341,13 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		o.Progress(nPolicies+1, nPolicies+1)
 	}
 	off := compare.OfflineFromBounds(out.Bounds, m, opt, extra...)
-	if o.DropTraces {
-		// What is left (the offline constructions and the report) reads
-		// only the jobs' arrivals and deadlines: the tasks (a slice header
-		// each, 24 bytes per task) need not be held while the
-		// constructions run the simulator.
-		p = jobsOnly(p)
-		out.Problem = p
-	}
-	if !o.NoUpper {
-		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
-		for _, run := range runs {
-			if !run.Verified {
-				continue // only a checked schedule may seed the search
-			}
-			v, err := compare.Value(p, m, run.Completion)
-			if err != nil {
-				return nil, err
-			}
-			uo.Starts = append(uo.Starts, upperbound.Start{Name: run.Policy, Value: v, Completion: run.Completion})
-		}
-		if out.Upper, err = upperbound.Best(ctx, w, p, uo); err != nil {
-			return nil, err
-		}
+	if out.Upper != nil {
 		off.SchedulesStopped = out.Upper.Stopped
 		for _, sc := range out.Upper.Tried {
 			off.Schedules = append(off.Schedules, compare.Schedule{By: sc.By, Value: sc.Value, Verified: sc.Verified, CheckError: sc.CheckError})
 		}
 	}
-	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && off.Optimum == nil {
+	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && out.StreamCheckErr == "" && off.Optimum == nil {
 		v := st.Value
 		off.Optimum, off.Verified = &v, true
 	}

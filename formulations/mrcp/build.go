@@ -52,6 +52,22 @@ type Options struct {
 	// sub.maxLate late jobs and Z ≤ sub.zCap.
 	sub *subproblem
 
+	// Incumbent, when > 0, is the value (in time units) of a schedule
+	// known elsewhere — one verified by another checker, e.g. the
+	// simulator's — for TotalTurnaround and Makespan: Build keeps only the
+	// schedules of value at most Incumbent (the row obj ≤ Incumbent and the
+	// windows it implies, see Build), so the model still holds an optimal
+	// schedule and the solver finds one no worse than the incumbent. Other
+	// objectives ignore it.
+	Incumbent int
+	// OthersFloor, when not nil, holds per job j a lower bound, in time
+	// units and valid for every schedule, on Σ_{k≠j} (C_k − s_k) — e.g. a
+	// total-turnaround bound of the instance without job j, as every
+	// schedule restricted to the other jobs is one of them — which narrows
+	// TotalTurnaround's windows (see completionWindows). Other objectives
+	// ignore it.
+	OthersFloor []int
+
 	// stop, when not nil, is polled by Build's loops: once it reports a
 	// stop, Build returns the model-less Built with errBuildStopped.
 	stop *stopper
@@ -108,6 +124,14 @@ type Built struct {
 	Zmin, Zmax int
 	// Heuristic is the greedy schedule whose objective bounded the horizon.
 	Heuristic *Schedule
+	// Cut is the largest objective value the model allows (+Inf: no cut):
+	// the heuristic's value less one with the cutoff, or Options.Incumbent
+	// when that is lower (TotalTurnaround and Makespan).
+	Cut float64
+	// CutByIncumbent reports that Cut is Options.Incumbent: the model then
+	// still holds a schedule as good as the incumbent, and no schedule in it
+	// would be a contradiction, not a proof that the heuristic is optimal.
+	CutByIncumbent bool
 
 	// span, when > 0, replaces Zmax in the lexicographic weight: a
 	// decomposition subproblem's Zmax is its cap (see runDecomposed).
@@ -254,6 +278,9 @@ func moveJob(order []int, from, to int) []int {
 }
 
 func better(obj Objective, a, b *Schedule) bool {
+	if obj.Kind.scheduleScored() {
+		return obj.ScheduleValue(a, 0) < obj.ScheduleValue(b, 0)
+	}
 	if obj.Kind == Lexicographic || obj.Kind == LateCount {
 		return a.LateJobs < b.LateJobs || (a.LateJobs == b.LateJobs && a.MaxTurnaround < b.MaxTurnaround)
 	}
@@ -365,6 +392,10 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 		bt.Horizon, bt.HorizonSource = o.Horizon, "--horizon"
 	}
 	u := math.MaxInt
+	bt.Cut = math.Inf(1)
+	if o.Objective.Kind.scheduleScored() {
+		return bt.completionWindows(in, o)
+	}
 	if o.Objective.Kind != Lexicographic && o.Objective.Kind != LateCount {
 		// (K + 1)·Z ≤ U and w·K + Z ≤ U imply Z ≤ U; the other two bound K only.
 		u = int(math.Floor(o.Objective.Value(bt.Heuristic.LateJobs, bt.Heuristic.MaxTurnaround, 0) + 1e-9))
@@ -385,6 +416,87 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 			// No job may be late: each completes by its deadline.
 			bt.ubC[j] = min(bt.ubC[j], job.Deadline)
 		}
+	}
+	return bt.emit(in, o)
+}
+
+// scheduleFloor is a lower bound on the TotalTurnaround or Makespan
+// objective of every schedule of in: Σ_j f_j, or max_j (s_j + f_j) −
+// min_j s_j, with f_j = turnaroundFloor.
+func scheduleFloor(in *mrcpscenario.Instance, kind ObjectiveKind) float64 {
+	sum, last, first := 0, math.MinInt, math.MaxInt
+	for _, job := range in.Jobs {
+		f := turnaroundFloor(in, job)
+		sum, last, first = sum+f, max(last, job.Release+f), min(first, job.Release)
+	}
+	if kind == Makespan {
+		return float64(last - first)
+	}
+	return float64(sum)
+}
+
+// turnaroundFloor is a lower bound on C_j − s_j valid for every schedule:
+// the job's map phase (mapPhaseBound) then its longest reduce, which starts
+// after the last map ends.
+func turnaroundFloor(in *mrcpscenario.Instance, job mrcpscenario.Job) int {
+	maxRed := 0
+	for _, r := range job.Reduces {
+		maxRed = max(maxRed, r.Duration)
+	}
+	return mapPhaseBound(in, job) + maxRed
+}
+
+// completionWindows sets the completion bounds of TotalTurnaround and
+// Makespan, then emits the model. Let U be the least known value: the
+// heuristic's (less one with the cutoff, which asks for a better schedule)
+// or Options.Incumbent. A schedule of value at most U has
+//
+//	total:     C_j − s_j ≤ U − Σ_{k≠j} (C_k − s_k) ≤ U − F_j
+//	           with F_j = max(Σ_{k≠j} f_k, Options.OthersFloor[j]), every
+//	           other job k having C_k − s_k ≥ f_k (turnaroundFloor)
+//	makespan:  C_j ≤ min_k s_k + U
+//
+// so these windows (and H, HorizonBound) keep every schedule of value ≤ U,
+// among them an optimal one whenever one of value ≤ U exists: always with
+// the incumbent (a schedule of value U exists) and, with the cutoff alone,
+// unless the heuristic is optimal (ErrNoImprovement or an infeasible
+// model then say so).
+func (bt *Built) completionWindows(in *mrcpscenario.Instance, o Options) (*Built, error) {
+	u := bt.ObjectiveValue(bt.Heuristic)
+	if o.cutoff {
+		u--
+		bt.Cut = u
+	}
+	if o.Incumbent > 0 && float64(o.Incumbent) < u {
+		u, bt.Cut, bt.CutByIncumbent = float64(o.Incumbent), float64(o.Incumbent), true
+	}
+	floors, first := 0, math.MaxInt
+	for _, job := range in.Jobs {
+		floors += turnaroundFloor(in, job)
+		first = min(first, job.Release)
+	}
+	bt.ubC = make([]int, len(in.Jobs))
+	if o.OthersFloor != nil && len(o.OthersFloor) != len(in.Jobs) {
+		return nil, fmt.Errorf("%w: %d others' floors for %d jobs", errBadOption, len(o.OthersFloor), len(in.Jobs))
+	}
+	for j, job := range in.Jobs {
+		others := floors - turnaroundFloor(in, job)
+		if o.OthersFloor != nil {
+			others = max(others, o.OthersFloor[j])
+		}
+		c := job.Release + int(u) - others
+		if bt.Objective.Kind == Makespan {
+			c = first + int(u)
+		}
+		bt.ubC[j] = min(bt.Horizon, c)
+	}
+	return bt.emit(in, o)
+}
+
+// emit sets the task windows from bt.ubC and emits the model (Build's
+// second half).
+func (bt *Built) emit(in *mrcpscenario.Instance, o Options) (*Built, error) {
+	for j, job := range in.Jobs {
 		bt.Zmax = max(bt.Zmax, bt.ubC[j]-job.Release)
 	}
 	for _, t := range in.Tasks() {
@@ -441,7 +553,10 @@ func Build(in *mrcpscenario.Instance, o Options) (*Built, error) {
 		} else {
 			u -= cutoffEps * math.Max(1, math.Abs(u))
 		}
-		b.LessEq("cutoff", obj, u)
+		bt.Cut = min(bt.Cut, u)
+	}
+	if !math.IsInf(bt.Cut, 1) {
+		b.LessEq("cutoff", obj, bt.Cut)
 	}
 	m, err := b.Build()
 	if err != nil {
@@ -561,6 +676,33 @@ func (bt *Built) objective(b *model.Builder) model.Expr {
 	case LateCount:
 		b.Minimize(k)
 		return k
+	case TotalTurnaround:
+		// Σ_j C_j − Σ_j s_j.
+		obj := model.Sum(jv.c...)
+		for _, job := range bt.Instance.Jobs {
+			obj.AddConst(-float64(job.Release))
+		}
+		b.Minimize(obj)
+		return obj
+	case Makespan:
+		// Cmax ≥ C_j for every j; Cmax − min_j s_j.
+		lo, hi, first := 0.0, 0.0, math.MaxInt
+		for j, job := range bt.Instance.Jobs {
+			lo = max(lo, float64(job.Release+turnaroundFloor(bt.Instance, job)))
+			hi = max(hi, float64(bt.ubC[j]))
+			first = min(first, job.Release)
+		}
+		cmax := b.Continuous("Cmax", lo, hi)
+		rows := model.NewRowFamily[int](b, "cmax")
+		for j := range bt.Instance.Jobs {
+			row := model.Expr{}
+			row.Add(cmax, 1).Add(jv.c[j], -1)
+			rows.GreaterEq(j, row, 0)
+		}
+		obj := model.Sum(cmax)
+		obj.AddConst(-float64(first))
+		b.Minimize(obj)
+		return obj
 	}
 	return model.Expr{}
 }
@@ -577,7 +719,7 @@ func (bt *Built) subObjective(b *model.Builder, maxLate int) model.Expr {
 
 // ObjectiveValue is the objective of s as this model scores it.
 func (bt *Built) ObjectiveValue(s *Schedule) float64 {
-	return bt.Objective.Value(s.LateJobs, s.MaxTurnaround, bt.ObjectiveSpan())
+	return bt.Objective.ScheduleValue(s, bt.ObjectiveSpan())
 }
 
 // ObjectiveSpan is the Zmax the lexicographic objective K·(Zmax + 1) + Z is

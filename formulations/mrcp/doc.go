@@ -23,13 +23,22 @@
 //	C_j − (ubC_j − d_j)·N_j ≤ d_j          (5)
 //	Z ≥ C_j − s_j
 //
-// and one of three objectives (ObjectiveKind):
+// and one of the objectives (ObjectiveKind):
 //
-//	product        (K + 1)·Z with K = Σ N_j = Σ_b 2^b y_b (b < bits(|J|)),
-//	               Z + Σ_b 2^b w_b,  w_b ≥ Z − Zmax·(1 − y_b),  w_b ≥ 0
-//	               (w_b = y_b·Z at any minimum: exact)
-//	lexicographic  (Zmax + 1)·K + Z    (Z ∈ [0, Zmax] integer at a minimum)
-//	weighted       w·K + Z             (w = LateWeight, default 100)
+//	product           (K + 1)·Z with K = Σ N_j = Σ_b 2^b y_b (b < bits(|J|)),
+//	                  Z + Σ_b 2^b w_b,  w_b ≥ Z − Zmax·(1 − y_b),  w_b ≥ 0
+//	                  (w_b = y_b·Z at any minimum: exact)
+//	lexicographic     (Zmax + 1)·K + Z    (Z ∈ [0, Zmax] integer at a minimum)
+//	weighted          w·K + Z             (w = LateWeight, default 100)
+//	late-count        K
+//	total-turnaround  Σ_j C_j − Σ_j s_j   (lateness ignored)
+//	makespan          Cmax − min_j s_j,  Cmax ≥ C_j
+//
+// The last two are solved as one model (Monolithic), their windows bounded
+// by the best known value U — the greedy heuristic's or Options.Incumbent, a
+// schedule verified elsewhere: C_j − s_j ≤ U − F_j with F_j a bound on the
+// other jobs' total turnaround (Options.OthersFloor), or C_j ≤ min s + U
+// (completionWindows; docs/bounds.md §11a).
 //
 // The time-indexed form (timeIndexed) has x[t,ℓ,τ] for each start τ in the
 // task's window, strong precedence through cumulative starts

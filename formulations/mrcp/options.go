@@ -2,6 +2,7 @@ package mrcp
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -55,9 +56,19 @@ const (
 	// LateCount: fewest late jobs, the maximum turnaround left as found
 	// (the late-count decomposition stops once the count is proven).
 	LateCount
+	// TotalTurnaround: Σ_j (C_j − s_j), lateness ignored (the simulator's
+	// total and, over n jobs, mean turnaround).
+	TotalTurnaround
+	// Makespan: max_j C_j − min_j s_j, lateness ignored.
+	Makespan
 )
 
-var objectiveNames = enum.Names[ObjectiveKind]{"unknown", "product", "lexicographic", "weighted", "late-count"}
+var objectiveNames = enum.Names[ObjectiveKind]{"unknown", "product", "lexicographic", "weighted", "late-count", "total-turnaround", "makespan"}
+
+// scheduleScored reports whether the kind scores a schedule by its
+// completions (ScheduleValue) rather than by its late count and maximum
+// turnaround (Value).
+func (o ObjectiveKind) scheduleScored() bool { return o == TotalTurnaround || o == Makespan }
 
 func (o ObjectiveKind) String() string { return objectiveNames.String(o) }
 
@@ -86,12 +97,13 @@ type Objective struct {
 	LateWeight float64
 }
 
-// ParseObjective reads product, lexicographic, weighted, weighted:W or late-count.
+// ParseObjective reads product, lexicographic, weighted, weighted:W,
+// late-count, total-turnaround or makespan.
 func ParseObjective(s string) (Objective, error) {
 	name, w, hasW := strings.Cut(s, ":")
 	var o Objective
 	if err := o.Kind.UnmarshalText([]byte(name)); err != nil {
-		return o, fmt.Errorf("mrcp: unknown objective %q (product, lexicographic, weighted, weighted:W or late-count)", s)
+		return o, fmt.Errorf("mrcp: unknown objective %q (product, lexicographic, weighted, weighted:W, late-count, total-turnaround or makespan)", s)
 	}
 	if hasW {
 		f, err := strconv.ParseFloat(w, 64)
@@ -119,7 +131,8 @@ func (o Objective) String() string {
 }
 
 // Value is the objective of a schedule with late jobs K and maximum
-// turnaround Z. The lexicographic value is K·(zSpan+1) + Z, where zSpan
+// turnaround Z (0 for TotalTurnaround and Makespan, which ScheduleValue
+// scores). The lexicographic value is K·(zSpan+1) + Z, where zSpan
 // bounds the range of Z (as in the model); Lexicographic ranks by K then Z.
 func (o Objective) Value(k, z int, zSpan int) float64 {
 	switch o.Kind {
@@ -133,6 +146,31 @@ func (o Objective) Value(k, z int, zSpan int) float64 {
 		return float64(k)
 	}
 	return 0
+}
+
+// ScheduleValue is the objective of s: Value of its late count and maximum
+// turnaround, or for TotalTurnaround and Makespan the sum of its
+// turnarounds and its last completion minus its first release (a job's
+// release is its completion minus its turnaround).
+func (o Objective) ScheduleValue(s *Schedule, zSpan int) float64 {
+	switch o.Kind {
+	case TotalTurnaround:
+		sum := 0
+		for _, j := range s.Jobs {
+			sum += j.Turnaround
+		}
+		return float64(sum)
+	case Makespan:
+		if len(s.Jobs) == 0 {
+			return 0
+		}
+		last, first := math.MinInt, math.MaxInt
+		for _, j := range s.Jobs {
+			last, first = max(last, j.Completion), min(first, j.Completion-j.Turnaround)
+		}
+		return float64(last - first)
+	}
+	return o.Value(s.LateJobs, s.MaxTurnaround, zSpan)
 }
 
 // Method says how Run solves the model. The zero value means the default:

@@ -94,7 +94,7 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	}
 	// The late-count decomposition takes an objective non-decreasing in the
 	// late count and the maximum turnaround whose values are integers.
-	decomposable := o.Objective.Kind != Weighted
+	decomposable := o.Objective.Kind != Weighted && !o.Objective.Kind.scheduleScored()
 	switch o.Method {
 	case MethodUnknown, Monolithic, Plain:
 	case Decomposition, SerialDecomposition:
@@ -118,7 +118,7 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	bt, err := Build(in, bo)
 	if errors.Is(err, ErrNoImprovement) {
 		// Bounds alone prove the heuristic optimal; report that without a solve.
-		bo.cutoff = false
+		bo.cutoff, bo.Incumbent = false, 0
 		if bt, err = Build(in, bo); errors.Is(err, errBuildStopped) {
 			// The heuristic is optimal, but the report's model was not built.
 			err = nil
@@ -128,6 +128,9 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 		}
 		out := &Report{Path: path, Instance: in, Built: bt, FromHeuristic: true}
 		u := bt.ObjectiveValue(bt.Heuristic)
+		if err := incumbentContradicted(o, u); err != nil {
+			return nil, err
+		}
 		out.Result = solve.Result{Solver: "bounds", Status: solve.Optimal, HasSolution: true, Objective: u, Bound: u,
 			Message: "the greedy schedule meets the instance's lower bounds"}
 		out.finish(bt.Heuristic)
@@ -167,6 +170,8 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 		r := &out.Result
 		r.HasSolution, r.Objective = true, u
 		switch {
+		case bt.CutByIncumbent && (res.Status == solve.Infeasible || res.Bound > bt.Cut+objTol):
+			return nil, incumbentContradicted(o, u)
 		case res.Status == solve.Infeasible || res.Bound > cut+objTol:
 			r.Status, r.Bound = solve.Optimal, u
 			r.Message = "no schedule beats the greedy one"
@@ -197,6 +202,18 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	return out, nil
 }
 
+// incumbentContradicted is the error when the instance proves that no
+// schedule reaches o.Incumbent although the caller holds one (a schedule
+// of another problem, or a bug in a checker): nil when the incumbent was
+// not below u − 1, the value (less the cutoff's one) that was refuted.
+func incumbentContradicted(o Options, u float64) error {
+	if o.Incumbent <= 0 || !o.Objective.Kind.scheduleScored() || float64(o.Incumbent) >= u-1 {
+		return nil
+	}
+	return fmt.Errorf("mrcp: no schedule has %v ≤ %d, the incumbent's value (the greedy schedule's is %v): the incumbent is not a schedule of this instance",
+		o.Objective, o.Incumbent, u)
+}
+
 // finish records s, checks it and recomputes its objective.
 func (o *Report) finish(s *Schedule) {
 	o.Schedule = s
@@ -212,6 +229,9 @@ func (o *Report) finish(s *Schedule) {
 func stoppedInBuild(path string, in *mrcpscenario.Instance, bt *Built, status solve.Status, t0 time.Time) *Report {
 	u := bt.ObjectiveValue(bt.Heuristic)
 	lb := bt.Objective.Value(0, TurnaroundLowerBound(in), bt.ObjectiveSpan())
+	if bt.Objective.Kind.scheduleScored() {
+		lb = scheduleFloor(in, bt.Objective.Kind)
+	}
 	out := &Report{Path: path, Instance: in, Built: bt, FromHeuristic: true}
 	out.Result = solve.Result{Solver: "bounds", Status: status, HasSolution: true, Objective: u, Bound: math.Min(u, lb),
 		Wall: time.Since(t0), Message: "stopped while building the model: the greedy schedule and the turnaround bound"}
@@ -223,6 +243,9 @@ func stoppedInBuild(path string, in *mrcpscenario.Instance, bt *Built, status so
 // Zmin, with the late jobs forced by the windows (valid for the product and
 // weighted objectives and, as K·(Zmax+1) + Zmin, for the lexicographic one).
 func (bt *Built) lowerBound() float64 {
+	if bt.Objective.Kind.scheduleScored() {
+		return scheduleFloor(bt.Instance, bt.Objective.Kind)
+	}
 	k := 0
 	for _, n := range bt.jv.n {
 		if bt.Model.ColLower[n.Index()] > 0.5 {

@@ -39,15 +39,21 @@
 // multiple of one unit (the gcd of all durations, arrivals and deadlines),
 // one duration per task on every group, every job with maps, reduces and a
 // deadline — is solved whole by Optimum for one metric: the late-count
-// objective for late jobs, the product for the MRCP product, and the
-// product with every deadline at the horizon (so no compacted schedule is
-// late) for the maximum turnaround. An Optimal solve is then the optimum of
-// the continuous-time problem (integer data: active schedules start tasks
-// at integer times); a limit leaves its dual bound.
+// objective for late jobs, the product for the MRCP product, the product
+// with every deadline at the horizon (so no compacted schedule is late) for
+// the maximum turnaround, the total-turnaround objective for the total and
+// mean turnaround (windows narrowed by an incumbent and by the certified
+// total turnaround of the other jobs, othersFloors), and for the makespan
+// a binary search of late-count decisions "every job done by min s + T?"
+// (makespanByDecisions). An Optimal solve is then the optimum of the
+// continuous-time problem (integer data: active schedules start tasks at
+// integer times); a limit leaves its dual bound. docs/bounds.md §11, §11a
+// give the arguments.
 //
 // # Limits
 //
 // Fixed slots only (MRCP has no fungible slots); every kept task must last at
-// least one unit. Total turnaround has no MRCP objective and is not bounded
-// here.
+// least one unit. The windows (Bound) bound late jobs and the maximum
+// turnaround only. The total-turnaround MILP's relaxation is weak: it proves
+// streams of a few jobs only.
 package windowbound

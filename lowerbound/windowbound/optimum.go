@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations/mrcp"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -19,12 +20,16 @@ type StreamOptimum struct {
 	UnitMs int64             `json:"unitMs"`
 	// Objective is the MRCP objective solved: late-count for late jobs,
 	// product for the product and, with every deadline at the horizon, for
-	// the max turnaround.
+	// the max turnaround, total-turnaround for the total and mean
+	// turnaround, makespan for the makespan.
 	Objective string `json:"objective"`
-	// Status is the solve's: Optimal means Value is the stream's optimum.
+	// Status is the solve's: Optimal means Value is the stream's optimum
+	// (for the total and mean turnaround only when the dual bound proves
+	// it: a stop within a gap the caller allowed is StatusUnknown).
 	Status solve.Status `json:"status"`
 	// Value is the metric of the best schedule found (jobs or ms; NaN when
-	// none), Bound a proven lower bound on it (= Value when Optimal).
+	// none), Bound a proven lower bound on the metric's optimum (= Value
+	// when Optimal).
 	Value float64 `json:"value"`
 	Bound float64 `json:"bound"`
 	// LateJobs and MaxTurnaroundMs are the best schedule's.
@@ -33,7 +38,24 @@ type StreamOptimum struct {
 	// Verified: the schedule passed formulations/mrcp's checker.
 	Verified bool          `json:"verified"`
 	Wall     time.Duration `json:"wall"`
+	// Placements is the verified schedule in the problem's terms (nil when
+	// none), for a checker of the caller's own (compare's sim/check).
+	Placements []Placement `json:"-"`
 }
+
+// Placement is one task of a stream's schedule: map (Reduce false) or
+// reduce Index of Problem.Jobs[Job] on Problem.Nodes[Node] over
+// [Start, End) ms.
+type Placement struct {
+	Job, Index, Node int
+	Reduce           bool
+	Start, End       int64
+}
+
+// incumbentSlack, in time units, is added to an incumbent's value before
+// its floor is taken: a mean turnaround times n carries float rounding
+// far below it, and the optimum is a whole number of units.
+const incumbentSlack = 1e-6
 
 // maxOptimumUnits bounds the horizon, in time units, of a stream Optimum
 // solves: the time-indexed model has a column per task and unit of its
@@ -84,12 +106,14 @@ func horizonMs(p *lowerbound.Problem) int64 {
 }
 
 // Optimum solves the whole of p as one MRCP instance for metric m (late
-// jobs, max turnaround or the MRCP product) when p is exactly an MRCP
-// instance: fixed slots, no preemption, every time a multiple of the unit
-// (o.UnitMs, or exactUnit, the gcd of all times; at most maxOptimumUnits
-// in the horizon), one duration per task on every node group,
-// every job with maps and reduces and, but for the max turnaround, a
-// deadline. It returns nil when p is not (the windows' rounding would make
+// jobs, max, total or mean turnaround, makespan or the MRCP product) when p
+// is exactly an MRCP instance: fixed slots, no preemption, every time a
+// multiple of the unit (o.UnitMs, or exactUnit, the gcd of all times; at
+// most maxOptimumUnits in the horizon), one duration per task on every node
+// group, every job with maps and reduces and, for late jobs and the
+// product, a deadline. o.Incumbent, a verified schedule's value, narrows
+// the turnaround and makespan models (formulations/mrcp keeps every
+// schedule no worse than it, so still an optimal one). It returns nil when p is not (the windows' rounding would make
 // the answer a bound, which Bound gives). With integer data the MILP's
 // integer-time optimum is the continuous-time one (an active schedule
 // starts every task at a sum of data), so an Optimal status gives the
@@ -103,6 +127,10 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 	case lowerbound.LateJobs:
 		kind = mrcp.LateCount
 	case lowerbound.MaxTurnaround, lowerbound.MRCPProduct:
+	case lowerbound.TotalTurnaround, lowerbound.MeanTurnaround:
+		kind = mrcp.TotalTurnaround
+	case lowerbound.Makespan:
+		kind = mrcp.Makespan
 	default:
 		return nil, badinput.Errorf("windowbound: MRCP has no objective for %v", m)
 	}
@@ -121,7 +149,9 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 		jobs[i] = i
 	}
 	sort.SliceStable(jobs, func(x, y int) bool { return p.Jobs[jobs[x]].Arrival < p.Jobs[jobs[y]].Arrival })
-	allLate := m == lowerbound.MaxTurnaround
+	// Only the late count and the product read deadlines; the other
+	// metrics take every job, with or without one.
+	allLate := m != lowerbound.LateJobs && m != lowerbound.MRCPProduct
 	in, exact, err := toMRCP(p, jobs, unit, allLate)
 	if err != nil || !exact {
 		return nil, nil // a task shorter than the unit, or something rounded or dropped
@@ -136,8 +166,29 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 			in.Jobs[j].Deadline = max(in.Jobs[j].Release, h)
 		}
 	}
+	mo := mrcp.Options{Solve: o.Solve, Objective: mrcp.Objective{Kind: kind}}
+	// The metric of a schedule is (value in units)·unit ms, or that over n
+	// for the mean; the optimum in units is an integer at most the
+	// incumbent's, so its floor keeps it (incumbentSlack absorbs the
+	// rounding of a mean times n).
+	n := 1.0
+	if m == lowerbound.MeanTurnaround {
+		n = float64(len(p.Jobs))
+	}
+	inMetric := func(units float64) float64 { return units * float64(unit) / n }
+	if o.Incumbent > 0 && kind != mrcp.Product && kind != mrcp.LateCount {
+		mo.Incumbent = int(math.Floor(o.Incumbent*n/float64(unit) + incumbentSlack))
+	}
+	if kind == mrcp.Makespan {
+		return makespanByDecisions(ctx, p, in, jobs, unit, mo.Incumbent, o.Solve)
+	}
+	if kind == mrcp.TotalTurnaround {
+		if mo.OthersFloor, err = othersFloors(p, jobs, unit); err != nil {
+			return nil, err
+		}
+	}
 	t0 := time.Now()
-	out, err := mrcp.RunInstance(ctx, "stream", in, mrcp.Options{Solve: o.Solve, Objective: mrcp.Objective{Kind: kind}})
+	out, err := mrcp.RunInstance(ctx, "stream", in, mo)
 	if err != nil {
 		return nil, fmt.Errorf("windowbound: %w", err)
 	}
@@ -152,11 +203,19 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 	// turnaround, in units.
 	so.Bound = math.Max(0, math.Ceil(b))
 	if m != lowerbound.LateJobs {
-		so.Bound *= float64(unit)
+		so.Bound = inMetric(so.Bound)
 	}
 	if s := out.Schedule; s != nil && out.Verified {
 		so.LateJobs, so.MaxTurnaroundMs = s.LateJobs, int64(s.MaxTurnaround)*unit
 		switch m {
+		case lowerbound.TotalTurnaround, lowerbound.MeanTurnaround, lowerbound.Makespan:
+			v := mo.Objective.ScheduleValue(s, 0)
+			so.Value = inMetric(v)
+			if so.Status == solve.Optimal && math.Ceil(b) < v {
+				// "Optimal" within a gap the caller allowed (Solve.RelGap,
+				// AbsGap), not proven: keep the dual bound, claim no optimum.
+				so.Status = solve.StatusUnknown
+			}
 		case lowerbound.LateJobs:
 			so.Value = float64(s.LateJobs)
 		case lowerbound.MaxTurnaround:
@@ -167,10 +226,147 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 		if so.Status == solve.Optimal {
 			so.Bound = so.Value
 		}
+		so.Placements = placements(s, jobs, unit)
 	}
 	if out.Schedule != nil && !out.Verified {
 		// A schedule the checker rejects: a bug somewhere; claim nothing.
 		so.Status, so.Bound = solve.StatusUnknown, 0
 	}
 	return so, nil
+}
+
+// othersFloors is, per job jobs[i], a lower bound in units on the total
+// turnaround of the other jobs: lowerbound.Compute's certified total
+// turnaround of p without that job (any schedule of p, restricted to the
+// other jobs, is a schedule of them), rounded up to a whole unit (every
+// turnaround is a whole number of units).
+func othersFloors(p *lowerbound.Problem, jobs []int, unit int64) ([]int, error) {
+	out := make([]int, len(jobs))
+	for i, j := range jobs {
+		q := *p
+		q.Jobs = make([]lowerbound.Job, 0, len(p.Jobs)-1)
+		q.Jobs = append(append(q.Jobs, p.Jobs[:j]...), p.Jobs[j+1:]...)
+		if len(q.Jobs) == 0 {
+			continue
+		}
+		b, err := lowerbound.Compute(&q)
+		if err != nil {
+			return nil, fmt.Errorf("windowbound: the jobs but %d: %w", j, err)
+		}
+		ms := int64(math.Max(0, b.Get(lowerbound.TotalTurnaround).Certified))
+		out[i] = int((ms + unit - 1) / unit)
+	}
+	return out, nil
+}
+
+// makespanByDecisions finds the least makespan of in (the stream in units,
+// jobs[i] the problem's job of in's job i) by deciding "can every job end
+// by min_j s_j + T?" — formulations/mrcp's late-count objective with every
+// deadline there, whose combinatorial phase settles such questions fast —
+// in a binary search of T between a certified lower bound lo and the best
+// schedule found:
+//
+//	a schedule with no late job    ⇒ makespan ≤ its own (≤ T): new upper end
+//	a proven late count ≥ 1        ⇒ makespan > T: lo = T + 1
+//
+// until lo meets the schedule's makespan (proven optimal) or the time
+// limit (o.TimeLimit, shared by the decisions) or ctx stops it, leaving lo
+// as the bound. incumbent (> 0, units) is a verified schedule's makespan
+// from elsewhere: T ≤ incumbent is feasible, so the search starts below it.
+func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpscenario.Instance, jobs []int, unit int64, incumbent int, o solve.Options) (*StreamOptimum, error) {
+	t0 := time.Now()
+	so := &StreamOptimum{Metric: lowerbound.Makespan, UnitMs: unit, Objective: "makespan (late-count decisions)",
+		Status: solve.StatusUnknown, Value: math.NaN()}
+	first := math.MaxInt
+	for _, job := range in.Jobs {
+		first = min(first, job.Release)
+	}
+	b, err := lowerbound.Compute(p)
+	if err != nil {
+		return nil, err
+	}
+	lo := int((int64(math.Max(0, b.Get(lowerbound.Makespan).Certified)) + unit - 1) / unit)
+	var best *mrcp.Schedule
+	have := math.MaxInt // makespan of best, in units
+	ub := mrcp.HorizonBound(in) - first
+	if incumbent > 0 {
+		ub = min(ub, incumbent)
+	}
+	status := solve.Optimal
+	for lo < have {
+		top := min(ub, have-1)
+		if top < lo {
+			return nil, fmt.Errorf("windowbound: a makespan of %d units is proven impossible, yet a verified schedule has %d", lo-1, ub)
+		}
+		T := lo + (top-lo)/2
+		dec := *in
+		dec.Jobs = append([]mrcpscenario.Job(nil), in.Jobs...)
+		for j := range dec.Jobs {
+			dec.Jobs[j].Deadline = first + T
+		}
+		sub := o
+		if o.TimeLimit > 0 {
+			left := o.TimeLimit - time.Since(t0)
+			if left <= 0 {
+				status = solve.TimeLimit
+				break
+			}
+			sub.TimeLimit = left
+		}
+		out, err := mrcp.RunInstance(ctx, "stream", &dec, mrcp.Options{Solve: sub, Objective: mrcp.Objective{Kind: mrcp.LateCount}})
+		if err != nil {
+			return nil, fmt.Errorf("windowbound: %w", err)
+		}
+		if out.Schedule != nil && !out.Verified {
+			// A schedule the checker rejects: a bug somewhere; claim nothing.
+			so.Status, so.Bound, so.Wall = solve.StatusUnknown, 0, time.Since(t0)
+			return so, nil
+		}
+		switch {
+		case out.Schedule != nil && out.Schedule.LateJobs == 0:
+			mk := 0
+			for _, jo := range out.Schedule.Jobs {
+				mk = max(mk, jo.Completion-first)
+			}
+			best, have, ub = out.Schedule, mk, min(ub, mk)
+		case math.Ceil(out.Result.Bound-boundSlack) >= 1:
+			lo = T + 1 // at least one job late in every schedule
+		default:
+			status = out.Result.Status
+			if status == solve.Optimal {
+				status = solve.StatusUnknown // no schedule and no proof: cannot happen
+			}
+		}
+		if status != solve.Optimal {
+			break
+		}
+	}
+	so.Wall = time.Since(t0)
+	so.Status = status
+	if lo < have {
+		if status == solve.Optimal {
+			so.Status = solve.StatusUnknown
+		}
+	}
+	so.Bound = float64(int64(lo) * unit)
+	if best != nil {
+		so.Verified = true
+		so.Value = float64(int64(have) * unit)
+		so.LateJobs, so.MaxTurnaroundMs = 0, int64(best.MaxTurnaround)*unit
+		if so.Status == solve.Optimal {
+			so.Bound = so.Value
+		}
+		so.Placements = placements(best, jobs, unit)
+	}
+	return so, nil
+}
+
+// placements is s in the problem's terms.
+func placements(s *mrcp.Schedule, jobs []int, unit int64) []Placement {
+	var out []Placement
+	for _, a := range s.Tasks {
+		out = append(out, Placement{Job: jobs[a.Task.Job], Index: a.Task.Index, Node: a.Resource,
+			Reduce: a.Task.Kind == mrcpscenario.Reduce, Start: int64(a.Start) * unit, End: int64(a.End) * unit})
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mrbound/mrbound/formulations/mrcp"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
@@ -15,18 +16,21 @@ import (
 
 // TestOptimumMatchesEnumeration: on seeded random streams in whole seconds
 // with a deadline on every job, the whole-stream MRCP solve of each metric
-// (late jobs, max turnaround, the product) is proven optimal and equals the
-// enumerated continuous-time optimum (lowerbound.Exact), and its bound is
-// that value; streams with a rounded time or a job without a deadline (but
-// for the max turnaround) are not MRCP instances exactly and get nil.
+// (late jobs, max, total and mean turnaround, makespan, the product) is
+// proven optimal and equals the enumerated continuous-time optimum
+// (lowerbound.Exact), and its bound is that value; streams with a rounded
+// time or a job without a deadline (for late jobs and the product) are not
+// MRCP instances exactly and get nil. formulations/mrcp's makespan MILP
+// proves the same makespan on every stream.
 func TestOptimumMatchesEnumeration(t *testing.T) {
 	n := 40
 	if testing.Short() {
 		n = 12
 	}
 	rng := rand.New(rand.NewPCG(7, 23))
-	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct}
-	proven, withLate, refused := 0, 0, 0
+	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct,
+		lowerbound.TotalTurnaround, lowerbound.MeanTurnaround, lowerbound.Makespan}
+	proven, withLate, refused, milp := 0, 0, 0, 0
 	for i := range n {
 		p := randomStream(rng, true)
 		for j := range p.Jobs {
@@ -48,6 +52,30 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 		for j := range p.Jobs {
 			allDeadlines = allDeadlines && p.Jobs[j].HasDeadline
 		}
+		// formulations/mrcp's makespan MILP (compare uses late-count
+		// decisions instead) on the same stream.
+		if unit := exactUnit(p); unit >= 1 {
+			jobs := make([]int, len(p.Jobs))
+			for j := range jobs {
+				jobs[j] = j
+			}
+			if in, exact, err := toMRCP(p, jobs, unit, true); err == nil && exact {
+				for j := range in.Jobs {
+					in.Jobs[j].Deadline = mrcp.HorizonBound(in)
+				}
+				out, err := mrcp.RunInstance(context.Background(), "stream", in, mrcp.Options{Objective: mrcp.Objective{Kind: mrcp.Makespan},
+					Solve: solve.Options{Solver: "native"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if out.Result.Status != solve.Optimal || !out.Verified || out.Recomputed*float64(unit) != float64(opt.Makespan) ||
+					out.Result.Bound > out.Recomputed+1e-6 {
+					t.Errorf("stream %d: makespan MILP %v, verified %v, value %v, bound %v units of %d ms; enumerated %d ms",
+						i, out.Result.Status, out.Verified, out.Recomputed, out.Result.Bound, unit, opt.Makespan)
+				}
+				milp++
+			}
+		}
 		for _, m := range metrics {
 			name := fmt.Sprintf("stream %d %v", i, m)
 			so, err := Optimum(context.Background(), p, m, Options{Solve: solve.Options{Solver: "native"}})
@@ -55,14 +83,15 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := opt.Value(m, len(p.Jobs))
+			needsDeadlines := m == lowerbound.LateJobs || m == lowerbound.MRCPProduct
 			if so == nil {
-				if allDeadlines || m == lowerbound.MaxTurnaround {
+				if allDeadlines || !needsDeadlines {
 					t.Errorf("%s: refused an exact MRCP stream", name)
 				}
 				refused++
 				continue
 			}
-			if !allDeadlines && m != lowerbound.MaxTurnaround {
+			if !allDeadlines && needsDeadlines {
 				t.Errorf("%s: solved a stream with a job without deadline as if exact", name)
 			}
 			if so.Bound > want {
@@ -78,8 +107,8 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d proven, %d refused, %d streams with a forced late job", proven, refused, withLate)
-	if withLate == 0 || refused == 0 || proven == 0 {
+	t.Logf("%d proven, %d refused, %d streams with a forced late job, %d makespans by the MILP", proven, refused, withLate, milp)
+	if withLate == 0 || refused == 0 || proven == 0 || milp == 0 {
 		t.Errorf("%d streams with a late job in every schedule, %d refused, %d proven: a path is untested", withLate, refused, proven)
 	}
 }
@@ -89,8 +118,13 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 // lowerbound.Problem in ms; formulations/mrcp's combinatorial phase proves
 // each metric's optimum in about 0.3 s.
 func congestedStream(t *testing.T) *lowerbound.Problem {
+	return generatedStream(t, 10, 0.04, 1)
+}
+
+// generatedStream is a generated MRCP mixed stream as a lowerbound.Problem in ms.
+func generatedStream(t *testing.T, jobs int, lambda float64, seed uint64) *lowerbound.Problem {
 	t.Helper()
-	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 10, Lambda: 0.04, Seed: 1, TimeUnit: 1})
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: lambda, Seed: seed, TimeUnit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,16 +145,20 @@ func congestedStream(t *testing.T) *lowerbound.Problem {
 	return p
 }
 
-// TestOptimumBoundAtStops: on a congested 10-job stream, Optimum stopped
-// early (a cancelled context, an expired or short time limit, a node or an
+// TestOptimumBoundAtStops: on a congested 10-job stream (on a 2-job one for
+// the total and mean turnaround), Optimum stopped early (a cancelled context, an expired or short time limit, a node or an
 // iteration limit, a loose gap) reports a bound at most the optimum proven
 // without limits, for each metric, a verified value no better than it, and
 // with a cancelled context or an expired time limit not Optimal (before
 // formulations/mrcp honoured them, the combinatorial phase still proved
 // the optimum).
 func TestOptimumBoundAtStops(t *testing.T) {
-	p := congestedStream(t)
-	metrics := []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct}
+	testBoundAtStops(t, congestedStream(t), []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct, lowerbound.Makespan})
+	// The turnaround MILP proves 2-job streams only (compare's limit).
+	testBoundAtStops(t, generatedStream(t, 2, 0.05, 1), []lowerbound.Metric{lowerbound.TotalTurnaround, lowerbound.MeanTurnaround})
+}
+
+func testBoundAtStops(t *testing.T, p *lowerbound.Problem, metrics []lowerbound.Metric) {
 	stops := []struct {
 		name string
 		ctx  context.Context
@@ -164,6 +202,47 @@ func TestOptimumBoundAtStops(t *testing.T) {
 			if st.stopped && !got.Status.IsLimit() {
 				t.Errorf("%s: %v, want a limit", name, got.Status)
 			}
+		}
+	}
+}
+
+// TestOptimumIncumbent: an incumbent (a verified schedule's value, as
+// compare passes it) at the optimum still gives the proven optimum, for
+// the total and mean turnaround and the makespan; one a unit below it is
+// refused with an error, as no schedule reaches it (an incumbent from
+// another problem must never turn into a bound above the optimum).
+func TestOptimumIncumbent(t *testing.T) {
+	for _, c := range []struct {
+		p *lowerbound.Problem
+		m lowerbound.Metric
+	}{
+		{generatedStream(t, 2, 0.05, 1), lowerbound.TotalTurnaround},
+		{generatedStream(t, 2, 0.05, 1), lowerbound.MeanTurnaround},
+		{congestedStream(t), lowerbound.Makespan},
+	} {
+		o := Options{Solve: solve.Options{Solver: "native", TimeLimit: time.Minute}}
+		ref, err := Optimum(context.Background(), c.p, c.m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil || ref.Status != solve.Optimal || !ref.Verified {
+			t.Fatalf("%v: reference %+v, want a verified optimum", c.m, ref)
+		}
+		o.Incumbent = ref.Value
+		got, err := Optimum(context.Background(), c.p, c.m, o)
+		if err != nil {
+			t.Fatalf("%v: incumbent at the optimum: %v", c.m, err)
+		}
+		if got.Status != solve.Optimal || !got.Verified || got.Value != ref.Value || got.Bound != ref.Value {
+			t.Errorf("%v: incumbent at the optimum %v: %v, value %v, bound %v", c.m, ref.Value, got.Status, got.Value, got.Bound)
+		}
+		unit := 1000.0
+		if c.m == lowerbound.MeanTurnaround {
+			unit /= float64(len(c.p.Jobs))
+		}
+		o.Incumbent = ref.Value - unit
+		if got, err := Optimum(context.Background(), c.p, c.m, o); err == nil {
+			t.Errorf("%v: incumbent %v below the optimum %v accepted: %+v", c.m, o.Incumbent, ref.Value, got)
 		}
 	}
 }

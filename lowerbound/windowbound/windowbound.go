@@ -24,6 +24,11 @@ type Options struct {
 	UnitMs int64
 	// Solve is passed to each window's MRCP solve (backend, time limit).
 	Solve solve.Options
+	// Incumbent, when > 0, is Optimum's: the metric's value (ms; the mean
+	// for MeanTurnaround) of a schedule of the stream verified elsewhere,
+	// which bounds the makespan and turnaround models' windows (see
+	// formulations/mrcp.Options.Incumbent). Bound does not read it.
+	Incumbent float64
 }
 
 const defaultWindowJobs = 5

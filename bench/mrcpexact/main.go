@@ -1,0 +1,120 @@
+// Command mrcpexact measures issue 26 point 3 ("exact where small") on the
+// 20-job MRCP mixed streams (λ 0.02): for each seed and metric, one
+// simbridge.Compare as `mrbound compare --policies fifo,fair,hfsp,edf` runs
+// it (ideal mode, whole-stream MRCP solve for streams up to 30 jobs,
+// interval Lagrangian on the turnaround metrics), printing the bound and
+// what gives it, the upper end, the bracket, the whole-stream solve's
+// status, bound and wall time, and the CPU seconds (user + sys) of the
+// whole comparison. It prints a Markdown table (docs/results.md, issue 26).
+//
+//	nice go run ./bench/mrcpexact -seeds 1,2,3,4,5,6
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/solve"
+	_ "github.com/mrbound/mrbound/solve/native" // the embedded default solver
+	"github.com/mrbound/mrbound/workload"
+)
+
+func main() {
+	seeds := flag.String("seeds", "1,2,3,4,5,6", "generator seeds")
+	jobs := flag.Int("jobs", 20, "jobs per stream")
+	lambda := flag.Float64("lambda", 0.02, "arrival rate (jobs per s)")
+	metrics := flag.String("metrics", "mean-turnaround,total-turnaround,makespan,max-turnaround", "metrics")
+	limit := flag.Duration("limit", simbridge.DefaultOptimumTimeLimit, "time limit of the whole-stream solve")
+	flag.Parse()
+	if err := run(*seeds, *jobs, *lambda, *metrics, *limit); err != nil {
+		fmt.Fprintln(os.Stderr, "mrcpexact:", err)
+		os.Exit(1)
+	}
+}
+
+// cpu is the process's user + system time so far.
+func cpu() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration) error {
+	fmt.Println("| seed | metric | bound (by) | upper (by) | bracket | stream solve: status, bound, wall | compare CPU s |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, ss := range strings.Split(seeds, ",") {
+		seed, err := strconv.ParseUint(ss, 10, 64)
+		if err != nil {
+			return fmt.Errorf("-seeds: %v", err)
+		}
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: lambda, Seed: seed})
+		if err != nil {
+			return err
+		}
+		w, err := workload.FromMRCP(fmt.Sprintf("seed %d", seed), in)
+		if err != nil {
+			return err
+		}
+		for _, ms := range strings.Split(metrics, ",") {
+			m, err := lowerbound.ParseMetric(ms)
+			if err != nil {
+				return err
+			}
+			var pols []simbridge.Named
+			for _, n := range []string{"fifo", "fair", "hfsp", "edf"} {
+				p, err := policy.New(n, policy.Params{})
+				if err != nil {
+					return err
+				}
+				pols = append(pols, simbridge.Named{Name: n, Policy: p})
+			}
+			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), OptimumJobs: 30, Solve: solve.Options{TimeLimit: limit}}
+			if m == lowerbound.MeanTurnaround || m == lowerbound.TotalTurnaround {
+				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: 120} // compare's default
+			}
+			c0 := cpu()
+			out, err := simbridge.Compare(context.Background(), w.Name, w, pols, o)
+			if err != nil {
+				return fmt.Errorf("seed %d, %s: %w", seed, m, err)
+			}
+			used := cpu() - c0
+			r := out.Report
+			upper, bracket := "-", "-"
+			if r.Upper != nil {
+				upper = fmt.Sprintf("%s (%s)", secs(*r.Upper, m), r.UpperBy)
+			}
+			if r.Bracket != nil {
+				bracket = fmt.Sprintf("%.4f", *r.Bracket)
+			}
+			stream := "not tried"
+			if st := out.Stream; st != nil {
+				stream = fmt.Sprintf("%s, %s, %.1f s", st.Status, secs(st.Bound, m), st.Wall.Seconds())
+				if out.StreamCheckErr != "" {
+					stream += ", sim/check: " + out.StreamCheckErr
+				}
+			}
+			fmt.Printf("| %d | %s | %s (%s) | %s | %s | %s | %.1f |\n", seed, m, secs(r.Bound, m), r.By, upper, bracket, stream, used.Seconds())
+		}
+	}
+	return nil
+}
+
+// secs formats a metric value in ms as seconds.
+func secs(v float64, m lowerbound.Metric) string {
+	if m == lowerbound.LateJobs {
+		return fmt.Sprint(v)
+	}
+	return strconv.FormatFloat(v/1000, 'f', -1, 64) + " s"
+}

@@ -1,0 +1,95 @@
+package simbridge
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/mrbound/mrbound/compare"
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/lowerbound/windowbound"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
+	"github.com/mrbound/mrbound/upperbound"
+)
+
+// streamIncumbent is the least value of m over the schedules sim/check
+// verified — the policies' runs and the offline constructions — or 0 when
+// there is none. windowbound.Optimum keeps every schedule no worse than it,
+// so a wrong (too low) value could only cost the optimum, never a wrong
+// bound: formulations/mrcp then reports the contradiction as an error.
+func streamIncumbent(p *lowerbound.Problem, m lowerbound.Metric, runs []compare.Run, up *upperbound.Result) (float64, error) {
+	best := math.Inf(1)
+	for _, run := range runs {
+		if !run.Verified {
+			continue
+		}
+		v, err := compare.Value(p, m, run.Completion)
+		if err != nil {
+			return 0, err
+		}
+		best = min(best, v)
+	}
+	if up != nil {
+		for _, sc := range up.Tried {
+			if sc.Verified {
+				best = min(best, sc.Value)
+			}
+		}
+	}
+	if math.IsInf(best, 1) {
+		return 0, nil
+	}
+	return best, nil
+}
+
+// verifyStream checks the whole-stream MRCP schedule with the simulator's
+// independent checker, as a run of w with options o: every task once, on
+// the node the MILP chose (pooled slots were coloured back onto nodes by
+// formulations/mrcp's decoder), completed at its end. The replica list is
+// empty (every map remote): exactDurations admits only workloads without a
+// non-local penalty, where locality changes no duration.
+//
+// The metric recomputed from the checked completions must be st.Value.
+func verifyStream(w *sim.Workload, o sim.Options, p *lowerbound.Problem, m lowerbound.Metric, st *windowbound.StreamOptimum) error {
+	first := make([]int, len(w.Jobs)+1)
+	for j := range w.Jobs {
+		first[j+1] = first[j] + len(w.Jobs[j].Maps) + len(w.Jobs[j].Reduces)
+	}
+	res := &sim.Result{Policy: "mrcp-stream", Options: o, Jobs: make([]sim.JobOutcome, len(w.Jobs)), Status: sim.Finished}
+	for j := range w.Jobs {
+		res.Jobs[j] = sim.JobOutcome{Arrived: true, Done: true, Arrival: w.Jobs[j].Arrival}
+	}
+	for _, pl := range st.Placements {
+		if pl.Job < 0 || pl.Job >= len(w.Jobs) {
+			return fmt.Errorf("compare: the stream schedule names job %d of %d", pl.Job, len(w.Jobs))
+		}
+		id, kind := first[pl.Job]+pl.Index, sim.Map
+		if pl.Reduce {
+			id, kind = first[pl.Job]+len(w.Jobs[pl.Job].Maps)+pl.Index, sim.Reduce
+			res.Jobs[pl.Job].Completion = max(res.Jobs[pl.Job].Completion, sim.Time(pl.End))
+		}
+		res.Trace = append(res.Trace, sim.Attempt{Task: sim.TaskID(id), Job: int32(pl.Job), Index: int32(pl.Index), Node: int32(pl.Node),
+			Launch: sim.Time(pl.Start), Start: sim.Time(pl.Start), End: sim.Time(pl.End), Duration: sim.Time(pl.End - pl.Start),
+			Kind: kind, Outcome: sim.Completed})
+	}
+	res.Metrics = sim.ComputeMetrics(w, res.Jobs, res.Trace)
+	if err := check.Verify(w, res); err != nil {
+		return err
+	}
+	c := make([]int64, len(res.Jobs))
+	for j, jo := range res.Jobs {
+		c[j] = int64(jo.Completion)
+	}
+	v, err := compare.Value(p, m, c)
+	if err != nil {
+		return err
+	}
+	if math.Abs(v-st.Value) > valueTol*math.Max(1, math.Abs(v)) {
+		return fmt.Errorf("compare: the stream schedule's %s is %v by sim/check's completions, %v by formulations/mrcp", m, v, st.Value)
+	}
+	return nil
+}
+
+// valueTol is the relative difference allowed between a metric computed
+// twice from the same integer completions (a mean's float rounding).
+const valueTol = 1e-9

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -29,17 +28,7 @@ func BenchmarkIssue26Lagrangian(b *testing.B) {
 	if _, err := os.Stat(fb2009Day0); err != nil {
 		b.Skip("no FB-2009 trace: ", err)
 	}
-	nodes := []int{10, 20, 40}
-	if s := os.Getenv("MRBOUND_NODES"); s != "" {
-		nodes = nodes[:0]
-		for _, f := range strings.Split(s, ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			nodes = append(nodes, n)
-		}
-	}
+	nodes := envNodes(b, 10, 20, 40)
 	iters := 0
 	if s := os.Getenv("MRBOUND_LAG_ITERS"); s != "" {
 		var err error

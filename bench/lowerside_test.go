@@ -35,17 +35,7 @@ var lowerSideMetrics = []lowerbound.Metric{lowerbound.MeanTurnaround, lowerbound
 // combinatorial bound (old), the bound with the interval Lagrangian (new),
 // the best verified policy value and the bound's time. Ideal mode, as compare.
 func BenchmarkIssue26LowerSide(b *testing.B) {
-	nodes := []int{10, 20, 40, 100, 600}
-	if s := os.Getenv("MRBOUND_NODES"); s != "" {
-		nodes = nodes[:0]
-		for _, f := range strings.Split(s, ",") {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			nodes = append(nodes, n)
-		}
-	}
+	nodes := envNodes(b, 10, 20, 40, 100, 600)
 	for range b.N {
 		if _, err := os.Stat(fb2009Day0); err == nil {
 			for _, n := range nodes {
@@ -130,4 +120,21 @@ func lowerSideRow(b *testing.B, name string, w *sim.Workload) {
 		fmt.Printf("%-28s %-16s old %12.1f s (%-24s) new %12.1f s (%-24s) best %-15s %12.1f s  best/new %7.3f  old %.2fs new %.2fs\n",
 			name, m, o.Certified/1000, o.By, n.Certified/1000, n.By, bestBy[m], best[m]/1000, best[m]/n.Certified, tOld.Seconds(), tNew.Seconds())
 	}
+}
+
+// envNodes is the node counts of $MRBOUND_NODES (comma-separated), else def.
+func envNodes(b *testing.B, def ...int) []int {
+	s := os.Getenv("MRBOUND_NODES")
+	if s == "" {
+		return def
+	}
+	var nodes []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes
 }

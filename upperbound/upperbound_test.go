@@ -161,12 +161,7 @@ func loaded() *sim.Workload {
 // turnaround (values measured once in the log; the assertion is the
 // inequality, not a number).
 func TestBeatsOnlinePolicies(t *testing.T) {
-	w := loaded()
-	opt := simbridge.IdealOptions()
-	p, err := simbridge.Problem(w, opt, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, opt, p := loadedProblem(t)
 	for _, m := range []lowerbound.Metric{lowerbound.MeanTurnaround, lowerbound.Makespan, lowerbound.MaxTurnaround} {
 		best := 0.0
 		for i, pol := range []sim.Policy{fifo.New(), fair.New()} {
@@ -203,15 +198,11 @@ func TestBeatsOnlinePolicies(t *testing.T) {
 // TestSeedFixesResult: Best twice with the same seed gives the same best
 // schedule (value, construction, every completion) for each search kind.
 func TestSeedFixesResult(t *testing.T) {
-	w := loaded()
-	opt := simbridge.IdealOptions()
-	p, err := simbridge.Problem(w, opt, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, opt, p := loadedProblem(t)
 	for _, m := range []lowerbound.Metric{lowerbound.MeanTurnaround, lowerbound.Makespan, lowerbound.MaxTurnaround} {
 		var got [2]*upperbound.Result
 		for i := range got {
+			var err error
 			if got[i], err = upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: m, Sim: opt, Evaluations: 25, Seed: 3}); err != nil {
 				t.Fatal(err)
 			}
@@ -221,4 +212,17 @@ func TestSeedFixesResult(t *testing.T) {
 			t.Errorf("%s: two runs with seed 3 differ: %+v and %+v", m, a, b)
 		}
 	}
+}
+
+// loadedProblem is the loaded stream, the ideal mode and its bounds'
+// problem.
+func loadedProblem(t *testing.T) (*sim.Workload, sim.Options, *lowerbound.Problem) {
+	t.Helper()
+	w := loaded()
+	opt := simbridge.IdealOptions()
+	p, err := simbridge.Problem(w, opt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, opt, p
 }

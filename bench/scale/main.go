@@ -22,6 +22,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mrbound/mrbound/compare/simbridge"
@@ -111,24 +112,17 @@ func run(out io.Writer, file string, blockMB float64, nodes int, polName string,
 	}
 	opt := sim.DefaultOptions()
 	opt.Heartbeat = heartbeat
-	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
+	stopProfile, err := startProfile(profile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	c0 := cputime.Now()
 	res, err := sim.Run(w, pol, opt)
 	if err != nil {
 		return err
 	}
-	if profile != "" {
-		pprof.StopCPUProfile()
-	}
+	stopProfile()
 	simCPU := (cputime.Now() - c0).Seconds()
 	p.done("simulate", tasks)
 	if err := check.Verify(w, res); err != nil {
@@ -182,16 +176,11 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		}
 		pols = append(pols, simbridge.Named{Name: n, Policy: p})
 	}
-	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
+	stopProfile, err := startProfile(profile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	// Each step's CPU time and the peak resident set over it (the kernel's
 	// high-water mark, reset at each step when it can be): the peak of
 	// the whole run is the largest of them. The reset also resets what
@@ -223,9 +212,7 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		return err
 	}
 	step("offline upper")
-	if profile != "" {
-		pprof.StopCPUProfile()
-	}
+	stopProfile()
 	fmt.Fprintf(out, "cpu %.2f s (offline side %.2f s wall), bound %.6g by %s\n", (cputime.Now() - c0).Seconds(), res.BoundWall.Seconds(), res.Report.Bound, res.Report.By)
 	if res.Upper != nil && res.Report.Upper != nil {
 		fmt.Fprintf(out, "upper side: %d simulator runs, upper %.6g by %s\n", res.Upper.Evaluations, *res.Report.Upper, res.Report.UpperBy)
@@ -271,4 +258,21 @@ func peakRSS() (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// startProfile starts a CPU profile into path ("" for none); stop ends it
+// and closes the file (it may be called more than once).
+func startProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return sync.OnceFunc(func() { pprof.StopCPUProfile(); f.Close() }), nil
 }

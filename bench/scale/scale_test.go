@@ -29,15 +29,7 @@ const dayFile = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
 //
 //	nice go test -run - -bench Day ./bench/scale -block-mb 4
 func BenchmarkDay(b *testing.B) {
-	if _, err := os.Stat(dayFile); err != nil {
-		b.Skipf("no SWIM day: %v", err)
-	}
-	o := workload.DefaultOptions()
-	o.SWIM.BlockBytes = int64(*benchBlockMB * (1 << 20))
-	w, err := workload.Load(dayFile, o)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := loadDay(b)
 	tasks := float64(w.NumTasks())
 	for b.Loop() {
 		p, err := policy.New("fifo", policy.Params{})
@@ -79,15 +71,7 @@ func BenchmarkDay(b *testing.B) {
 //
 //	nice go test -run - -bench CompareDay -benchtime 1x ./bench/scale -block-mb 16
 func BenchmarkCompareDay(b *testing.B) {
-	if _, err := os.Stat(dayFile); err != nil {
-		b.Skipf("no SWIM day: %v", err)
-	}
-	o := workload.DefaultOptions()
-	o.SWIM.BlockBytes = int64(*benchBlockMB * (1 << 20))
-	w, err := workload.Load(dayFile, o)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := loadDay(b)
 	tasks := w.NumTasks()
 	if _, changed := gcpace.ForTasks(tasks); changed {
 		defer debug.SetGCPercent(100)
@@ -117,4 +101,18 @@ func BenchmarkCompareDay(b *testing.B) {
 		}
 		b.ReportMetric(float64(tasks), "tasks")
 	}
+}
+
+// loadDay loads the SWIM day at -block-mb, or skips the benchmark without it.
+func loadDay(b *testing.B) *sim.Workload {
+	if _, err := os.Stat(dayFile); err != nil {
+		b.Skipf("no SWIM day: %v", err)
+	}
+	o := workload.DefaultOptions()
+	o.SWIM.BlockBytes = int64(*benchBlockMB * (1 << 20))
+	w, err := workload.Load(dayFile, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return w
 }

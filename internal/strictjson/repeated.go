@@ -31,6 +31,29 @@ func push(stack []scanFrame, object bool) []scanFrame {
 	return append(stack, scanFrame{object: object, wantKey: object})
 }
 
+// punct follows one bracket or comma: it opens or closes a frame, or
+// moves the innermost one to its next key or index.
+func punct(stack []scanFrame, c byte) []scanFrame {
+	switch c {
+	case '{', '[':
+		return push(stack, c == '{')
+	case '}', ']':
+		if len(stack) > 0 {
+			return stack[:len(stack)-1]
+		}
+	case ',':
+		if len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.object {
+				top.wantKey = true
+			} else {
+				top.index++
+			}
+		}
+	}
+	return stack
+}
+
 // RepeatedKey reports the first repeated key of data, which must already be
 // known to be well-formed JSON (decoded without error): a
 // *badinput.PathError whose File is "file:line:column" of the second copy
@@ -51,23 +74,8 @@ func RepeatedKey(file string, data []byte) error {
 			continue
 		}
 		switch c := data[i]; c {
-		case '{':
-			stack = push(stack, true)
-		case '[':
-			stack = push(stack, false)
-		case '}', ']':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-		case ',':
-			if len(stack) > 0 {
-				top := &stack[len(stack)-1]
-				if top.object {
-					top.wantKey = true
-				} else {
-					top.index++
-				}
-			}
+		case '{', '[', '}', ']', ',':
+			stack = punct(stack, c)
 		case '"':
 			end := stringEnd(data, i)
 			if len(stack) > 0 && stack[len(stack)-1].object && stack[len(stack)-1].wantKey {

@@ -19,25 +19,12 @@ func ValueAt(data []byte, end int) (path string, start int) {
 		}
 		justOpened = c == '{' || c == '['
 		switch c {
-		case '{':
-			stack = push(stack, true)
-			start = i
-		case '[':
-			stack = push(stack, false)
-			start = i
-		case '}', ']':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-		case ',':
-			if len(stack) > 0 {
-				top := &stack[len(stack)-1]
-				if top.object {
-					top.wantKey = true
-				} else {
-					top.index++
-					start = nextValue(data, i+1, end)
-				}
+		case '{', '[', '}', ']', ',':
+			stack = punct(stack, c)
+			if justOpened {
+				start = i
+			} else if c == ',' && len(stack) > 0 && !stack[len(stack)-1].object {
+				start = nextValue(data, i+1, end) // the array's next element
 			}
 		case ':':
 			start = nextValue(data, i+1, end)

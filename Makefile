@@ -95,6 +95,8 @@ test: setup slurm python rsvg
 	$(GO) test -run '^$$' -fuzz FuzzParseJSON -fuzztime 10000x -fuzzminimizetime 1s ./workload
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
 	$(GO) test -run '^$$' -fuzz '^FuzzRepeatedKey$$' -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
+	$(GO) test -run '^$$' -fuzz '^FuzzValueAt$$' -fuzztime 50000x -fuzzminimizetime 1s ./internal/strictjson
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeReply$$' -fuzztime 30000x -fuzzminimizetime 1s ./policy/external
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10000x -fuzzminimizetime 1s ./sweep
 
 bench: setup

@@ -10,7 +10,7 @@ import "encoding/json"
 func ValueAt(data []byte, end int) (path string, start int) {
 	end = min(max(end, 0), len(data))
 	var stack []scanFrame
-	start = 0
+	start = nextValue(data, 0, end) // the top-level value, after any white space
 	justOpened := false // the last byte acted on opened an object or array
 	for i := 0; i < end; i++ {
 		c := data[i]

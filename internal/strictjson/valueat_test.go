@@ -3,6 +3,7 @@ package strictjson
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -47,4 +48,35 @@ func TestValueAtNamesTheIndexedPath(t *testing.T) {
 			t.Errorf("%s: value starts at %q, want %q", c.doc, got, c.value)
 		}
 	}
+}
+
+// FuzzValueAt: on any document a typed decode stops in with a type error,
+// ValueAt neither panics nor places the value outside the document, and the
+// value it places starts where a JSON value can (not on white space, a
+// comma or a colon).
+func FuzzValueAt(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x"]}`, `{"b":{"c":[true]}}`, `{"a":[],"b":{"c":["y"]}}`, `{"d":"1"}`} {
+		f.Add(s)
+	}
+	type doc struct {
+		A []int                `json:"a"`
+		B struct{ C []string } `json:"b"`
+		D int                  `json:"d"`
+		E map[string][]float64 `json:"e"`
+		F []struct{ G *bool }  `json:"f"`
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var d doc
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal([]byte(s), &d); !errors.As(err, &te) || te.Offset <= 0 {
+			return
+		}
+		path, start := ValueAt([]byte(s), int(te.Offset))
+		if start < 0 || start > len(s) {
+			t.Fatalf("%q: value start %d outside the document (offset %d)", s, start, te.Offset)
+		}
+		if start < len(s) && strings.ContainsRune(" \t\r\n,:", rune(s[start])) {
+			t.Fatalf("%q: value placed at %q (offset %d, path %q)", s, s[start:], te.Offset, path)
+		}
+	})
 }

@@ -11,7 +11,7 @@ func ValueAt(data []byte, end int) (path string, start int) {
 	end = min(max(end, 0), len(data))
 	var stack []scanFrame
 	start = nextValue(data, 0, end) // the top-level value, after any white space
-	justOpened := false // the last byte acted on opened an object or array
+	justOpened := false             // the last byte acted on opened an object or array
 	for i := 0; i < end; i++ {
 		c := data[i]
 		if !structural[c] && c != ':' {

@@ -47,6 +47,7 @@ func main() {
 	policies := flag.String("compare", "", "instead: run `mrbound compare` on the day with these comma-separated policies (ideal mode, the bounds, each trace verified)")
 	memProfile := flag.String("memprofile", "", "with -compare: write an allocation profile to this file")
 	flag.IntVar(&upperEvals, "upper-evaluations", 0, "with -compare: the upper side's local-search runs (0: its default, -1: none)")
+	flag.DurationVar(&upperLimit, "upper-time-limit", 30*time.Second, "with -compare: the upper side's time limit, as compare's --upper-time-limit (0: none)")
 	flag.Parse()
 	profile = *cpuProfile
 	if *policies != "" {
@@ -91,6 +92,9 @@ var profile string
 
 // upperEvals is simbridge.Options.UpperEvaluations for -compare.
 var upperEvals int
+
+// upperLimit is simbridge.Options.UpperTimeLimit for -compare.
+var upperLimit time.Duration
 
 func run(out io.Writer, file string, blockMB float64, nodes int, polName string, heartbeat sim.Time, tracePath string) error {
 	o := workload.DefaultOptions()
@@ -199,7 +203,7 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 		resetPeak()
 	}
 	nSteps := len(names) + 1
-	co := simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true, UpperEvaluations: upperEvals}
+	co := simbridge.Options{Sim: simbridge.IdealOptions(), DropTraces: true, UpperEvaluations: upperEvals, UpperTimeLimit: upperLimit}
 	co.Progress = func(done, total int) {
 		if done <= len(names) {
 			step("policy " + names[done-1])

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/lowerbound"
-	"github.com/mrbound/mrbound/workload"
 )
 
 // BenchmarkIssue26Lagrangian measures the interval Lagrangian alone on
@@ -52,12 +51,7 @@ func BenchmarkIssue26Lagrangian(b *testing.B) {
 	}
 	for range b.N {
 		for _, n := range nodes {
-			o := workload.DefaultOptions()
-			o.SWIMCluster.Nodes, o.SWIMCluster.MapSlots, o.SWIMCluster.ReduceSlots = n, 2, 1
-			w, err := workload.Load(fb2009Day0, o)
-			if err != nil {
-				b.Fatal(err)
-			}
+			w := fbDay0(b, n)
 			p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
 			if err != nil {
 				b.Fatal(err)

@@ -39,12 +39,7 @@ func BenchmarkIssue26LowerSide(b *testing.B) {
 	for range b.N {
 		if _, err := os.Stat(fb2009Day0); err == nil {
 			for _, n := range nodes {
-				o := workload.DefaultOptions()
-				o.SWIMCluster.Nodes, o.SWIMCluster.MapSlots, o.SWIMCluster.ReduceSlots = n, 2, 1
-				w, err := workload.Load(fb2009Day0, o)
-				if err != nil {
-					b.Fatal(err)
-				}
+				w := fbDay0(b, n)
 				lowerSideRow(b, fmt.Sprintf("FB-2009 day 0, %d nodes", n), w)
 			}
 		}
@@ -137,4 +132,16 @@ func envNodes(b *testing.B, def ...int) []int {
 		nodes = append(nodes, n)
 	}
 	return nodes
+}
+
+// fbDay0 is FB-2009 day 0 on n nodes of 2 map and 1 reduce slots (issue 26's
+// loaded cluster).
+func fbDay0(b *testing.B, n int) *sim.Workload {
+	o := workload.DefaultOptions()
+	o.SWIMCluster.Nodes, o.SWIMCluster.MapSlots, o.SWIMCluster.ReduceSlots = n, 2, 1
+	w, err := workload.Load(fb2009Day0, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return w
 }

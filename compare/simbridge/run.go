@@ -57,8 +57,9 @@ type Options struct {
 	// then keep the figures (metrics, counts, wall time) but no trace. On a
 	// day of millions of tasks the traces of four policies would otherwise
 	// be held to the end, 68 bytes per task each. The problem's tasks are
-	// likewise dropped once the bounds are computed (Outcome.Problem keeps
-	// its jobs).
+	// likewise dropped once the bounds are computed, unless the enumeration,
+	// the MRCP windows or the whole-stream solve still need them
+	// (Outcome.Problem then keeps only its jobs).
 	DropTraces bool
 
 	// Progress, when set, is called with (steps done, steps): one step per
@@ -346,6 +347,11 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		for _, sc := range out.Upper.Tried {
 			off.Schedules = append(off.Schedules, compare.Schedule{By: sc.By, Value: sc.Value, Verified: sc.Verified, CheckError: sc.CheckError})
 		}
+	}
+	if out.StreamCheckErr != "" {
+		// Two checkers disagree on one schedule: show it, rejected, rather
+		// than drop it silently (it can never be the upper end).
+		off.Schedules = append(off.Schedules, compare.Schedule{By: "mrcp-stream", Value: out.Stream.Value, CheckError: out.StreamCheckErr})
 	}
 	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && out.StreamCheckErr == "" && off.Optimum == nil {
 		v := st.Value

@@ -328,6 +328,10 @@ func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpsce
 			for _, jo := range out.Schedule.Jobs {
 				mk = max(mk, jo.Completion-first)
 			}
+			if mk < lo {
+				// a verified schedule below a proven bound: a bug, never a result
+				return nil, fmt.Errorf("windowbound: a verified schedule has a makespan of %d units, below the proven %d", mk, lo)
+			}
 			best, have, ub = out.Schedule, mk, min(ub, mk)
 		case math.Ceil(out.Result.Bound-boundSlack) >= 1:
 			lo = T + 1 // at least one job late in every schedule

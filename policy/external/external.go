@@ -60,6 +60,9 @@ type Policy struct {
 	stdout *os.File // blocking: a read(2) waits in the kernel, not in Go's poller
 	out    *bufio.Reader
 	stderr tail
+	// maxReply bounds one reply line (replyLimit), so that a client that
+	// writes without end fails the run instead of exhausting memory.
+	maxReply int
 	// timer enforces the per-message deadline: armed before a message is
 	// written and stopped once its reply is read; when it fires it sets
 	// timedOut and kills the process group, which ends the blocked write
@@ -114,6 +117,7 @@ func (p *Policy) Init(s *sim.Sim) error {
 	p.seq, p.msg, p.queued, p.failed = 0, p.msg[:0], 0, false
 	p.endTask, p.endObs = p.endTask[:0], p.endObs[:0]
 	p.classOf, p.classes = estimateClasses(s.Cluster())
+	p.maxReply = replyLimit(s.NumTasks(), len(s.Cluster().Nodes))
 	if err := p.start(); err != nil {
 		return err
 	}
@@ -367,9 +371,12 @@ func (p *Policy) exchange(s *sim.Sim, msg []byte, what string) error {
 func (p *Policy) readLine() ([]byte, error) {
 	line, err := p.out.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
-		// a reply longer than the buffer: gather it
+		// a reply longer than the buffer: gather it, up to the limit
 		long := bytes.Clone(line)
 		for err == bufio.ErrBufferFull {
+			if len(long) > p.maxReply {
+				return nil, fmt.Errorf("a reply line longer than %d bytes (no protocol reply to this workload is that long)", p.maxReply)
+			}
 			line, err = p.out.ReadSlice('\n')
 			long = append(long, line...)
 		}
@@ -382,6 +389,14 @@ func (p *Policy) readLine() ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(line, "\r\n"), nil
+}
+
+// replyLimit is the longest reply line accepted on a workload of tasks
+// tasks and nodes nodes: 16 MiB, plus 256 bytes per task and node — room
+// for every task to be launched, suspended, resumed or killed in one reply
+// (an action is under 60 bytes) with wide margins.
+func replyLimit(tasks, nodes int) int {
+	return 16<<20 + 256*(tasks+nodes)
 }
 
 // exitStatus waits briefly for the process to end and says how it did.

@@ -199,6 +199,7 @@ func TestMisbehaving(t *testing.T) {
 		{"hang " + pidFile, "message 1 (events at 0 ms): no reply within 3s (--policy-timeout)", 3 * time.Second},
 		{"malformed", `message 1 (events at 0 ms): reply is not protocol JSON: "{\"actions\": ["`, 0},
 		{"noise", `message 1 (events at 0 ms): reply is not protocol JSON: "launching map 0 now"`, 0},
+		{"flood", "message 1 (events at 0 ms): a reply line longer than 16778240 bytes", 0},
 		{"unknown-action", `message 1 (events at 0 ms): action 0: unknown action "explode"`, 0},
 		{"busy-slot", "message 1 (events at 0 ms): action 1: launch refused: sim: invalid action: launch: task 1: node 0 has no free map slot", 0},
 		{"not-pending", "message 1 (events at 0 ms): action 2: suspend refused: sim: invalid action: suspend: task 0 is not running", 0},

@@ -40,6 +40,11 @@ for line in sys.stdin:
         time.sleep(60)
     elif mode == "malformed":
         send('{"actions": [')
+    elif mode == "flood":
+        # a line without end: mrbound must stop reading it, not run out of memory
+        chunk = "x" * (1 << 20)
+        while True:
+            sys.stdout.write(chunk)
     elif mode == "noise":
         send("launching map 0 now")
     elif mode == "unknown-action":

@@ -33,8 +33,9 @@
 //     (srpt-span), and static orders from the preemptive single-machine SRPT
 //     relaxation on a machine as fast as the whole cluster (relax-srpt: the
 //     job's completion in the relaxation, relax-srpt-mid: its α = ½ point);
-//   - makespan: longest remaining span first (lrpt), longest critical path
-//     first (cp-first);
+//   - makespan: johnson (below; Johnson's rule is the makespan-optimal
+//     order of a two-machine flow shop), longest remaining span first
+//     (lrpt), longest critical path first (cp-first);
 //   - maximum turnaround: Johnson's flow-shop order on the map stage with
 //     reduces by latest start (johnson, below), latest start first
 //     (latest-start, a_j − CP_j), the same per kind (latest-start-kind:

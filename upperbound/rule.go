@@ -69,7 +69,7 @@ func Rules(m lowerbound.Metric) []Rule {
 	first := map[lowerbound.Metric][]Rule{
 		lowerbound.MeanTurnaround:  {SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
 		lowerbound.TotalTurnaround: {SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
-		lowerbound.Makespan:        {LRPT, CPFirst},
+		lowerbound.Makespan:        {Johnson, LRPT, CPFirst},
 		lowerbound.MaxTurnaround:   {Johnson, LatestStart, LatestStartKind, Arrival},
 		lowerbound.LateJobs:        {EDF, LatestStart},
 		lowerbound.MRCPProduct:     {EDF, LatestStart},

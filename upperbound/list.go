@@ -19,7 +19,8 @@ type List struct {
 	// dynamic rule).
 	static []float64
 	// staticRed, when set, are the reduce queue's own static keys
-	// (LatestStartKind); redKey is this run's copy.
+	// (LatestStartKind). redKey, when set, are this run's reduce keys: a
+	// copy of staticRed, or Johnson's, which change as reduces launch.
 	staticRed, redKey []float64
 	// fast leaves a task to faster nodes rather than run it more than
 	// slowCap times slower than it could (heterogeneous clusters).

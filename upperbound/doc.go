@@ -33,13 +33,28 @@
 //     (srpt-span), and static orders from the preemptive single-machine SRPT
 //     relaxation on a machine as fast as the whole cluster (relax-srpt: the
 //     job's completion in the relaxation, relax-srpt-mid: its α = ½ point);
-//   - makespan: longest remaining span first (lrpt), longest critical path
-//     first (cp-first);
-//   - maximum turnaround: latest start first (latest-start, a_j − CP_j),
-//     the same per kind (latest-start-kind: maps by a_j − CP_j, reduces by
-//     a_j minus the job's reduce span, their latest start for a common
-//     turnaround target) and arrival order;
+//   - makespan: johnson (below; Johnson's rule is the makespan-optimal
+//     order of a two-machine flow shop), longest remaining span first
+//     (lrpt), longest critical path first (cp-first);
+//   - maximum turnaround: Johnson's flow-shop order on the map stage with
+//     reduces by latest start (johnson, below), latest start first
+//     (latest-start, a_j − CP_j), the same per kind (latest-start-kind:
+//     maps by a_j − CP_j, reduces by a_j minus the job's reduce span, their
+//     latest start for a common turnaround target) and arrival order;
 //   - late jobs and MRCP's product: earliest deadline first (edf).
+//
+// johnson treats the two stages as a two-machine flow shop: the map slots
+// take first the jobs whose map span (map work over map slots) is at most
+// their reduce span, shortest map span first, then the others, longest
+// reduce span first (Johnson 1954: the makespan-optimal order of a
+// two-machine flow shop), so that the reduce stage, the bottleneck of a
+// reduce-heavy day, is fed as early as it can be; reduces go by latest start
+// as the job's reduces launch (a_j minus the span of its unlaunched
+// reduces). Ranking maps by latest start instead lets a map-heavy job with
+// almost no reduce work (on the FB-2009 day at 20 nodes, 562,613 s of maps
+// and 3,090 s of reduces) hold every map slot for hours while the reduce
+// slots idle: 40,471 s max turnaround against johnson's 34,940 s
+// (docs/results.md, issue 26, s10upper).
 //
 // On heterogeneous clusters each rule also runs as a "-fast" variant, which
 // leaves a task to faster nodes rather than run it more than slowCap (2)
@@ -51,11 +66,11 @@
 // without deadlines is arrival order), and then a local search from the
 // best verified schedule so far, of one of two kinds:
 //
-//   - around a dynamic rule (srpt, srpt-span, lrpt): each candidate adds a
-//     per-job offset to the rule's key, so the search starts from the rule's
-//     own schedule and keeps its dynamics; a move changes one job's offset
-//     by up to its work, often promoting the job that waited longest beyond
-//     its critical path;
+//   - around a dynamic rule (srpt, srpt-span, lrpt, johnson): each
+//     candidate adds a per-job offset to the rule's keys, so the search
+//     starts from the rule's own schedule and keeps its dynamics; a move
+//     changes one job's offset by up to its work, often promoting the job
+//     that waited longest beyond its critical path;
 //   - otherwise over static job orders, starting from the
 //     completion order of the best schedule (a construction's or a verified
 //     policy run's): a move shifts one job — often the one that decides the

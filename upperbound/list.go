@@ -19,7 +19,8 @@ type List struct {
 	// dynamic rule).
 	static []float64
 	// staticRed, when set, are the reduce queue's own static keys
-	// (LatestStartKind); redKey is this run's copy.
+	// (LatestStartKind). redKey, when set, are this run's reduce keys: a
+	// copy of staticRed, or Johnson's, which change as reduces launch.
 	staticRed, redKey []float64
 	// fast leaves a task to faster nodes rather than run it more than
 	// slowCap times slower than it could (heterogeneous clusters).
@@ -27,6 +28,9 @@ type List struct {
 	// offset, when set, is added to a dynamic rule's key of each job: the
 	// search's candidates perturb the rule job by job (nil: the rule).
 	offset []float64
+	// mapStatic are Johnson's static map keys (its reduce keys, redKey,
+	// change as the job's reduces launch).
+	mapStatic []float64
 
 	st         []jobStats // this run's unlaunched work per job
 	key        []float64
@@ -49,6 +53,9 @@ func newList(c *clair, r Rule, fast bool) (*List, error) {
 		return nil, fmt.Errorf("upperbound: no construction %v", r)
 	}
 	l := &List{rule: r, c: c, fast: fast}
+	if r == Johnson {
+		l.mapStatic = c.johnsonKeys()
+	}
 	if !r.dynamic() {
 		var err error
 		if l.static, err = c.staticKeys(r); err != nil {
@@ -165,8 +172,16 @@ func (l *List) Init(s *sim.Sim) error {
 		return a < b
 	}
 	l.maps, l.reds = newIndexHeap(len(l.st), less), newIndexHeap(len(l.st), less)
-	if l.staticRed != nil {
+	switch {
+	case l.staticRed != nil:
 		l.redKey = append(l.redKey[:0], l.staticRed...)
+	case l.rule == Johnson:
+		l.redKey = make([]float64, len(l.st))
+		for j := range l.redKey {
+			l.redKey[j] = l.dynamicRedKey(j)
+		}
+	}
+	if l.redKey != nil {
 		l.reds = newIndexHeap(len(l.st), func(a, b int) bool {
 			if l.redKey[a] != l.redKey[b] {
 				return l.redKey[a] < l.redKey[b]
@@ -195,8 +210,20 @@ func (l *List) baseKey(j int) float64 {
 		return l.c.span(st)
 	case LRPT:
 		return -l.c.span(st)
+	case Johnson:
+		return l.mapStatic[j]
 	}
 	return l.key[j]
+}
+
+// dynamicRedKey is Johnson's reduce key of job j now, a_j minus the span of
+// its unlaunched reduces, with its offset.
+func (l *List) dynamicRedKey(j int) float64 {
+	k := l.st[j].arrival - l.c.reduceSpan(&l.st[j])
+	if l.offset != nil {
+		k += l.offset[j]
+	}
+	return k
 }
 
 // JobArrival queues j. A chained job's arrival is known only now: the
@@ -217,6 +244,9 @@ func (l *List) JobArrival(s *sim.Sim, j int) {
 	}
 	if l.rule.dynamic() {
 		l.key[j] = l.dynamicKey(j)
+	}
+	if l.rule == Johnson {
+		l.redKey[j] = l.dynamicRedKey(j)
 	}
 	l.requeue(s, j)
 }
@@ -313,6 +343,9 @@ func (l *List) launchFrom(s *sim.Sim, x int, h *indexHeap) bool {
 	st.pending[k]--
 	if l.rule.dynamic() {
 		l.key[j] = l.dynamicKey(j)
+		if l.rule == Johnson {
+			l.redKey[j] = l.dynamicRedKey(j)
+		}
 		l.maps.fix(j)
 		l.reds.fix(j)
 	}

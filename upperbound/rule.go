@@ -45,10 +45,18 @@ const (
 	// by a_j minus the job's reduce span alone (its latest reduce start for
 	// a common turnaround target).
 	LatestStartKind
+	// Johnson: maps in Johnson's two-stage flow-shop order of the jobs'
+	// spans (map work over map slots, reduce work over reduce slots): jobs
+	// whose map span is at most their reduce span first, by map span, then
+	// the others by reduce span, longest first — the map stage feeds the
+	// reduce stage, the bottleneck of a reduce-heavy day; reduces by latest
+	// start as they launch (a_j minus the span of the job's unlaunched
+	// reduces: least laxity first for a common turnaround target).
+	Johnson
 )
 
 var ruleNames = enum.Names[Rule]{"unknown", "srpt", "srpt-span", "relax-srpt", "relax-srpt-mid", "lrpt",
-	"cp-first", "latest-start", "arrival", "edf", "search", "latest-start-kind"}
+	"cp-first", "latest-start", "arrival", "edf", "search", "latest-start-kind", "johnson"}
 
 func (r Rule) String() string { return ruleNames.String(r) }
 
@@ -61,8 +69,8 @@ func Rules(m lowerbound.Metric) []Rule {
 	first := map[lowerbound.Metric][]Rule{
 		lowerbound.MeanTurnaround:  {SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
 		lowerbound.TotalTurnaround: {SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
-		lowerbound.Makespan:        {LRPT, CPFirst},
-		lowerbound.MaxTurnaround:   {LatestStart, LatestStartKind, Arrival},
+		lowerbound.Makespan:        {Johnson, LRPT, CPFirst},
+		lowerbound.MaxTurnaround:   {Johnson, LatestStart, LatestStartKind, Arrival},
 		lowerbound.LateJobs:        {EDF, LatestStart},
 		lowerbound.MRCPProduct:     {EDF, LatestStart},
 	}[m]
@@ -80,10 +88,10 @@ func Rules(m lowerbound.Metric) []Rule {
 }
 
 // constructions are every rule Best can run (Order is the search's).
-var constructions = []Rule{SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid, LRPT, CPFirst, LatestStart, Arrival, EDF, LatestStartKind}
+var constructions = []Rule{SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid, LRPT, CPFirst, LatestStart, Arrival, EDF, LatestStartKind, Johnson}
 
 // dynamic reports whether a rule's key changes as the job's tasks launch.
-func (r Rule) dynamic() bool { return r == SRPT || r == SRPTSpan || r == LRPT }
+func (r Rule) dynamic() bool { return r == SRPT || r == SRPTSpan || r == LRPT || r == Johnson }
 
 // jobStats are the true-duration figures the keys are made of.
 type jobStats struct {
@@ -269,6 +277,30 @@ func (c *clair) reduceKeys() []float64 {
 	key := make([]float64, len(c.jobs))
 	for j := range c.jobs {
 		key[j] = c.jobs[j].arrival - c.reduceSpan(&c.jobs[j])
+	}
+	return key
+}
+
+// johnsonKeys are Johnson's map keys: with s_m and s_r the job's map and
+// reduce spans (work over the slots of the kind), s_m − H when s_m ≤ s_r and
+// H − s_r otherwise, where H exceeds every span, so that the first group
+// precedes the second. Johnson's rule minimises the makespan of a two-machine
+// flow shop; here it orders the map stage so that the reduce stage is fed
+// first with the jobs that bring it the most work for the least map time.
+func (c *clair) johnsonKeys() []float64 {
+	key := make([]float64, len(c.jobs))
+	span := func(st *jobStats, k int) float64 { return st.work[k] / math.Max(1, c.slots[k]) }
+	h := 1.0
+	for j := range c.jobs {
+		h += span(&c.jobs[j], 0) + span(&c.jobs[j], 1)
+	}
+	for j := range c.jobs {
+		st := &c.jobs[j]
+		if sm, sr := span(st, 0), span(st, 1); sm <= sr {
+			key[j] = sm - h
+		} else {
+			key[j] = h - sr
+		}
 	}
 	return key
 }

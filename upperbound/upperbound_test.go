@@ -12,6 +12,7 @@ import (
 	"github.com/mrbound/mrbound/policy/fair"
 	"github.com/mrbound/mrbound/policy/fifo"
 	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/sim/simtest"
 	"github.com/mrbound/mrbound/upperbound"
 )
@@ -33,7 +34,7 @@ func TestConformance(t *testing.T) {
 	}
 	// The search's candidates around a dynamic rule: seeded offsets of up
 	// to ±20 s on each job's key.
-	for _, r := range []upperbound.Rule{upperbound.SRPT, upperbound.LRPT} {
+	for _, r := range []upperbound.Rule{upperbound.SRPT, upperbound.LRPT, upperbound.Johnson} {
 		builders[r.String()+"-offsets"] = func(w *sim.Workload) (sim.Policy, error) {
 			rng := rand.New(rand.NewPCG(uint64(len(w.Jobs)), 7))
 			off := make([]float64, len(w.Jobs))
@@ -225,4 +226,109 @@ func loadedProblem(t *testing.T) (*sim.Workload, sim.Options, *lowerbound.Proble
 		t.Fatal(err)
 	}
 	return w, opt, p
+}
+
+// TestJohnsonFeedsReduces: two jobs arrive together on one node with one
+// map and one reduce slot. A has a 3 s map and a 1 s reduce, B a 1 s map
+// and a 3 s reduce. Johnson's order runs B's map first, so B's reduce
+// overlaps A's map: both finish by 5 s (B's map [0,1], its reduce [1,4];
+// A's map [1,4], its reduce [4,5]). Any schedule needs 5 s: the reduces
+// take 4 s on the one slot and none can start before 1 s. Arrival order
+// (A first) needs 7 s. The test asserts the launch order, the verified
+// value 5 s for max turnaround and makespan, and that it equals the
+// enumerated optimum.
+func TestJohnsonFeedsReduces(t *testing.T) {
+	w := &sim.Workload{Name: "johnson", Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 1, ReduceSlots: 1}}}}
+	for _, d := range [][2]sim.Time{{3000, 1000}, {1000, 3000}} {
+		w.Jobs = append(w.Jobs, sim.Job{Deadline: sim.NoDeadline, Parent: -1,
+			Maps: []sim.TaskSpec{{Work: d[0]}}, Reduces: []sim.TaskSpec{{Work: d[1]}}})
+	}
+	opt := simbridge.IdealOptions()
+	p, err := simbridge.Problem(w, opt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := upperbound.New(w, upperbound.Johnson)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sim.Run(w, pol, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := check.Verify(w, res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Trace) == 0 || res.Trace[0].Job != 1 || res.Trace[0].Kind != sim.Map {
+		t.Errorf("first attempt %+v: want job 1's map (the shorter map, the longer reduce)", res.Trace)
+	}
+	ex, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := simbridge.Completions(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []lowerbound.Metric{lowerbound.MaxTurnaround, lowerbound.Makespan} {
+		v, err := compare.Value(p, m, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := ex.Value(m, len(p.Jobs)); v != 5000 || o != 5000 {
+			t.Errorf("%s: johnson %g, optimum %g: want 5000 both", m, v, o)
+		}
+	}
+}
+
+// TestConstructionsNeverBelowOptimum: on seeded random tiny instances,
+// every construction (and its -fast variant) passes sim/check and, for
+// every metric, its value is at least the enumerated optimum — each
+// construction's schedule, not only the best one Best keeps.
+func TestConstructionsNeverBelowOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 2))
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	opt := simbridge.IdealOptions()
+	for i := range n {
+		w := tinyWorkload(rng)
+		p, err := simbridge.Problem(w, opt, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
+			for fast, build := range []func(*sim.Workload, upperbound.Rule) (*upperbound.List, error){upperbound.New, upperbound.NewFast} {
+				pol, err := build(w, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := sim.Run(w, pol, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := check.Verify(w, res); err != nil {
+					t.Fatalf("instance %d, %v (fast %d): %v", i, r, fast, err)
+				}
+				c, err := simbridge.Completions(res)
+				if err != nil {
+					t.Fatalf("instance %d, %v (fast %d): %v", i, r, fast, err)
+				}
+				for _, m := range lowerbound.Metrics() {
+					v, err := compare.Value(p, m, c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if o := ex.Value(m, len(p.Jobs)); v < o-1e-9 {
+						t.Errorf("instance %d, %v (fast %d), %s: %g below the optimum %g", i, r, fast, m, v, o)
+					}
+				}
+			}
+		}
+	}
 }

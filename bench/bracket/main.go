@@ -8,6 +8,14 @@
 // and the bracket upper/bound, with the wall time of the offline side. It
 // prints a Markdown table (docs/results.md, issue 26).
 //
+// With -gap it then prints, for each mean-turnaround line, where the gap
+// between the interval Lagrangian and the best offline schedule lies: per
+// class of jobs (by reduce count, and the job with the longest turnaround in
+// the schedule on its own), the turnaround the Lagrangian's minimiser
+// charges them (lowerbound.LagrangePrimal, at -lagrange-iterations steps
+// without a time limit, so the figures do not depend on the load) against
+// their share of the schedule's mean.
+//
 //	nice go run ./bench/bracket -nodes 10,20,40,100,600 -evals 40 -limit 10m
 package main
 
@@ -42,6 +50,7 @@ func main() {
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
 	limit := flag.Duration("limit", 10*time.Minute, "time limit of the offline side per line")
 	lagrange := flag.Int("lagrange-iterations", 120, "steps of the interval Lagrangian bound on mean turnaround, as compare's default (0: off)")
+	flag.BoolVar(&gap, "gap", false, "after the table, where the mean-turnaround gap lies (Lagrangian charge per job class against the best offline schedule)")
 	flag.Parse()
 	if err := run(*trace, *nodes, *coshh, *metrics, *swimPols, *coshhPols, *evals, *limit, *lagrange); err != nil {
 		fmt.Fprintln(os.Stderr, "bracket:", err)
@@ -49,7 +58,10 @@ func main() {
 	}
 }
 
-var coshhTasks *bool
+var (
+	coshhTasks *bool
+	gap        bool
+)
 
 type instance struct {
 	name     string
@@ -83,6 +95,12 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 		}
 		insts = append(insts, instance{"COSHH " + tr + " (100 jobs, seed 1)", w, split(coshhPols)})
 	}
+	var gaps []string
+	defer func() {
+		for _, g := range gaps {
+			fmt.Print(g)
+		}
+	}()
 	fmt.Println("| instance | metric | bound (by) | best policy | best offline | bracket upper/bound | best policy/bound | offline side |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, in := range insts {
@@ -134,6 +152,13 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 			fmt.Printf("| %s | %s | %s (%s) | %s (%s) | %s | %s | %s | %d runs, %v%s |\n", in.name, m, secs(r.Bound, m), r.By,
 				secs(bestPol, m), bestPolBy, off, bracket, ratio, out.Upper.Evaluations,
 				(time.Since(t0) - out.BoundWall).Round(time.Second), stopped)
+			if gap && m == lowerbound.MeanTurnaround && out.Upper.Best != nil && lagrangeIterations > 0 {
+				g, err := gapTable(in, out.Problem, out.Upper.Best.Completion, lagrangeIterations)
+				if err != nil {
+					return fmt.Errorf("%s, -gap: %w", in.name, err)
+				}
+				gaps = append(gaps, g)
+			}
 		}
 	}
 	return nil
@@ -155,4 +180,57 @@ func split(s string) []string {
 		}
 	}
 	return out
+}
+
+// gapTable is -gap's table for one instance: per class of jobs, the
+// turnaround the interval Lagrangian's minimiser charges them and the price
+// their work pays for capacity (both as shares of the mean, in seconds),
+// against their share of the best offline schedule's mean turnaround c.
+func gapTable(in instance, p *lowerbound.Problem, c []int64, iterations int) (string, error) {
+	lo := lowerbound.LagrangeOptions{Iterations: iterations}
+	res, err := lowerbound.IntervalLagrangian(context.Background(), p, lo)
+	if err != nil {
+		return "", err
+	}
+	jobs, capPriced, err := lowerbound.LagrangePrimal(p, lo, res.Certificate)
+	if err != nil {
+		return "", err
+	}
+	n := float64(len(jobs))
+	worst := 0
+	for j := range c {
+		if c[j]-p.Jobs[j].Arrival > c[worst]-p.Jobs[worst].Arrival {
+			worst = j
+		}
+	}
+	classes := []string{"≤ 1 reduce", "2–50 reduces", "> 50 reduces", fmt.Sprintf("job %d (the longest turnaround)", worst)}
+	type row struct {
+		jobs                   int
+		charged, priced, sched float64
+	}
+	rows := make([]row, len(classes))
+	for j, jo := range jobs {
+		k := 0
+		switch nr := len(in.w.Jobs[j].Reduces); {
+		case j == worst:
+			k = 3
+		case nr > 50:
+			k = 2
+		case nr > 1:
+			k = 1
+		}
+		r := &rows[k]
+		r.jobs++
+		r.charged += jo.Turnaround / n / 1000
+		r.priced += jo.Priced / n / 1000
+		r.sched += float64(c[j]-p.Jobs[j].Arrival) / n / 1000
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s, mean turnaround: interval Lagrangian %.2f s (%d steps) = charged + priced − %.2f s of priced capacity\n\n", in.name, res.Value/n/1000, res.Iterations, capPriced/n/1000)
+	fmt.Fprintln(&b, "| jobs | count | Lagrangian charge (s of the mean) | priced work (s) | best offline schedule (s) | schedule − charge (s) |")
+	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|")
+	for k, r := range rows {
+		fmt.Fprintf(&b, "| %s | %d | %.2f | %.2f | %.2f | %.2f |\n", classes[k], r.jobs, r.charged, r.priced, r.sched, r.sched-r.charged)
+	}
+	return b.String(), nil
 }

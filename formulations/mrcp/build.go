@@ -68,6 +68,11 @@ type Options struct {
 	// ignore it.
 	OthersFloor []int
 
+	// xForm keeps the x columns of the pooled time-indexed model (the form
+	// before the step form, which has the same LP): the tests compare the
+	// two.
+	xForm bool
+
 	// stop, when not nil, is polled by Build's loops: once it reports a
 	// stop, Build returns the model-less Built with errBuildStopped.
 	stop *stopper
@@ -148,6 +153,9 @@ type Built struct {
 	// variables (counts when it has several tasks).
 	groupOf []int
 	groups  []taskGroup
+	// step: the model has no x columns, F_g is the integer variable (one
+	// lane per kind, see timeIndexed).
+	step bool
 	// disjunctive
 	machines [3][]unitSlot
 	start    []model.Var
@@ -159,6 +167,8 @@ type Built struct {
 type taskGroup struct {
 	tasks []int
 	xs    []startVar
+	// fs, in step form, is F_g(τ) for τ = est, …, lst − 1.
+	fs []model.Var
 }
 
 type lane struct {

@@ -246,3 +246,34 @@ func TestOptimumIncumbent(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimumMaxColumns: Optimum does not try the turnaround MILP (nil)
+// when TurnaroundModel's model has more than MaxColumns columns, and with
+// MaxColumns at its size proves the same optimum as without a limit;
+// TurnaroundModel refuses the metrics it does not solve.
+func TestOptimumMaxColumns(t *testing.T) {
+	p := generatedStream(t, 2, 0.05, 1)
+	if _, err := TurnaroundModel(p, lowerbound.Makespan, Options{}); err == nil {
+		t.Error("TurnaroundModel of the makespan: no error")
+	}
+	so := solve.Options{Solver: "native", TimeLimit: time.Minute}
+	ref, err := Optimum(context.Background(), p, lowerbound.TotalTurnaround, Options{Solve: so})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref == nil || ref.Status != solve.Optimal {
+		t.Fatalf("reference %+v, want an optimum", ref)
+	}
+	bt, err := TurnaroundModel(p, lowerbound.TotalTurnaround, Options{Solve: so})
+	if err != nil || bt == nil {
+		t.Fatalf("TurnaroundModel: %v, %v", bt, err)
+	}
+	cols := bt.Model.NumCols()
+	if got, err := Optimum(context.Background(), p, lowerbound.TotalTurnaround, Options{Solve: so, MaxColumns: cols - 1}); err != nil || got != nil {
+		t.Errorf("MaxColumns %d below the model's %d: %+v, %v; want not tried", cols-1, cols, got, err)
+	}
+	got, err := Optimum(context.Background(), p, lowerbound.TotalTurnaround, Options{Solve: so, MaxColumns: cols})
+	if err != nil || got == nil || got.Status != solve.Optimal || got.Value != ref.Value {
+		t.Errorf("MaxColumns %d, the model's: %+v, %v; want the optimum %v", cols, got, err, ref.Value)
+	}
+}

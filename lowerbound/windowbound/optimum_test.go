@@ -154,8 +154,12 @@ func generatedStream(t *testing.T, jobs int, lambda float64, seed uint64) *lower
 // the optimum).
 func TestOptimumBoundAtStops(t *testing.T) {
 	testBoundAtStops(t, congestedStream(t), []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct, lowerbound.Makespan})
-	// The turnaround MILP proves 2-job streams only (compare's limit).
+	// The turnaround MILP proves small streams only (compare's limit is
+	// TurnaroundOptimumColumns): 2 jobs, and 3 (46 tasks) in step form.
 	testBoundAtStops(t, generatedStream(t, 2, 0.05, 1), []lowerbound.Metric{lowerbound.TotalTurnaround, lowerbound.MeanTurnaround})
+	if !testing.Short() {
+		testBoundAtStops(t, generatedStream(t, 3, 0.05, 1), []lowerbound.Metric{lowerbound.TotalTurnaround})
+	}
 }
 
 func testBoundAtStops(t *testing.T, p *lowerbound.Problem, metrics []lowerbound.Metric) {

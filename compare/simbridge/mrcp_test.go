@@ -272,3 +272,42 @@ func TestVerifyStreamRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestStoppedStreamScheduleCompetes: a whole-stream solve stopped by a node
+// limit (the 3-job stream of TestTurnaroundOptimumGate, mean turnaround)
+// proves nothing, but the schedule it found passed both checkers: it is
+// listed among the offline schedules as verified, with the stream's value,
+// and the upper end is at most it; the bound stays at or below it.
+func TestStoppedStreamScheduleCompetes(t *testing.T) {
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 3, Lambda: 0.05, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := workload.FromMRCP("stopped", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Compare(context.Background(), "stopped", w, NameAll(fifo.New(), fifo.NewEDF(), fair.New()),
+		Options{Metric: lowerbound.MeanTurnaround, Sim: IdealOptions(), OptimumJobs: 30,
+			Solve: solve.Options{Solver: "native", TimeLimit: testLimit, NodeLimit: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := out.Stream
+	if st == nil || st.Status == solve.Optimal || !st.Verified || out.StreamCheckErr != "" {
+		t.Fatalf("stream solve %+v (sim/check %q): want a verified schedule from a stopped solve", st, out.StreamCheckErr)
+	}
+	r := out.Report
+	listed := false
+	for _, sc := range r.Offline {
+		if sc.By == "mrcp-stream" {
+			listed = sc.Verified && sc.Value == st.Value
+		}
+	}
+	if !listed {
+		t.Errorf("the stopped solve's schedule (%v) is not listed as verified: %+v", st.Value, r.Offline)
+	}
+	if r.Upper == nil || *r.Upper > st.Value || r.Bound > st.Value {
+		t.Errorf("upper %v, bound %v, stream schedule %v", r.Upper, r.Bound, st.Value)
+	}
+}

@@ -3,6 +3,7 @@ package simbridge
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -359,6 +360,11 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		// Two checkers disagree on one schedule: show it, rejected, rather
 		// than drop it silently (it can never be the upper end).
 		off.Schedules = append(off.Schedules, compare.Schedule{By: "mrcp-stream", Value: out.Stream.Value, CheckError: out.StreamCheckErr})
+	} else if st := out.Stream; st != nil && st.Verified && st.Status != solve.Optimal && !math.IsNaN(st.Value) {
+		// A solve stopped early still found a schedule both checkers
+		// passed: it competes for the upper end like the constructions'
+		// (an optimal one is the optimum itself, below).
+		off.Schedules = append(off.Schedules, compare.Schedule{By: "mrcp-stream", Value: st.Value, Verified: true})
 	}
 	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && out.StreamCheckErr == "" && off.Optimum == nil {
 		v := st.Value

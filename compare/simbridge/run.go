@@ -82,10 +82,10 @@ type Options struct {
 // given (its best value so far stays a valid bound).
 const DefaultLagrangeTimeLimit = 10 * time.Second
 
-// TurnaroundOptimumColumns is the most columns the whole-stream MILP of
-// the total and mean turnaround may have for compare to solve it
-// (windowbound.Options.MaxColumns: the model is built first, with the
-// incumbent's windows, and not solved when larger). Its LP relaxation is
+// TurnaroundOptimumColumns is the most start columns the whole-stream MILP
+// of the total and mean turnaround may have for compare to solve it
+// (windowbound.Options.MaxColumns: counted from the windows the incumbent
+// gives, and the model neither built nor solved when larger). Its LP relaxation is
 // weak (a reduce may start as soon as a fraction of its maps is done): in
 // step form (formulations/mrcp) the native solver proves 3- and 4-job mixed
 // streams of 470–970 columns in 0.2–9 s of CPU but leaves those of

@@ -68,6 +68,13 @@ type Options struct {
 	// ignore it.
 	OthersFloor []int
 
+	// MaxStartColumns, when > 0, makes Build refuse a time-indexed model
+	// with more start columns (F, and x in the x form; the job columns C,
+	// N, Z are not counted) with ErrTooManyColumns, counted from the
+	// windows before any variable is made: a caller that would not solve
+	// a larger model (compare's turnaround gate) need not build it.
+	MaxStartColumns int
+
 	// xForm keeps the x columns of the pooled time-indexed model (the form
 	// before the step form, which has the same LP): the tests compare the
 	// two.
@@ -94,6 +101,10 @@ const cutoffEps = 1e-6
 // ErrNoImprovement is returned by Build with the cutoff when no schedule can beat
 // the heuristic: it is optimal.
 var ErrNoImprovement = errors.New("mrcp: the greedy schedule is optimal")
+
+// ErrTooManyColumns is returned by Build when the time-indexed model would
+// have more start columns than Options.MaxStartColumns.
+var ErrTooManyColumns = errors.New("mrcp: more start columns than the limit")
 
 // ErrUnsupported is returned for an instance a formulation cannot express.
 var ErrUnsupported = badinput.Errorf("mrcp: not supported by this formulation")

@@ -1,6 +1,7 @@
 package mrcp
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
@@ -83,6 +84,9 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	}
 	if err := bt.checkTimeIndexedSize(); err != nil {
 		return err
+	}
+	if cols, _ := bt.timeIndexedSize(); o.MaxStartColumns > 0 && cols > float64(o.MaxStartColumns) {
+		return fmt.Errorf("%w: %.0f start columns, at most %d", ErrTooManyColumns, cols, o.MaxStartColumns)
 	}
 	type xKey struct {
 		T    mrcpscenario.TaskRef
@@ -342,18 +346,20 @@ func (bt *Built) checkTimeIndexedSize() error {
 	return checkModelSize("time-indexed", bt.Horizon, cols, nnz)
 }
 
-// timeIndexedSize is at least the columns and nonzeros the time-indexed
-// model will have (bt.groups, bt.lanes and bt.step set). Per group of window w:
+// timeIndexedSize is the start columns (exactly) and at least the
+// nonzeros the time-indexed model will have (bt.groups, bt.lanes and
+// bt.step set). Per group of window w:
 //
-//	x form: one x column per lane and start and one F column per start;
+//	x form: one x column per lane and start and one F column per start
+//	        but the last (F is n_g from lst on);
 //	        each x appears in its assignment row, its F definition, the
 //	        completion row, the symmetry row of identical tasks and in at
 //	        most min(duration, w) capacity rows (2 with one lane, where the
 //	        rows take F differences), each F in its definition rows (2) and
 //	        those capacity rows (2);
-//	step form (every kind on one lane): one F column per start, in two
-//	        step rows, two capacity rows, the completion and the symmetry
-//	        row.
+//	step form (every kind on one lane): one F column per start but the
+//	        last, in two step rows, two capacity rows, the completion and
+//	        the symmetry row.
 //
 // Each precedence row of a reduce has two F terms per map group of its job.
 // Capacity rows are only emitted where the tasks could exceed the lane, so
@@ -363,7 +369,7 @@ func (bt *Built) timeIndexedSize() (cols, nnz float64) {
 		t := bt.tasks[gr.tasks[0]]
 		window := float64(t.lst-t.est) + 1
 		if bt.step {
-			cols += window
+			cols += window - 1
 			nnz += 6 * window
 			continue
 		}
@@ -373,7 +379,7 @@ func (bt *Built) timeIndexedSize() (cols, nnz float64) {
 				lanes++
 			}
 		}
-		cols += lanes*window + window
+		cols += lanes*window + window - 1
 		caps := math.Min(float64(t.dur), window)
 		if lanes == 1 {
 			caps = 2

@@ -2,6 +2,7 @@ package windowbound
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -132,8 +133,11 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 	}
 	if kind == mrcp.TotalTurnaround && o.MaxColumns > 0 {
 		// The model as RunInstance builds it but for the cutoff's one
-		// unit; a build that fails is left to RunInstance to report.
-		if bt, err := mrcp.Build(in, mo); err == nil && bt.Model.NumCols() > o.MaxColumns {
+		// unit, refused from its windows before a column is made when too
+		// large; another failure is left to RunInstance to report.
+		gate := mo
+		gate.MaxStartColumns = o.MaxColumns
+		if _, err := mrcp.Build(in, gate); errors.Is(err, mrcp.ErrTooManyColumns) {
 			return nil, nil
 		}
 	}

@@ -1,13 +1,19 @@
 // Command mrcpexact measures issue 26 point 3 ("exact where small") on the
 // 20-job MRCP mixed streams (λ 0.02): for each seed and metric, one
 // simbridge.Compare as `mrbound compare --policies fifo,fair,hfsp,edf` runs
-// it (ideal mode, whole-stream MRCP solve for streams up to 30 jobs,
-// interval Lagrangian on the turnaround metrics), printing the bound and
+// it (ideal mode, whole-stream MRCP solve for streams up to 30 jobs — for
+// the turnaround metrics only when its model has at most
+// simbridge.TurnaroundOptimumColumns columns — interval Lagrangian on the
+// turnaround metrics), printing the bound and
 // what gives it, the upper end, the bracket, the whole-stream solve's
 // status, bound and wall time, and the CPU seconds (user + sys) of the
 // whole comparison. It prints a Markdown table (docs/results.md, issue 26).
+// With -model-lp it also prints, for the turnaround metrics, the size of
+// the whole-stream MILP with compare's incumbent and its LP relaxation's
+// status, value and CPU seconds per solver (the objective is in time units).
 //
 //	nice go run ./bench/mrcpexact -seeds 1,2,3,4,5,6
+//	go run ./bench/mrcpexact -seeds 1 -metrics total-turnaround -model-lp native,highs -limit 3m
 package main
 
 import (
@@ -23,8 +29,10 @@ import (
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/lowerbound/windowbound"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/solve"
+	_ "github.com/mrbound/mrbound/solve/highs"  // -model-lp highs
 	_ "github.com/mrbound/mrbound/solve/native" // the embedded default solver
 	"github.com/mrbound/mrbound/workload"
 )
@@ -35,8 +43,9 @@ func main() {
 	lambda := flag.Float64("lambda", 0.02, "arrival rate (jobs per s)")
 	metrics := flag.String("metrics", "mean-turnaround,total-turnaround,makespan,max-turnaround", "metrics")
 	limit := flag.Duration("limit", simbridge.DefaultOptimumTimeLimit, "time limit of the whole-stream solve")
+	lp := flag.String("model-lp", "", "for the turnaround metrics, also print the size of the whole-stream MILP (with the best verified schedule as incumbent) and solve its LP relaxation with these solvers (e.g. native,highs) within -limit")
 	flag.Parse()
-	if err := run(*seeds, *jobs, *lambda, *metrics, *limit); err != nil {
+	if err := run(*seeds, *jobs, *lambda, *metrics, *limit, *lp); err != nil {
 		fmt.Fprintln(os.Stderr, "mrcpexact:", err)
 		os.Exit(1)
 	}
@@ -51,7 +60,8 @@ func cpu() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration) error {
+func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration, lpSolvers string) error {
+	var models []string
 	fmt.Println("| seed | metric | bound (by) | upper (by) | bracket | stream solve: status, bound, wall | compare CPU s |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, ss := range strings.Split(seeds, ",") {
@@ -106,9 +116,51 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 				}
 			}
 			fmt.Printf("| %d | %s | %s (%s) | %s | %s | %s | %.1f |\n", seed, m, secs(r.Bound, m), r.By, upper, bracket, stream, used.Seconds())
+			if lpSolvers != "" && (m == lowerbound.MeanTurnaround || m == lowerbound.TotalTurnaround) {
+				line, err := modelLP(out, m, lpSolvers, limit)
+				if err != nil {
+					return fmt.Errorf("seed %d, %s: %w", seed, m, err)
+				}
+				models = append(models, fmt.Sprintf("| %d | %s | %s", seed, m, line))
+			}
+		}
+	}
+	if len(models) > 0 {
+		fmt.Println()
+		fmt.Println("| seed | metric | incumbent | columns | rows | nonzeros | LP relaxation: solver, status, value, CPU s |")
+		fmt.Println("|---|---|---|---|---|---|---|")
+		for _, l := range models {
+			fmt.Println(l)
 		}
 	}
 	return nil
+}
+
+// modelLP builds the whole-stream turnaround MILP compare would solve (the
+// best verified schedule's value as incumbent) and solves its LP
+// relaxation with each solver of the comma-separated list, returning the
+// rest of a table row.
+func modelLP(out *simbridge.Outcome, m lowerbound.Metric, solvers string, limit time.Duration) (string, error) {
+	r := out.Report
+	inc := 0.0
+	if r.Upper != nil && r.UpperVerified {
+		inc = *r.Upper
+	}
+	bt, err := windowbound.TurnaroundModel(out.Problem, m, windowbound.Options{Incumbent: inc})
+	if err != nil || bt == nil {
+		return "", fmt.Errorf("the turnaround model: %v (nil %v)", err, bt == nil)
+	}
+	md := bt.Model
+	line := fmt.Sprintf("%s | %d | %d | %d |", secs(inc, m), md.NumCols(), md.NumRows(), md.NumNonzeros())
+	for _, name := range strings.Split(solvers, ",") {
+		c0 := cpu()
+		res, err := solve.Solve(context.Background(), md.Relaxation(), solve.Options{Solver: name, TimeLimit: limit})
+		if err != nil {
+			return "", err
+		}
+		line += fmt.Sprintf(" %s %v %.1f %.1f;", name, res.Status, res.Objective, (cpu() - c0).Seconds())
+	}
+	return line + " |", nil
 }
 
 // secs formats a metric value in ms as seconds.

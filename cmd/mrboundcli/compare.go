@@ -47,7 +47,7 @@ Rumen) adds a row "recorded": that schedule, checked like every run.
 Every policy runs in ideal mode (offers at once, reduces after all maps, true durations) and its
 trace is verified by the independent checker. The offline side is the exact optimum when the
 instance is tiny enough to enumerate, or when it is an MRCP stream of at most --optimum-jobs jobs
-(for mean and total turnaround at most 30 tasks) whose optimum the MRCP solver proves within the
+(for mean and total turnaround a model of at most 1200 columns) whose optimum the MRCP solver proves within the
 time limit and whose schedule passes the checker; else the best certified lower bound
 (docs/bounds.md). A verified policy value below
 the bound is a bug and exits with code 2. Times are in seconds in the text, Markdown and CSV
@@ -74,7 +74,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.BoolFlag{Name: "lp", Usage: "add the bucketed LP relaxation to the turnaround bounds"},
 			&cli.IntFlag{Name: "windows", Usage: "jobs per MRCP window for late jobs and max turnaround (0: off)"},
 			&cli.IntFlag{Name: "lagrange-iterations", Value: defaultLagrangeIterations, Usage: "subgradient steps of the interval Lagrangian bound on total and mean turnaround (0: off; stopped by --time-limit, else 10s, keeping its best valid value)"},
-			&cli.IntFlag{Name: "optimum-jobs", Value: defaultOptimumJobs, Usage: "solve a stream of at most this many jobs whole as one MRCP instance, for every metric (mean and total turnaround: at most 30 tasks), when it is one exactly (0: never; its time limit is --time-limit, else 60s)"},
+			&cli.IntFlag{Name: "optimum-jobs", Value: defaultOptimumJobs, Usage: "solve a stream of at most this many jobs whole as one MRCP instance, for every metric (mean and total turnaround: a model of at most 1200 columns), when it is one exactly (0: never; its time limit is --time-limit, else 60s)"},
 			&cli.StringFlag{Name: "family", Usage: "sweep: generated family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed)"},
 			&cli.IntFlag{Name: "jobs", Value: 40, Usage: "sweep: jobs per instance"},
 			&cli.StringFlag{Name: "lambdas", Usage: "sweep: arrival rates in jobs/s, comma-separated (1/40 is accepted)"},

@@ -66,24 +66,72 @@ func TestCompareMixedStreamOptimum(t *testing.T) {
 		t.Fatal("the stream needs a late job for the late count to be tested")
 	}
 	checkStreamOptimum(t, w, want)
-	// The turnaround MILP is tried on streams of at most
-	// TurnaroundOptimumTasks tasks: a 2-job mixed stream (25 tasks).
-	in2, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 2, Lambda: 0.05, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
+	// The turnaround MILP is tried on models of at most
+	// TurnaroundOptimumColumns columns: a 2-job mixed stream (25 tasks) and
+	// a 3-job one (46 tasks, beyond the 30 tasks of the former gate).
+	for _, c := range []struct{ jobs, seed int }{{2, 1}, {3, 1}} {
+		in2, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: c.jobs, Lambda: 0.05, Seed: uint64(c.seed)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(in2.Tasks()); n <= lowerbound.ExactMaxTasks {
+			t.Fatalf("the %d-job stream has %d tasks: the enumerator would prove it", c.jobs, n)
+		}
+		w2, err := workload.FromMRCP("mixed2", in2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := mrcp.Objective{Kind: mrcp.TotalTurnaround}.ScheduleValue(solveMRCP(in2, mrcp.TotalTurnaround), 0)
+		checkStreamOptimum(t, w2, map[lowerbound.Metric]float64{
+			lowerbound.TotalTurnaround: total * 1000,
+			lowerbound.MeanTurnaround:  total * 1000 / float64(len(in2.Jobs)),
+		})
 	}
-	if n := len(in2.Tasks()); n <= lowerbound.ExactMaxTasks || n > TurnaroundOptimumTasks {
-		t.Fatalf("the 2-job stream has %d tasks: not between the enumerator's and the turnaround MILP's limits", n)
+}
+
+// TestTurnaroundOptimumGate: compare tries the whole-stream MILP of the
+// mean turnaround exactly when its model (built with compare's incumbent)
+// has at most TurnaroundOptimumColumns columns: not on the 6-job stream
+// above (thousands of columns), where the bound comes from the other
+// components, each below every verified schedule; on the 3-job one, whose
+// optimum it proves.
+func TestTurnaroundOptimumGate(t *testing.T) {
+	for _, c := range []struct {
+		jobs  int
+		tried bool
+	}{{6, false}, {3, true}} {
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: c.jobs, Lambda: 0.05, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := workload.FromMRCP("gate", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Compare(context.Background(), "gate", w, NameAll(fifo.New(), fifo.NewEDF(), fair.New()),
+			Options{Metric: lowerbound.MeanTurnaround, Sim: IdealOptions(), OptimumJobs: 30, Solve: solve.Options{Solver: "native", TimeLimit: testLimit}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (out.Stream != nil) != c.tried {
+			t.Fatalf("%d jobs: stream solve %+v, want tried %v", c.jobs, out.Stream, c.tried)
+		}
+		r := out.Report
+		if !c.tried {
+			if r.Optimum != nil || r.BoundStatus == "optimal" {
+				t.Errorf("%d jobs: optimum %v (%s) without the stream solve", c.jobs, r.Optimum, r.BoundStatus)
+			}
+			for _, row := range r.Policies {
+				if row.Verified && row.Value < r.Bound {
+					t.Errorf("%d jobs: policy %s = %v below the bound %v", c.jobs, row.Policy, row.Value, r.Bound)
+				}
+			}
+			continue
+		}
+		if r.BoundStatus != "optimal" || r.Optimum == nil || out.StreamCheckErr != "" {
+			t.Errorf("%d jobs: bound status %q, optimum %v, sim/check %q", c.jobs, r.BoundStatus, r.Optimum, out.StreamCheckErr)
+		}
 	}
-	w2, err := workload.FromMRCP("mixed2", in2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	total := mrcp.Objective{Kind: mrcp.TotalTurnaround}.ScheduleValue(solveMRCP(in2, mrcp.TotalTurnaround), 0)
-	checkStreamOptimum(t, w2, map[lowerbound.Metric]float64{
-		lowerbound.TotalTurnaround: total * 1000,
-		lowerbound.MeanTurnaround:  total * 1000 / float64(len(in2.Jobs)),
-	})
 }
 
 // checkStreamOptimum compares w on each metric of want and checks that the
@@ -222,5 +270,44 @@ func TestVerifyStreamRejects(t *testing.T) {
 		if err := verifyStream(w, IdealOptions(), p, lowerbound.Makespan, &c); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// TestStoppedStreamScheduleCompetes: a whole-stream solve stopped by a node
+// limit (the 3-job stream of TestTurnaroundOptimumGate, mean turnaround)
+// proves nothing, but the schedule it found passed both checkers: it is
+// listed among the offline schedules as verified, with the stream's value,
+// and the upper end is at most it; the bound stays at or below it.
+func TestStoppedStreamScheduleCompetes(t *testing.T) {
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 3, Lambda: 0.05, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := workload.FromMRCP("stopped", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Compare(context.Background(), "stopped", w, NameAll(fifo.New(), fifo.NewEDF(), fair.New()),
+		Options{Metric: lowerbound.MeanTurnaround, Sim: IdealOptions(), OptimumJobs: 30,
+			Solve: solve.Options{Solver: "native", TimeLimit: testLimit, NodeLimit: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := out.Stream
+	if st == nil || st.Status == solve.Optimal || !st.Verified || out.StreamCheckErr != "" {
+		t.Fatalf("stream solve %+v (sim/check %q): want a verified schedule from a stopped solve", st, out.StreamCheckErr)
+	}
+	r := out.Report
+	listed := false
+	for _, sc := range r.Offline {
+		if sc.By == "mrcp-stream" {
+			listed = sc.Verified && sc.Value == st.Value
+		}
+	}
+	if !listed {
+		t.Errorf("the stopped solve's schedule (%v) is not listed as verified: %+v", st.Value, r.Offline)
+	}
+	if r.Upper == nil || *r.Upper > st.Value || r.Bound > st.Value {
+		t.Errorf("upper %v, bound %v, stream schedule %v", r.Upper, r.Bound, st.Value)
 	}
 }

@@ -3,6 +3,7 @@ package simbridge
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -35,7 +36,7 @@ type Options struct {
 	WindowJobs int
 	// OptimumJobs > 0 solves a stream of at most that many jobs as one MRCP
 	// instance (windowbound.Optimum) for every metric (for the total and
-	// mean turnaround only up to TurnaroundOptimumTasks tasks), when its durations
+	// mean turnaround only up to TurnaroundOptimumColumns columns), when its durations
 	// are the runs' true ones and it is an MRCP instance exactly: a proven
 	// optimum whose schedule passes sim/check is the offline side's, a
 	// solve stopped by its limit adds its bound. The best verified
@@ -81,14 +82,18 @@ type Options struct {
 // given (its best value so far stays a valid bound).
 const DefaultLagrangeTimeLimit = 10 * time.Second
 
-// TurnaroundOptimumTasks is the most tasks a stream may have for the
-// whole-stream solve of the total and mean turnaround: that MILP's LP
-// relaxation is weak (a reduce may start as soon as a fraction of its
-// maps is done), so it proves 2-job mixed streams (15–25 tasks) in about a
-// second but leaves 3 jobs (43 tasks) with a 7–13 % gap after 30 s, native
-// or HiGHS (docs/results.md, issue 26): beyond this size a solve would
-// spend its whole time limit for a bound the other components beat.
-const TurnaroundOptimumTasks = 30
+// TurnaroundOptimumColumns is the most start columns the whole-stream MILP
+// of the total and mean turnaround may have for compare to solve it
+// (windowbound.Options.MaxColumns: counted from the windows the incumbent
+// gives, and the model neither built nor solved when larger). Its LP relaxation is
+// weak (a reduce may start as soon as a fraction of its maps is done): in
+// step form (formulations/mrcp) the native solver proves 3- and 4-job mixed
+// streams of 470–970 columns in 0.2–9 s of CPU but leaves those of
+// 2,100–3,400 columns 3–17 % open after 20–40 s, and the 20-job streams
+// (18 k columns) do not finish the root LP in a minute (docs/results.md,
+// issue 26, s10exact): beyond this size a solve would spend its whole time
+// limit for a bound the other components beat. (The gate was 30 tasks.)
+const TurnaroundOptimumColumns = 1200
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).
@@ -259,8 +264,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	exact := exactDurations(w, o.Sim)
 	turnaround := m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround
 	enumerate := !p.Preemptive && p.NumTasks() <= lowerbound.ExactMaxTasks && len(p.Jobs) <= lowerbound.ExactMaxJobs
-	streamOptimum := o.OptimumJobs > 0 && len(p.Jobs) <= o.OptimumJobs && !p.Preemptive && exact &&
-		(!turnaround || p.NumTasks() <= TurnaroundOptimumTasks)
+	streamOptimum := o.OptimumJobs > 0 && len(p.Jobs) <= o.OptimumJobs && !p.Preemptive && exact
 	if o.DropTraces && !enumerate && !streamOptimum && !(o.WindowJobs > 0 && mrcpMetric) {
 		// What is left (the offline constructions and the report) reads
 		// only the jobs' arrivals and deadlines: the tasks (a slice header
@@ -323,7 +327,11 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		if err != nil {
 			return nil, err
 		}
-		if out.Stream, err = windowbound.Optimum(ctx, p, m, windowbound.Options{Solve: so, Incumbent: inc}); err != nil {
+		wo := windowbound.Options{Solve: so, Incumbent: inc}
+		if turnaround {
+			wo.MaxColumns = TurnaroundOptimumColumns
+		}
+		if out.Stream, err = windowbound.Optimum(ctx, p, m, wo); err != nil {
 			return nil, err
 		}
 		if st := out.Stream; st != nil {
@@ -352,6 +360,11 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 		// Two checkers disagree on one schedule: show it, rejected, rather
 		// than drop it silently (it can never be the upper end).
 		off.Schedules = append(off.Schedules, compare.Schedule{By: "mrcp-stream", Value: out.Stream.Value, CheckError: out.StreamCheckErr})
+	} else if st := out.Stream; st != nil && st.Verified && st.Status != solve.Optimal && !math.IsNaN(st.Value) {
+		// A solve stopped early still found a schedule both checkers
+		// passed: it competes for the upper end like the constructions'
+		// (an optimal one is the optimum itself, below).
+		off.Schedules = append(off.Schedules, compare.Schedule{By: "mrcp-stream", Value: st.Value, Verified: true})
 	}
 	if st := out.Stream; st != nil && st.Status == solve.Optimal && st.Verified && out.StreamCheckErr == "" && off.Optimum == nil {
 		v := st.Value

@@ -68,6 +68,18 @@ type Options struct {
 	// ignore it.
 	OthersFloor []int
 
+	// MaxStartColumns, when > 0, makes Build refuse a time-indexed model
+	// with more start columns (F, and x in the x form; the job columns C,
+	// N, Z are not counted) with ErrTooManyColumns, counted from the
+	// windows before any variable is made: a caller that would not solve
+	// a larger model (compare's turnaround gate) need not build it.
+	MaxStartColumns int
+
+	// xForm keeps the x columns of the pooled time-indexed model (the form
+	// before the step form, which has the same LP): the tests compare the
+	// two.
+	xForm bool
+
 	// stop, when not nil, is polled by Build's loops: once it reports a
 	// stop, Build returns the model-less Built with errBuildStopped.
 	stop *stopper
@@ -89,6 +101,10 @@ const cutoffEps = 1e-6
 // ErrNoImprovement is returned by Build with the cutoff when no schedule can beat
 // the heuristic: it is optimal.
 var ErrNoImprovement = errors.New("mrcp: the greedy schedule is optimal")
+
+// ErrTooManyColumns is returned by Build when the time-indexed model would
+// have more start columns than Options.MaxStartColumns.
+var ErrTooManyColumns = errors.New("mrcp: more start columns than the limit")
 
 // ErrUnsupported is returned for an instance a formulation cannot express.
 var ErrUnsupported = badinput.Errorf("mrcp: not supported by this formulation")
@@ -148,6 +164,9 @@ type Built struct {
 	// variables (counts when it has several tasks).
 	groupOf []int
 	groups  []taskGroup
+	// step: the model has no x columns, F_g is the integer variable (one
+	// lane per kind, see timeIndexed).
+	step bool
 	// disjunctive
 	machines [3][]unitSlot
 	start    []model.Var
@@ -159,6 +178,8 @@ type Built struct {
 type taskGroup struct {
 	tasks []int
 	xs    []startVar
+	// fs, in step form, is F_g(τ) for τ = est, …, lst − 1.
+	fs []model.Var
 }
 
 type lane struct {

@@ -20,7 +20,17 @@ func (bt *Built) Decode(x []float64) (*Schedule, error) {
 		return nil, fmt.Errorf("mrcp: decode: %d values for %d columns", len(x), bt.Model.NumCols())
 	}
 	tasks := make([]Assignment, len(bt.tasks))
+	if bt.Formulation == TimeIndexed && bt.step {
+		for _, gr := range bt.groups {
+			if err := bt.decodeSteps(x, gr, tasks); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for i, t := range bt.tasks {
+		if bt.Formulation == TimeIndexed && bt.step {
+			break // decoded above
+		}
 		a := Assignment{Task: t.ref}
 		switch bt.Formulation {
 		case TimeIndexed:
@@ -63,7 +73,7 @@ func (bt *Built) Decode(x []float64) (*Schedule, error) {
 		}
 		tasks[i] = a
 	}
-	if bt.Formulation == TimeIndexed {
+	if bt.Formulation == TimeIndexed && !bt.step {
 		for _, gr := range bt.groups {
 			if len(gr.tasks) == 1 {
 				continue
@@ -149,6 +159,32 @@ func (bt *Built) decodeGroup(x []float64, gr taskGroup, tasks []Assignment) erro
 	}
 	if k != len(gr.tasks) {
 		return fmt.Errorf("mrcp: decode: %d starts for the %d tasks of the group of %s", k, len(gr.tasks), ref)
+	}
+	return nil
+}
+
+// decodeSteps gives the tasks of group gr their starts in step form: the
+// F_g(τ) − F_g(τ−1) tasks starting at τ, in task order, with F_g(est−1) = 0
+// and F_g(lst) = n_g; on the kind's one lane.
+func (bt *Built) decodeSteps(x []float64, gr taskGroup, tasks []Assignment) error {
+	t := bt.tasks[gr.tasks[0]]
+	n := len(gr.tasks)
+	k, prev := 0, 0
+	for tau := t.est; tau <= t.lst; tau++ {
+		f := n
+		if i := tau - t.est; i < len(gr.fs) {
+			v := x[gr.fs[i].Index()]
+			c := math.Round(v)
+			if math.Abs(v-c) > decodeTol || c < float64(prev) || c > float64(n) {
+				return fmt.Errorf("mrcp: decode: %s has %v started by %d after %d, not a count in [%d, %d]", t.ref, v, tau, prev, prev, n)
+			}
+			f = int(c)
+		}
+		for ; prev < f; prev++ {
+			i := gr.tasks[k]
+			tasks[i] = Assignment{Task: bt.tasks[i].ref, Start: tau, Resource: bt.lanes[t.ref.Kind][0].resource}
+			k++
+		}
 	}
 	return nil
 }

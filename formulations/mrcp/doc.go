@@ -45,7 +45,10 @@
 // F_t(τ) = Σ_{τ'≤τ} x[t,·,τ'] with F_r(τ) ≤ F_m(τ − e_m), and a capacity row per
 // lane and instant. Lanes are resources, or — by default when every demand is
 // 1 — one pooled lane per slot kind, which has the same schedules (interval
-// colouring gives back the slots) and no resource symmetry. The disjunctive
+// colouring gives back the slots) and no resource symmetry. On one lane the
+// capacity row takes F_t(τ) − F_t(τ − e_t) (two nonzeros per task instead
+// of e_t), and the pooled model is in step form: F_t is the integer
+// variable, non-decreasing, and x is gone (the same LP relaxation). The disjunctive
 // form (disjunctive) has integer starts, an assignment of each task to a
 // unit slot and big-M ordering pairs for tasks whose windows overlap; it needs
 // unit demands.

@@ -33,9 +33,9 @@ func Example() {
 	bt.Model.Stats().Write(os.Stdout)
 	// Output:
 	// horizon 14, turnaround in [7, 14], heuristic: 1 late, max turnaround 9
-	// rows         129 (63 equality, 66 inequality, 0 ranged, 0 free)
-	// columns      129 (62 continuous, 12 integer, 55 binary)
-	// nonzeros     440
+	// rows         117 (1 equality, 116 inequality, 0 ranged, 0 free)
+	// columns      67 (6 continuous, 11 integer, 50 binary)
+	// nonzeros     326
 	// matrix       [1e+00, 1e+01]
 	// objective    [1e+00, 2e+00]
 	// bounds       [1e+00, 1e+01]

@@ -26,7 +26,8 @@ func mixedStream(t *testing.T, jobs int, seed uint64) *mrcpscenario.Instance {
 
 // TestSizeEstimateCovers: the time-indexed and disjunctive estimates are
 // never below the model they guard (columns and nonzeros), on mixed
-// streams, pooled and per resource, whole and as subproblems.
+// streams, pooled and per resource, whole and as subproblems; Build with
+// MaxStartColumns at the time-indexed estimate builds, one below refuses.
 func TestSizeEstimateCovers(t *testing.T) {
 	for _, seed := range []uint64{1, 2} {
 		in := mixedStream(t, 6, seed)
@@ -51,6 +52,28 @@ func TestSizeEstimateCovers(t *testing.T) {
 				t.Errorf("%s: %v nonzeros, estimated %v", name, got, nnz)
 			}
 			t.Logf("%s: columns %d (estimate %v), nonzeros %d (estimate %v)", name, bt.Model.NumCols(), cols, bt.Model.NumNonzeros(), nnz)
+			if o.Formulation == Disjunctive {
+				continue
+			}
+			// The column estimate is exact for the start columns, and
+			// MaxStartColumns refuses exactly above it.
+			starts := 0
+			for j := range bt.Model.NumCols() {
+				if n := bt.Model.ColName(j); strings.HasPrefix(n, "x(") || strings.HasPrefix(n, "F(") {
+					starts++
+				}
+			}
+			if float64(starts) != cols {
+				t.Errorf("%s: %d start columns, estimated %v", name, starts, cols)
+			}
+			o.MaxStartColumns = int(cols)
+			if _, err := Build(in, o); err != nil {
+				t.Errorf("%s: MaxStartColumns %d, the estimate: %v", name, o.MaxStartColumns, err)
+			}
+			o.MaxStartColumns--
+			if _, err := Build(in, o); !errors.Is(err, ErrTooManyColumns) {
+				t.Errorf("%s: MaxStartColumns %d: %v, want ErrTooManyColumns", name, o.MaxStartColumns, err)
+			}
 		}
 	}
 }

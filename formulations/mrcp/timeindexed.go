@@ -1,6 +1,7 @@
 package mrcp
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
@@ -21,6 +22,19 @@ import (
 // with the total capacity: unit-demand tasks that never overlap more than the
 // total slot count can always be given slots (interval colouring), so both
 // forms have the same schedules and the pooled one has no resource symmetry.
+//
+// Where a kind has one lane, the inner sum of (6, 7) is F_t(τ) − F_t(τ − e_t):
+// two nonzeros instead of e_t. With one lane for both kinds (pooled) the
+// model is in step form: x is eliminated, x[t,τ] = F_t(τ) − F_t(τ−1), and
+//
+//	F_t(τ) ≥ F_t(τ−1)                                         (x ≥ 0)
+//	F_t(est−1) = 0, F_t(lst) = n_t   (constants, standing for (1))
+//	Σ_τ τ·x[t,τ] = lst_t − Σ_{est ≤ τ < lst} F_t(τ)           (in (4))
+//
+// with F_t integer: the same LP relaxation (x ≤ min(n, cap) is implied by
+// (6, 7) wherever a capacity row is emitted, and by n ≤ cap elsewhere),
+// half the columns and a fifth of the nonzeros of the x form on the 20-job
+// mixed streams (docs/results.md, issue 26, s10exact).
 func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	in := bt.Instance
 	unit := true
@@ -59,16 +73,69 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		bt.groupOf[i] = len(bt.groups)
 		bt.groups = append(bt.groups, taskGroup{tasks: []int{i}})
 	}
+	// Step form: with one lane per kind that every task fits, the counts
+	// F_g(τ) determine the schedule, x[g,τ] = F_g(τ) − F_g(τ−1), so the
+	// x columns, their assignment and definition rows go and F_g is the
+	// integer variable, non-decreasing (see the package doc).
+	bt.step = bt.Pooled && !o.xForm
+	for _, gr := range bt.groups {
+		t := bt.tasks[gr.tasks[0]]
+		bt.step = bt.step && len(bt.lanes[t.ref.Kind]) == 1 && bt.lanes[t.ref.Kind][0].cap >= t.q
+	}
 	if err := bt.checkTimeIndexedSize(); err != nil {
 		return err
+	}
+	if cols, _ := bt.timeIndexedSize(); o.MaxStartColumns > 0 && cols > float64(o.MaxStartColumns) {
+		return fmt.Errorf("%w: %.0f start columns, at most %d", ErrTooManyColumns, cols, o.MaxStartColumns)
 	}
 	type xKey struct {
 		T    mrcpscenario.TaskRef
 		L, S int
 	}
-	xf := model.NewFamily[xKey](b, "x")
+	type fKey struct {
+		T mrcpscenario.TaskRef
+		S int
+	}
 	bt.xs = make([][]startVar, len(bt.tasks))
-	one := model.NewRowFamily[mrcpscenario.TaskRef](b, "assign")
+	if !bt.step {
+		xf := model.NewFamily[xKey](b, "x")
+		one := model.NewRowFamily[mrcpscenario.TaskRef](b, "assign")
+		for g := range bt.groups {
+			if o.stop.tick() {
+				return errBuildStopped
+			}
+			gr := &bt.groups[g]
+			t := bt.tasks[gr.tasks[0]]
+			n := len(gr.tasks)
+			typ := model.Binary
+			if n > 1 {
+				typ = model.Integer
+			}
+			e := model.Expr{}
+			for l, ln := range bt.lanes[t.ref.Kind] {
+				if ln.cap < t.q {
+					continue
+				}
+				for tau := t.est; tau <= t.lst; tau++ {
+					v := xf.Add(xKey{t.ref, l, tau}, 0, float64(min(n, ln.cap)), 0, typ)
+					gr.xs = append(gr.xs, startVar{lane: l, tau: tau, v: v})
+					e.Add(v, 1)
+				}
+			}
+			one.Equal(t.ref, e, float64(n))
+			if n == 1 {
+				bt.xs[gr.tasks[0]] = gr.xs
+			}
+		}
+	}
+	// Cumulative starts F_g(τ), τ ∈ [est, lst), a count in [0, n_g] for a
+	// group of n_g tasks: F_g(τ) = F_g(τ−1) + Σ_ℓ x[g,ℓ,τ] (Fdef), or in
+	// step form integer with F_g(τ) ≥ F_g(τ−1) (step), F_g(lst) = n_g
+	// standing for the assignment.
+	ff := model.NewFamily[fKey](b, "F")
+	fdef := model.NewRowFamily[fKey](b, "Fdef")
+	stepRows := model.NewRowFamily[fKey](b, "step")
+	F := make([]map[int]model.Var, len(bt.groups))
 	for g := range bt.groups {
 		if o.stop.tick() {
 			return errBuildStopped
@@ -76,89 +143,28 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 		gr := &bt.groups[g]
 		t := bt.tasks[gr.tasks[0]]
 		n := len(gr.tasks)
-		typ := model.Binary
-		if n > 1 {
-			typ = model.Integer
-		}
-		e := model.Expr{}
-		for l, ln := range bt.lanes[t.ref.Kind] {
-			if ln.cap < t.q {
-				continue
-			}
-			for tau := t.est; tau <= t.lst; tau++ {
-				v := xf.Add(xKey{t.ref, l, tau}, 0, float64(min(n, ln.cap)), 0, typ)
-				gr.xs = append(gr.xs, startVar{lane: l, tau: tau, v: v})
-				e.Add(v, 1)
-			}
-		}
-		one.Equal(t.ref, e, float64(n))
-		if n == 1 {
-			bt.xs[gr.tasks[0]] = gr.xs
-		}
-	}
-	// Capacity, only where the tasks that could run exceed the lane.
-	type capKey struct {
-		K    mrcpscenario.TaskKind
-		L, S int
-	}
-	capRows := model.NewRowFamily[capKey](b, "cap")
-	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
-		lo, hi := -1, -1
-		for _, t := range bt.tasks {
-			if t.ref.Kind == k {
-				if lo < 0 || t.est < lo {
-					lo = t.est
-				}
-				hi = max(hi, t.lst+t.dur)
-			}
-		}
-		for l, ln := range bt.lanes[k] {
-			for tau := lo; tau < hi; tau++ {
-				if o.stop.tick() {
-					return errBuildStopped
-				}
-				e := model.Expr{}
-				potential := 0
-				for _, gr := range bt.groups {
-					t := bt.tasks[gr.tasks[0]]
-					if t.ref.Kind != k || t.q > ln.cap || t.est > tau || t.lst+t.dur <= tau {
-						continue
-					}
-					potential += t.q * len(gr.tasks)
-					for _, sv := range gr.xs {
-						if sv.lane == l && sv.tau <= tau && sv.tau > tau-t.dur {
-							e.Add(sv.v, float64(t.q))
-						}
-					}
-				}
-				if potential > ln.cap {
-					capRows.LessEq(capKey{k, l, tau}, e, float64(ln.cap))
-				}
-			}
-		}
-	}
-	// Cumulative starts F_g(τ), τ ∈ [est, lst): F_g(τ) = F_g(τ−1) + Σ_ℓ x[g,ℓ,τ]
-	// (a count in [0, n_g] for a group of n_g tasks).
-	type fKey struct {
-		T mrcpscenario.TaskRef
-		S int
-	}
-	ff := model.NewFamily[fKey](b, "F")
-	fdef := model.NewRowFamily[fKey](b, "Fdef")
-	F := make([]map[int]model.Var, len(bt.groups))
-	for g, gr := range bt.groups {
-		if o.stop.tick() {
-			return errBuildStopped
-		}
-		t := bt.tasks[gr.tasks[0]]
 		F[g] = map[int]model.Var{}
+		typ := model.Continuous
+		if bt.step {
+			typ = model.Binary
+			if n > 1 {
+				typ = model.Integer
+			}
+		}
 		for tau := t.est; tau < t.lst; tau++ {
-			v := ff.Add(fKey{t.ref, tau}, 0, float64(len(gr.tasks)), 0, model.Continuous)
+			v := ff.Add(fKey{t.ref, tau}, 0, float64(n), 0, typ)
 			F[g][tau] = v
 			e := model.Expr{}
 			e.Add(v, 1)
 			if p, ok := F[g][tau-1]; ok {
 				e.Add(p, -1)
+			}
+			if bt.step {
+				gr.fs = append(gr.fs, v)
+				if tau > t.est {
+					stepRows.GreaterEq(fKey{t.ref, tau}, e, 0)
+				}
+				continue
 			}
 			for _, sv := range gr.xs {
 				if sv.tau == tau {
@@ -178,6 +184,58 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 			return model.Expr{Constant: float64(len(bt.groups[g].tasks))}, true
 		}
 		return model.Sum(F[g][tau]), false
+	}
+	// Capacity, only where the tasks that could run exceed the lane.
+	type capKey struct {
+		K    mrcpscenario.TaskKind
+		L, S int
+	}
+	capRows := model.NewRowFamily[capKey](b, "cap")
+	for _, k := range []mrcpscenario.TaskKind{mrcpscenario.Map, mrcpscenario.Reduce} {
+		lo, hi := -1, -1
+		for _, t := range bt.tasks {
+			if t.ref.Kind == k {
+				if lo < 0 || t.est < lo {
+					lo = t.est
+				}
+				hi = max(hi, t.lst+t.dur)
+			}
+		}
+		// With one lane of the kind, F_g counts the starts on it.
+		cumulative := len(bt.lanes[k]) == 1
+		for l, ln := range bt.lanes[k] {
+			for tau := lo; tau < hi; tau++ {
+				if o.stop.tick() {
+					return errBuildStopped
+				}
+				e := model.Expr{}
+				potential := 0
+				for g, gr := range bt.groups {
+					t := bt.tasks[gr.tasks[0]]
+					if t.ref.Kind != k || t.q > ln.cap || t.est > tau || t.lst+t.dur <= tau {
+						continue
+					}
+					potential += t.q * len(gr.tasks)
+					if bt.step || (cumulative && t.dur > 2) {
+						// Σ_{τ' ∈ (τ−e, τ]} x[g,τ'] = F_g(τ) − F_g(τ−e): two
+						// terms instead of up to e (the same LP).
+						now, _ := fAt(g, tau)
+						before, _ := fAt(g, tau-t.dur)
+						e.AddExpr(now, float64(t.q))
+						e.AddExpr(before, -float64(t.q))
+						continue
+					}
+					for _, sv := range gr.xs {
+						if sv.lane == l && sv.tau <= tau && sv.tau > tau-t.dur {
+							e.Add(sv.v, float64(t.q))
+						}
+					}
+				}
+				if potential > ln.cap {
+					capRows.LessEq(capKey{k, l, tau}, e, float64(ln.cap))
+				}
+			}
+		}
 	}
 	// Precedence of reduce r (a group of one) after map group m of n_m
 	// tasks: n_m·F_r(τ) ≤ F_m(τ − e_m), i.e. r may have started by τ only
@@ -222,6 +280,16 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	sym := model.NewRowFamily[mrcpscenario.TaskRef](b, "order")
 	startExpr := func(i int) model.Expr {
 		e := model.Expr{}
+		if bt.step {
+			// Σ_τ τ·x(τ) = lst − Σ_{est ≤ τ < lst} F(τ) (summation by
+			// parts, F(est−1) = 0, F(lst) = 1) for a task of its own.
+			t := bt.tasks[i]
+			e.AddConst(float64(t.lst))
+			for _, v := range bt.groups[bt.groupOf[i]].fs {
+				e.Add(v, -1)
+			}
+			return e
+		}
 		for _, sv := range bt.xs[i] {
 			e.Add(sv.v, float64(sv.tau))
 		}
@@ -272,33 +340,52 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 
 // checkTimeIndexedSize refuses a time-indexed model that would not fit the
 // memory budget, from the groups and windows alone, before any variable is
-// made. Per group: one x column per lane and start in its window and one F
-// column per start; each x appears in its assignment row, its F definition,
-// the completion row, the symmetry row of identical tasks and in at most
-// min(duration, window) capacity rows;
-// each precedence row of a reduce has two F terms per map group of its job.
-// This overcounts the capacity rows (only those where the tasks could
-// exceed the lane are emitted) and so errs on the side of refusing.
+// made (see timeIndexedSize). It errs on the side of refusing.
 func (bt *Built) checkTimeIndexedSize() error {
 	cols, nnz := bt.timeIndexedSize()
 	return checkModelSize("time-indexed", bt.Horizon, cols, nnz)
 }
 
-// timeIndexedSize is the estimate of checkTimeIndexedSize: at least the
-// columns and nonzeros the model will have (bt.groups and bt.lanes set).
+// timeIndexedSize is the start columns (exactly) and at least the
+// nonzeros the time-indexed model will have (bt.groups, bt.lanes and
+// bt.step set). Per group of window w:
+//
+//	x form: one x column per lane and start and one F column per start
+//	        but the last (F is n_g from lst on);
+//	        each x appears in its assignment row, its F definition, the
+//	        completion row, the symmetry row of identical tasks and in at
+//	        most min(duration, w) capacity rows (2 with one lane, where the
+//	        rows take F differences), each F in its definition rows (2) and
+//	        those capacity rows (2);
+//	step form (every kind on one lane): one F column per start but the
+//	        last, in two step rows, two capacity rows, the completion and
+//	        the symmetry row.
+//
+// Each precedence row of a reduce has two F terms per map group of its job.
+// Capacity rows are only emitted where the tasks could exceed the lane, so
+// this overcounts.
 func (bt *Built) timeIndexedSize() (cols, nnz float64) {
 	for _, gr := range bt.groups {
 		t := bt.tasks[gr.tasks[0]]
 		window := float64(t.lst-t.est) + 1
+		if bt.step {
+			cols += window - 1
+			nnz += 6 * window
+			continue
+		}
 		lanes := 0.0
 		for _, ln := range bt.lanes[t.ref.Kind] {
 			if ln.cap >= t.q {
 				lanes++
 			}
 		}
-		cols += lanes*window + window
-		nnz += lanes * window * (4 + math.Min(float64(t.dur), window))
-		nnz += 2 * window
+		cols += lanes*window + window - 1
+		caps := math.Min(float64(t.dur), window)
+		if lanes == 1 {
+			caps = 2
+		}
+		nnz += lanes * window * (4 + caps)
+		nnz += 4 * window
 	}
 	for _, r := range bt.tasks {
 		if r.ref.Kind == mrcpscenario.Reduce {

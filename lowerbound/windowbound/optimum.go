@@ -2,6 +2,7 @@ package windowbound
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -117,8 +118,92 @@ func horizonMs(p *lowerbound.Problem) int64 {
 // the answer a bound, which Bound gives). With integer data the MILP's
 // integer-time optimum is the continuous-time one (an active schedule
 // starts every task at a sum of data), so an Optimal status gives the
-// optimum of the problem the simulator runs. o.WindowJobs is not read.
+// optimum of the problem the simulator runs. o.WindowJobs is not read; with
+// o.MaxColumns, nil is also returned for a total or mean turnaround model
+// of more columns.
 func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options) (*StreamOptimum, error) {
+	st, err := prepare(p, m, o)
+	if st == nil || err != nil {
+		return nil, err
+	}
+	in, jobs, unit, kind, mo := st.in, st.jobs, st.unit, st.mo.Objective.Kind, st.mo
+	inMetric := func(units float64) float64 { return units * float64(unit) / st.n }
+	if kind == mrcp.Makespan {
+		return makespanByDecisions(ctx, p, in, jobs, unit, mo.Incumbent, o.Solve)
+	}
+	if kind == mrcp.TotalTurnaround && o.MaxColumns > 0 {
+		// The model as RunInstance builds it but for the cutoff's one
+		// unit, refused from its windows before a column is made when too
+		// large; another failure is left to RunInstance to report.
+		gate := mo
+		gate.MaxStartColumns = o.MaxColumns
+		if _, err := mrcp.Build(in, gate); errors.Is(err, mrcp.ErrTooManyColumns) {
+			return nil, nil
+		}
+	}
+	t0 := time.Now()
+	out, err := mrcp.RunInstance(ctx, "stream", in, mo)
+	if err != nil {
+		return nil, fmt.Errorf("windowbound: %w", err)
+	}
+	so := &StreamOptimum{Metric: m, UnitMs: unit, Objective: kind.String(), Status: out.Result.Status,
+		Value: math.NaN(), Verified: out.Verified, Wall: time.Since(t0)}
+	b := out.Result.Bound - boundSlack
+	if math.IsInf(b, 0) || math.IsNaN(b) {
+		b = 0
+	}
+	// The dual bound B on the solved objective, in the metric: the late
+	// count itself; the product, or with no job late the maximum
+	// turnaround, in units.
+	so.Bound = math.Max(0, math.Ceil(b))
+	if m != lowerbound.LateJobs {
+		so.Bound = inMetric(so.Bound)
+	}
+	if s := out.Schedule; s != nil && out.Verified {
+		so.LateJobs, so.MaxTurnaroundMs = s.LateJobs, int64(s.MaxTurnaround)*unit
+		switch m {
+		case lowerbound.TotalTurnaround, lowerbound.MeanTurnaround, lowerbound.Makespan:
+			v := mo.Objective.ScheduleValue(s, 0)
+			so.Value = inMetric(v)
+			if so.Status == solve.Optimal && math.Ceil(b) < v {
+				// "Optimal" within a gap the caller allowed (Solve.RelGap,
+				// AbsGap), not proven: keep the dual bound, claim no optimum.
+				so.Status = solve.StatusUnknown
+			}
+		case lowerbound.LateJobs:
+			so.Value = float64(s.LateJobs)
+		case lowerbound.MaxTurnaround:
+			so.Value = float64(so.MaxTurnaroundMs)
+		case lowerbound.MRCPProduct:
+			so.Value = float64(s.LateJobs+1) * float64(so.MaxTurnaroundMs)
+		}
+		if so.Status == solve.Optimal {
+			so.Bound = so.Value
+		}
+		so.Placements = placements(s, jobs, unit)
+	}
+	if out.Schedule != nil && !out.Verified {
+		// A schedule the checker rejects: a bug somewhere; claim nothing.
+		so.Status, so.Bound = solve.StatusUnknown, 0
+	}
+	return so, nil
+}
+
+// streamInstance is p as the MRCP instance Optimum solves for one metric.
+type streamInstance struct {
+	in *mrcpscenario.Instance
+	// jobs[i] is the problem's job of in's job i; unit the time unit (ms).
+	jobs []int
+	unit int64
+	// mo are the MRCP options (objective, incumbent in units, the others'
+	// floors of the total turnaround); n divides the total for the mean.
+	mo mrcp.Options
+	n  float64
+}
+
+// prepare is Optimum up to the solve: p as an MRCP instance for m with its
+// options, or nil when p is not one exactly.
+func prepare(p *lowerbound.Problem, m lowerbound.Metric, o Options) (*streamInstance, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -175,64 +260,30 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 	if m == lowerbound.MeanTurnaround {
 		n = float64(len(p.Jobs))
 	}
-	inMetric := func(units float64) float64 { return units * float64(unit) / n }
 	if o.Incumbent > 0 && kind != mrcp.Product && kind != mrcp.LateCount {
 		mo.Incumbent = int(math.Floor(o.Incumbent*n/float64(unit) + incumbentSlack))
-	}
-	if kind == mrcp.Makespan {
-		return makespanByDecisions(ctx, p, in, jobs, unit, mo.Incumbent, o.Solve)
 	}
 	if kind == mrcp.TotalTurnaround {
 		if mo.OthersFloor, err = othersFloors(p, jobs, unit); err != nil {
 			return nil, err
 		}
 	}
-	t0 := time.Now()
-	out, err := mrcp.RunInstance(ctx, "stream", in, mo)
-	if err != nil {
-		return nil, fmt.Errorf("windowbound: %w", err)
+	return &streamInstance{in: in, jobs: jobs, unit: unit, mo: mo, n: n}, nil
+}
+
+// TurnaroundModel is the total (and mean) turnaround MILP Optimum solves
+// for p with o (o.Incumbent, o.Solve), as built before the solve but for
+// the cutoff's one unit — for measuring its size and LP (bench/mrcpexact);
+// nil when Optimum would not solve one (p not an MRCP instance exactly).
+func TurnaroundModel(p *lowerbound.Problem, m lowerbound.Metric, o Options) (*mrcp.Built, error) {
+	if m != lowerbound.TotalTurnaround && m != lowerbound.MeanTurnaround {
+		return nil, badinput.Errorf("windowbound: %v is not solved by the turnaround MILP", m)
 	}
-	so := &StreamOptimum{Metric: m, UnitMs: unit, Objective: kind.String(), Status: out.Result.Status,
-		Value: math.NaN(), Verified: out.Verified, Wall: time.Since(t0)}
-	b := out.Result.Bound - boundSlack
-	if math.IsInf(b, 0) || math.IsNaN(b) {
-		b = 0
+	st, err := prepare(p, m, o)
+	if st == nil || err != nil {
+		return nil, err
 	}
-	// The dual bound B on the solved objective, in the metric: the late
-	// count itself; the product, or with no job late the maximum
-	// turnaround, in units.
-	so.Bound = math.Max(0, math.Ceil(b))
-	if m != lowerbound.LateJobs {
-		so.Bound = inMetric(so.Bound)
-	}
-	if s := out.Schedule; s != nil && out.Verified {
-		so.LateJobs, so.MaxTurnaroundMs = s.LateJobs, int64(s.MaxTurnaround)*unit
-		switch m {
-		case lowerbound.TotalTurnaround, lowerbound.MeanTurnaround, lowerbound.Makespan:
-			v := mo.Objective.ScheduleValue(s, 0)
-			so.Value = inMetric(v)
-			if so.Status == solve.Optimal && math.Ceil(b) < v {
-				// "Optimal" within a gap the caller allowed (Solve.RelGap,
-				// AbsGap), not proven: keep the dual bound, claim no optimum.
-				so.Status = solve.StatusUnknown
-			}
-		case lowerbound.LateJobs:
-			so.Value = float64(s.LateJobs)
-		case lowerbound.MaxTurnaround:
-			so.Value = float64(so.MaxTurnaroundMs)
-		case lowerbound.MRCPProduct:
-			so.Value = float64(s.LateJobs+1) * float64(so.MaxTurnaroundMs)
-		}
-		if so.Status == solve.Optimal {
-			so.Bound = so.Value
-		}
-		so.Placements = placements(s, jobs, unit)
-	}
-	if out.Schedule != nil && !out.Verified {
-		// A schedule the checker rejects: a bug somewhere; claim nothing.
-		so.Status, so.Bound = solve.StatusUnknown, 0
-	}
-	return so, nil
+	return mrcp.Build(st.in, st.mo)
 }
 
 // othersFloors is, per job jobs[i], a lower bound in units on the total

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -154,8 +155,12 @@ func generatedStream(t *testing.T, jobs int, lambda float64, seed uint64) *lower
 // the optimum).
 func TestOptimumBoundAtStops(t *testing.T) {
 	testBoundAtStops(t, congestedStream(t), []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct, lowerbound.Makespan})
-	// The turnaround MILP proves 2-job streams only (compare's limit).
+	// The turnaround MILP proves small streams only (compare's limit is
+	// TurnaroundOptimumColumns): 2 jobs, and 3 (46 tasks) in step form.
 	testBoundAtStops(t, generatedStream(t, 2, 0.05, 1), []lowerbound.Metric{lowerbound.TotalTurnaround, lowerbound.MeanTurnaround})
+	if !testing.Short() {
+		testBoundAtStops(t, generatedStream(t, 3, 0.05, 1), []lowerbound.Metric{lowerbound.TotalTurnaround})
+	}
 }
 
 func testBoundAtStops(t *testing.T, p *lowerbound.Problem, metrics []lowerbound.Metric) {
@@ -244,5 +249,41 @@ func TestOptimumIncumbent(t *testing.T) {
 		if got, err := Optimum(context.Background(), c.p, c.m, o); err == nil {
 			t.Errorf("%v: incumbent %v below the optimum %v accepted: %+v", c.m, o.Incumbent, ref.Value, got)
 		}
+	}
+}
+
+// TestOptimumMaxColumns: Optimum does not try the turnaround MILP (nil)
+// when TurnaroundModel's model has more than MaxColumns start columns, and
+// with MaxColumns at their count proves the same optimum as without a limit;
+// TurnaroundModel refuses the metrics it does not solve.
+func TestOptimumMaxColumns(t *testing.T) {
+	p := generatedStream(t, 2, 0.05, 1)
+	if _, err := TurnaroundModel(p, lowerbound.Makespan, Options{}); err == nil {
+		t.Error("TurnaroundModel of the makespan: no error")
+	}
+	so := solve.Options{Solver: "native", TimeLimit: time.Minute}
+	ref, err := Optimum(context.Background(), p, lowerbound.TotalTurnaround, Options{Solve: so})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref == nil || ref.Status != solve.Optimal {
+		t.Fatalf("reference %+v, want an optimum", ref)
+	}
+	bt, err := TurnaroundModel(p, lowerbound.TotalTurnaround, Options{Solve: so})
+	if err != nil || bt == nil {
+		t.Fatalf("TurnaroundModel: %v, %v", bt, err)
+	}
+	cols := 0 // the start columns, which MaxColumns counts
+	for j := range bt.Model.NumCols() {
+		if n := bt.Model.ColName(j); strings.HasPrefix(n, "F(") || strings.HasPrefix(n, "x(") {
+			cols++
+		}
+	}
+	if got, err := Optimum(context.Background(), p, lowerbound.TotalTurnaround, Options{Solve: so, MaxColumns: cols - 1}); err != nil || got != nil {
+		t.Errorf("MaxColumns %d below the model's %d: %+v, %v; want not tried", cols-1, cols, got, err)
+	}
+	got, err := Optimum(context.Background(), p, lowerbound.TotalTurnaround, Options{Solve: so, MaxColumns: cols})
+	if err != nil || got == nil || got.Status != solve.Optimal || got.Value != ref.Value {
+		t.Errorf("MaxColumns %d, the model's: %+v, %v; want the optimum %v", cols, got, err, ref.Value)
 	}
 }

@@ -29,6 +29,13 @@ type Options struct {
 	// which bounds the makespan and turnaround models' windows (see
 	// formulations/mrcp.Options.Incumbent). Bound does not read it.
 	Incumbent float64
+	// MaxColumns, when > 0, is the most start columns
+	// (formulations/mrcp.Options.MaxStartColumns) Optimum's total and mean
+	// turnaround MILP may have: on a larger model it returns nil (not
+	// tried) without building or solving it, as the MILP would spend its
+	// whole time limit for a bound the other components beat. Bound does
+	// not read it.
+	MaxColumns int
 }
 
 const defaultWindowJobs = 5

@@ -81,6 +81,7 @@ func CheckCase(t T, c Case, newPolicy func() sim.Policy, caps Caps) {
 	if caps.MayIdle == "" && res.Metrics.CompletedJobs != len(c.Workload.Jobs) {
 		t.Errorf("%d of %d jobs completed", res.Metrics.CompletedJobs, len(c.Workload.Jobs))
 	}
+	checkStream(t, c, newPolicy, res)
 	again, err := sim.Run(c.Workload, newPolicy(), c.Options)
 	if err != nil {
 		t.Fatalf("second Run: %v", err)
@@ -111,4 +112,36 @@ func firstDiff(a, b []sim.Attempt) string {
 		return fmt.Sprintf("%d vs %d segments", len(a), len(b))
 	}
 	return ""
+}
+
+// checkStream runs the case again with the trace handed to a sink
+// (Options.Sink): the sink must receive the kept run's trace, record for
+// record, and the result must be the same but for the trace it no longer
+// holds.
+func checkStream(t T, c Case, newPolicy func() sim.Policy, kept *sim.Result) {
+	t.Helper()
+	opt := c.Options
+	rec := &Recorder{}
+	opt.Sink = rec
+	res, err := sim.Run(c.Workload, newPolicy(), opt)
+	if err != nil {
+		t.Fatalf("streamed Run: %v", err)
+	}
+	rec.Close()
+	for _, p := range rec.Problems[:min(len(rec.Problems), 5)] {
+		t.Errorf("streamed run: %s", p)
+	}
+	if res.Trace != nil {
+		t.Errorf("streamed run: the result holds a trace of %d records", len(res.Trace))
+	}
+	if d := firstDiff(kept.Trace, rec.Trace); d != "" {
+		t.Errorf("streamed run: the sink's trace differs from the kept one: %s", d)
+	}
+	if res.Metrics != kept.Metrics || !reflect.DeepEqual(res.Jobs, kept.Jobs) || res.Status != kept.Status ||
+		res.Events != kept.Events || res.TaskEvents != kept.TaskEvents || res.Rejected != kept.Rejected {
+		t.Errorf("streamed run: the result differs: %+v\nkept: %+v", res.Metrics, kept.Metrics)
+	}
+	if rec.Rep != kept.Rep || !reflect.DeepEqual(rec.Replicas, kept.Replicas) {
+		t.Errorf("streamed run: the sink's replica table differs from the result's")
+	}
 }

@@ -116,18 +116,24 @@ func firstDiff(a, b []sim.Attempt) string {
 
 // checkStream runs the case again with the trace handed to a sink
 // (Options.Sink): the sink must receive the kept run's trace, record for
-// record, and the result must be the same but for the trace it no longer
-// holds.
+// record, the result must be the same but for the trace it no longer
+// holds, and the streaming checker (check.Stream), fed as the run goes,
+// must return what Verify returns on the kept run.
 func checkStream(t T, c Case, newPolicy func() sim.Policy, kept *sim.Result) {
 	t.Helper()
 	opt := c.Options
 	rec := &Recorder{}
-	opt.Sink = rec
+	st := check.NewStream(c.Workload, opt)
+	opt.Sink = sim.Tee(rec, st)
 	res, err := sim.Run(c.Workload, newPolicy(), opt)
 	if err != nil {
 		t.Fatalf("streamed Run: %v", err)
 	}
 	rec.Close()
+	berr, serr := check.Verify(c.Workload, kept), st.Finish(res)
+	if (berr == nil) != (serr == nil) || (berr != nil && berr.Error() != serr.Error()) {
+		t.Errorf("streamed run: the streaming checker disagrees with Verify:\nVerify: %v\nStream: %v", berr, serr)
+	}
 	for _, p := range rec.Problems[:min(len(rec.Problems), 5)] {
 		t.Errorf("streamed run: %s", p)
 	}

@@ -1,9 +1,11 @@
 package check_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mrbound/mrbound/policy/fair"
@@ -161,5 +163,70 @@ func TestStreamNestedSegments(t *testing.T) {
 	}
 	if err := check.VerifyStream(w, r); err == nil {
 		t.Errorf("VerifyStream accepts a segment inside another of the same task")
+	}
+}
+
+// TestStreamChecksItsOrder: the streaming checker relies on the records
+// coming in simulated-time order, each launched once and ended once after
+// its launch; a feed that breaks this is rejected, naming the record,
+// rather than trusted. The valid feed of the same run is accepted.
+func TestStreamChecksItsOrder(t *testing.T) {
+	w := simtest.Random(3, simtest.RandomSpec{})
+	opt := sim.DefaultOptions()
+	opt.Heartbeat = 0
+	res := run(t, w, opt)
+	type call struct {
+		i   int
+		end bool
+	}
+	// the engine's order: launches and ends by time, at one time in trace
+	// order with a record's launch before its end
+	var calls []call
+	for i := range res.Trace {
+		calls = append(calls, call{i, false}, call{i, true})
+	}
+	at := func(c call) sim.Time {
+		a := res.Trace[c.i]
+		if !c.end {
+			return a.Launch
+		}
+		return a.End
+	}
+	slices.SortStableFunc(calls, func(a, b call) int { return int(at(a) - at(b)) })
+	feed := func(calls []call) error {
+		st := check.NewStream(w, opt)
+		st.Begin(res.Rep, res.Replicas)
+		for _, c := range calls {
+			a := res.Trace[c.i]
+			if c.end {
+				st.Ended(c.i, &a)
+			} else {
+				a.Start, a.End, a.Outcome = a.Launch, -1, sim.OutcomeUnknown
+				st.Launched(c.i, &a)
+			}
+		}
+		return st.Finish(res)
+	}
+	if err := feed(calls); err != nil {
+		t.Fatalf("the engine's order rejected: %v", err)
+	}
+	// the last end moved to the front: ends before its launch, and out of
+	// time order
+	last := calls[len(calls)-1]
+	cases := []struct {
+		name, want string
+		calls      []call
+	}{
+		{"end first", "ends without a launch", append([]call{last}, calls[:len(calls)-1]...)},
+		{"no end", "never ended", calls[:len(calls)-1]},
+		{"launched twice", "launched twice", append(slices.Clone(calls[:1]), calls...)},
+		{"ended twice", "ends without a launch, or twice", append(slices.Clone(calls), last)},
+		{"time reversed", "out of time order", slices.Concat(calls[len(calls)/2:], calls[:len(calls)/2])},
+	}
+	for _, c := range cases {
+		err := feed(c.calls)
+		if !errors.Is(err, check.ErrViolation) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a violation saying %q", c.name, err, c.want)
+		}
 	}
 }

@@ -133,8 +133,10 @@ func (s *Sim) startSegment(id TaskID, x int, resumed bool, dur Time) {
 	t.set(flagEndKnown, false)
 	t.runIdx = int32(len(s.running))
 	s.running = append(s.running, id)
-	t.attempt = int32(len(s.trace))
-	s.trace = append(s.trace, Attempt{
+	if resumed {
+		s.dropRecord(t.attempt) // the suspended attempt's (dur came from it)
+	}
+	t.attempt = s.newRecord(Attempt{
 		Task: id, Job: t.job, Kind: t.kind, Index: s.index(id), Node: int32(x),
 		Launch: s.now, Start: s.now, End: -1, Duration: dur, Local: t.has(flagLocal), Resumed: resumed,
 	})
@@ -178,8 +180,15 @@ func (s *Sim) Kill(id TaskID) error {
 		// a zero-length record tells the trace that the kept progress is lost
 		s.taskEvents++
 		s.changed()
-		s.trace = append(s.trace, Attempt{Task: id, Job: t.job, Kind: t.kind, Index: s.index(id), Node: t.node,
-			Launch: s.now, Start: s.now, End: s.now, Duration: s.attemptDur(t), Outcome: Killed, Local: t.has(flagLocal), Resumed: true})
+		a := Attempt{Task: id, Job: t.job, Kind: t.kind, Index: s.index(id), Node: t.node,
+			Launch: s.now, Start: s.now, End: s.now, Duration: s.attemptDur(t), Outcome: Killed, Local: t.has(flagLocal), Resumed: true}
+		if s.sink == nil {
+			s.trace = append(s.trace, a)
+		} else {
+			s.dropRecord(t.attempt)
+			k := s.newRecord(a)
+			s.recordEnded(k, false)
+		}
 		s.work[KindUnknown]--
 		s.work[t.kind]++
 		defer s.wake() // it may now run on any node
@@ -274,8 +283,11 @@ func (s *Sim) leaveSlot(id TaskID, worked Time, o Outcome) {
 	n := &s.nodes[t.node]
 	r := &s.jobs[t.job]
 	spec := s.spec(id)
-	a := &s.trace[t.attempt]
+	a := s.rec(t)
 	a.End, a.Start, a.Outcome = s.now, s.now-worked, o
+	if s.sink != nil {
+		s.recordEnded(t.attempt, o == Suspended)
+	}
 	s.changed()
 	s.unrun(id)
 	s.zeroEnded(n, t)

@@ -5,7 +5,10 @@
 // Workload (cluster, users, jobs with their true task durations) goes in,
 // a Policy makes every decision, and a Result with a per-task trace comes
 // out. The trace is re-verified by sim/check, which shares no logic with
-// this package.
+// this package. With Options.Sink the trace goes to a TraceSink as the run
+// makes it (sim/check's Stream, sim/report's TraceWriter) and the result
+// holds none: a day of tens of millions of attempts is then checked and
+// written without holding them (issue 30).
 //
 // # Model
 //

@@ -34,6 +34,13 @@ type Sim struct {
 
 	running []TaskID
 	trace   []Attempt
+	// Stream mode (Options.Sink): the records not final yet (and suspended
+	// attempts') in reusable slots, the next trace index, the metrics' data.
+	sink     TraceSink
+	open     []openRecord
+	openFree []int32
+	nrec     int
+	sm       streamMetrics
 
 	replicas  []int32 // rep per task (maps only), -1 = none
 	capable   []int32 // storage-capable nodes, permuted in place by placement
@@ -152,6 +159,9 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	}
 	start := time.Now()
 	s := newSim(w, p, opt)
+	if s.sink != nil {
+		s.sink.Begin(s.rep, s.replicas)
+	}
 	t0 := mono()
 	err := p.Init(s)
 	s.overhead += mono() - t0
@@ -170,6 +180,7 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	if s.abortErr != nil {
 		return nil, s.abortErr
 	}
+	s.endStream()
 	return s.result(time.Since(start)), nil
 }
 
@@ -206,11 +217,16 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		tasks:     make([]taskRT, n),
 		jobs:      make([]jobRT, len(w.Jobs)),
 		nodes:     make([]nodeRT, len(w.Cluster.Nodes)),
-		trace:     make([]Attempt, 0, n),
+		sink:      opt.Sink,
 		running:   make([]TaskID, 0, 64),
 		rngPlace:  newStream(opt.Seed, "placement"),
 		rngNoise:  newStream(opt.Seed, "noise"),
 		rngPolicy: newStream(opt.Seed, "policy"),
+	}
+	if s.sink == nil {
+		s.trace = make([]Attempt, 0, n)
+	} else {
+		s.sm.busy = make([]uint32, 0, n)
 	}
 	switch opt.Estimates {
 	case EstimateGiven, EstimateMean, EstimateNoisy:
@@ -957,7 +973,7 @@ func (s *Sim) segEnd(t *taskRT) Time {
 
 // attemptDur is the true duration (all its work) of task t's current or
 // suspended attempt: its trace record says it.
-func (s *Sim) attemptDur(t *taskRT) Time { return s.trace[t.attempt].Duration }
+func (s *Sim) attemptDur(t *taskRT) Time { return s.rec(t).Duration }
 
 func (s *Sim) setEnd(id TaskID, end Time) {
 	t := &s.tasks[id]

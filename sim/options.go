@@ -81,6 +81,11 @@ type Options struct {
 	// as far as they went. The engine imports nothing of ours: the caller
 	// wraps its context (func() bool { return ctx.Err() != nil }).
 	Stop func() bool
+	// Sink, when set, receives the trace as the run makes it, and the
+	// result holds none (Result.Trace nil): a day's checker and trace writer
+	// then need no copy of it (TraceSink). Decisions and figures are the
+	// same either way.
+	Sink TraceSink `json:"-"`
 }
 
 // StopEvery is how many loop steps pass between two calls of Options.Stop: a

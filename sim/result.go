@@ -125,13 +125,15 @@ type Metrics struct {
 
 // Result is a finished run.
 type Result struct {
-	Policy   string       `json:"policy"`
-	Options  Options      `json:"-"`
-	Jobs     []JobOutcome `json:"-"`
-	Trace    []Attempt    `json:"-"`
-	Rep      int          `json:"-"`
-	Replicas []int32      `json:"-"` // Rep per task; -1 = none
-	Metrics  Metrics      `json:"metrics"`
+	Policy  string       `json:"policy"`
+	Options Options      `json:"-"`
+	Jobs    []JobOutcome `json:"-"`
+	// Trace is every attempt in launch order; nil when Options.Sink
+	// received it instead.
+	Trace    []Attempt `json:"-"`
+	Rep      int       `json:"-"`
+	Replicas []int32   `json:"-"` // Rep per task; -1 = none
+	Metrics  Metrics   `json:"metrics"`
 	// Events processed (arrivals, live task ends, heartbeats, timers);
 	// TaskEvents are launches, ends, kills, suspends and resumes.
 	Events     int64 `json:"events"`
@@ -177,19 +179,52 @@ func (s *Sim) result(wall time.Duration) *Result {
 		Status: s.status, StuckSince: s.stuckSince,
 		Jobs: make([]JobOutcome, len(s.jobs)),
 	}
-	res.Options.Progress, res.Options.Stop = nil, nil
+	res.Options.Progress, res.Options.Stop, res.Options.Sink = nil, nil, nil
 	for j := range s.jobs {
 		r := &s.jobs[j]
 		res.Jobs[j] = JobOutcome{Arrived: r.arrived, Done: r.done, Arrival: r.arrival, Completion: r.completion}
 	}
-	res.Metrics = ComputeMetrics(s.w, res.Jobs, res.Trace)
+	if s.sink != nil {
+		res.Metrics = s.streamedMetrics(res.Jobs)
+	} else {
+		res.Metrics = ComputeMetrics(s.w, res.Jobs, res.Trace)
+	}
 	return res
 }
 
 // ComputeMetrics derives the metrics from job outcomes and a trace. The
 // checker uses its own derivation and compares.
 func ComputeMetrics(w *Workload, jobs []JobOutcome, trace []Attempt) Metrics {
-	m := Metrics{Jobs: len(w.Jobs), Tasks: w.NumTasks()}
+	var m Metrics
+	var busy, busyMap float64
+	for _, a := range trace {
+		if a.Kind == Map && !a.Resumed { // a launch; a resume or a dropped suspension is not
+			m.MapLaunches++
+			if a.Local {
+				m.LocalLaunches++
+			}
+		}
+		switch a.Outcome {
+		case Killed:
+			m.Killed++
+			m.WorkLost += (a.End - a.Start).Seconds()
+		case Suspended:
+			m.Suspended++
+		}
+		if a.End >= 0 {
+			busy += (a.End - a.Launch).Seconds()
+			if a.Kind == Map {
+				busyMap += (a.End - a.Launch).Seconds()
+			}
+		}
+	}
+	return finishMetrics(w, jobs, m, busy, busyMap)
+}
+
+// finishMetrics completes m, whose trace counts and work lost are set, from
+// the job outcomes and the busy slot time (s) of all slots and of map slots.
+func finishMetrics(w *Workload, jobs []JobOutcome, m Metrics, busy, busyMap float64) Metrics {
+	m.Jobs, m.Tasks = len(w.Jobs), w.NumTasks()
 	first, last := Time(-1), Time(0)
 	var sumT float64
 	for j, o := range jobs {
@@ -212,28 +247,6 @@ func ComputeMetrics(w *Workload, jobs []JobOutcome, trace []Attempt) Metrics {
 		m.LateFraction = float64(m.LateJobs) / float64(m.CompletedJobs)
 		if m.Makespan > 0 {
 			m.Throughput = float64(m.CompletedJobs) / (m.Makespan / 3600)
-		}
-	}
-	var busy, busyMap float64
-	for _, a := range trace {
-		if a.Kind == Map && !a.Resumed { // a launch; a resume or a dropped suspension is not
-			m.MapLaunches++
-			if a.Local {
-				m.LocalLaunches++
-			}
-		}
-		switch a.Outcome {
-		case Killed:
-			m.Killed++
-			m.WorkLost += (a.End - a.Start).Seconds()
-		case Suspended:
-			m.Suspended++
-		}
-		if a.End >= 0 {
-			busy += (a.End - a.Launch).Seconds()
-			if a.Kind == Map {
-				busyMap += (a.End - a.Launch).Seconds()
-			}
 		}
 	}
 	m.Locality = 1

@@ -60,6 +60,7 @@ type Schedule struct {
 	Completion []int64 `json:"-"`
 	fast       bool    // built by a "-fast" construction
 	rule       Rule    // the construction's rule (RuleUnknown for a search)
+	checkErr   error   // the run's verdict by the streaming checker
 }
 
 // Result is what Best found.
@@ -162,24 +163,34 @@ func (e *evaluator) run(pol *List) (Schedule, error) {
 	return sc, nil
 }
 
-// verifyTrace is the checker every schedule passes before it may be an
-// upper value (a variable so that a test can make it reject).
-var verifyTrace = check.Verify
+// verifyTrace, when set (a test that makes the checker reject), checks
+// each schedule's kept trace instead of the streaming checker.
+var verifyTrace func(*sim.Workload, *sim.Result) error
 
-// simulate runs pol and computes the metric from the run's completions,
-// without checking the trace: the search simulates many candidates and
-// checks only those it would keep (verify), since the checker costs about
-// half a simulation. The schedule is not Verified yet; CheckError is set
-// when the run itself failed (an invalid action, a job left unfinished).
+// simulate runs pol and computes the metric from the run's completions. The
+// run's trace goes to a check.Stream as it is made and is not kept (on a day
+// of millions of tasks a kept trace and its check were the peak of compare);
+// the verdict waits in the schedule, which is not Verified yet: the search
+// marks only the candidates it would keep (verify). CheckError is set when
+// the run itself failed (an invalid action, a job left unfinished).
 func (e *evaluator) simulate(pol *List) (Schedule, *sim.Result, error) {
 	e.res.Evaluations++
 	sc := Schedule{By: pol.Name(), fast: pol.fast}
 	if pol.offset == nil && pol.rule != Order {
 		sc.rule = pol.rule
 	}
-	res, err := sim.Run(e.w, pol, e.o.Sim)
+	so := e.o.Sim
+	var st *check.Stream
+	if verifyTrace == nil {
+		st = check.NewStream(e.w, so)
+		so.Sink = st
+	}
+	res, err := sim.Run(e.w, pol, so)
 	if err != nil {
 		return sc, nil, err
+	}
+	if st != nil {
+		sc.checkErr = st.Finish(res)
 	}
 	switch {
 	case res.Rejected > 0:
@@ -204,7 +215,11 @@ func (e *evaluator) verify(sc *Schedule, res *sim.Result) {
 	if sc.CheckError != "" {
 		return
 	}
-	if err := verifyTrace(e.w, res); err != nil {
+	err := sc.checkErr
+	if verifyTrace != nil {
+		err = verifyTrace(e.w, res)
+	}
+	if err != nil {
 		sc.CheckError = err.Error()
 		return
 	}

@@ -6,6 +6,12 @@
 //
 //	nice go run ./bench/scale -block-mb 1
 //	nice go run ./bench/scale -block-mb 4 -trace /tmp/day0.tsv
+//	nice go run ./bench/scale -block-mb 4 -keep   # the trace kept, then checked
+//
+// By default the checker (check.Stream) and the trace writer
+// (report.TraceWriter) take the trace as the run makes it, as `mrbound
+// simulate` does; -keep keeps the whole trace in the result and checks it
+// after the run (check.Verify), the path of before issue 30's streaming.
 //
 // The figures are for docs/results.md; the machine is often shared, so the
 // phases are timed in CPU seconds (user + system) as well as wall seconds.
@@ -43,6 +49,7 @@ func main() {
 	pol := flag.String("policy", "fifo", "policy")
 	heartbeat := flag.Duration("heartbeat", 3*time.Second, "heartbeat (0 = ideal mode)")
 	trace := flag.String("trace", "", "also write the TSV trace to this file")
+	keep := flag.Bool("keep", false, "keep the whole trace and check it after the run, instead of streaming it to the checker and the writer")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the simulation phase (with -compare: of the comparison) to this file")
 	policies := flag.String("compare", "", "instead: run `mrbound compare` on the day with these comma-separated policies (ideal mode, the bounds, each trace verified)")
 	memProfile := flag.String("memprofile", "", "with -compare: write an allocation profile to this file")
@@ -57,7 +64,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(os.Stdout, *file, *blockMB, *nodes, *pol, sim.Time(heartbeat.Milliseconds()), *trace); err != nil {
+	if err := run(os.Stdout, *file, *blockMB, *nodes, *pol, sim.Time(heartbeat.Milliseconds()), *trace, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "scale:", err)
 		os.Exit(1)
 	}
@@ -96,7 +103,7 @@ var upperEvals int
 // upperLimit is simbridge.Options.UpperTimeLimit for -compare.
 var upperLimit time.Duration
 
-func run(out io.Writer, file string, blockMB float64, nodes int, polName string, heartbeat sim.Time, tracePath string) error {
+func run(out io.Writer, file string, blockMB float64, nodes int, polName string, heartbeat sim.Time, tracePath string, keep bool) error {
 	o := workload.DefaultOptions()
 	o.SWIM.BlockBytes = int64(blockMB * (1 << 20))
 	o.SWIMCluster.Nodes = nodes
@@ -121,6 +128,9 @@ func run(out io.Writer, file string, blockMB float64, nodes int, polName string,
 		return err
 	}
 	defer stopProfile()
+	if !keep {
+		return runStreamed(out, p, w, pol, opt, tracePath, stopProfile)
+	}
 	c0 := cputime.Now()
 	res, err := sim.Run(w, pol, opt)
 	if err != nil {
@@ -147,6 +157,53 @@ func run(out io.Writer, file string, blockMB float64, nodes int, polName string,
 		p.done("trace", tasks)
 	}
 	fmt.Fprintf(out, "engine     %d task events, %d events, %.2f M task events per CPU second\n",
+		res.TaskEvents, res.Events, float64(res.TaskEvents)/simCPU/1e6)
+	if hwm, ok := peakRSS(); ok {
+		fmt.Fprintf(out, "peak RSS   %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
+	}
+	runtime.KeepAlive(w)
+	return nil
+}
+
+// runStreamed is run's default path, `mrbound simulate`'s: the checker and
+// the trace writer take the trace as the run makes it, so the phase
+// "simulate" includes the check (and the trace, when written).
+func runStreamed(out io.Writer, p *phase, w *sim.Workload, pol sim.Policy, opt sim.Options, tracePath string, stopProfile func()) error {
+	tasks := w.NumTasks()
+	st := check.NewStream(w, opt)
+	var res *sim.Result
+	var simCPU float64
+	simulate := func(tw *report.TraceWriter) error {
+		opt.Sink = st
+		if tw != nil {
+			opt.Sink = sim.Tee(st, tw)
+		}
+		c0 := cputime.Now()
+		var err error
+		if res, err = sim.Run(w, pol, opt); err != nil {
+			return err
+		}
+		stopProfile()
+		simCPU = (cputime.Now() - c0).Seconds()
+		if tw != nil {
+			return tw.Close()
+		}
+		return nil
+	}
+	var err error
+	if tracePath != "" {
+		err = atomicfile.Write(tracePath, func(f io.Writer) error { return simulate(report.NewTraceWriter(f)) })
+	} else {
+		err = simulate(nil)
+	}
+	if err != nil {
+		return err
+	}
+	if err := st.Finish(res); err != nil {
+		return fmt.Errorf("the checker rejects the run: %w", err)
+	}
+	p.done("sim+check", tasks)
+	fmt.Fprintf(out, "engine     %d task events, %d events, %.2f M task events per CPU second (the check and the trace included)\n",
 		res.TaskEvents, res.Events, float64(res.TaskEvents)/simCPU/1e6)
 	if hwm, ok := peakRSS(); ok {
 		fmt.Fprintf(out, "peak RSS   %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))

@@ -62,6 +62,48 @@ func BenchmarkDay(b *testing.B) {
 	}
 }
 
+// BenchmarkDayStreamed is BenchmarkDay on `mrbound simulate`'s path: the
+// checker (check.Stream) takes the trace as the run makes it and nothing
+// holds it. Task events per CPU second of the run with its check, bytes
+// per task allocated by both and live after them (the workload and the
+// result without a trace).
+//
+//	nice go test -run - -bench DayStreamed -cpu 1 -benchtime 1x ./bench/scale -block-mb 4
+func BenchmarkDayStreamed(b *testing.B) {
+	w := loadDay(b)
+	tasks := float64(w.NumTasks())
+	for b.Loop() {
+		p, err := policy.New("fifo", policy.Params{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		c0 := cputime.Now()
+		opt := sim.DefaultOptions()
+		st := check.NewStream(w, opt)
+		opt.Sink = st
+		res, err := sim.Run(w, p, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := st.Finish(res); err != nil {
+			b.Fatal(err)
+		}
+		c1 := cputime.Now()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(res.TaskEvents)/(c1-c0).Seconds(), "task-events/cpu-s")
+		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/tasks, "alloc-B/task")
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc)/tasks, "live-B/task")
+		b.ReportMetric(tasks, "tasks")
+		runtime.KeepAlive(res)
+	}
+}
+
 // BenchmarkCompareDay runs simbridge.Compare on FB-2009 day 0 as `mrbound
 // compare` does (ideal mode, the default metric, traces dropped once
 // verified, the collector's pacing of package gcpace) with four policies,

@@ -2,6 +2,7 @@ package mrboundcli
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/mrbound/mrbound/policy/external"
 	"github.com/mrbound/mrbound/policy/mrcpsched"
 	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/sim/report"
 	"github.com/mrbound/mrbound/workload"
 	"github.com/mrbound/mrbound/workload/swim"
@@ -130,21 +132,56 @@ func simulateAction(c *cli.Context) error {
 	ctx, stop := signalContext()
 	defer stop()
 	opt.Stop = func() bool { return ctx.Err() != nil }
-	res, err := sim.Run(w, pol, opt)
-	bar.Finish()
-	// From here on a signal is the watcher's (signals.go): the outputs are
-	// written whole or removed, never left half-written.
-	stop()
-	if err != nil {
-		return badInput(err)
+	// Unless an output needs the whole trace (a chart, the user metrics),
+	// the checker and the trace writer take it as the run makes it, and
+	// nothing holds it: a day of tens of millions of tasks then costs what
+	// the engine holds, not a trace besides (issue 30). The trace file is
+	// then written during the run, to a temporary file renamed at the end.
+	streaming := !report.NeedsTrace(w, !c.Bool("json"), c.String("svg") != "")
+	var st *check.Stream
+	var res *sim.Result
+	simulate := func(tw *report.TraceWriter) error {
+		if streaming {
+			st = check.NewStream(w, opt)
+			opt.Sink = st
+			if tw != nil {
+				opt.Sink = sim.Tee(st, tw)
+			}
+		}
+		res, err = sim.Run(w, pol, opt)
+		bar.Finish()
+		// From here on a signal is the watcher's (signals.go): the outputs
+		// are written whole or removed, never left half-written.
+		stop()
+		if err != nil {
+			return badInput(err)
+		}
+		if tw != nil {
+			return tw.Close()
+		}
+		return nil
 	}
-	// The engine's per-task state is garbage now: collect it before the
-	// checker allocates its own, or a large day holds both at its peak.
-	runtime.GC()
-	rep := report.New(path, w, res)
-	if out := c.String("trace"); out != "" {
-		if err := writeFileAtomic(out, rep.WriteTrace); err != nil {
-			return err
+	if out := c.String("trace"); out != "" && streaming {
+		err = writeFileAtomic(out, func(f io.Writer) error { return simulate(report.NewTraceWriter(f)) })
+	} else {
+		err = simulate(nil)
+	}
+	if err != nil {
+		return err
+	}
+	var rep *report.Report
+	if streaming {
+		rep = report.Checked(path, w, res, st.Finish(res))
+	} else {
+		// The engine's per-task state is garbage now: collect it before
+		// the checker allocates its own, or a large day holds both at its
+		// peak.
+		runtime.GC()
+		rep = report.New(path, w, res)
+		if out := c.String("trace"); out != "" {
+			if err := writeFileAtomic(out, rep.WriteTrace); err != nil {
+				return err
+			}
 		}
 	}
 	if out := c.String("svg"); out != "" {

@@ -299,11 +299,16 @@ func (c *checker) capacity() {
 			list = append(list, change{a.Launch, 1, a.Kind, s.RAM, s.Disk, int(i)}, change{end, -1, a.Kind, s.RAM, s.Disk, int(i)})
 		}
 		n := c.w.Cluster.Nodes[x]
+		// launches at one instant in trace order, as the contention count
+		// and the streaming form (Stream) take them
 		sort.Slice(list, func(i, k int) bool {
 			if list[i].at != list[k].at {
 				return list[i].at < list[k].at
 			}
-			return list[i].delta < list[k].delta
+			if list[i].delta != list[k].delta {
+				return list[i].delta < list[k].delta
+			}
+			return list[i].seg < list[k].seg
 		})
 		var maps, reds int
 		var ram, disk float64
@@ -501,8 +506,17 @@ func (c *checker) runningAtLaunch() []int32 {
 
 // duration recomputes an attempt's true duration from the workload.
 func (c *checker) duration(i int, a sim.Attempt, local bool, running int) {
-	s := c.spec(int(a.Task))
-	n := c.w.Cluster.Nodes[a.Node]
+	if lo, hi, ok := duration(c.w, &c.opt, c.spec(int(a.Task)), &a, local, running); !ok {
+		c.fail("trace[%d]: task %d on node %d has duration %d ms, the workload gives [%d, %d] ms", i, a.Task, a.Node, a.Duration, lo, hi)
+	}
+}
+
+// duration is the range [lo, hi] of an attempt's true duration by the
+// workload (spec is its task's) and whether a.Duration lies in it: per
+// group or work/speed, times the contention of the running same-kind tasks,
+// within the noise band, plus the non-local penalty for a map.
+func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt, local bool, running int) (lo, hi sim.Time, ok bool) {
+	n := w.Cluster.Nodes[a.Node]
 	var base float64
 	if len(s.ByGroup) > 0 {
 		base = float64(s.ByGroup[n.Group])
@@ -513,25 +527,23 @@ func (c *checker) duration(i int, a sim.Attempt, local bool, running int) {
 		}
 		base = float64(s.Work) / speed
 	}
-	gamma := c.opt.MapContention
+	gamma := opt.MapContention
 	if a.Kind == sim.Reduce {
-		gamma = c.opt.ReduceContention
+		gamma = opt.ReduceContention
 	}
 	if gamma > 0 {
 		base *= 1 + gamma*float64(running-1)
 	}
 	pen := sim.Time(0)
 	if a.Kind == sim.Map && !local {
-		pen = c.w.Cluster.NonLocalPenalty
+		pen = w.Cluster.NonLocalPenalty
 	}
-	lo := sim.Time(math.Round(base*(1-c.opt.Noise))) + pen
-	hi := sim.Time(math.Round(base*(1+c.opt.Noise))) + pen
-	if c.opt.Noise > 0 {
+	lo = sim.Time(math.Round(base*(1-opt.Noise))) + pen
+	hi = sim.Time(math.Round(base*(1+opt.Noise))) + pen
+	if opt.Noise > 0 {
 		lo, hi = lo-1, hi+1 // rounding of the drawn factor
 	}
-	if a.Duration < lo || a.Duration > hi {
-		c.fail("trace[%d]: task %d on node %d has duration %d ms, the workload gives [%d, %d] ms", i, a.Task, a.Node, a.Duration, lo, hi)
-	}
+	return lo, hi, a.Duration >= lo && a.Duration <= hi
 }
 
 // metrics recomputes the headline metrics from the trace.

@@ -14,14 +14,56 @@ import (
 
 func run(t *testing.T, w *sim.Workload, opt sim.Options) *sim.Result {
 	t.Helper()
-	res, err := sim.Run(w, fifo.New(), opt)
+	return runPolicy(t, w, fifo.New(), opt)
+}
+
+// runPolicy runs p on w and checks that both forms of the checker accept
+// the run: Verify on the kept trace, and a Stream fed by the engine as the
+// run goes (Options.Sink).
+func runPolicy(t *testing.T, w *sim.Workload, p sim.Policy, opt sim.Options) *sim.Result {
+	t.Helper()
+	res, err := sim.Run(w, p, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := check.Verify(w, res); err != nil {
 		t.Fatalf("the untouched run fails: %v", err)
 	}
+	if err := streamed(t, w, p, opt, res); err != nil {
+		t.Fatalf("the untouched run fails the streaming checker: %v", err)
+	}
 	return res
+}
+
+// streamed runs p on w again with a Stream (and a recorder) as the sink,
+// checks that the engine handed over the kept run's trace, and returns the
+// Stream's verdict.
+func streamed(t *testing.T, w *sim.Workload, p sim.Policy, opt sim.Options, kept *sim.Result) error {
+	t.Helper()
+	st := check.NewStream(w, opt)
+	rec := &simtest.Recorder{}
+	opt.Sink = sim.Tee(rec, st)
+	res, err := sim.Run(w, p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rec.Trace, kept.Trace) || len(rec.Problems) > 0 {
+		t.Fatalf("the streamed run differs from the kept one (problems %v)", rec.Problems)
+	}
+	return st.Finish(res)
+}
+
+// verify is the shared table's checker: it runs both forms, Verify and
+// VerifyStream, asserts that they return the same error (the same
+// violations, word for word, in the same order), and returns it.
+func verify(t *testing.T, w *sim.Workload, r *sim.Result) error {
+	t.Helper()
+	err := check.Verify(w, r)
+	serr := check.VerifyStream(w, r)
+	if (err == nil) != (serr == nil) || (err != nil && err.Error() != serr.Error()) {
+		t.Errorf("the two forms disagree:\nVerify:       %v\nVerifyStream: %v", err, serr)
+	}
+	return err
 }
 
 func clone(r *sim.Result) *sim.Result {
@@ -93,7 +135,7 @@ func TestCheckerCatchesTampering(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := clone(base)
 			c.tamper(r)
-			err := check.Verify(w, r)
+			err := verify(t, w, r)
 			if !errors.Is(err, check.ErrViolation) {
 				t.Fatalf("not caught (err %v)", err)
 			}
@@ -117,7 +159,7 @@ func TestCheckerSlowStart(t *testing.T) {
 			r.Trace[i].Launch = 5000 // before the first map ends at 10 s
 		}
 	}
-	if err := check.Verify(w, r); err == nil || !strings.Contains(err.Error(), "slow-start") {
+	if err := verify(t, w, r); err == nil || !strings.Contains(err.Error(), "slow-start") {
 		t.Fatalf("early reduce launch not caught: %v", err)
 	}
 }
@@ -143,15 +185,9 @@ func testKillSuspend(t *testing.T, h sim.Time) {
 			t.Errorf("kills and suspends: literal heartbeats give another trace")
 		}
 	}
-	res, err := sim.Run(w, &preempter{}, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runPolicy(t, w, &preempter{}, opt)
 	if res.Metrics.Killed == 0 || res.Metrics.Suspended == 0 {
 		t.Fatalf("the preempter killed %d and suspended %d tasks; the test needs both", res.Metrics.Killed, res.Metrics.Suspended)
-	}
-	if err := check.Verify(w, res); err != nil {
-		t.Fatalf("valid preemptive run rejected: %v", err)
 	}
 	if res.Metrics.CompletedJobs != len(w.Jobs) {
 		t.Fatalf("%d of %d jobs completed", res.Metrics.CompletedJobs, len(w.Jobs))
@@ -163,7 +199,7 @@ func testKillSuspend(t *testing.T, h sim.Time) {
 			break
 		}
 	}
-	if err := check.Verify(w, r); err == nil || !strings.Contains(err.Error(), "resume there") {
+	if err := verify(t, w, r); err == nil || !strings.Contains(err.Error(), "resume there") {
 		t.Fatalf("resume on another node not caught: %v", err)
 	}
 }
@@ -234,10 +270,7 @@ func TestCheckerReduceStoppedInOverlap(t *testing.T) {
 			opt := sim.DefaultOptions()
 			opt.Heartbeat = 0
 			opt.Overlap = 0.5
-			res, err := sim.Run(w, &stopper{how: o, at: stopAt}, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := runPolicy(t, w, &stopper{how: o, at: stopAt}, opt)
 			i := slices.IndexFunc(res.Trace, func(a sim.Attempt) bool { return a.Kind == sim.Reduce && a.Outcome == o })
 			if i < 0 {
 				t.Fatalf("no %s reduce in the trace %+v", o, res.Trace)
@@ -250,9 +283,6 @@ func TestCheckerReduceStoppedInOverlap(t *testing.T) {
 			if res.Metrics.CompletedJobs != len(w.Jobs) {
 				t.Fatalf("%d of %d jobs completed", res.Metrics.CompletedJobs, len(w.Jobs))
 			}
-			if err := check.Verify(w, res); err != nil {
-				t.Fatalf("valid run rejected: %v", err)
-			}
 			// 3 s of the attempt before the last map end: over ω·d
 			r := clone(res)
 			r.Trace[i].Start = lastMap - 3000
@@ -261,7 +291,7 @@ func TestCheckerReduceStoppedInOverlap(t *testing.T) {
 				k := slices.IndexFunc(r.Trace, func(a sim.Attempt) bool { return a.Kind == sim.Reduce && a.Resumed })
 				r.Trace[k].Start += 500
 			}
-			if err := check.Verify(w, r); err == nil || !strings.Contains(err.Error(), "before its job's last map") {
+			if err := verify(t, w, r); err == nil || !strings.Contains(err.Error(), "before its job's last map") {
 				t.Fatalf("reduce work beyond the overlap not caught: %v", err)
 			}
 		})

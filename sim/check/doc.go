@@ -1,6 +1,7 @@
 // Package check re-verifies a simulated run against its workload, sharing no
 // logic with the engine: it re-derives everything from the workload, the
-// options and the per-task trace (policies.md §1.9).
+// options and the per-task trace (policies.md §1.9), either kept (Verify) or
+// as the run makes it (Stream).
 //
 // # What is checked
 //
@@ -27,10 +28,26 @@
 //   - Outcomes and metrics: job completions and every metric are recomputed
 //     from the trace and must equal the reported ones.
 //
+// # Two forms
+//
+// Verify checks a kept trace (sim.Result.Trace) after the run. Stream checks
+// the same things while the run goes: set it as the run's sim.Options.Sink
+// and call Finish with the result; the engine then keeps no trace. The two
+// return the same verdict with the same messages in the same order
+// (VerifyStream feeds a kept trace to a Stream; the tests run every case
+// through both). Stream relies on nothing but the records' simulated-time
+// order, which it checks: it sweeps each instant as Verify sweeps a node
+// (releases first, launches in trace order), so the slot counts, the
+// contention each launch met and the maps done at each reduce launch are
+// Verify's, and it defers to Finish what needs later records.
+//
 // # Memory
 //
-// A day's trace has tens of millions of segments, so the checker's own state
-// is flat: task → job as one int32, the segments of each task and of each
-// node as compressed rows of int32 trace indices, and one node's capacity
-// sweep at a time; about 30 bytes per task beside the trace (issue 30).
+// A day's trace has tens of millions of segments. Verify's own state is
+// flat: task → job as one int32, the segments of each task and of each node
+// as compressed rows of int32 trace indices, and one node's capacity sweep
+// at a time; about 30 bytes per task beside the trace (issue 30). Stream
+// holds no trace: a byte per task, two bits per record, the segments
+// holding each node's slots, a small record per task killed, suspended or
+// still running, and a few counters per job.
 package check

@@ -15,6 +15,7 @@ import (
 	"github.com/mrbound/mrbound/internal/atomicfile"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/workload"
 
 	_ "github.com/mrbound/mrbound/solve/native" // coshh solves its LP
@@ -29,7 +30,9 @@ const identityGolden = "testdata/trace-identity.golden"
 // policies, three of them preempting; the MRCP stream in ideal and
 // heartbeat mode; the COSHH Facebook stream) and asserts that the trace,
 // written by WriteTrace, hashes to the recorded SHA-256 and passes the
-// checker. The hashes were recorded with the binary of main before issue 30
+// checker; and that the same run streamed (Options.Sink) gives the same
+// bytes through TraceWriter, the streaming checker's acceptance and the
+// same metrics. The hashes were recorded with the binary of main before issue 30
 // reworked the checker, the trace writer and the engine's memory: every
 // decision and every byte of the trace must stay as it was. A change that
 // means to alter decisions regenerates them with -update-identity and says
@@ -116,5 +119,32 @@ func traceHash(t *testing.T, name, file, pol string, hb sim.Time, nodes int) str
 	if err := rep.WriteTrace(h); err != nil {
 		t.Fatal(err)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	kept := hex.EncodeToString(h.Sum(nil))
+	// The same run streamed (the path of mrbound simulate without a
+	// chart): the trace writer's bytes hash the same, the streaming
+	// checker accepts it, and the figures are the same.
+	if p, err = policy.New(pol, policy.Params{}); err != nil {
+		t.Fatal(err)
+	}
+	sh := sha256.New()
+	tw := NewTraceWriter(sh)
+	st := check.NewStream(w, opt)
+	opt.Sink = sim.Tee(st, tw)
+	sres, err := sim.Run(w, p, opt)
+	if err != nil {
+		t.Fatalf("%s streamed: %v", name, err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatalf("%s streamed: %v", name, err)
+	}
+	if err := st.Finish(sres); err != nil {
+		t.Errorf("%s streamed: the streaming checker rejects the run: %v", name, err)
+	}
+	if got := hex.EncodeToString(sh.Sum(nil)); got != kept {
+		t.Errorf("%s streamed: the trace writer's bytes hash to %s, WriteTrace's to %s", name, got, kept)
+	}
+	if sres.Metrics != res.Metrics || sres.Trace != nil {
+		t.Errorf("%s streamed: metrics %+v, kept %+v (trace held: %v)", name, sres.Metrics, res.Metrics, sres.Trace != nil)
+	}
+	return kept
 }

@@ -36,11 +36,26 @@ type Report struct {
 
 // New verifies res against w and returns the report.
 func New(file string, w *sim.Workload, res *sim.Result) *Report {
+	return Checked(file, w, res, check.Verify(w, res))
+}
+
+// Checked is the report of a run already verified, checkErr being the
+// checker's verdict (a check.Stream's, for a run whose trace was not kept:
+// the report's figures need no trace; its Gantt chart, SVG, trace and user
+// metrics do).
+func Checked(file string, w *sim.Workload, res *sim.Result, checkErr error) *Report {
 	r := &Report{File: file, Workload: w, Result: res, Verified: true}
-	if err := check.Verify(w, res); err != nil {
-		r.Verified, r.CheckError = false, err.Error()
+	if checkErr != nil {
+		r.Verified, r.CheckError = false, checkErr.Error()
 	}
 	return r
+}
+
+// NeedsTrace says whether a report of a run of w uses the trace beyond its
+// check and TraceWriter's rows: the text report's Gantt chart (small runs),
+// the SVG timeline, the user metrics.
+func NeedsTrace(w *sim.Workload, text, svg bool) bool {
+	return svg || len(w.Users) > 0 || (text && w.NumTasks() <= GanttMaxTasks)
 }
 
 // JSON is the report's JSON object.
@@ -254,48 +269,54 @@ func (r *Report) WriteSVG(w io.Writer) error {
 // WriteTrace writes the per-task trace as TSV with a header; times in s.
 // A day has tens of millions of rows: each is appended to one reused line
 // buffer by strconv (no fmt, no allocation per row) and the lines go out
-// through a buffered writer, not one write call each.
+// through a buffered writer, not one write call each. TraceWriter writes
+// the same bytes while the run goes, without the trace.
 func (r *Report) WriteTrace(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if _, err := bw.WriteString("task\tjob\tkind\tindex\tnode\tlaunch\tstart\tend\tduration\toutcome\tlocal\tresumed\n"); err != nil {
+	if _, err := bw.WriteString(traceHeader); err != nil {
 		return err
 	}
 	line := make([]byte, 0, 160)
-	sec := func(b []byte, t sim.Time) []byte { return strconv.AppendFloat(b, t.Seconds(), 'g', 6, 64) }
 	for i := range r.Result.Trace {
-		a := &r.Result.Trace[i]
-		b := strconv.AppendInt(line[:0], int64(a.Task), 10)
-		b = append(b, '\t')
-		b = strconv.AppendInt(b, int64(a.Job), 10)
-		b = append(b, '\t')
-		b = append(b, a.Kind.String()...)
-		b = append(b, '\t')
-		b = strconv.AppendInt(b, int64(a.Index), 10)
-		b = append(b, '\t')
-		b = strconv.AppendInt(b, int64(a.Node), 10)
-		b = append(b, '\t')
-		b = sec(b, a.Launch)
-		b = append(b, '\t')
-		b = sec(b, a.Start)
-		b = append(b, '\t')
-		if a.End >= 0 {
-			b = sec(b, a.End)
-		} else {
-			b = append(b, '-')
-		}
-		b = append(b, '\t')
-		b = sec(b, a.Duration)
-		b = append(b, '\t')
-		b = append(b, a.Outcome.String()...)
-		b = append(b, '\t')
-		b = strconv.AppendBool(b, a.Local)
-		b = append(b, '\t')
-		b = strconv.AppendBool(b, a.Resumed)
-		b = append(b, '\n')
-		line = b
-		if _, err := bw.Write(b); err != nil {
+		line = appendRow(line[:0], &r.Result.Trace[i])
+		if _, err := bw.Write(line); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
+}
+
+const traceHeader = "task\tjob\tkind\tindex\tnode\tlaunch\tstart\tend\tduration\toutcome\tlocal\tresumed\n"
+
+// appendRow appends a's TSV row to b.
+func appendRow(b []byte, a *sim.Attempt) []byte {
+	sec := func(b []byte, t sim.Time) []byte { return strconv.AppendFloat(b, t.Seconds(), 'g', 6, 64) }
+	b = strconv.AppendInt(b, int64(a.Task), 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(a.Job), 10)
+	b = append(b, '\t')
+	b = append(b, a.Kind.String()...)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(a.Index), 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(a.Node), 10)
+	b = append(b, '\t')
+	b = sec(b, a.Launch)
+	b = append(b, '\t')
+	b = sec(b, a.Start)
+	b = append(b, '\t')
+	if a.End >= 0 {
+		b = sec(b, a.End)
+	} else {
+		b = append(b, '-')
+	}
+	b = append(b, '\t')
+	b = sec(b, a.Duration)
+	b = append(b, '\t')
+	b = append(b, a.Outcome.String()...)
+	b = append(b, '\t')
+	b = strconv.AppendBool(b, a.Local)
+	b = append(b, '\t')
+	b = strconv.AppendBool(b, a.Resumed)
+	return append(b, '\n')
 }

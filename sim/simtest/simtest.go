@@ -81,13 +81,9 @@ func CheckCase(t T, c Case, newPolicy func() sim.Policy, caps Caps) {
 	if caps.MayIdle == "" && res.Metrics.CompletedJobs != len(c.Workload.Jobs) {
 		t.Errorf("%d of %d jobs completed", res.Metrics.CompletedJobs, len(c.Workload.Jobs))
 	}
-	again, err := sim.Run(c.Workload, newPolicy(), c.Options)
-	if err != nil {
-		t.Fatalf("second Run: %v", err)
-	}
-	if !reflect.DeepEqual(res.Trace, again.Trace) || res.Metrics != again.Metrics {
-		t.Errorf("not deterministic: a second run on the same seed differs (%s)", again)
-	}
+	// The second run on the same seed is the streamed one: it checks
+	// determinism and the stream at once.
+	checkStream(t, c, newPolicy, res)
 	if c.Options.Heartbeat > 0 && caps.NoLiteralEquivalence == "" {
 		opt := c.Options
 		opt.LiteralHeartbeats = true
@@ -111,4 +107,42 @@ func firstDiff(a, b []sim.Attempt) string {
 		return fmt.Sprintf("%d vs %d segments", len(a), len(b))
 	}
 	return ""
+}
+
+// checkStream runs the case again on the same seed with the trace handed
+// to a sink (Options.Sink): the sink must receive the first run's trace,
+// record for record (which also says the policy is deterministic), the result must be the same but for the trace it no longer
+// holds, and the streaming checker (check.Stream), fed as the run goes,
+// must return what Verify returns on the kept run.
+func checkStream(t T, c Case, newPolicy func() sim.Policy, kept *sim.Result) {
+	t.Helper()
+	opt := c.Options
+	rec := &Recorder{}
+	st := check.NewStream(c.Workload, opt)
+	opt.Sink = sim.Tee(rec, st)
+	res, err := sim.Run(c.Workload, newPolicy(), opt)
+	if err != nil {
+		t.Fatalf("streamed Run: %v", err)
+	}
+	rec.Close()
+	berr, serr := check.Verify(c.Workload, kept), st.Finish(res)
+	if (berr == nil) != (serr == nil) || (berr != nil && berr.Error() != serr.Error()) {
+		t.Errorf("streamed run: the streaming checker disagrees with Verify:\nVerify: %v\nStream: %v", berr, serr)
+	}
+	for _, p := range rec.Problems[:min(len(rec.Problems), 5)] {
+		t.Errorf("streamed run: %s", p)
+	}
+	if res.Trace != nil {
+		t.Errorf("streamed run: the result holds a trace of %d records", len(res.Trace))
+	}
+	if d := firstDiff(kept.Trace, rec.Trace); d != "" {
+		t.Errorf("not deterministic, or the stream loses records: a second run on the same seed, its trace handed to a sink, differs: %s", d)
+	}
+	if res.Metrics != kept.Metrics || !reflect.DeepEqual(res.Jobs, kept.Jobs) || res.Status != kept.Status ||
+		res.Events != kept.Events || res.TaskEvents != kept.TaskEvents || res.Rejected != kept.Rejected {
+		t.Errorf("not deterministic, or the stream changes the result: a second run on the same seed, streamed, differs: %+v\nfirst: %+v", res.Metrics, kept.Metrics)
+	}
+	if rec.Rep != kept.Rep || !reflect.DeepEqual(rec.Replicas, kept.Replicas) {
+		t.Errorf("streamed run: the sink's replica table differs from the result's")
+	}
 }

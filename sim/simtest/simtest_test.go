@@ -72,3 +72,45 @@ func TestSuiteCatchesRogue(t *testing.T) {
 		t.Fatalf("the suite did not report the rogue policy's invalid actions: %v", r.failures())
 	}
 }
+
+// flaky is Starver's opposite: it runs every task, but each new instance
+// starts its queue from a different job, so two runs on one seed differ.
+type flaky struct {
+	queue []int
+	shift int
+}
+
+var flakyRuns int
+
+func (p *flaky) Name() string                           { return "flaky" }
+func (p *flaky) Init(*sim.Sim) error                    { p.queue, p.shift = nil, flakyRuns; flakyRuns++; return nil }
+func (p *flaky) JobArrival(_ *sim.Sim, j int)           { p.queue = append(p.queue, j) }
+func (p *flaky) TaskEnd(*sim.Sim, sim.TaskID, sim.Time) {}
+func (p *flaky) Timer(*sim.Sim, int64)                  {}
+func (p *flaky) Offer(s *sim.Sim, x int, _ sim.Free) {
+	for k := range p.queue {
+		j := p.queue[(k+p.shift)%len(p.queue)]
+		for {
+			t, _, ok := s.PickMap(j, x)
+			if !ok || !s.Fits(t, x) || s.Launch(t, x) != nil {
+				break
+			}
+		}
+		for {
+			t, ok := s.PickReduce(j)
+			if !ok || !s.Fits(t, x) || s.Launch(t, x) != nil {
+				break
+			}
+		}
+	}
+}
+
+// TestSuiteCatchesNondeterminism: a policy whose second run on a seed
+// differs from its first fails (the second run is the streamed one).
+func TestSuiteCatchesNondeterminism(t *testing.T) {
+	r := &recorder{}
+	RunT(r, func() sim.Policy { return &flaky{} }, Caps{MayIdle: "launches what fits"})
+	if !strings.Contains(strings.Join(r.failures(), "\n"), "not deterministic") {
+		t.Fatalf("the suite did not report the nondeterministic policy: %v", r.failures())
+	}
+}

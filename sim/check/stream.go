@@ -1,0 +1,843 @@
+package check
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/mrbound/mrbound/sim"
+)
+
+// Stream verifies a run while it is made: set it as the run's
+// sim.Options.Sink, then call Finish with the result. It checks what Verify
+// checks, with the same messages in the same order, but holds no trace:
+// per task one byte (and a small record for a task killed, suspended or
+// still running), per record two bits, per node the segments holding its
+// slots, per job a few counters (issue 30).
+//
+// It takes nothing from the engine on trust. The records come in
+// simulated-time order (a launch at its Launch, an end at its End, records
+// without an end last), which it checks, and it re-derives everything else
+// from the workload and the records: each instant is swept as Verify sweeps
+// a node (releases before launches, launches in trace order), so that slot
+// and RAM counts, the contention each launch met, the maps done at a
+// reduce's launch and its job's last map end are the ones Verify computes
+// from the whole trace. A check that needs what comes later (the arrival of
+// a chained job whose parent has not completed yet, the last map end of a
+// job whose maps have not all completed when one of its reduces works) is
+// deferred to Finish.
+//
+// Where the two forms can differ is on traces no engine makes: segments of
+// one task that overlap and end out of their trace order, a task completed
+// twice, a map completed after a reduce of its job worked; both reject such
+// a trace, with messages that may differ.
+type Stream struct {
+	w     *sim.Workload
+	opt   sim.Options
+	first []int // job → first task id; first[len(jobs)] = tasks
+	rep   int
+	reps  []int32
+	// Replicas of the wrong length: the per-record locality checks are
+	// skipped, as Verify skips them (Finish reports it).
+	noReps bool
+	need   []int32 // job → maps done before a reduce may launch
+
+	// The instant being gathered and its records; tail: the records
+	// without an end have begun.
+	now      sim.Time
+	tail     bool
+	launches []rec
+	ends     []rec
+	// Per trace index: launched, ended.
+	launched, ended bitset
+	nLaunched       int
+
+	nodes  []nodeLoad
+	status []uint8 // per task: taskNone…taskLive
+	live   map[int32]*life
+	jobs   []jobLoad
+
+	lateReleases []lateRelease
+	lateReduces  []lateReduce
+
+	mapLaunches, localLaunches, killed int
+
+	v violations
+}
+
+// rec is one record of the current instant with its trace index.
+type rec struct {
+	i int
+	a sim.Attempt
+}
+
+// A task's state between its records.
+const (
+	taskNone uint8 = iota // nothing launched
+	taskOne               // one segment running, nothing before it
+	taskDone              // completed, nothing running
+	taskLive              // in Stream.live
+)
+
+// life is what Verify's task walk carries from one segment of a task to the
+// next, kept only for a task with a history (killed, suspended, still
+// running at the end) or more than one segment running.
+type life struct {
+	open     int // segments running
+	k        int // segments seen
+	worked   sim.Time
+	prevEnd  sim.Time
+	prev     sim.Outcome
+	prevNode int32
+	done     bool     // completed once
+	early    sim.Time // a reduce attempt's work before its job's last map
+}
+
+// fresh is a task before its first segment.
+func fresh() life { return life{prevEnd: math.MinInt64, prevNode: -1} }
+
+type nodeLoad struct {
+	maps, reds int
+	ram, disk  float64
+	segs       []openSeg // holding a slot
+}
+
+type openSeg struct {
+	i       int
+	launch  sim.Time
+	running int32 // same-kind tasks on the node at its launch, itself included
+}
+
+type jobLoad struct {
+	tasks, done int      // tasks; tasks completed
+	mapsDone    int      // completed map segments (Verify's mapEnds)
+	lastMap     sim.Time // the latest of them
+	last        sim.Time // the latest task completion
+}
+
+type lateRelease struct {
+	i, task, job int
+	launch       sim.Time
+}
+
+type lateReduce struct {
+	i, task, job           int
+	start, end, dur, early sim.Time
+}
+
+type bitset []uint64
+
+func (b *bitset) set(i int) (was bool) {
+	for i>>6 >= len(*b) {
+		*b = append(*b, 0)
+	}
+	w := &(*b)[i>>6]
+	was = *w&(1<<(i&63)) != 0
+	*w |= 1 << (i & 63)
+	return was
+}
+
+func (b bitset) has(i int) bool { return i>>6 < len(b) && b[i>>6]&(1<<(i&63)) != 0 }
+
+// NewStream returns a verifier of a run of w under opt.
+func NewStream(w *sim.Workload, opt sim.Options) *Stream {
+	s := &Stream{w: w, opt: opt, now: math.MinInt64, live: map[int32]*life{}}
+	s.first = make([]int, 0, len(w.Jobs)+1)
+	s.jobs = make([]jobLoad, len(w.Jobs))
+	s.need = make([]int32, len(w.Jobs))
+	n := 0
+	for j, job := range w.Jobs {
+		s.first = append(s.first, n)
+		s.jobs[j] = jobLoad{tasks: len(job.Maps) + len(job.Reduces), lastMap: -1, last: -1}
+		s.need[j] = int32(math.Ceil(opt.SlowStart*float64(len(job.Maps)) - 1e-9))
+		n += len(job.Maps) + len(job.Reduces)
+	}
+	s.first = append(s.first, n)
+	s.status = make([]uint8, n)
+	s.nodes = make([]nodeLoad, len(w.Cluster.Nodes))
+	return s
+}
+
+// Begin implements sim.TraceSink.
+func (s *Stream) Begin(rep int, replicas []int32) {
+	s.rep, s.reps = rep, replicas
+	s.noReps = len(replicas) != rep*len(s.status)
+}
+
+// job is task t's job (t valid), read from the record when it says so.
+func (s *Stream) job(t int, claimed int32) int {
+	if j := int(claimed); j >= 0 && j < len(s.w.Jobs) && s.first[j] <= t && t < s.first[j+1] {
+		return j
+	}
+	return sort.Search(len(s.w.Jobs), func(j int) bool { return s.first[j+1] > t })
+}
+
+func (s *Stream) kindIndex(t, j int) (sim.Kind, int) {
+	i := t - s.first[j]
+	if n := len(s.w.Jobs[j].Maps); i >= n {
+		return sim.Reduce, i - n
+	}
+	return sim.Map, i
+}
+
+func (s *Stream) spec(t, j int) *sim.TaskSpec {
+	k, i := s.kindIndex(t, j)
+	if k == sim.Reduce {
+		return &s.w.Jobs[j].Reduces[i]
+	}
+	return &s.w.Jobs[j].Maps[i]
+}
+
+// usable: the record names a task and a node, so it can be followed (its
+// other fields are checked at its end).
+func (s *Stream) usable(a *sim.Attempt) bool {
+	return a.Task >= 0 && int(a.Task) < len(s.status) && a.Node >= 0 && int(a.Node) < len(s.nodes)
+}
+
+// endTime is when a record's end comes: at its End, last without one, and
+// at its launch if it ends before it (a record Verify rejects as such).
+func endTime(a *sim.Attempt) sim.Time {
+	switch {
+	case a.End < 0:
+		return math.MaxInt64
+	case a.End < a.Launch:
+		return a.Launch
+	}
+	return a.End
+}
+
+func (s *Stream) arrive(i int, t sim.Time, what string) {
+	if t < s.now || (s.tail && t != math.MaxInt64) {
+		s.v.add(0, key{int64(i), 1}, "trace[%d]: its %s at %d ms reaches the checker after %d ms: the records are out of time order", i, what, t, s.now)
+		return
+	}
+	if t > s.now {
+		s.flush()
+		s.now = t
+	}
+}
+
+// Launched implements sim.TraceSink.
+func (s *Stream) Launched(i int, a *sim.Attempt) {
+	if i < 0 || s.launched.set(i) {
+		s.v.add(0, key{int64(i), 1}, "trace[%d]: launched twice", i)
+		return
+	}
+	s.nLaunched++
+	s.arrive(i, a.Launch, "launch")
+	s.launches = append(s.launches, rec{i, *a})
+}
+
+// Ended implements sim.TraceSink.
+func (s *Stream) Ended(i int, a *sim.Attempt) {
+	if !s.launched.has(i) || s.ended.has(i) {
+		s.v.add(0, key{int64(i), 1}, "trace[%d]: ends without a launch, or twice", i)
+		return
+	}
+	t := endTime(a)
+	if t == math.MaxInt64 && !s.tail {
+		s.flush()
+		s.now, s.tail = t, true
+	} else {
+		s.arrive(i, t, "end")
+	}
+	// set after the flush of earlier instants: a launch sees the bit only
+	// if it ended at its own instant (it held no slot)
+	s.ended.set(i)
+	s.ends = append(s.ends, rec{i, *a})
+}
+
+// flush sweeps the gathered instant: the launches' task bookkeeping, then
+// the ends (releases and each record's own checks, in trace order), then
+// the launches (slots taken, in trace order).
+func (s *Stream) flush() {
+	byIndex := func(a, b rec) int { return cmp.Compare(a.i, b.i) }
+	slices.SortFunc(s.launches, byIndex)
+	slices.SortFunc(s.ends, byIndex)
+	for k := range s.launches {
+		if a := &s.launches[k].a; s.usable(a) {
+			s.opened(int(a.Task))
+		}
+	}
+	// map completions first, so that a reduce ending at this instant sees
+	// the maps that end with it, as Verify's whole-trace view does
+	for k := range s.ends {
+		a := &s.ends[k].a
+		if s.usable(a) && a.Kind == sim.Map && a.Outcome == sim.Completed && s.valid(s.ends[k].i, a, false) {
+			jl := &s.jobs[s.job(int(a.Task), a.Job)]
+			jl.mapsDone++
+			jl.lastMap = max(jl.lastMap, a.End)
+		}
+	}
+	for k := range s.ends {
+		s.end(s.ends[k].i, &s.ends[k].a)
+	}
+	for k := range s.launches {
+		s.take(s.launches[k].i, &s.launches[k].a)
+	}
+	s.launches, s.ends = s.launches[:0], s.ends[:0]
+}
+
+// valid checks a record's own fields as Verify's first pass does; report:
+// record the violation (once per record).
+func (s *Stream) valid(i int, a *sim.Attempt, report bool) bool {
+	t := int(a.Task)
+	if t < 0 || t >= len(s.status) {
+		if report {
+			s.v.add(0, key{int64(i)}, "trace[%d]: no task %d", i, t)
+		}
+		return false
+	}
+	j := s.job(t, a.Job)
+	kind, index := s.kindIndex(t, j)
+	msg := ""
+	switch {
+	case a.Job != int32(j) || a.Kind != kind || int(a.Index) != index:
+		msg = fmt.Sprintf("trace[%d]: task %d is job %d %s %d, not job %d %s %d", i, t, j, kind, index, a.Job, a.Kind, a.Index)
+	case a.Node < 0 || int(a.Node) >= len(s.nodes):
+		msg = fmt.Sprintf("trace[%d]: no node %d", i, a.Node)
+	case a.End >= 0 && !(a.Launch <= a.Start && a.Start <= a.End):
+		msg = fmt.Sprintf("trace[%d] (task %d): launch %d, start %d, end %d out of order", i, t, a.Launch, a.Start, a.End)
+	}
+	if msg != "" && report {
+		s.v.add(0, key{int64(i)}, "%s", msg)
+	}
+	return msg == ""
+}
+
+// opened notes that one more segment of task t runs.
+func (s *Stream) opened(t int) {
+	switch s.status[t] {
+	case taskNone:
+		s.status[t] = taskOne
+	case taskOne:
+		l := fresh()
+		l.open = 2
+		s.live[int32(t)] = &l
+		s.status[t] = taskLive
+	case taskDone:
+		// launched after its completion was swept, so it cannot overlap it
+		l := fresh()
+		l.k, l.prev, l.done, l.open = 1, sim.Completed, true, 1
+		s.live[int32(t)] = &l
+		s.status[t] = taskLive
+	default:
+		s.live[int32(t)].open++
+	}
+}
+
+// end runs the checks of one final record.
+func (s *Stream) end(i int, a *sim.Attempt) {
+	if !s.valid(i, a, true) {
+		return
+	}
+	t := int(a.Task)
+	j := s.job(t, a.Job)
+	// the slot it held, and the contention it met at its launch
+	running := int32(0)
+	if !(a.End >= 0 && a.End == a.Launch) {
+		n := &s.nodes[a.Node]
+		k := slices.IndexFunc(n.segs, func(o openSeg) bool { return o.i == i })
+		if k < 0 {
+			s.v.add(0, key{int64(i), 1}, "trace[%d]: ends on node %d, where it did not launch at %d ms", i, a.Node, a.Launch)
+			return
+		}
+		o := n.segs[k]
+		n.segs[k] = n.segs[len(n.segs)-1]
+		n.segs = n.segs[:len(n.segs)-1]
+		if o.launch != a.Launch {
+			s.v.add(0, key{int64(i), 1}, "trace[%d]: launched at %d ms, ends saying %d ms", i, o.launch, a.Launch)
+		}
+		running = o.running
+		if a.End >= 0 {
+			s.hold(n, a, t, j, -1)
+		}
+	}
+	var l *life
+	one := fresh()
+	if s.status[t] == taskLive {
+		l = s.live[int32(t)]
+	} else {
+		one.open = 1
+		l = &one
+	}
+	if a.Kind == sim.Reduce {
+		s.reduceWork(i, a, t, j, l)
+	}
+	s.life(i, a, t, j, l)
+	if !s.noReps {
+		s.locality(i, a, t, j, int(running))
+	}
+	if a.Kind == sim.Map && !a.Resumed {
+		s.mapLaunches++
+		if a.Local {
+			s.localLaunches++
+		}
+	}
+	if a.Outcome == sim.Killed {
+		s.killed++
+	}
+}
+
+// hold adds (delta +1) or removes (−1) a's slot, RAM and disk on node n.
+func (s *Stream) hold(n *nodeLoad, a *sim.Attempt, t, j, delta int) {
+	if a.Kind == sim.Map {
+		n.maps += delta
+	} else {
+		n.reds += delta
+	}
+	sp := s.spec(t, j)
+	n.ram += float64(delta) * sp.RAM
+	n.disk += float64(delta) * sp.Disk
+}
+
+// life is Verify's task walk, one segment at a time: l is the task's
+// state, kept in Stream.live if the task needs it after this segment.
+func (s *Stream) life(i int, a *sim.Attempt, t, j int, l *life) {
+	lk := func(sub int64) key { return key{int64(t), int64(i), sub} }
+	if a.Launch < l.prevEnd {
+		s.v.add(1, lk(0), "task %d: segment at %d ms overlaps the previous one (ended %d ms)", t, a.Launch, l.prevEnd)
+	}
+	switch l.prev {
+	case sim.Completed:
+		s.v.add(1, lk(1), "task %d: runs again after completing", t)
+	case sim.Suspended:
+		if !a.Resumed || a.Node != l.prevNode {
+			s.v.add(1, lk(1), "task %d: after a suspension on node %d it must resume there (got node %d, resumed=%v)", t, l.prevNode, a.Node, a.Resumed)
+		}
+	case sim.OutcomeUnknown:
+		if l.k > 0 {
+			s.v.add(1, lk(1), "task %d: a segment follows one that never ended", t)
+		}
+	default:
+		if a.Resumed {
+			s.v.add(1, lk(1), "task %d: resumed after a kill", t)
+		}
+	}
+	if !a.Resumed {
+		l.worked = 0
+	}
+	if a.End >= 0 {
+		l.worked += a.End - a.Start
+	}
+	switch a.Outcome {
+	case sim.Completed:
+		if l.worked != a.Duration {
+			s.v.add(1, lk(2), "task %d: completed after %d ms of work, its duration is %d ms", t, l.worked, a.Duration)
+		}
+		jl := &s.jobs[j]
+		if !l.done {
+			l.done = true
+			jl.done++
+		}
+		jl.last = max(jl.last, a.End)
+	case sim.Killed:
+		l.worked = 0
+	}
+	if a.Outcome == sim.Suspended && l.worked > a.Duration {
+		s.v.add(1, lk(3), "task %d: suspended after %d ms of work, more than its duration %d ms", t, l.worked, a.Duration)
+	}
+	l.prev, l.prevEnd, l.prevNode = a.Outcome, max(a.End, a.Launch), a.Node
+	l.k++
+	l.open--
+	switch {
+	case s.status[t] != taskLive && a.Outcome == sim.Completed:
+		s.status[t] = taskDone
+	case s.status[t] != taskLive:
+		kept := *l
+		s.live[int32(t)] = &kept
+		s.status[t] = taskLive
+	case l.open == 0 && a.Outcome == sim.Completed:
+		delete(s.live, int32(t))
+		s.status[t] = taskDone
+	}
+}
+
+// reduceWork checks that of a reduce attempt's work at most
+// d − ceil((1−ω)·d) lies before its job's last map end (Verify's reduces).
+func (s *Stream) reduceWork(i int, a *sim.Attempt, t, j int, l *life) {
+	if !a.Resumed {
+		l.early = 0
+	}
+	if a.End < 0 || a.End == a.Start {
+		return
+	}
+	if s.jobs[j].mapsDone != len(s.w.Jobs[j].Maps) {
+		// the maps may yet all complete (in a trace no engine makes):
+		// Finish judges it with the whole trace's
+		s.lateReduces = append(s.lateReduces, lateReduce{i, t, j, a.Start, a.End, a.Duration, l.early})
+		l.early += a.End - a.Start
+		return
+	}
+	l.early = s.earlyWork(i, t, j, a.Start, a.End, a.Duration, l.early)
+}
+
+// earlyWork adds a segment's work before its job's last map to the
+// attempt's, reports it over the budget, and returns it.
+func (s *Stream) earlyWork(i, t, j int, start, end, dur, early sim.Time) sim.Time {
+	lastMap := s.jobs[j].lastMap
+	if start >= lastMap {
+		return early
+	}
+	early += min(end, lastMap) - start
+	if budget := dur - sim.Time(math.Ceil((1-s.opt.Overlap)*float64(dur))); early > budget {
+		s.v.add(5, key{int64(t), int64(i), 1}, "trace[%d]: reduce %d works from %d ms, before its job's last map ends at %d ms (%d ms of its attempt before it, ω = %v allows %d ms)",
+			i, t, start, lastMap, early, s.opt.Overlap, budget)
+	}
+	return early
+}
+
+// locality checks a record's Local flag against its block's replicas and
+// a launch's duration against the workload (Verify's locality).
+func (s *Stream) locality(i int, a *sim.Attempt, t, j, running int) {
+	local := false
+	if a.Kind == sim.Map {
+		for _, x := range s.reps[t*s.rep : (t+1)*s.rep] {
+			local = local || x == a.Node
+		}
+	}
+	if a.Local != local {
+		s.v.add(7, key{int64(i), 0}, "trace[%d]: task %d on node %d flagged local=%v; its replicas say %v", i, t, a.Node, a.Local, local)
+	}
+	if a.Resumed {
+		return
+	}
+	if lo, hi, ok := duration(s.w, &s.opt, s.spec(t, j), a, local, running); !ok {
+		s.v.add(7, key{int64(i), 1}, "trace[%d]: task %d on node %d has duration %d ms, the workload gives [%d, %d] ms", i, a.Task, a.Node, a.Duration, lo, hi)
+	}
+}
+
+// take sweeps a launch at the current instant: its slot, RAM and disk
+// (unless it ended at once), slow-start, and its job's arrival.
+func (s *Stream) take(i int, a *sim.Attempt) {
+	if !s.usable(a) {
+		return
+	}
+	t := int(a.Task)
+	j := s.job(t, a.Job)
+	if a.Kind == sim.Reduce && !a.Resumed {
+		if done := s.jobs[j].mapsDone; done < int(s.need[j]) {
+			s.v.add(5, key{int64(t), int64(i), 0}, "trace[%d]: reduce %d launched at %d ms with %d maps done; slow-start %v needs %d", i, t, a.Launch, done, s.opt.SlowStart, s.need[j])
+		}
+	}
+	if arr, known := s.arrival(j); !known {
+		s.lateReleases = append(s.lateReleases, lateRelease{i, t, j, a.Launch})
+	} else {
+		s.release(i, t, j, a.Launch, arr)
+	}
+	if s.ended.has(i) { // ended at this instant: it held no slot
+		return
+	}
+	x := int(a.Node)
+	n := &s.nodes[x]
+	s.hold(n, a, t, j, 1)
+	running := n.maps
+	if a.Kind != sim.Map {
+		running = n.reds
+	}
+	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running)})
+	nd := &s.w.Cluster.Nodes[x]
+	ck := func(sub int64) key { return key{int64(x), int64(a.Launch), int64(i), sub} }
+	if s.w.Cluster.Fungible {
+		if n.maps+n.reds > nd.TotalSlots {
+			s.v.add(4, ck(0), "node %d at %d ms: %d tasks on %d slots (trace[%d])", x, a.Launch, n.maps+n.reds, nd.TotalSlots, i)
+		}
+	} else if n.maps > nd.MapSlots || n.reds > nd.ReduceSlots {
+		s.v.add(4, ck(0), "node %d at %d ms: %d maps on %d map slots, %d reduces on %d reduce slots (trace[%d])", x, a.Launch, n.maps, nd.MapSlots, n.reds, nd.ReduceSlots, i)
+	}
+	if nd.RAM > 0 && n.ram > nd.RAM*(1+metricTol) {
+		s.v.add(4, ck(1), "node %d at %d ms: RAM %g over %g (trace[%d])", x, a.Launch, n.ram, nd.RAM, i)
+	}
+	if nd.Disk > 0 && n.disk > nd.Disk*(1+metricTol) {
+		s.v.add(4, ck(2), "node %d at %d ms: disk %g over %g (trace[%d])", x, a.Launch, n.disk, nd.Disk, i)
+	}
+}
+
+// arrival is job j's arrival as far as the records so far tell: known for
+// a job without a parent, and for a chained one once its parent completed
+// (-1 if the parent never arrived).
+func (s *Stream) arrival(j int) (sim.Time, bool) {
+	p := s.w.Jobs[j].Parent
+	if p < 0 {
+		return s.w.Jobs[j].Arrival, true
+	}
+	pa, known := s.arrival(p)
+	switch {
+	case !known:
+		return 0, false
+	case pa < 0:
+		return -1, true
+	case s.jobs[p].done == s.jobs[p].tasks:
+		return s.jobs[p].last, true
+	}
+	return 0, false
+}
+
+func (s *Stream) release(i, t, j int, launch, arrival sim.Time) {
+	if arrival < 0 {
+		s.v.add(3, key{int64(i)}, "trace[%d]: task %d runs though its job %d never arrived", i, t, j)
+	} else if launch < arrival {
+		s.v.add(3, key{int64(i)}, "trace[%d]: task %d launches at %d ms, before its job's arrival %d ms", i, t, launch, arrival)
+	}
+}
+
+// Finish ends the sweep and checks the run's outcome: the jobs, the
+// replicas, the metrics, and what had to wait for the whole run. It
+// returns what Verify returns on the same run.
+func (s *Stream) Finish(res *sim.Result) error {
+	s.flush()
+	if s.nLaunched > 0 {
+		for i := range s.launched.len() {
+			if s.launched.has(i) && !s.ended.has(i) {
+				s.v.add(0, key{int64(i), 1}, "trace[%d]: launched, never ended", i)
+			} else if !s.launched.has(i) {
+				s.v.add(0, key{int64(i), 1}, "trace[%d]: never handed to the checker", i)
+			}
+		}
+	}
+	if len(res.Jobs) != len(s.w.Jobs) {
+		s.v.add(0, key{-1}, "result has %d jobs, workload %d", len(res.Jobs), len(s.w.Jobs))
+	}
+	if s.v.count[0] == 0 {
+		arrival := s.jobOutcomes(res)
+		for _, r := range s.lateReleases {
+			s.release(r.i, r.task, r.job, r.launch, arrival[r.job])
+		}
+		for _, r := range s.lateReduces {
+			if s.jobs[r.job].mapsDone != len(s.w.Jobs[r.job].Maps) {
+				s.v.add(5, key{int64(r.task), int64(r.i), 1}, "trace[%d]: reduce %d works though its job's maps never all completed", r.i, r.task)
+				continue
+			}
+			s.earlyWork(r.i, r.task, r.job, r.start, r.end, r.dur, r.early)
+		}
+		s.replicas(res)
+		s.metrics(res, arrival)
+	}
+	return s.v.err()
+}
+
+// len is the number of indices the set covers.
+func (b bitset) len() int {
+	n := len(b) * 64
+	for n > 0 && !b.has(n-1) {
+		n--
+	}
+	return n
+}
+
+// jobOutcomes compares each job's outcome with the records' (Verify's
+// jobs) and returns the arrivals (-1 = never arrived).
+func (s *Stream) jobOutcomes(res *sim.Result) []sim.Time {
+	arrival := make([]sim.Time, len(s.w.Jobs))
+	done := make([]sim.Time, len(s.w.Jobs))
+	for j, job := range s.w.Jobs {
+		arrival[j] = job.Arrival
+		if job.Parent >= 0 {
+			arrival[j] = done[job.Parent]
+		}
+		done[j] = -1
+		if arrival[j] < 0 {
+			continue
+		}
+		jl := &s.jobs[j]
+		all := jl.done == jl.tasks
+		if all {
+			done[j] = jl.last
+		}
+		o := res.Jobs[j]
+		switch {
+		case o.Done != all:
+			s.v.add(2, key{int64(j), 0}, "job %d: reported done=%v, the trace says %v", j, o.Done, all)
+		case all && o.Completion != jl.last:
+			s.v.add(2, key{int64(j), 0}, "job %d: reported completion %d ms, the trace says %d ms", j, o.Completion, jl.last)
+		}
+		if o.Arrived && o.Arrival != arrival[j] {
+			s.v.add(2, key{int64(j), 1}, "job %d: reported arrival %d ms, the workload says %d ms", j, o.Arrival, arrival[j])
+		}
+	}
+	return arrival
+}
+
+// replicas checks the replica table (Verify's locality, first part).
+func (s *Stream) replicas(res *sim.Result) {
+	tasks := len(s.status)
+	if len(res.Replicas) != res.Rep*tasks || s.noReps {
+		s.v.add(6, key{-1}, "replicas: %d entries, want %d", len(res.Replicas), res.Rep*tasks)
+		return
+	}
+	nodes := s.w.Cluster.Nodes
+	for t := range tasks {
+		reps := res.Replicas[t*res.Rep : (t+1)*res.Rep]
+		for k, x := range reps {
+			if x < 0 {
+				continue
+			}
+			rk := func(sub int64) key { return key{int64(t), int64(k), sub} }
+			if int(x) >= len(nodes) {
+				s.v.add(6, rk(0), "task %d: replica on node %d", t, x)
+				continue
+			}
+			if sz := nodes[x].StorageBytes; s.w.Cluster.BlockBytes > 0 && sz > 0 && sz < s.w.Cluster.BlockBytes {
+				s.v.add(6, rk(0), "task %d: replica on node %d, which cannot store a %d-byte block", t, x, s.w.Cluster.BlockBytes)
+			}
+			for y, z := range reps[:k] {
+				if z == x {
+					s.v.add(6, rk(1+int64(y)), "task %d: two replicas on node %d", t, x)
+				}
+			}
+		}
+	}
+}
+
+// metrics recomputes the headline metrics (Verify's metrics).
+func (s *Stream) metrics(res *sim.Result, arrival []sim.Time) {
+	got := res.Metrics
+	var completed, late int
+	first, last := sim.Time(math.MaxInt64), sim.Time(math.MinInt64)
+	sumT := 0.0
+	for j, o := range res.Jobs {
+		if !o.Done {
+			continue
+		}
+		completed++
+		sumT += float64(o.Completion - arrival[j])
+		first = min(first, arrival[j])
+		last = max(last, o.Completion)
+		if d := s.w.Jobs[j].Deadline; d != sim.NoDeadline && o.Completion > d {
+			late++
+		}
+	}
+	launches, local, killed := s.mapLaunches, s.localLaunches, s.killed
+	eq := func(sub int64, name string, x, y float64) {
+		if math.Abs(x-y) > metricTol*math.Max(1, math.Abs(y)) {
+			s.v.add(8, key{sub}, "metric %s: reported %v, the trace gives %v", name, x, y)
+		}
+	}
+	if got.Jobs != len(s.w.Jobs) || got.CompletedJobs != completed || got.LateJobs != late || got.MapLaunches != launches || got.LocalLaunches != local || got.Killed != killed {
+		s.v.add(8, key{0}, "metric counts: reported jobs %d completed %d late %d map launches %d local %d killed %d; the trace gives %d %d %d %d %d %d",
+			got.Jobs, got.CompletedJobs, got.LateJobs, got.MapLaunches, got.LocalLaunches, got.Killed,
+			len(s.w.Jobs), completed, late, launches, local, killed)
+	}
+	if completed > 0 {
+		eq(1, "makespan", got.Makespan, float64(last-first)/1000)
+		eq(2, "mean_turnaround", got.MeanTurnaround, sumT/1000/float64(completed))
+		eq(3, "late_fraction", got.LateFraction, float64(late)/float64(completed))
+	}
+	if launches > 0 {
+		eq(4, "locality", got.Locality, float64(local)/float64(launches))
+	}
+}
+
+// key orders the violations of one phase as Verify finds them
+// (lexicographically: a task or node, then a time or a trace index, then
+// the order of the checks on one record).
+type key [4]int64
+
+// phases: numbering and the stream's order, task lives, jobs, releases,
+// capacity, reduces, replicas, locality and durations, metrics.
+const phases = 9
+
+type violation struct {
+	k   key
+	msg string
+}
+
+// violations keeps, per phase, the maxViolations first in Verify's order
+// and counts them all.
+type violations struct {
+	count [phases]int
+	kept  [phases][]violation
+}
+
+func (v *violations) add(phase int, k key, format string, a ...any) {
+	v.count[phase]++
+	list := v.kept[phase]
+	if len(list) == maxViolations {
+		worst := 0
+		for i := range list {
+			if list[i].k.after(list[worst].k) {
+				worst = i
+			}
+		}
+		if !list[worst].k.after(k) {
+			return
+		}
+		list[worst] = violation{k, fmt.Sprintf(format, a...)}
+		return
+	}
+	v.kept[phase] = append(list, violation{k, fmt.Sprintf(format, a...)})
+}
+
+func (k key) after(o key) bool { return slices.Compare(k[:], o[:]) > 0 }
+
+// err is Verify's error: the first violations in its order, or nil; a
+// failure of the first phase hides the others, as in Verify.
+func (v *violations) err() error {
+	var out []string
+	last := phases
+	if v.count[0] > 0 {
+		last = 1
+	}
+	total := 0
+	for p := range last {
+		total += v.count[p]
+		list := v.kept[p]
+		slices.SortStableFunc(list, func(a, b violation) int { return slices.Compare(a.k[:], b.k[:]) })
+		for _, x := range list {
+			if len(out) < maxViolations {
+				out = append(out, x.msg)
+			}
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%d violation(s)", len(out))
+	if len(out) == maxViolations {
+		msg = fmt.Sprintf("at least %d violations", maxViolations)
+	}
+	errs := []error{fmt.Errorf("%w: %s", ErrViolation, msg)}
+	for _, m := range out {
+		errs = append(errs, errors.New(m))
+	}
+	return errors.Join(errs...)
+}
+
+// VerifyStream is Verify through a Stream: it hands res's trace to a
+// Stream as an engine would, in simulated-time order (each record at its
+// launch and at its end, the records without an end last; at one instant
+// in trace order), and finishes it. The tests run every case through both
+// forms; a caller with a kept trace should call Verify.
+func VerifyStream(w *sim.Workload, res *sim.Result) error {
+	s := NewStream(w, res.Options)
+	s.Begin(res.Rep, res.Replicas)
+	type event struct {
+		at  sim.Time
+		i   int
+		end bool
+	}
+	evs := make([]event, 0, 2*len(res.Trace))
+	for i := range res.Trace {
+		a := &res.Trace[i]
+		evs = append(evs, event{a.Launch, i, false}, event{endTime(a), i, true})
+	}
+	slices.SortStableFunc(evs, func(a, b event) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	for _, e := range evs {
+		a := res.Trace[e.i]
+		if e.end {
+			s.Ended(e.i, &a)
+			continue
+		}
+		a.Start, a.End, a.Outcome = a.Launch, -1, sim.OutcomeUnknown
+		s.Launched(e.i, &a)
+	}
+	return s.Finish(res)
+}

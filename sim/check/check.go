@@ -221,9 +221,30 @@ func (c *checker) taskLives(segs segments) []sim.Time {
 // jobs recomputes each job's arrival and completion and compares them with
 // the reported outcomes; it returns the arrivals (-1 = never arrived).
 func (c *checker) jobs(completion []sim.Time) []sim.Time {
-	arrival := make([]sim.Time, len(c.w.Jobs))
-	done := make([]sim.Time, len(c.w.Jobs))
-	for j, job := range c.w.Jobs {
+	finished := func(j int) (bool, sim.Time) {
+		n := len(c.w.Jobs[j].Maps) + len(c.w.Jobs[j].Reduces)
+		last := sim.Time(-1)
+		for t := c.first[j]; t < c.first[j]+n; t++ {
+			if completion[t] < 0 {
+				return false, last
+			}
+			last = max(last, completion[t])
+		}
+		return true, last
+	}
+	return jobOutcomes(c.w, c.res, finished, func(_, _ int, format string, a ...any) { c.fail(format, a...) })
+}
+
+// jobOutcomes is the job check both forms share: each arrived job's
+// arrival (a chained job's is its parent's completion) and, from finished
+// (all its tasks completed, and the last completion), its done flag and
+// completion are compared with res.Jobs. fail gets the job and which
+// comparison (0 done or completion, 1 arrival). It returns the arrivals
+// (-1 = never arrived).
+func jobOutcomes(w *sim.Workload, res *sim.Result, finished func(j int) (bool, sim.Time), fail func(j, which int, format string, a ...any)) []sim.Time {
+	arrival := make([]sim.Time, len(w.Jobs))
+	done := make([]sim.Time, len(w.Jobs))
+	for j, job := range w.Jobs {
 		arrival[j] = job.Arrival
 		if job.Parent >= 0 {
 			arrival[j] = done[job.Parent]
@@ -232,28 +253,19 @@ func (c *checker) jobs(completion []sim.Time) []sim.Time {
 		if arrival[j] < 0 {
 			continue
 		}
-		n := len(job.Maps) + len(job.Reduces)
-		last := sim.Time(-1)
-		all := true
-		for t := c.first[j]; t < c.first[j]+n; t++ {
-			if completion[t] < 0 {
-				all = false
-				break
-			}
-			last = max(last, completion[t])
-		}
+		all, last := finished(j)
 		if all {
 			done[j] = last
 		}
-		o := c.res.Jobs[j]
+		o := res.Jobs[j]
 		switch {
 		case o.Done != all:
-			c.fail("job %d: reported done=%v, the trace says %v", j, o.Done, all)
+			fail(j, 0, "job %d: reported done=%v, the trace says %v", j, o.Done, all)
 		case all && o.Completion != last:
-			c.fail("job %d: reported completion %d ms, the trace says %d ms", j, o.Completion, last)
+			fail(j, 0, "job %d: reported completion %d ms, the trace says %d ms", j, o.Completion, last)
 		}
 		if o.Arrived && o.Arrival != arrival[j] {
-			c.fail("job %d: reported arrival %d ms, the workload says %d ms", j, o.Arrival, arrival[j])
+			fail(j, 1, "job %d: reported arrival %d ms, the workload says %d ms", j, o.Arrival, arrival[j])
 		}
 	}
 	return arrival

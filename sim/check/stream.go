@@ -631,34 +631,13 @@ func (b bitset) len() int {
 // jobOutcomes compares each job's outcome with the records' (Verify's
 // jobs) and returns the arrivals (-1 = never arrived).
 func (s *Stream) jobOutcomes(res *sim.Result) []sim.Time {
-	arrival := make([]sim.Time, len(s.w.Jobs))
-	done := make([]sim.Time, len(s.w.Jobs))
-	for j, job := range s.w.Jobs {
-		arrival[j] = job.Arrival
-		if job.Parent >= 0 {
-			arrival[j] = done[job.Parent]
-		}
-		done[j] = -1
-		if arrival[j] < 0 {
-			continue
-		}
+	finished := func(j int) (bool, sim.Time) {
 		jl := &s.jobs[j]
-		all := jl.done == jl.tasks
-		if all {
-			done[j] = jl.last
-		}
-		o := res.Jobs[j]
-		switch {
-		case o.Done != all:
-			s.v.add(2, key{int64(j), 0}, "job %d: reported done=%v, the trace says %v", j, o.Done, all)
-		case all && o.Completion != jl.last:
-			s.v.add(2, key{int64(j), 0}, "job %d: reported completion %d ms, the trace says %d ms", j, o.Completion, jl.last)
-		}
-		if o.Arrived && o.Arrival != arrival[j] {
-			s.v.add(2, key{int64(j), 1}, "job %d: reported arrival %d ms, the workload says %d ms", j, o.Arrival, arrival[j])
-		}
+		return jl.done == jl.tasks, jl.last
 	}
-	return arrival
+	return jobOutcomes(s.w, res, finished, func(j, which int, format string, a ...any) {
+		s.v.add(2, key{int64(j), int64(which)}, format, a...)
+	})
 }
 
 // replicas checks the replica table (Verify's locality, first part).

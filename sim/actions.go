@@ -82,13 +82,13 @@ func (s *Sim) takeSlot(id TaskID, x int, what string) error {
 	switch {
 	case fung && n.freeAny == 0, !fung && t.kind == Map && n.freeMap == 0, !fung && t.kind == Reduce && n.freeRed == 0:
 		return s.reject("%s: task %d: node %d has no free %s slot", what, id, x, t.kind)
-	case nd.RAM > 0 && n.ram+spec.RAM > nd.RAM+capacityTol:
-		return s.reject("%s: task %d: node %d RAM %g + %g exceeds %g", what, id, x, n.ram, spec.RAM, nd.RAM)
-	case nd.Disk > 0 && n.disk+spec.Disk > nd.Disk+capacityTol:
-		return s.reject("%s: task %d: node %d disk %g + %g exceeds %g", what, id, x, n.disk, spec.Disk, nd.Disk)
+	case nd.RAM > 0 && n.ram+spec.RAM() > nd.RAM+capacityTol:
+		return s.reject("%s: task %d: node %d RAM %g + %g exceeds %g", what, id, x, n.ram, spec.RAM(), nd.RAM)
+	case nd.Disk > 0 && n.disk+spec.Disk() > nd.Disk+capacityTol:
+		return s.reject("%s: task %d: node %d disk %g + %g exceeds %g", what, id, x, n.disk, spec.Disk(), nd.Disk)
 	}
-	n.ram += spec.RAM
-	n.disk += spec.Disk
+	n.ram += spec.RAM()
+	n.disk += spec.Disk()
 	if t.kind == Map {
 		n.runMap++
 		s.jobs[t.job].runMaps++
@@ -279,8 +279,8 @@ func (s *Sim) leaveSlot(id TaskID, worked Time, o Outcome) {
 	s.changed()
 	s.unrun(id)
 	s.zeroEnded(n, t)
-	n.ram -= spec.RAM
-	n.disk -= spec.Disk
+	n.ram -= spec.RAM()
+	n.disk -= spec.Disk()
 	if t.kind == Map {
 		n.runMap--
 		r.runMaps--

@@ -38,7 +38,7 @@ func (s *Sim) NeedMaps(j int) int { return int(s.jobs[j].needMaps) }
 // limits (a policy outside the process checks Fits itself).
 func (s *Sim) Demand(id TaskID) (ram, disk float64) {
 	spec := s.spec(id)
-	return spec.RAM, spec.Disk
+	return spec.RAM(), spec.Disk()
 }
 
 // NodeOffer is one node of a batched offer and its free slots when the

@@ -309,12 +309,12 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 }
 
 func specWork(t *TaskSpec) Time {
-	if len(t.ByGroup) > 0 {
+	if len(t.ByGroup()) > 0 {
 		var sum Time
-		for _, d := range t.ByGroup {
+		for _, d := range t.ByGroup() {
 			sum += d
 		}
-		return sum / Time(len(t.ByGroup))
+		return sum / Time(len(t.ByGroup()))
 	}
 	return t.Work
 }
@@ -749,7 +749,7 @@ func (s *Sim) place(j int) {
 		return
 	}
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
-		if fixed := s.spec(TaskID(t)).Replicas; len(fixed) > 0 {
+		if fixed := s.spec(TaskID(t)).Replicas(); len(fixed) > 0 {
 			reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 			for i := range reps {
 				reps[i] = -1
@@ -772,7 +772,7 @@ func (s *Sim) place(j int) {
 	}
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
 		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
-		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas) == 0 {
+		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas()) == 0 {
 			m := len(s.capable)
 			for i := range reps {
 				k := i + s.rngPlace.IntN(m-i)
@@ -847,7 +847,7 @@ func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
 	if len(nodes) == 0 || len(nodes) > s.rep {
 		return s.reject("SetReplicas: %d replicas, want 1..%d", len(nodes), s.rep)
 	}
-	if len(s.spec(t).Replicas) > 0 {
+	if len(s.spec(t).Replicas()) > 0 {
 		return s.reject("SetReplicas: map %d's block has fixed replicas", t)
 	}
 	reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
@@ -996,8 +996,8 @@ func (s *Sim) index(id TaskID) int32 {
 // and the non-local penalty.
 func (s *Sim) base(id TaskID, x int) float64 {
 	spec := s.spec(id)
-	if len(spec.ByGroup) > 0 {
-		return float64(spec.ByGroup[s.w.Cluster.Nodes[x].Group])
+	if len(spec.ByGroup()) > 0 {
+		return float64(spec.ByGroup()[s.w.Cluster.Nodes[x].Group])
 	}
 	speed := s.w.Cluster.Nodes[x].Speed
 	if speed == 0 {

@@ -182,7 +182,7 @@ func (s *Sim) Fits(id TaskID, x int) bool {
 	spec := s.spec(id)
 	n := &s.nodes[x]
 	nd := &s.w.Cluster.Nodes[x]
-	return (nd.RAM == 0 || n.ram+spec.RAM <= nd.RAM+capacityTol) && (nd.Disk == 0 || n.disk+spec.Disk <= nd.Disk+capacityTol)
+	return (nd.RAM == 0 || n.ram+spec.RAM() <= nd.RAM+capacityTol) && (nd.Disk == 0 || n.disk+spec.Disk() <= nd.Disk+capacityTol)
 }
 
 // Launchable is the number of tasks of kind k that could launch now

@@ -296,7 +296,7 @@ func (c *checker) capacity() {
 				continue // holds no slot
 			}
 			s := c.spec(int(a.Task))
-			list = append(list, change{a.Launch, 1, a.Kind, s.RAM, s.Disk, int(i)}, change{end, -1, a.Kind, s.RAM, s.Disk, int(i)})
+			list = append(list, change{a.Launch, 1, a.Kind, s.RAM(), s.Disk(), int(i)}, change{end, -1, a.Kind, s.RAM(), s.Disk(), int(i)})
 		}
 		n := c.w.Cluster.Nodes[x]
 		sort.Slice(list, func(i, k int) bool {
@@ -504,8 +504,8 @@ func (c *checker) duration(i int, a sim.Attempt, local bool, running int) {
 	s := c.spec(int(a.Task))
 	n := c.w.Cluster.Nodes[a.Node]
 	var base float64
-	if len(s.ByGroup) > 0 {
-		base = float64(s.ByGroup[n.Group])
+	if len(s.ByGroup()) > 0 {
+		base = float64(s.ByGroup()[n.Group])
 	} else {
 		speed := n.Speed
 		if speed == 0 {

@@ -71,6 +71,19 @@ func (t *taskRT) set(f taskFlags, on bool) {
 	}
 }
 
+// notPending reports whether task id's state is not TaskPending (Sim.left).
+func (s *Sim) notPending(id TaskID) bool { return s.left[id>>6]&(1<<(id&63)) != 0 }
+
+// setPending keeps Sim.left in step with a task's state entering (on) or
+// leaving TaskPending.
+func (s *Sim) setPending(id TaskID, on bool) {
+	if on {
+		s.left[id>>6] &^= 1 << (id & 63)
+	} else {
+		s.left[id>>6] |= 1 << (id & 63)
+	}
+}
+
 type jobRT struct {
 	firstMap, nMaps, firstRed, nReds int32
 	needMaps                         int32 // ceil(f·nMaps): maps done before a reduce may launch

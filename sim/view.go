@@ -133,7 +133,7 @@ func (s *Sim) PickMap(j, x int) (t TaskID, local, ok bool) {
 		return -1, false, false
 	}
 	if lr := s.findRange(j, x); lr != nil {
-		for lr.cur < lr.end && s.tasks[s.locs[lr.cur]].state != TaskPending {
+		for lr.cur < lr.end && s.notPending(s.locs[lr.cur]) {
 			lr.cur++
 		}
 		if lr.cur < lr.end {
@@ -152,7 +152,7 @@ func (s *Sim) PendingLocalMap(j, x int) (TaskID, bool) {
 
 func (s *Sim) firstPendingMap(j int) (TaskID, bool) {
 	r := &s.jobs[j]
-	for r.mapCursor < r.nMaps && s.tasks[r.firstMap+r.mapCursor].state != TaskPending {
+	for r.mapCursor < r.nMaps && s.notPending(TaskID(r.firstMap+r.mapCursor)) {
 		r.mapCursor++
 	}
 	if r.mapCursor < r.nMaps {
@@ -167,7 +167,7 @@ func (s *Sim) PickReduce(j int) (TaskID, bool) {
 		return -1, false
 	}
 	r := &s.jobs[j]
-	for r.redCursor < r.nReds && s.tasks[r.firstRed+r.redCursor].state != TaskPending {
+	for r.redCursor < r.nReds && s.notPending(TaskID(r.firstRed+r.redCursor)) {
 		r.redCursor++
 	}
 	if r.redCursor < r.nReds {

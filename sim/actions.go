@@ -13,7 +13,7 @@ func (s *Sim) Launch(id TaskID, x int) error {
 	if x < 0 || x >= len(s.nodes) {
 		return s.reject("launch: no node %d", x)
 	}
-	t := &s.tasks[id]
+	t := s.rt(id)
 	r := &s.jobs[t.job]
 	n := &s.nodes[x]
 	switch {
@@ -175,7 +175,7 @@ func (s *Sim) Kill(id TaskID) error {
 	if id < 0 || int(id) >= len(s.tasks) {
 		return s.reject("kill: no task %d", id)
 	}
-	t := &s.tasks[id]
+	t := s.rt(id)
 	switch t.state {
 	case TaskRunning:
 		s.stop(id, Killed)

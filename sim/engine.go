@@ -260,7 +260,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		r.childHead, r.nextSibling = -1, -1
 		maxMaps = max(maxMaps, len(job.Maps))
 		totalMaps += len(job.Maps)
-		for k, list := range [2][]TaskSpec{job.Maps, job.Reduces} {
+		for _, list := range [2][]TaskSpec{job.Maps, job.Reduces} {
 			var mean float64
 			if opt.Estimates == EstimateMean && len(list) > 0 {
 				for _, t := range list {
@@ -268,16 +268,12 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 				}
 				mean /= float64(len(list))
 			}
-			for i := range list {
-				t := &s.tasks[id]
-				t.job, t.node = int32(j), -1
-				t.kind = Kind(k + 1)
-				t.state = TaskPending
-				if s.estF != nil {
-					s.estF[id] = estimateFactor(opt, &list[i], mean, rngEst)
+			if s.estF != nil {
+				for i := range list {
+					s.estF[int(id)+i] = estimateFactor(opt, &list[i], mean, rngEst)
 				}
-				id++
 			}
+			id += int32(len(list))
 		}
 		if job.Parent >= 0 {
 			p := &s.jobs[job.Parent]
@@ -732,6 +728,7 @@ func (s *Sim) wake() {
 
 func (s *Sim) arrive(j int) {
 	s.changed()
+	s.initTasks(j)
 	r := &s.jobs[j]
 	r.arrived = true
 	r.arrival = s.now
@@ -847,7 +844,7 @@ func (s *Sim) countingSort(pairs []pair) []pair {
 // BlockPlacer.PlaceBlocks. nodes must be distinct storage-capable nodes, at
 // most the replication factor.
 func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
-	if t < 0 || int(t) >= len(s.tasks) || s.tasks[t].kind != Map {
+	if t < 0 || int(t) >= len(s.tasks) || s.rt(t).kind != Map {
 		return s.reject("SetReplicas: task %d is not a map", t)
 	}
 	if len(nodes) == 0 || len(nodes) > s.rep {

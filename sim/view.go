@@ -85,7 +85,7 @@ func (s *Sim) HasWork(j int, k Kind) bool {
 
 // Task returns the view of task t.
 func (s *Sim) Task(id TaskID) TaskView {
-	t := &s.tasks[id]
+	t := s.rt(id)
 	return TaskView{ID: id, Job: int(t.job), Kind: t.kind, Index: int(s.index(id)), State: t.state,
 		Node: int(t.node), Launch: t.launch, Local: t.has(flagLocal)}
 }
@@ -103,6 +103,7 @@ func (s *Sim) Estimate(id TaskID, x int) (Time, bool) {
 	if s.opt.Estimates == EstimateNone {
 		return 0, false
 	}
+	s.rt(id) // base reads the task's record
 	f := float32(1)
 	if s.estF != nil {
 		f = s.estF[id]
@@ -179,6 +180,7 @@ func (s *Sim) PickReduce(j int) (TaskID, bool) {
 // Fits reports whether task t's RAM and disk demands fit on node x now
 // (slots aside); Launch fails when they do not.
 func (s *Sim) Fits(id TaskID, x int) bool {
+	s.rt(id) // spec reads the task's record
 	spec := s.spec(id)
 	n := &s.nodes[x]
 	nd := &s.w.Cluster.Nodes[x]

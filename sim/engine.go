@@ -44,9 +44,8 @@ type Sim struct {
 	capable   []int32 // storage-capable nodes, permuted in place by placement
 	locs      []TaskID
 	ranges    []locRange
-	pairScr   []pair
-	pairScr2  []pair  // counting-sort output, swapped with pairScr
-	nodeCount []int32 // counting-sort buckets
+	pairScr   []pair  // indexBySort's scratch
+	nodeCount []int32 // indexByCount's buckets
 	dirty     []int32
 	parkedN   int // nodes parked (hadoop1 mode)
 	wakeAll   bool
@@ -292,7 +291,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	})
 	s.locs = make([]TaskID, 0, totalMaps*s.rep)
 	s.ranges = make([]locRange, 0, min(totalMaps*s.rep, len(w.Jobs)*len(c.Nodes)))
-	s.pairScr = make([]pair, 0, maxMaps*s.rep)
+	s.pairScr = make([]pair, 0, min(maxMaps*s.rep, len(c.Nodes)))
 	for i, nd := range c.Nodes {
 		x := &s.nodes[i]
 		if c.Fungible {
@@ -767,12 +766,7 @@ func (s *Sim) place(j int) {
 		bp.PlaceBlocks(s, j)
 		s.overhead += mono() - t0
 	}
-	pairs := s.pairScr[:0]
-	if need := int(r.nMaps) * s.rep; cap(pairs) < need {
-		// countingSort swaps the two scratch buffers, so this one may be a
-		// smaller job's: grow it once rather than append by append
-		pairs = make([]pair, 0, need)
-	}
+	n := 0 // replicas placed
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
 		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas()) == 0 {
@@ -785,21 +779,69 @@ func (s *Sim) place(j int) {
 		}
 		for _, x := range reps {
 			if x >= 0 {
+				n++
+			}
+		}
+	}
+	r.locStart = int32(len(s.ranges))
+	if n > len(s.nodes) {
+		s.indexByCount(r, n)
+	} else {
+		s.indexBySort(r)
+	}
+	r.locEnd = int32(len(s.ranges))
+}
+
+// indexByCount appends job r's n replicas to Sim.locs grouped by node,
+// in task order within a node, and one range per node holding any: a
+// counting sort of the replicas straight into locs, O(n + nodes), for a job
+// with many maps.
+func (s *Sim) indexByCount(r *jobRT, n int) {
+	if cap(s.nodeCount) < len(s.nodes) {
+		s.nodeCount = make([]int32, len(s.nodes))
+	}
+	cnt := s.nodeCount[:len(s.nodes)]
+	clear(cnt)
+	first, last := int(r.firstMap)*s.rep, int(r.firstMap+r.nMaps)*s.rep
+	for _, x := range s.replicas[first:last] {
+		if x >= 0 {
+			cnt[x]++
+		}
+	}
+	pos := int32(len(s.locs))
+	s.locs = slices.Grow(s.locs, n)[:len(s.locs)+n]
+	for x, c := range cnt {
+		if c > 0 {
+			s.ranges = append(s.ranges, locRange{node: int32(x), start: pos, end: pos + c, cur: pos})
+		}
+		cnt[x] = pos // now where node x's next task goes
+		pos += c
+	}
+	for i, x := range s.replicas[first:last] {
+		if x >= 0 {
+			s.locs[cnt[x]] = TaskID(int(r.firstMap) + i/s.rep)
+			cnt[x]++
+		}
+	}
+}
+
+// indexBySort is indexByCount for a job with fewer replicas than nodes,
+// where sorting them costs less than counting over every node.
+func (s *Sim) indexBySort(r *jobRT) {
+	pairs := s.pairScr[:0]
+	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
+		for _, x := range s.replicas[int(t)*s.rep : int(t+1)*s.rep] {
+			if x >= 0 {
 				pairs = append(pairs, pair{x, TaskID(t)})
 			}
 		}
 	}
-	if len(pairs) > len(s.nodes) {
-		pairs = s.countingSort(pairs)
-	} else {
-		slices.SortFunc(pairs, func(a, b pair) int {
-			if a.node != b.node {
-				return int(a.node - b.node)
-			}
-			return int(a.task - b.task)
-		})
-	}
-	r.locStart = int32(len(s.ranges))
+	slices.SortFunc(pairs, func(a, b pair) int {
+		if a.node != b.node {
+			return int(a.node - b.node)
+		}
+		return int(a.task - b.task)
+	})
 	for i := 0; i < len(pairs); {
 		k := i
 		start := int32(len(s.locs))
@@ -810,34 +852,7 @@ func (s *Sim) place(j int) {
 		s.ranges = append(s.ranges, locRange{node: pairs[i].node, start: start, end: int32(len(s.locs)), cur: start})
 		i = k
 	}
-	r.locEnd = int32(len(s.ranges))
 	s.pairScr = pairs[:0]
-}
-
-// countingSort orders pairs by node, keeping task order within a node (the
-// pairs come in task order): O(pairs + nodes) for a job with many maps.
-func (s *Sim) countingSort(pairs []pair) []pair {
-	if cap(s.nodeCount) < len(s.nodes)+1 {
-		s.nodeCount = make([]int32, len(s.nodes)+1)
-	}
-	cnt := s.nodeCount[:len(s.nodes)+1]
-	clear(cnt)
-	for _, p := range pairs {
-		cnt[p.node+1]++
-	}
-	for i := 1; i < len(cnt); i++ {
-		cnt[i] += cnt[i-1]
-	}
-	if cap(s.pairScr2) < len(pairs) {
-		s.pairScr2 = make([]pair, len(pairs))
-	}
-	out := s.pairScr2[:len(pairs)]
-	for _, p := range pairs {
-		out[cnt[p.node]] = p
-		cnt[p.node]++
-	}
-	s.pairScr2 = pairs[:0] // swap the scratch buffers
-	return out
 }
 
 // SetReplicas sets the replica nodes of map t's block; only during

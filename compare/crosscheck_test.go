@@ -111,7 +111,7 @@ func randomCross(seed uint64) crossSpec {
 		default:
 			t.Work = sim.Time(rng.IntN(5000))
 		}
-		t.Estimate = sim.Time(rng.IntN(6000))
+		t.SetEstimate(sim.Time(rng.IntN(6000)))
 		if byGroup {
 			var d []sim.Time
 			for range maxGroup + 1 + rng.IntN(2) {

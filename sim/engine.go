@@ -324,8 +324,8 @@ func estimateFactor(opt Options, t *TaskSpec, mean float64, rng *rand.Rand) floa
 	w := float64(specWork(t))
 	switch opt.Estimates {
 	case EstimateGiven:
-		if t.Estimate > 0 && w > 0 {
-			return float32(float64(t.Estimate) / w)
+		if e := t.Estimate(); e > 0 && w > 0 {
+			return float32(float64(e) / w)
 		}
 	case EstimateMean:
 		if w > 0 {

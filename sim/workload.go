@@ -81,31 +81,39 @@ type User struct {
 // TaskSpec is one task of a job: its true work and what a policy may know.
 //
 // A day has tens of millions of tasks (issue 30), so a TaskSpec holds only
-// what every task has, 24 bytes; the per-node-type durations, the block homes
-// and the RAM and disk demands, which only the heterogeneous, Jlassi and
-// COSHH workloads set, sit behind one pointer that is nil when all of them
-// are zero. Read them with ByGroup, Replicas, RAM and Disk; set them with
-// SetByGroup, SetReplicas and SetDemand, which never write through to
-// another TaskSpec that shares the extras (a copied TaskSpec behaves as the
-// copied struct of slices did).
+// what every task has, 16 bytes; the user's estimate, the per-node-type
+// durations, the block homes and the RAM and disk demands, which only the
+// MRCP, heterogeneous, Jlassi and COSHH workloads set, sit behind one
+// pointer that is nil when all of them are zero. Read them with Estimate,
+// ByGroup, Replicas, RAM and Disk; set them with SetEstimate, SetByGroup,
+// SetReplicas and SetDemand, which never write through to another TaskSpec
+// that shares the extras (a copied TaskSpec behaves as the copied struct of
+// fields did).
 type TaskSpec struct {
 	// Work is the duration at speed 1, used when ByGroup is empty.
 	Work Time
-	// Estimate is the user-supplied estimate at speed 1 (EstimateGiven);
-	// 0 means "the truth".
-	Estimate Time
-	// x is nil exactly when ByGroup and Replicas are empty and RAM and Disk
-	// are 0 (the setters keep that form, so reflect.DeepEqual still compares
-	// tasks by their values).
+	// x is nil exactly when Estimate is 0, ByGroup and Replicas are empty
+	// and RAM and Disk are 0 (the setters keep that form, so
+	// reflect.DeepEqual and == still compare tasks by their values).
 	x *taskExtra
 }
 
 // taskExtra holds the fields of a TaskSpec that most workloads leave empty.
 // It is never modified once a TaskSpec points to it.
 type taskExtra struct {
+	estimate  Time
 	byGroup   []Time
 	replicas  []int
 	ram, disk float64
+}
+
+// Estimate is the user-supplied estimate at speed 1 (EstimateGiven); 0
+// means "the truth".
+func (t TaskSpec) Estimate() Time {
+	if t.x == nil {
+		return 0
+	}
+	return t.x.estimate
 }
 
 // ByGroup, when non-empty, gives the duration on a node of each group
@@ -141,6 +149,13 @@ func (t TaskSpec) Disk() float64 {
 		return 0
 	}
 	return t.x.disk
+}
+
+// SetEstimate sets Estimate to e.
+func (t *TaskSpec) SetEstimate(e Time) {
+	x := t.extra()
+	x.estimate = e
+	t.setExtra(x)
 }
 
 // SetByGroup sets ByGroup to d (kept, not copied; empty clears it).
@@ -181,7 +196,7 @@ func (t *TaskSpec) setExtra(e taskExtra) {
 	if len(e.replicas) == 0 {
 		e.replicas = nil
 	}
-	if e.byGroup == nil && e.replicas == nil && e.ram == 0 && e.disk == 0 {
+	if e.estimate == 0 && e.byGroup == nil && e.replicas == nil && e.ram == 0 && e.disk == 0 {
 		t.x = nil
 		return
 	}
@@ -295,14 +310,14 @@ func (w *Workload) Validate() error {
 			tp := func(i int) string { return fmt.Sprintf("%s.%s[%d]", p(), [2]string{"maps", "reduces"}[k], i) }
 			for i := range list {
 				t := &list[i]
-				if t.Work < 0 || t.Estimate < 0 {
+				if t.Work < 0 {
 					return badf(tp(i), "negative duration or demand")
 				}
 				if t.x == nil {
 					continue // nothing else to check, and the common case
 				}
 				byGroup, replicas, ram, disk := t.x.byGroup, t.x.replicas, t.x.ram, t.x.disk
-				if ram < 0 || disk < 0 || math.IsNaN(ram) || math.IsNaN(disk) {
+				if t.x.estimate < 0 || ram < 0 || disk < 0 || math.IsNaN(ram) || math.IsNaN(disk) {
 					return badf(tp(i), "negative duration or demand")
 				}
 				if len(byGroup) > 0 && len(byGroup) < groups {

@@ -18,17 +18,23 @@ func TestTaskSpecExtras(t *testing.T) {
 	a.SetByGroup([]Time{1, 2})
 	a.SetReplicas([]int{3})
 	a.SetDemand(1.5, 2.5)
+	a.SetEstimate(9)
 	b := a // a copy shares the extras until one of them is set
 	b.SetDemand(7, 8)
 	b.SetReplicas(nil)
-	if a.RAM() != 1.5 || a.Disk() != 2.5 || !reflect.DeepEqual(a.Replicas(), []int{3}) || !reflect.DeepEqual(a.ByGroup(), []Time{1, 2}) {
+	b.SetEstimate(4)
+	if a.Estimate() != 9 || a.RAM() != 1.5 || a.Disk() != 2.5 || !reflect.DeepEqual(a.Replicas(), []int{3}) || !reflect.DeepEqual(a.ByGroup(), []Time{1, 2}) {
 		t.Errorf("the original changed with its copy: %v %v %v %v", a.ByGroup(), a.Replicas(), a.RAM(), a.Disk())
 	}
-	if b.RAM() != 7 || b.Disk() != 8 || b.Replicas() != nil || !reflect.DeepEqual(b.ByGroup(), []Time{1, 2}) {
+	if b.Estimate() != 4 || b.RAM() != 7 || b.Disk() != 8 || b.Replicas() != nil || !reflect.DeepEqual(b.ByGroup(), []Time{1, 2}) {
 		t.Errorf("the copy: %v %v %v %v", b.ByGroup(), b.Replicas(), b.RAM(), b.Disk())
 	}
 	b.SetByGroup([]Time{}) // empty clears, as len(ByGroup) == 0 did
 	b.SetDemand(0, 0)
+	if b.x == nil {
+		t.Errorf("the extras were dropped with the estimate still set")
+	}
+	b.SetEstimate(0)
 	if b != (TaskSpec{Work: 5}) {
 		t.Errorf("with every extra cleared: %+v, want the plain TaskSpec", b)
 	}
@@ -54,6 +60,7 @@ func TestValidateTaskExtras(t *testing.T) {
 		name, want string
 		edit       func(j *Job)
 	}{
+		{"negative estimate", "jobs[0].maps[0]: negative duration or demand", func(j *Job) { j.Maps[0].SetEstimate(-1) }},
 		{"nan ram", "jobs[0].maps[1]: negative duration or demand", func(j *Job) { j.Maps[1].SetDemand(math.NaN(), 0) }},
 		{"negative disk", "jobs[0].reduces[0]: negative duration or demand", func(j *Job) { j.Reduces[0].SetDemand(0, -1) }},
 		{"short by_group", "jobs[0].maps[0].by_group: 1 durations for 2 node groups", func(j *Job) { j.Maps[0].SetByGroup([]Time{1}) }},

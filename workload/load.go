@@ -133,7 +133,8 @@ func FromMRCP(file string, in *mrcpscenario.Instance) (*sim.Workload, error) {
 						Problem: fmt.Sprintf("%d slots: the simulator runs one task per slot", t.Demand)}
 				}
 				d := at(fmt.Sprintf("%s.%s[%d].duration", p, [2]string{"maps", "reduces"}[k], i), t.Duration)
-				spec := sim.TaskSpec{Work: d, Estimate: d}
+				spec := sim.TaskSpec{Work: d}
+				spec.SetEstimate(d)
 				if k == 0 {
 					sj.Maps = append(sj.Maps, spec)
 				} else {
@@ -173,17 +174,19 @@ func FromCOSHH(file string, sc *coshhscenario.Scenario) (*sim.Workload, error) {
 	for j, job := range sc.Jobs {
 		spec := sim.TaskSpec{}
 		var byGroup []sim.Time
+		var estimate sim.Time
 		for r, d := range job.ExecTime {
 			byGroup = append(byGroup, clk.At(fmt.Sprintf("jobs[%d].exec_time[%d]", j, r), d))
 			est := fmt.Sprintf("jobs[%d].est_time[%d]", j, r)
 			if len(job.EstTime) == 0 {
 				est = fmt.Sprintf("jobs[%d].exec_time[%d]", j, r)
 			}
-			spec.Estimate += clk.At(est, job.Estimate(r))
+			estimate += clk.At(est, job.Estimate(r))
 		}
-		spec.Estimate /= sim.Time(len(job.ExecTime))
+		estimate /= sim.Time(len(job.ExecTime))
+		spec.SetEstimate(estimate)
 		spec.SetByGroup(byGroup)
-		spec.Work = spec.Estimate
+		spec.Work = estimate
 		u, ok := user[job.User]
 		if !ok && len(sc.Users) > 0 {
 			return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("jobs[%d].user", j), Problem: fmt.Sprintf("unknown user %q", job.User)}

@@ -111,19 +111,23 @@ func randomCross(seed uint64) crossSpec {
 		default:
 			t.Work = sim.Time(rng.IntN(5000))
 		}
-		t.Estimate = sim.Time(rng.IntN(6000))
+		t.SetEstimate(sim.Time(rng.IntN(6000)))
 		if byGroup {
+			var d []sim.Time
 			for range maxGroup + 1 + rng.IntN(2) {
-				t.ByGroup = append(t.ByGroup, sim.Time(rng.IntN(5000)))
+				d = append(d, sim.Time(rng.IntN(5000)))
 			}
+			t.SetByGroup(d)
 		}
 		if ram {
-			t.RAM = float64(1 + rng.IntN(3))
+			t.SetDemand(float64(1+rng.IntN(3)), 0)
 		}
 		if isMap && coin(0.3) {
+			var reps []int
 			for _, x := range rng.Perm(len(c.Nodes))[:1+rng.IntN(min(maxRep, len(c.Nodes)))] {
-				t.Replicas = append(t.Replicas, x)
+				reps = append(reps, x)
 			}
+			t.SetReplicas(reps)
 		}
 		return t
 	}
@@ -565,8 +569,8 @@ func lengthen(w *sim.Workload) {
 		for _, ts := range [][]sim.TaskSpec{w.Jobs[j].Maps, w.Jobs[j].Reduces} {
 			for i := range ts {
 				ts[i].Work += 6000
-				for g := range ts[i].ByGroup {
-					ts[i].ByGroup[g] += 2000
+				for g := range ts[i].ByGroup() {
+					ts[i].ByGroup()[g] += 2000
 				}
 			}
 		}

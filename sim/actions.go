@@ -13,7 +13,7 @@ func (s *Sim) Launch(id TaskID, x int) error {
 	if x < 0 || x >= len(s.nodes) {
 		return s.reject("launch: no node %d", x)
 	}
-	t := &s.tasks[id]
+	t := s.rt(id)
 	r := &s.jobs[t.job]
 	n := &s.nodes[x]
 	switch {
@@ -68,6 +68,7 @@ func (s *Sim) Launch(id TaskID, x int) error {
 		}
 	}
 	s.work[t.kind]--
+	s.setPending(id, false)
 	s.startSegment(id, x, false, dur)
 	return nil
 }
@@ -77,18 +78,24 @@ func (s *Sim) takeSlot(id TaskID, x int, what string) error {
 	t := &s.tasks[id]
 	n := &s.nodes[x]
 	nd := &s.w.Cluster.Nodes[x]
-	spec := s.spec(id)
 	fung := s.w.Cluster.Fungible
-	switch {
-	case fung && n.freeAny == 0, !fung && t.kind == Map && n.freeMap == 0, !fung && t.kind == Reduce && n.freeRed == 0:
+	if fung && n.freeAny == 0 || !fung && t.kind == Map && n.freeMap == 0 || !fung && t.kind == Reduce && n.freeRed == 0 {
 		return s.reject("%s: task %d: node %d has no free %s slot", what, id, x, t.kind)
-	case nd.RAM > 0 && n.ram+spec.RAM > nd.RAM+capacityTol:
-		return s.reject("%s: task %d: node %d RAM %g + %g exceeds %g", what, id, x, n.ram, spec.RAM, nd.RAM)
-	case nd.Disk > 0 && n.disk+spec.Disk > nd.Disk+capacityTol:
-		return s.reject("%s: task %d: node %d disk %g + %g exceeds %g", what, id, x, n.disk, spec.Disk, nd.Disk)
 	}
-	n.ram += spec.RAM
-	n.disk += spec.Disk
+	// A node's RAM and disk sums are read only where it has a limit, so a
+	// node without one skips them, and the spec (a cache miss on a day of
+	// millions of tasks) is not read.
+	if nd.RAM > 0 || nd.Disk > 0 {
+		spec := s.spec(id)
+		switch {
+		case nd.RAM > 0 && n.ram+spec.RAM() > nd.RAM+capacityTol:
+			return s.reject("%s: task %d: node %d RAM %g + %g exceeds %g", what, id, x, n.ram, spec.RAM(), nd.RAM)
+		case nd.Disk > 0 && n.disk+spec.Disk() > nd.Disk+capacityTol:
+			return s.reject("%s: task %d: node %d disk %g + %g exceeds %g", what, id, x, n.disk, spec.Disk(), nd.Disk)
+		}
+		n.ram += spec.RAM()
+		n.disk += spec.Disk()
+	}
 	if t.kind == Map {
 		n.runMap++
 		s.jobs[t.job].runMaps++
@@ -170,7 +177,7 @@ func (s *Sim) Kill(id TaskID) error {
 	if id < 0 || int(id) >= len(s.tasks) {
 		return s.reject("kill: no task %d", id)
 	}
-	t := &s.tasks[id]
+	t := s.rt(id)
 	switch t.state {
 	case TaskRunning:
 		s.stop(id, Killed)
@@ -196,6 +203,7 @@ func (s *Sim) Kill(id TaskID) error {
 		return s.reject("kill: task %d is %s", id, t.state)
 	}
 	t.state = TaskPending
+	s.setPending(id, true)
 	t.node = -1
 	r := &s.jobs[t.job]
 	if t.kind == Map {
@@ -282,7 +290,6 @@ func (s *Sim) leaveSlot(id TaskID, worked Time, o Outcome) {
 	t := &s.tasks[id]
 	n := &s.nodes[t.node]
 	r := &s.jobs[t.job]
-	spec := s.spec(id)
 	a := s.rec(t)
 	a.End, a.Start, a.Outcome = s.now, s.now-worked, o
 	if s.sink != nil {
@@ -291,8 +298,11 @@ func (s *Sim) leaveSlot(id TaskID, worked Time, o Outcome) {
 	s.changed()
 	s.unrun(id)
 	s.zeroEnded(n, t)
-	n.ram -= spec.RAM
-	n.disk -= spec.Disk
+	if nd := &s.w.Cluster.Nodes[t.node]; nd.RAM > 0 || nd.Disk > 0 { // see takeSlot
+		spec := s.spec(id)
+		n.ram -= spec.RAM()
+		n.disk -= spec.Disk()
+	}
 	if t.kind == Map {
 		n.runMap--
 		r.runMaps--

@@ -37,8 +37,9 @@ func (s *Sim) NeedMaps(j int) int { return int(s.jobs[j].needMaps) }
 // Demand is task t's RAM and disk demand, what Fits compares with a node's
 // limits (a policy outside the process checks Fits itself).
 func (s *Sim) Demand(id TaskID) (ram, disk float64) {
+	s.rt(id) // spec reads the task's record
 	spec := s.spec(id)
-	return spec.RAM, spec.Disk
+	return spec.RAM(), spec.Disk()
 }
 
 // NodeOffer is one node of a batched offer and its free slots when the

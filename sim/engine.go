@@ -28,7 +28,12 @@ type Sim struct {
 	tasks []taskRT
 	// estF is each task's estimate factor (estimate = base · estF) in the
 	// modes whose factor is not 1; nil otherwise.
-	estF  []float32
+	estF []float32
+	// left has bit id set once task id has left TaskPending (launched, not
+	// killed since): the pick loops scan many tasks per launch, and this
+	// bitset, an eighth of a byte per task, stays in cache where the
+	// 40-byte records do not. Zero means pending, so it needs no setup.
+	left  []uint64
 	jobs  []jobRT
 	nodes []nodeRT
 
@@ -46,9 +51,8 @@ type Sim struct {
 	capable   []int32 // storage-capable nodes, permuted in place by placement
 	locs      []TaskID
 	ranges    []locRange
-	pairScr   []pair
-	pairScr2  []pair  // counting-sort output, swapped with pairScr
-	nodeCount []int32 // counting-sort buckets
+	pairScr   []pair  // indexBySort's scratch
+	nodeCount []int32 // indexByCount's buckets
 	dirty     []int32
 	parkedN   int // nodes parked (hadoop1 mode)
 	wakeAll   bool
@@ -215,6 +219,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	s := &Sim{
 		w: w, opt: opt, policy: p, ideal: opt.Heartbeat == 0,
 		tasks:     make([]taskRT, n),
+		left:      make([]uint64, (n+63)/64),
 		jobs:      make([]jobRT, len(w.Jobs)),
 		nodes:     make([]nodeRT, len(w.Cluster.Nodes)),
 		sink:      opt.Sink,
@@ -270,7 +275,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		r.childHead, r.nextSibling = -1, -1
 		maxMaps = max(maxMaps, len(job.Maps))
 		totalMaps += len(job.Maps)
-		for k, list := range [2][]TaskSpec{job.Maps, job.Reduces} {
+		for _, list := range [2][]TaskSpec{job.Maps, job.Reduces} {
 			var mean float64
 			if opt.Estimates == EstimateMean && len(list) > 0 {
 				for _, t := range list {
@@ -278,16 +283,12 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 				}
 				mean /= float64(len(list))
 			}
-			for i := range list {
-				t := &s.tasks[id]
-				t.job, t.node = int32(j), -1
-				t.kind = Kind(k + 1)
-				t.state = TaskPending
-				if s.estF != nil {
-					s.estF[id] = estimateFactor(opt, &list[i], mean, rngEst)
+			if s.estF != nil {
+				for i := range list {
+					s.estF[int(id)+i] = estimateFactor(opt, &list[i], mean, rngEst)
 				}
-				id++
 			}
+			id += int32(len(list))
 		}
 		if job.Parent >= 0 {
 			p := &s.jobs[job.Parent]
@@ -306,7 +307,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	})
 	s.locs = make([]TaskID, 0, totalMaps*s.rep)
 	s.ranges = make([]locRange, 0, min(totalMaps*s.rep, len(w.Jobs)*len(c.Nodes)))
-	s.pairScr = make([]pair, 0, maxMaps*s.rep)
+	s.pairScr = make([]pair, 0, min(maxMaps*s.rep, len(c.Nodes)))
 	for i, nd := range c.Nodes {
 		x := &s.nodes[i]
 		if c.Fungible {
@@ -325,12 +326,12 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 }
 
 func specWork(t *TaskSpec) Time {
-	if len(t.ByGroup) > 0 {
+	if len(t.ByGroup()) > 0 {
 		var sum Time
-		for _, d := range t.ByGroup {
+		for _, d := range t.ByGroup() {
 			sum += d
 		}
-		return sum / Time(len(t.ByGroup))
+		return sum / Time(len(t.ByGroup()))
 	}
 	return t.Work
 }
@@ -339,8 +340,8 @@ func estimateFactor(opt Options, t *TaskSpec, mean float64, rng *rand.Rand) floa
 	w := float64(specWork(t))
 	switch opt.Estimates {
 	case EstimateGiven:
-		if t.Estimate > 0 && w > 0 {
-			return float32(float64(t.Estimate) / w)
+		if e := t.Estimate(); e > 0 && w > 0 {
+			return float32(float64(e) / w)
 		}
 	case EstimateMean:
 		if w > 0 {
@@ -742,6 +743,7 @@ func (s *Sim) wake() {
 
 func (s *Sim) arrive(j int) {
 	s.changed()
+	s.initTasks(j)
 	r := &s.jobs[j]
 	r.arrived = true
 	r.arrival = s.now
@@ -765,7 +767,7 @@ func (s *Sim) place(j int) {
 		return
 	}
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
-		if fixed := s.spec(TaskID(t)).Replicas; len(fixed) > 0 {
+		if fixed := s.spec(TaskID(t)).Replicas(); len(fixed) > 0 {
 			reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
 			for i := range reps {
 				reps[i] = -1
@@ -780,15 +782,10 @@ func (s *Sim) place(j int) {
 		bp.PlaceBlocks(s, j)
 		s.overhead += mono() - t0
 	}
-	pairs := s.pairScr[:0]
-	if need := int(r.nMaps) * s.rep; cap(pairs) < need {
-		// countingSort swaps the two scratch buffers, so this one may be a
-		// smaller job's: grow it once rather than append by append
-		pairs = make([]pair, 0, need)
-	}
+	n := 0 // replicas placed
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
 		reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
-		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas) == 0 {
+		if reps[0] < 0 && len(s.spec(TaskID(t)).Replicas()) == 0 {
 			m := len(s.capable)
 			for i := range reps {
 				k := i + s.rngPlace.IntN(m-i)
@@ -798,21 +795,69 @@ func (s *Sim) place(j int) {
 		}
 		for _, x := range reps {
 			if x >= 0 {
+				n++
+			}
+		}
+	}
+	r.locStart = int32(len(s.ranges))
+	if n > len(s.nodes) {
+		s.indexByCount(r, n)
+	} else {
+		s.indexBySort(r)
+	}
+	r.locEnd = int32(len(s.ranges))
+}
+
+// indexByCount appends job r's n replicas to Sim.locs grouped by node,
+// in task order within a node, and one range per node holding any: a
+// counting sort of the replicas straight into locs, O(n + nodes), for a job
+// with many maps.
+func (s *Sim) indexByCount(r *jobRT, n int) {
+	if cap(s.nodeCount) < len(s.nodes) {
+		s.nodeCount = make([]int32, len(s.nodes))
+	}
+	cnt := s.nodeCount[:len(s.nodes)]
+	clear(cnt)
+	first, last := int(r.firstMap)*s.rep, int(r.firstMap+r.nMaps)*s.rep
+	for _, x := range s.replicas[first:last] {
+		if x >= 0 {
+			cnt[x]++
+		}
+	}
+	pos := int32(len(s.locs))
+	s.locs = slices.Grow(s.locs, n)[:len(s.locs)+n]
+	for x, c := range cnt {
+		if c > 0 {
+			s.ranges = append(s.ranges, locRange{node: int32(x), start: pos, end: pos + c, cur: pos})
+		}
+		cnt[x] = pos // now where node x's next task goes
+		pos += c
+	}
+	for i, x := range s.replicas[first:last] {
+		if x >= 0 {
+			s.locs[cnt[x]] = TaskID(int(r.firstMap) + i/s.rep)
+			cnt[x]++
+		}
+	}
+}
+
+// indexBySort is indexByCount for a job with fewer replicas than nodes,
+// where sorting them costs less than counting over every node.
+func (s *Sim) indexBySort(r *jobRT) {
+	pairs := s.pairScr[:0]
+	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
+		for _, x := range s.replicas[int(t)*s.rep : int(t+1)*s.rep] {
+			if x >= 0 {
 				pairs = append(pairs, pair{x, TaskID(t)})
 			}
 		}
 	}
-	if len(pairs) > len(s.nodes) {
-		pairs = s.countingSort(pairs)
-	} else {
-		slices.SortFunc(pairs, func(a, b pair) int {
-			if a.node != b.node {
-				return int(a.node - b.node)
-			}
-			return int(a.task - b.task)
-		})
-	}
-	r.locStart = int32(len(s.ranges))
+	slices.SortFunc(pairs, func(a, b pair) int {
+		if a.node != b.node {
+			return int(a.node - b.node)
+		}
+		return int(a.task - b.task)
+	})
 	for i := 0; i < len(pairs); {
 		k := i
 		start := int32(len(s.locs))
@@ -823,47 +868,20 @@ func (s *Sim) place(j int) {
 		s.ranges = append(s.ranges, locRange{node: pairs[i].node, start: start, end: int32(len(s.locs)), cur: start})
 		i = k
 	}
-	r.locEnd = int32(len(s.ranges))
 	s.pairScr = pairs[:0]
-}
-
-// countingSort orders pairs by node, keeping task order within a node (the
-// pairs come in task order): O(pairs + nodes) for a job with many maps.
-func (s *Sim) countingSort(pairs []pair) []pair {
-	if cap(s.nodeCount) < len(s.nodes)+1 {
-		s.nodeCount = make([]int32, len(s.nodes)+1)
-	}
-	cnt := s.nodeCount[:len(s.nodes)+1]
-	clear(cnt)
-	for _, p := range pairs {
-		cnt[p.node+1]++
-	}
-	for i := 1; i < len(cnt); i++ {
-		cnt[i] += cnt[i-1]
-	}
-	if cap(s.pairScr2) < len(pairs) {
-		s.pairScr2 = make([]pair, len(pairs))
-	}
-	out := s.pairScr2[:len(pairs)]
-	for _, p := range pairs {
-		out[cnt[p.node]] = p
-		cnt[p.node]++
-	}
-	s.pairScr2 = pairs[:0] // swap the scratch buffers
-	return out
 }
 
 // SetReplicas sets the replica nodes of map t's block; only during
 // BlockPlacer.PlaceBlocks. nodes must be distinct storage-capable nodes, at
 // most the replication factor.
 func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
-	if t < 0 || int(t) >= len(s.tasks) || s.tasks[t].kind != Map {
+	if t < 0 || int(t) >= len(s.tasks) || s.rt(t).kind != Map {
 		return s.reject("SetReplicas: task %d is not a map", t)
 	}
 	if len(nodes) == 0 || len(nodes) > s.rep {
 		return s.reject("SetReplicas: %d replicas, want 1..%d", len(nodes), s.rep)
 	}
-	if len(s.spec(t).Replicas) > 0 {
+	if len(s.spec(t).Replicas()) > 0 {
 		return s.reject("SetReplicas: map %d's block has fixed replicas", t)
 	}
 	reps := s.replicas[int(t)*s.rep : int(t+1)*s.rep]
@@ -1012,8 +1030,8 @@ func (s *Sim) index(id TaskID) int32 {
 // and the non-local penalty.
 func (s *Sim) base(id TaskID, x int) float64 {
 	spec := s.spec(id)
-	if len(spec.ByGroup) > 0 {
-		return float64(spec.ByGroup[s.w.Cluster.Nodes[x].Group])
+	if len(spec.ByGroup()) > 0 {
+		return float64(spec.ByGroup()[s.w.Cluster.Nodes[x].Group])
 	}
 	speed := s.w.Cluster.Nodes[x].Speed
 	if speed == 0 {

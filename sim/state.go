@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"cmp"
+	"slices"
+)
+
 // TaskID names a task of the workload: tasks are numbered job by job, each
 // job's maps first, then its reduces.
 type TaskID int32
@@ -71,6 +76,57 @@ func (t *taskRT) set(f taskFlags, on bool) {
 	}
 }
 
+// notPending reports whether task id's state is not TaskPending (Sim.left).
+func (s *Sim) notPending(id TaskID) bool { return s.left[id>>6]&(1<<(id&63)) != 0 }
+
+// setPending keeps Sim.left in step with a task's state entering (on) or
+// leaving TaskPending.
+func (s *Sim) setPending(id TaskID, on bool) {
+	if on {
+		s.left[id>>6] &^= 1 << (id & 63)
+	} else {
+		s.left[id>>6] |= 1 << (id & 63)
+	}
+}
+
+// initTasks sets up the records of job j's tasks (pending, on no node). It
+// runs when the job arrives rather than for every task before the run: the
+// records are then written just before their launches read them, while
+// they are in cache, instead of all at once at the start of a day of
+// millions of tasks and read again from memory (issue 30). Until then a
+// record is zero; rt sets one up on demand for the policy calls that name
+// a task of a job not yet arrived.
+func (s *Sim) initTasks(j int) {
+	r := &s.jobs[j]
+	if r.inited {
+		return
+	}
+	r.inited = true
+	for id := r.firstMap; id < r.firstRed+r.nReds; id++ {
+		t := &s.tasks[id]
+		t.job, t.node = int32(j), -1
+		t.kind, t.state = Map, TaskPending
+		if id >= r.firstRed {
+			t.kind = Reduce
+		}
+	}
+}
+
+// rt is task id's record, set up first if its job has not arrived: every
+// exported method that takes a task id of the policy's choosing reads the
+// record through rt (a set-up record never has kind KindUnknown).
+func (s *Sim) rt(id TaskID) *taskRT {
+	t := &s.tasks[id]
+	if t.kind == KindUnknown {
+		// the job whose first task is the last at or before id
+		j, _ := slices.BinarySearchFunc(s.jobs, int32(id)+1, func(r jobRT, first int32) int {
+			return cmp.Compare(r.firstMap, first)
+		})
+		s.initTasks(j - 1)
+	}
+	return t
+}
+
 type jobRT struct {
 	firstMap, nMaps, firstRed, nReds int32
 	needMaps                         int32 // ceil(f·nMaps): maps done before a reduce may launch
@@ -82,6 +138,7 @@ type jobRT struct {
 	childHead                        int32 // first chained child, -1
 	nextSibling                      int32
 	arrived, done                    bool
+	inited                           bool // initTasks ran
 	arrival, completion, lastMapEnd  Time
 }
 

@@ -85,7 +85,7 @@ func (s *Sim) HasWork(j int, k Kind) bool {
 
 // Task returns the view of task t.
 func (s *Sim) Task(id TaskID) TaskView {
-	t := &s.tasks[id]
+	t := s.rt(id)
 	return TaskView{ID: id, Job: int(t.job), Kind: t.kind, Index: int(s.index(id)), State: t.state,
 		Node: int(t.node), Launch: t.launch, Local: t.has(flagLocal)}
 }
@@ -103,6 +103,7 @@ func (s *Sim) Estimate(id TaskID, x int) (Time, bool) {
 	if s.opt.Estimates == EstimateNone {
 		return 0, false
 	}
+	s.rt(id) // base reads the task's record
 	f := float32(1)
 	if s.estF != nil {
 		f = s.estF[id]
@@ -133,7 +134,7 @@ func (s *Sim) PickMap(j, x int) (t TaskID, local, ok bool) {
 		return -1, false, false
 	}
 	if lr := s.findRange(j, x); lr != nil {
-		for lr.cur < lr.end && s.tasks[s.locs[lr.cur]].state != TaskPending {
+		for lr.cur < lr.end && s.notPending(s.locs[lr.cur]) {
 			lr.cur++
 		}
 		if lr.cur < lr.end {
@@ -152,7 +153,7 @@ func (s *Sim) PendingLocalMap(j, x int) (TaskID, bool) {
 
 func (s *Sim) firstPendingMap(j int) (TaskID, bool) {
 	r := &s.jobs[j]
-	for r.mapCursor < r.nMaps && s.tasks[r.firstMap+r.mapCursor].state != TaskPending {
+	for r.mapCursor < r.nMaps && s.notPending(TaskID(r.firstMap+r.mapCursor)) {
 		r.mapCursor++
 	}
 	if r.mapCursor < r.nMaps {
@@ -167,7 +168,7 @@ func (s *Sim) PickReduce(j int) (TaskID, bool) {
 		return -1, false
 	}
 	r := &s.jobs[j]
-	for r.redCursor < r.nReds && s.tasks[r.firstRed+r.redCursor].state != TaskPending {
+	for r.redCursor < r.nReds && s.notPending(TaskID(r.firstRed+r.redCursor)) {
 		r.redCursor++
 	}
 	if r.redCursor < r.nReds {
@@ -179,10 +180,14 @@ func (s *Sim) PickReduce(j int) (TaskID, bool) {
 // Fits reports whether task t's RAM and disk demands fit on node x now
 // (slots aside); Launch fails when they do not.
 func (s *Sim) Fits(id TaskID, x int) bool {
-	spec := s.spec(id)
 	n := &s.nodes[x]
 	nd := &s.w.Cluster.Nodes[x]
-	return (nd.RAM == 0 || n.ram+spec.RAM <= nd.RAM+capacityTol) && (nd.Disk == 0 || n.disk+spec.Disk <= nd.Disk+capacityTol)
+	if nd.RAM == 0 && nd.Disk == 0 {
+		return true // the common case, decided without reading the task
+	}
+	s.rt(id) // spec reads the task's record
+	spec := s.spec(id)
+	return (nd.RAM == 0 || n.ram+spec.RAM() <= nd.RAM+capacityTol) && (nd.Disk == 0 || n.disk+spec.Disk() <= nd.Disk+capacityTol)
 }
 
 // Launchable is the number of tasks of kind k that could launch now

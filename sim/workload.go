@@ -79,20 +79,128 @@ type User struct {
 }
 
 // TaskSpec is one task of a job: its true work and what a policy may know.
+//
+// A day has tens of millions of tasks (issue 30), so a TaskSpec holds only
+// what every task has, 16 bytes; the user's estimate, the per-node-type
+// durations, the block homes and the RAM and disk demands, which only the
+// MRCP, heterogeneous, Jlassi and COSHH workloads set, sit behind one
+// pointer that is nil when all of them are zero. Read them with Estimate,
+// ByGroup, Replicas, RAM and Disk; set them with SetEstimate, SetByGroup,
+// SetReplicas and SetDemand, which never write through to another TaskSpec
+// that shares the extras (a copied TaskSpec behaves as the copied struct of
+// fields did).
 type TaskSpec struct {
 	// Work is the duration at speed 1, used when ByGroup is empty.
 	Work Time
-	// ByGroup, when non-empty, gives the duration on a node of each group
-	// (indexed by Node.Group); it overrides Work and Speed.
-	ByGroup []Time
-	// Estimate is the user-supplied estimate at speed 1 (EstimateGiven);
-	// 0 means "the truth".
-	Estimate  Time
-	RAM, Disk float64
-	// Replicas, for a map, fixes the nodes holding its block (Jlassi's block
-	// homes); neither the policy nor the default placement moves them. At
-	// most Cluster.Replicas distinct nodes.
-	Replicas []int
+	// x is nil exactly when Estimate is 0, ByGroup and Replicas are empty
+	// and RAM and Disk are 0 (the setters keep that form, so
+	// reflect.DeepEqual and == still compare tasks by their values).
+	x *taskExtra
+}
+
+// taskExtra holds the fields of a TaskSpec that most workloads leave empty.
+// It is never modified once a TaskSpec points to it.
+type taskExtra struct {
+	estimate  Time
+	byGroup   []Time
+	replicas  []int
+	ram, disk float64
+}
+
+// Estimate is the user-supplied estimate at speed 1 (EstimateGiven); 0
+// means "the truth".
+func (t TaskSpec) Estimate() Time {
+	if t.x == nil {
+		return 0
+	}
+	return t.x.estimate
+}
+
+// ByGroup, when non-empty, gives the duration on a node of each group
+// (indexed by Node.Group); it overrides Work and Speed.
+func (t TaskSpec) ByGroup() []Time {
+	if t.x == nil {
+		return nil
+	}
+	return t.x.byGroup
+}
+
+// Replicas, for a map, fixes the nodes holding its block (Jlassi's block
+// homes); neither the policy nor the default placement moves them. At most
+// Cluster.Replicas distinct nodes.
+func (t TaskSpec) Replicas() []int {
+	if t.x == nil {
+		return nil
+	}
+	return t.x.replicas
+}
+
+// RAM is the task's RAM demand, counted against Node.RAM while it runs.
+func (t TaskSpec) RAM() float64 {
+	if t.x == nil {
+		return 0
+	}
+	return t.x.ram
+}
+
+// Disk is the task's disk demand, counted against Node.Disk while it runs.
+func (t TaskSpec) Disk() float64 {
+	if t.x == nil {
+		return 0
+	}
+	return t.x.disk
+}
+
+// SetEstimate sets Estimate to e.
+func (t *TaskSpec) SetEstimate(e Time) {
+	x := t.extra()
+	x.estimate = e
+	t.setExtra(x)
+}
+
+// SetByGroup sets ByGroup to d (kept, not copied; empty clears it).
+func (t *TaskSpec) SetByGroup(d []Time) {
+	e := t.extra()
+	e.byGroup = d
+	t.setExtra(e)
+}
+
+// SetReplicas sets Replicas to r (kept, not copied; empty clears it).
+func (t *TaskSpec) SetReplicas(r []int) {
+	e := t.extra()
+	e.replicas = r
+	t.setExtra(e)
+}
+
+// SetDemand sets the RAM and disk demands.
+func (t *TaskSpec) SetDemand(ram, disk float64) {
+	e := t.extra()
+	e.ram, e.disk = ram, disk
+	t.setExtra(e)
+}
+
+// extra returns a copy of t's extras, for a setter to change and store anew:
+// the old ones may be shared with a copy of t.
+func (t *TaskSpec) extra() taskExtra {
+	if t.x == nil {
+		return taskExtra{}
+	}
+	return *t.x
+}
+
+// setExtra stores e in t, or nil when it is all zero.
+func (t *TaskSpec) setExtra(e taskExtra) {
+	if len(e.byGroup) == 0 {
+		e.byGroup = nil
+	}
+	if len(e.replicas) == 0 {
+		e.replicas = nil
+	}
+	if e.estimate == 0 && e.byGroup == nil && e.replicas == nil && e.ram == 0 && e.disk == 0 {
+		t.x = nil
+		return
+	}
+	t.x = &e
 }
 
 // Job is one MapReduce job.
@@ -202,24 +310,31 @@ func (w *Workload) Validate() error {
 			tp := func(i int) string { return fmt.Sprintf("%s.%s[%d]", p(), [2]string{"maps", "reduces"}[k], i) }
 			for i := range list {
 				t := &list[i]
-				if t.Work < 0 || t.Estimate < 0 || t.RAM < 0 || t.Disk < 0 || math.IsNaN(t.RAM) || math.IsNaN(t.Disk) {
+				if t.Work < 0 {
 					return badf(tp(i), "negative duration or demand")
 				}
-				if len(t.ByGroup) > 0 && len(t.ByGroup) < groups {
-					return badf(tp(i)+".by_group", "%d durations for %d node groups", len(t.ByGroup), groups)
+				if t.x == nil {
+					continue // nothing else to check, and the common case
 				}
-				for r, x := range t.Replicas {
-					if x < 0 || x >= len(c.Nodes) || slices.Contains(t.Replicas[:r], x) {
+				byGroup, replicas, ram, disk := t.x.byGroup, t.x.replicas, t.x.ram, t.x.disk
+				if t.x.estimate < 0 || ram < 0 || disk < 0 || math.IsNaN(ram) || math.IsNaN(disk) {
+					return badf(tp(i), "negative duration or demand")
+				}
+				if len(byGroup) > 0 && len(byGroup) < groups {
+					return badf(tp(i)+".by_group", "%d durations for %d node groups", len(byGroup), groups)
+				}
+				for r, x := range replicas {
+					if x < 0 || x >= len(c.Nodes) || slices.Contains(replicas[:r], x) {
 						return badf(fmt.Sprintf("%s.replicas[%d]", tp(i), r), "node %d is not a distinct node", x)
 					}
 				}
-				if k == 1 && len(t.Replicas) > 0 {
+				if k == 1 && len(replicas) > 0 {
 					return badf(tp(i)+".replicas", "a reduce reads no block")
 				}
-				if len(t.Replicas) > maxRep {
-					return badf(tp(i)+".replicas", "%d replicas, more than the cluster's %d", len(t.Replicas), maxRep)
+				if len(replicas) > maxRep {
+					return badf(tp(i)+".replicas", "%d replicas, more than the cluster's %d", len(replicas), maxRep)
 				}
-				for g, d := range t.ByGroup {
+				for g, d := range byGroup {
 					if d < 0 {
 						return badf(fmt.Sprintf("%s.by_group[%d]", tp(i), g), "negative duration")
 					}

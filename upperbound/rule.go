@@ -146,9 +146,9 @@ func (c *clair) durOn(j, k, i, nk int) float64 {
 	}
 	spec := &(*t)[i]
 	key := c.kinds[nk]
-	if len(spec.ByGroup) > 0 {
-		if key.group < len(spec.ByGroup) {
-			return float64(spec.ByGroup[key.group])
+	if len(spec.ByGroup()) > 0 {
+		if key.group < len(spec.ByGroup()) {
+			return float64(spec.ByGroup()[key.group])
 		}
 		return math.Inf(1)
 	}
@@ -205,13 +205,13 @@ func newClair(w *sim.Workload) *clair {
 	nodes := float64(max(1, len(w.Cluster.Nodes)))
 	speed = math.Max(speed/nodes, 1e-9)
 	dur := func(t *sim.TaskSpec) float64 {
-		if len(t.ByGroup) == 0 {
+		if len(t.ByGroup()) == 0 {
 			return float64(t.Work) / speed
 		}
 		s := 0.0
 		for g, k := range groups {
-			if g >= 0 && g < len(t.ByGroup) {
-				s += float64(t.ByGroup[g]) * float64(k)
+			if g >= 0 && g < len(t.ByGroup()) {
+				s += float64(t.ByGroup()[g]) * float64(k)
 			}
 		}
 		return s / nodes

@@ -133,7 +133,8 @@ func FromMRCP(file string, in *mrcpscenario.Instance) (*sim.Workload, error) {
 						Problem: fmt.Sprintf("%d slots: the simulator runs one task per slot", t.Demand)}
 				}
 				d := at(fmt.Sprintf("%s.%s[%d].duration", p, [2]string{"maps", "reduces"}[k], i), t.Duration)
-				spec := sim.TaskSpec{Work: d, Estimate: d}
+				spec := sim.TaskSpec{Work: d}
+				spec.SetEstimate(d)
 				if k == 0 {
 					sj.Maps = append(sj.Maps, spec)
 				} else {
@@ -172,16 +173,20 @@ func FromCOSHH(file string, sc *coshhscenario.Scenario) (*sim.Workload, error) {
 	clk := simclock.Clock{File: file}
 	for j, job := range sc.Jobs {
 		spec := sim.TaskSpec{}
+		var byGroup []sim.Time
+		var estimate sim.Time
 		for r, d := range job.ExecTime {
-			spec.ByGroup = append(spec.ByGroup, clk.At(fmt.Sprintf("jobs[%d].exec_time[%d]", j, r), d))
+			byGroup = append(byGroup, clk.At(fmt.Sprintf("jobs[%d].exec_time[%d]", j, r), d))
 			est := fmt.Sprintf("jobs[%d].est_time[%d]", j, r)
 			if len(job.EstTime) == 0 {
 				est = fmt.Sprintf("jobs[%d].exec_time[%d]", j, r)
 			}
-			spec.Estimate += clk.At(est, job.Estimate(r))
+			estimate += clk.At(est, job.Estimate(r))
 		}
-		spec.Estimate /= sim.Time(len(job.ExecTime))
-		spec.Work = spec.Estimate
+		estimate /= sim.Time(len(job.ExecTime))
+		spec.SetEstimate(estimate)
+		spec.SetByGroup(byGroup)
+		spec.Work = estimate
 		u, ok := user[job.User]
 		if !ok && len(sc.Users) > 0 {
 			return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("jobs[%d].user", j), Problem: fmt.Sprintf("unknown user %q", job.User)}
@@ -220,7 +225,9 @@ func FromJlassi(file string, in *jlassiscenario.Instance) (*sim.Workload, error)
 		for k, ids := range [2][]int{job.Maps, job.Reduces} {
 			for _, ti := range ids {
 				t := &in.Tasks[ti]
-				spec := sim.TaskSpec{RAM: t.RAM, Disk: t.Disk}
+				spec := sim.TaskSpec{}
+				spec.SetDemand(t.RAM, t.Disk)
+				var byGroup []sim.Time
 				for j, p := range t.P {
 					if len(p) == 0 {
 						return nil, &badinput.PathError{File: file, Path: t.Path + ".durations",
@@ -230,10 +237,11 @@ func FromJlassi(file string, in *jlassiscenario.Instance) (*sim.Workload, error)
 					for _, d := range p {
 						mean += d
 					}
-					spec.ByGroup = append(spec.ByGroup, clk.At(t.Path+".durations", mean/float64(len(p))))
+					byGroup = append(byGroup, clk.At(t.Path+".durations", mean/float64(len(p))))
 				}
+				spec.SetByGroup(byGroup)
 				if k == 0 && len(t.Blocks) > 0 {
-					spec.Replicas = slices.Clone(in.Blocks[t.Blocks[0]].Homes)
+					spec.SetReplicas(slices.Clone(in.Blocks[t.Blocks[0]].Homes))
 				}
 				if k == 0 {
 					sj.Maps = append(sj.Maps, spec)

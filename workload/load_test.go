@@ -33,7 +33,7 @@ func TestLoadCOSHH(t *testing.T) {
 		t.Fatalf("%d jobs, %d nodes, %d users", len(w.Jobs), len(w.Cluster.Nodes), len(w.Users))
 	}
 	for j, job := range w.Jobs {
-		if len(job.Maps) != 1 || len(job.Maps[0].ByGroup) != 6 || job.Deadline != sim.NoDeadline {
+		if len(job.Maps) != 1 || len(job.Maps[0].ByGroup()) != 6 || job.Deadline != sim.NoDeadline {
 			t.Fatalf("job %d: %+v", j, job)
 		}
 	}
@@ -74,7 +74,7 @@ func TestLoadJlassi(t *testing.T) {
 		t.Fatalf("nodes %+v", w.Cluster.Nodes)
 	}
 	m := w.Jobs[0].Maps[0]
-	if len(m.ByGroup) != 3 || len(m.Replicas) == 0 || m.RAM <= 0 {
+	if len(m.ByGroup()) != 3 || len(m.Replicas()) == 0 || m.RAM() <= 0 {
 		t.Fatalf("map %+v", m)
 	}
 	o := sim.DefaultOptions()
@@ -90,7 +90,7 @@ func TestLoadJlassi(t *testing.T) {
 		if a.Kind != sim.Map {
 			continue
 		}
-		homes := w.Jobs[a.Job].Maps[a.Index].Replicas
+		homes := w.Jobs[a.Job].Maps[a.Index].Replicas()
 		if a.Local != slices.Contains(homes, int(a.Node)) {
 			t.Errorf("map %d on node %d: local=%v, homes %v", a.Task, a.Node, a.Local, homes)
 		}

@@ -194,11 +194,11 @@ func FromWorkload(file string, w *sim.Workload) (*trace.Trace, error) {
 		}
 		for k, list := range [2][]sim.TaskSpec{sj.Maps, sj.Reduces} {
 			for i, t := range list {
-				if len(t.ByGroup) > 0 {
+				if len(t.ByGroup()) > 0 {
 					return nil, &badinput.PathError{File: file, Path: fmt.Sprintf("jobs[%d].%s[%d]", j, [2]string{"maps", "reduces"}[k], i),
 						Problem: "per-node durations cannot be written as one duration"}
 				}
-				lost = lost || (t.Estimate != 0 && t.Estimate != t.Work) || len(t.Replicas) > 0 || t.RAM > 0 || t.Disk > 0
+				lost = lost || (t.Estimate() != 0 && t.Estimate() != t.Work) || len(t.Replicas()) > 0 || t.RAM() > 0 || t.Disk() > 0
 				if k == 0 {
 					tj.MapsMs = append(tj.MapsMs, int64(t.Work))
 				} else {

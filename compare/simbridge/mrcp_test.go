@@ -185,7 +185,9 @@ const testLimit = time.Minute
 // (both at once), the run's is 2 + 4 = 6 s.
 func TestExactDurationsNeedSlotsOnly(t *testing.T) {
 	base := sim.Workload{Name: "ram", Cluster: sim.Cluster{Nodes: []sim.Node{{Name: "n0", MapSlots: 2, ReduceSlots: 1}}}}
-	spec := sim.TaskSpec{Work: 2000, Estimate: 2000, RAM: 1, Disk: 1}
+	spec := sim.TaskSpec{Work: 2000}
+	spec.SetEstimate(2000)
+	spec.SetDemand(1, 1)
 	base.Jobs = []sim.Job{{Name: "a", Parent: -1, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{spec}},
 		{Name: "b", Parent: -1, Deadline: sim.NoDeadline, Maps: []sim.TaskSpec{spec}}}
 	for _, c := range []struct {

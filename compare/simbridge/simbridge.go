@@ -59,11 +59,11 @@ func Problem(w *sim.Workload, opt sim.Options, preemptive bool) (*lowerbound.Pro
 	dur := func(t *sim.TaskSpec, j int, kind string, i int) (lowerbound.Task, error) {
 		for g, k := range keys {
 			var base float64
-			if len(t.ByGroup) > 0 {
-				if k.group >= len(t.ByGroup) {
+			if len(t.ByGroup()) > 0 {
+				if k.group >= len(t.ByGroup()) {
 					return lowerbound.Task{}, badinput.Errorf("compare: jobs[%d].%s[%d]: no duration for node group %d", j, kind, i, k.group)
 				}
-				base = float64(t.ByGroup[k.group])
+				base = float64(t.ByGroup()[k.group])
 			} else {
 				base = float64(t.Work) / k.speed
 			}

@@ -174,9 +174,11 @@ func tasks(n int, secs []float64) []sim.TaskSpec {
 		by[g] = sim.FromSeconds(s)
 		sum += s
 	}
+	spec := sim.TaskSpec{Work: sim.FromSeconds(sum / math.Max(1, float64(len(secs))))}
+	spec.SetByGroup(by)
 	out := make([]sim.TaskSpec, n)
 	for i := range out {
-		out[i] = sim.TaskSpec{ByGroup: by, Work: sim.FromSeconds(sum / math.Max(1, float64(len(secs))))}
+		out[i] = spec // the job's tasks share one set of durations, as they did one slice
 	}
 	return out
 }

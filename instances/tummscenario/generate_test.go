@@ -192,7 +192,7 @@ func TestBatchTimeOverflow(t *testing.T) {
 	if err != nil {
 		t.Fatalf("1e12 s: %v", err)
 	}
-	if w := s.Batch.Workload("x", true); w.Jobs[0].Maps[0].ByGroup[0] <= 0 {
-		t.Errorf("1e12 s converted to %v", w.Jobs[0].Maps[0].ByGroup[0])
+	if w := s.Batch.Workload("x", true); w.Jobs[0].Maps[0].ByGroup()[0] <= 0 {
+		t.Errorf("1e12 s converted to %v", w.Jobs[0].Maps[0].ByGroup()[0])
 	}
 }

@@ -117,7 +117,8 @@ func TestArrivalColumns(t *testing.T) {
 		w.Jobs[0].Name, w.Jobs[0].Category = "a \"quoted\" & é\n", "cat<egory"
 		w.Jobs[2].Name = "back\\slash"
 		for k := range w.Jobs[1].Maps {
-			w.Jobs[1].Maps[k].RAM /= 3 // fractions of every length
+			m := &w.Jobs[1].Maps[k]
+			m.SetDemand(m.RAM()/3, m.Disk()) // fractions of every length
 		}
 		opt := sim.DefaultOptions()
 		opt.Estimates = c.est

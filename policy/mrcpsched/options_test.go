@@ -62,12 +62,15 @@ func TestParseOptions(t *testing.T) {
 // 110 s); with SkipHOL B's reduce runs once B's map ends (B ends at 15 s).
 func TestSkipHOL(t *testing.T) {
 	sec := func(s int) sim.Time { return sim.Time(s) * 1000 }
+	task := func(work, estimate int) []sim.TaskSpec {
+		t := sim.TaskSpec{Work: sec(work)}
+		t.SetEstimate(sec(estimate))
+		return []sim.TaskSpec{t}
+	}
 	w := &sim.Workload{Name: "hol", Cluster: sim.Cluster{Nodes: []sim.Node{{Name: "n0", MapSlots: 2, ReduceSlots: 1}}},
 		Jobs: []sim.Job{
-			{Name: "A", Parent: -1, Deadline: sec(20), Maps: []sim.TaskSpec{{Work: sec(100), Estimate: sec(1)}},
-				Reduces: []sim.TaskSpec{{Work: sec(5), Estimate: sec(5)}}},
-			{Name: "B", Parent: -1, Deadline: sec(40), Maps: []sim.TaskSpec{{Work: sec(10), Estimate: sec(10)}},
-				Reduces: []sim.TaskSpec{{Work: sec(5), Estimate: sec(5)}}},
+			{Name: "A", Parent: -1, Deadline: sec(20), Maps: task(100, 1), Reduces: task(5, 5)},
+			{Name: "B", Parent: -1, Deadline: sec(40), Maps: task(10, 10), Reduces: task(5, 5)},
 		}}
 	for _, c := range []struct {
 		skip  bool

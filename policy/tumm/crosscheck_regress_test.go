@@ -119,7 +119,7 @@ func TestTuMMZeroSlotNodeNotCounted(t *testing.T) {
 	}
 	for j := range jobs { // every block on node 0: the same locality with or without node 3
 		for i := range jobs[j].Maps {
-			jobs[j].Maps[i].Replicas = []int{0}
+			jobs[j].Maps[i].SetReplicas([]int{0})
 		}
 	}
 	o := sim.DefaultOptions()

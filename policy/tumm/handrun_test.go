@@ -72,7 +72,11 @@ func TestTuMMByHand(t *testing.T) {
 //   - t = 20: the map phase ends; node 0: n'_r = 2 → 0/2: reduces r0, r1.
 //   - t = 30: done. D = 0 was met twice.
 func TestHTuMMByHand(t *testing.T) {
-	task := func(d ...sim.Time) sim.TaskSpec { return sim.TaskSpec{ByGroup: d} }
+	task := func(d ...sim.Time) sim.TaskSpec {
+		var t sim.TaskSpec
+		t.SetByGroup(d)
+		return t
+	}
 	job := sim.Job{Name: "a", Parent: -1, Deadline: sim.NoDeadline}
 	for range 6 {
 		job.Maps = append(job.Maps, task(10000, 20000))

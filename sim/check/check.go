@@ -308,7 +308,7 @@ func (c *checker) capacity() {
 				continue // holds no slot
 			}
 			s := c.spec(int(a.Task))
-			list = append(list, change{a.Launch, 1, a.Kind, s.RAM, s.Disk, int(i)}, change{end, -1, a.Kind, s.RAM, s.Disk, int(i)})
+			list = append(list, change{a.Launch, 1, a.Kind, s.RAM(), s.Disk(), int(i)}, change{end, -1, a.Kind, s.RAM(), s.Disk(), int(i)})
 		}
 		n := c.w.Cluster.Nodes[x]
 		// launches at one instant in trace order, as the contention count
@@ -530,8 +530,8 @@ func (c *checker) duration(i int, a sim.Attempt, local bool, running int) {
 func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt, local bool, running int) (lo, hi sim.Time, ok bool) {
 	n := w.Cluster.Nodes[a.Node]
 	var base float64
-	if len(s.ByGroup) > 0 {
-		base = float64(s.ByGroup[n.Group])
+	if len(s.ByGroup()) > 0 {
+		base = float64(s.ByGroup()[n.Group])
 	} else {
 		speed := n.Speed
 		if speed == 0 {

@@ -390,8 +390,8 @@ func (s *Stream) hold(n *nodeLoad, a *sim.Attempt, t, j, delta int) {
 		n.reds += delta
 	}
 	sp := s.spec(t, j)
-	n.ram += float64(delta) * sp.RAM
-	n.disk += float64(delta) * sp.Disk
+	n.ram += float64(delta) * sp.RAM()
+	n.disk += float64(delta) * sp.Disk()
 }
 
 // life is Verify's task walk, one segment at a time: l is the task's

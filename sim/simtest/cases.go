@@ -103,12 +103,13 @@ func Random(seed uint64, spec RandomSpec) *sim.Workload {
 	at := sim.Time(0)
 	task := func(mean float64) sim.TaskSpec {
 		d := sim.Time(1000 + rng.ExpFloat64()*mean)
-		t := sim.TaskSpec{Work: d, Estimate: d + sim.Time(rng.IntN(2000))}
+		t := sim.TaskSpec{Work: d}
+		t.SetEstimate(d + sim.Time(rng.IntN(2000)))
 		if spec.Hetero {
-			t.ByGroup = []sim.Time{d, d * 2}
+			t.SetByGroup([]sim.Time{d, d * 2})
 		}
 		if spec.RAM {
-			t.RAM = float64(1 + rng.IntN(3))
+			t.SetDemand(float64(1+rng.IntN(3)), 0)
 		}
 		return t
 	}

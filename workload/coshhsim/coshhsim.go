@@ -69,7 +69,7 @@ func tasks(n int, work sim.Time, est float64) []sim.TaskSpec {
 	}
 	spec := sim.TaskSpec{Work: work}
 	if est > 0 {
-		spec.Estimate = max(1, sim.Time(math.Round(float64(work)*est)))
+		spec.SetEstimate(max(1, sim.Time(math.Round(float64(work)*est))))
 	}
 	out := make([]sim.TaskSpec, n)
 	for i := range out {

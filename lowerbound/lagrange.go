@@ -28,6 +28,10 @@ type LagrangeOptions struct {
 	// example the best policy's), used only for the step length; 0 means
 	// an estimate from the bound itself.
 	Target float64
+	// NoStarts leaves out the start-time subproblem (docs/bounds.md §4c),
+	// in which each reduce runs in one piece: the relaxation of §4b alone,
+	// as before s10lower. Preemptive problems never use it.
+	NoStarts bool
 }
 
 const (
@@ -82,6 +86,9 @@ type LagrangeCertificate struct {
 	Alpha, Beta []float64
 	// Weighting is the speed weighting (index into prep.weights) used.
 	Weighting int
+	// Starts[j] (nil: none) says that job j's term is the start-time
+	// subproblem's (§4c) rather than the α/β combination's.
+	Starts []bool
 }
 
 // lagrangeSlack is subtracted from a Lagrangian value before it is reported:
@@ -362,6 +369,19 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 	mu, stall := 1.0, 0
 	var buf []lagItem
 	var side [2][thetaSteps + 1]float64 // value of each kind at each grid weight
+	// The start-time subproblem (§4c): non-preemptive reduces, valid only
+	// when tasks run in one piece.
+	var subs []startSub
+	var starts []bool
+	var cumR, oldV []float64
+	var sc startScratch
+	bestOld, lastGain := math.Inf(-1), math.Inf(1)
+	if !o.NoStarts && !pr.p.Preemptive {
+		subs = lm.newStartSubs()
+		starts = make([]bool, n)
+		cumR = make([]float64, nInt+1)
+		oldV = make([]float64, n)
+	}
 	for it := 0; it < iters; it++ {
 		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 			break
@@ -414,6 +434,9 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 				}
 			}
 			alpha[j], beta[j] = float64(ga)/thetaSteps, float64(gb)/thetaSteps
+			if subs != nil {
+				oldV[j] = bestV
+			}
 			// The chosen minimisers' usage, for the subgradient. A piece of
 			// weight 0 is indifferent to time and may sit in the free tail;
 			// its usage is taken at the smallest positive weight instead, so
@@ -431,18 +454,45 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			mag += math.Abs(bestV)
 		}
 		res.Iterations = it + 1
+		// The subgradient method follows the α/β relaxation alone (its
+		// value drives the steps); the start-time terms (§4c) are evaluated
+		// at its new records and wherever they could give a new best, and
+		// each job takes the larger of its two terms.
 		cert := val - lagrangeSlack(mag)
-		if cert > best {
-			if cert > best+1e-9*math.Abs(best) {
-				stall = 0
-				mu = math.Min(2, mu*1.1)
+		total, tmag := val, mag
+		clear(starts)
+		if subs != nil && (cert > bestOld || cert+lastGain > best) {
+			for t := range nInt {
+				cumR[t+1] = cumR[t] + lambda[lm.nrow-1][t]*(lm.bp[t+1]-lm.bp[t])
 			}
-			best = cert
+			for j := range n {
+				sb := &subs[j]
+				sv := lm.startMin(sb, lambda[0], lambda[sb.row], cumR, &sc)
+				sv += sb.a // oldV counts C_j, the a_j are in −sumA
+				// Each reduce's price is a difference of the cumulative
+				// sums: count their size towards the rounding slack.
+				tmag += sb.nh*cumR[nInt] + math.Abs(sv)
+				if sv > oldV[j] {
+					starts[j] = true
+					total += sv - oldV[j]
+				}
+			}
+			lastGain = (total - lagrangeSlack(tmag)) - cert
+		}
+		if tc := total - lagrangeSlack(tmag); tc > best {
+			best = tc
 			res.BestAt = it
-			res.Certificate = &LagrangeCertificate{Breakpoints: lm.bp, Alpha: slices.Clone(alpha), Beta: slices.Clone(beta), Weighting: lm.v}
+			res.Certificate = &LagrangeCertificate{Breakpoints: lm.bp, Alpha: slices.Clone(alpha), Beta: slices.Clone(beta), Weighting: lm.v, Starts: slices.Clone(starts)}
 			for r := range lm.nrow {
 				res.Certificate.Lambda = append(res.Certificate.Lambda, slices.Clone(lambda[r]))
 			}
+		}
+		if cert > bestOld {
+			if cert > bestOld+1e-9*math.Abs(bestOld) {
+				stall = 0
+				mu = math.Min(2, mu*1.1)
+			}
+			bestOld = cert
 		} else if stall++; stall >= lagrangeStall {
 			mu, stall = mu/2, 0
 		}
@@ -460,9 +510,9 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 		}
 		// Step length: Polyak's rule towards a target stepGap above the
 		// best value (a far target, such as a policy's value, overshoots).
-		gap := stepGap * math.Max(1, math.Abs(best))
-		if o.Target > best {
-			gap = math.Min(gap, o.Target-best)
+		gap := stepGap * math.Max(1, math.Abs(bestOld))
+		if o.Target > bestOld {
+			gap = math.Min(gap, o.Target-bestOld)
 		}
 		if norm > 0 {
 			s := mu * gap / norm

@@ -100,9 +100,11 @@ func lagrangeSlack(mag float64) float64 { return 1e-6 + 1e-9*mag }
 // an interval-indexed LP (docs/bounds.md §4b): per job and kind, weighted work
 // placed in intervals after its release at its parallelism cap, completion
 // rows through mean busy times, and the capacity rows of every interval
-// priced by multipliers that a subgradient method improves. Each iterate's
-// value is computed exactly from its multipliers, so the bound is valid
-// whenever the method stops.
+// priced by multipliers that a subgradient method improves. Each job's term
+// is the larger of that relaxation's and a start-time term that charges C_j
+// itself, with reduces in one piece (§4c; not for preemptive problems). Each
+// iterate's value is computed exactly from its multipliers, so the bound is
+// valid whenever the method stops.
 func IntervalLagrangian(ctx context.Context, p *Problem, o LagrangeOptions) (LagrangeResult, error) {
 	if err := p.Validate(); err != nil {
 		return LagrangeResult{}, err
@@ -369,18 +371,16 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 	mu, stall := 1.0, 0
 	var buf []lagItem
 	var side [2][thetaSteps + 1]float64 // value of each kind at each grid weight
-	// The start-time subproblem (§4c): non-preemptive reduces, valid only
+	// The start-time terms (§4c) place reduces in one piece: valid only
 	// when tasks run in one piece.
 	var subs []startSub
 	var starts []bool
-	var cumR, oldV []float64
+	var cumR []float64
 	var sc startScratch
-	bestOld, lastGain := math.Inf(-1), math.Inf(1)
 	if !o.NoStarts && !pr.p.Preemptive {
 		subs = lm.newStartSubs()
 		starts = make([]bool, n)
 		cumR = make([]float64, nInt+1)
-		oldV = make([]float64, n)
 	}
 	for it := 0; it < iters; it++ {
 		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
@@ -390,6 +390,13 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			clear(use[r])
 		}
 		val, mag := -lm.sumA, lm.sumA
+		if subs != nil {
+			clear(starts)
+			lamR := lambda[lm.nrow-1]
+			for t := range nInt {
+				cumR[t+1] = cumR[t] + lamR[t]*(lm.bp[t+1]-lm.bp[t])
+			}
+		}
 		for r := range lm.nrow {
 			for t, l := range lambda[r] {
 				c := l * lm.rate[r] * (lm.bp[t+1] - lm.bp[t])
@@ -435,7 +442,21 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			}
 			alpha[j], beta[j] = float64(ga)/thetaSteps, float64(gb)/thetaSteps
 			if subs != nil {
-				oldV[j] = bestV
+				// Both terms bound the same per-job minimum (§4c): take the
+				// larger, and its minimiser's usage for the subgradient.
+				sb := &subs[j]
+				sv, arg := lm.startMin(sb, lambda[0], lambda[sb.row], cumR, &sc)
+				sv += sb.a // bestV counts C_j; the a_j are in −sumA
+				// Each reduce's price is a difference of cumulative sums:
+				// count their size towards the rounding slack.
+				mag += sb.nh * cumR[nInt]
+				if sv > bestV {
+					starts[j] = true
+					lm.startUse(sb, arg, lambda[0], lambda[sb.row], use[0], use[sb.row], &sc)
+					val += sv
+					mag += math.Abs(sv)
+					continue
+				}
 			}
 			// The chosen minimisers' usage, for the subgradient. A piece of
 			// weight 0 is indifferent to time and may sit in the free tail;
@@ -454,45 +475,18 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			mag += math.Abs(bestV)
 		}
 		res.Iterations = it + 1
-		// The subgradient method follows the α/β relaxation alone (its
-		// value drives the steps); the start-time terms (§4c) are evaluated
-		// at its new records and wherever they could give a new best, and
-		// each job takes the larger of its two terms.
 		cert := val - lagrangeSlack(mag)
-		total, tmag := val, mag
-		clear(starts)
-		if subs != nil && (cert > bestOld || cert+lastGain > best) {
-			for t := range nInt {
-				cumR[t+1] = cumR[t] + lambda[lm.nrow-1][t]*(lm.bp[t+1]-lm.bp[t])
+		if cert > best {
+			if cert > best+1e-9*math.Abs(best) {
+				stall = 0
+				mu = math.Min(2, mu*1.1)
 			}
-			for j := range n {
-				sb := &subs[j]
-				sv := lm.startMin(sb, lambda[0], lambda[sb.row], cumR, &sc)
-				sv += sb.a // oldV counts C_j, the a_j are in −sumA
-				// Each reduce's price is a difference of the cumulative
-				// sums: count their size towards the rounding slack.
-				tmag += sb.nh*cumR[nInt] + math.Abs(sv)
-				if sv > oldV[j] {
-					starts[j] = true
-					total += sv - oldV[j]
-				}
-			}
-			lastGain = (total - lagrangeSlack(tmag)) - cert
-		}
-		if tc := total - lagrangeSlack(tmag); tc > best {
-			best = tc
+			best = cert
 			res.BestAt = it
 			res.Certificate = &LagrangeCertificate{Breakpoints: lm.bp, Alpha: slices.Clone(alpha), Beta: slices.Clone(beta), Weighting: lm.v, Starts: slices.Clone(starts)}
 			for r := range lm.nrow {
 				res.Certificate.Lambda = append(res.Certificate.Lambda, slices.Clone(lambda[r]))
 			}
-		}
-		if cert > bestOld {
-			if cert > bestOld+1e-9*math.Abs(bestOld) {
-				stall = 0
-				mu = math.Min(2, mu*1.1)
-			}
-			bestOld = cert
 		} else if stall++; stall >= lagrangeStall {
 			mu, stall = mu/2, 0
 		}
@@ -510,9 +504,9 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 		}
 		// Step length: Polyak's rule towards a target stepGap above the
 		// best value (a far target, such as a policy's value, overshoots).
-		gap := stepGap * math.Max(1, math.Abs(bestOld))
-		if o.Target > bestOld {
-			gap = math.Min(gap, o.Target-bestOld)
+		gap := stepGap * math.Max(1, math.Abs(best))
+		if o.Target > best {
+			gap = math.Min(gap, o.Target-best)
 		}
 		if norm > 0 {
 			s := mu * gap / norm

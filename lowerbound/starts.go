@@ -105,11 +105,20 @@ type startScratch struct {
 	heap  []lagItem
 }
 
-// startMin returns job s's start-time term: a lower bound on V_j(λ) + a_j
-// − a_j, i.e. on min C_j − a_j + priced usage, given the map row's prices
-// lamM, the reduce row's lamR and its cumulative sums cumR (cumR[t] =
-// Σ_{u<t} λ_u·ℓ_u).
-func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startScratch) float64 {
+// startArg locates a start-time term's minimiser: the bucket k of the map
+// end, and the common reduce start (pieces) or the last interval t of the
+// reduce fill (fluid).
+type startArg struct {
+	k  int
+	at float64
+	t  int
+}
+
+// startMin returns job s's start-time term, a lower bound on V_j(λ) (min
+// C_j − a_j + priced usage), given the map row's prices lamM, the reduce
+// row's lamR and its cumulative sums cumR (cumR[t] = Σ_{u<t} λ_u·ℓ_u), and
+// where it is attained.
+func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startScratch) (float64, startArg) {
 	bp := lm.bp
 	nInt := len(bp) - 1
 	K := len(startOffsets) - 1
@@ -121,7 +130,7 @@ func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startS
 	} else {
 		clear(sc.costs[:])
 	}
-	val := math.Inf(1)
+	val, arg := math.Inf(1), startArg{}
 	for i := 0; i <= K; i++ {
 		mc := 0.0 // E ≥ e_K: the map work may lie past the grid, unpriced
 		if i < K {
@@ -134,15 +143,75 @@ func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startS
 		if mc+e+math.Max(s.q, s.r)-s.a >= val {
 			continue
 		}
-		var rc float64
+		var rc, at float64
+		last := 0
 		if s.fluid {
-			rc = lm.redFluid(s, from, lamR, &sc.heap)
+			rc, last = lm.redFluid(s, from, lamR, &sc.heap)
 		} else {
-			rc = lm.redPieces(s, e, lamR, cumR)
+			rc, at = lm.redPieces(s, e, lamR, cumR)
 		}
-		val = math.Min(val, mc+rc)
+		if mc+rc < val {
+			val, arg = mc+rc, startArg{k: i, at: at, t: last}
+		}
 	}
-	return val
+	return val, arg
+}
+
+// startUse adds to useM and useR the usage of the minimiser arg of s's
+// start-time term under the prices lamM and lamR (the subgradient's
+// direction): the map fill of bucket k (none for the last bucket, whose maps
+// may lie past the grid), and the reduces at their common start, or their
+// fill up to interval t.
+func (lm *lagModel) startUse(s *startSub, arg startArg, lamM, lamR, useM, useR []float64, sc *startScratch) {
+	bp := lm.bp
+	nInt := len(bp) - 1
+	K := len(startOffsets) - 1
+	var c [1]float64
+	if s.mp != nil && arg.k < K {
+		end := []int{min(s.head+startOffsets[arg.k+1], nInt)}
+		sc.heap = lm.mapCosts(s.mp, lamM, end, c[:], sc.heap)
+		addFill(sc.heap, s.mp.w, useM)
+	}
+	switch {
+	case s.nh == 0:
+	case s.fluid:
+		// The fill is recomputed as mapCosts does it, from the bucket's
+		// start to the last interval the minimum used.
+		from := min(s.head+startOffsets[arg.k], nInt)
+		if arg.t >= from && arg.t < nInt {
+			fp := *s.rp
+			fp.first = from
+			sc.heap = lm.mapCosts(&fp, lamR, []int{arg.t + 1}, c[:], sc.heap)
+			addFill(sc.heap, fp.w, useR)
+		}
+	default:
+		lo, hi := arg.at, arg.at+s.q
+		for t := max(0, searchBreak(bp, lo)-1); t < nInt && bp[t] < hi; t++ {
+			if ov := math.Min(hi, bp[t+1]) - math.Max(lo, bp[t]); ov > 0 {
+				useR[t] += s.nh * ov
+			}
+		}
+	}
+}
+
+// addFill adds to use the fill of w held in h by mapCosts: every item whole
+// but the dearest, h[0], which takes what is left (nothing when h cannot
+// cover w).
+func addFill(h []lagItem, w float64, use []float64) {
+	room := 0.0
+	for _, it := range h {
+		room += it.room
+	}
+	if room < w {
+		return
+	}
+	for i, it := range h {
+		y := it.room
+		if i == 0 {
+			y -= room - w
+		}
+		use[it.t] += y
+	}
 }
 
 // mapCosts sets costs[i] to min Σ λ_t·y_t over 0 ≤ y_t ≤ cap·ℓ_t, Σ y = W,
@@ -188,12 +257,13 @@ func (lm *lagModel) mapCosts(pc *lagPiece, lam []float64, ends []int, costs []fl
 // room only lowers its cost) and C ≥ τ_t; past the grid the work is
 // unpriced. It walks the intervals from e keeping the cheapest cover of W
 // (as mapCosts), and stops once max(τ_t, e + R) − a alone reaches the best.
-func (lm *lagModel) redFluid(s *startSub, from int, lam []float64, buf *[]lagItem) float64 {
+// It also returns the t of the minimum.
+func (lm *lagModel) redFluid(s *startSub, from int, lam []float64, buf *[]lagItem) (best float64, last int) {
 	bp := lm.bp
 	nInt := len(bp) - 1
 	pc := s.rp
 	floor := bp[from] + s.r
-	best := math.Inf(1)
+	best, last = math.Inf(1), nInt
 	h := (*buf)[:0]
 	room, sum := 0.0, 0.0 // Σ room and Σ price·room over h
 	for t := from; t <= nInt; t++ {
@@ -202,7 +272,7 @@ func (lm *lagModel) redFluid(s *startSub, from int, lam []float64, buf *[]lagIte
 			break
 		}
 		if t == nInt {
-			best = c
+			best, last = c, nInt
 			break
 		}
 		it := lagItem{cost: lam[t], room: pc.cap * (bp[t+1] - bp[t]), t: t}
@@ -216,12 +286,12 @@ func (lm *lagModel) redFluid(s *startSub, from int, lam []float64, buf *[]lagIte
 				h = lagPop(h)
 			}
 		}
-		if room >= pc.w {
-			best = math.Min(best, c+math.Max(0, sum-(room-pc.w)*h[0].cost))
+		if v := c + math.Max(0, sum-(room-pc.w)*h[0].cost); room >= pc.w && v < best {
+			best, last = v, t
 		}
 	}
 	*buf = h
-	return best
+	return best, last
 }
 
 // priceAt is Λ(x) = ∫ λ from the grid's start to x, for x ≥ bp[*ptr],
@@ -251,14 +321,15 @@ func priceAt(bp, lam, cum []float64, x float64, ptr *int) float64 {
 // so putting them all at that s is a lower bound for any placement. The
 // function of s is piecewise linear with kinks where s or s + q is a
 // breakpoint or s + q = e + R, so its minimum is at e or at one of those; the
-// scan stops once s + q − a alone reaches the best value.
-func (lm *lagModel) redPieces(s *startSub, e float64, lam, cum []float64) float64 {
+// scan stops once s + q − a alone reaches the best value. It also returns
+// the start of the minimum.
+func (lm *lagModel) redPieces(s *startSub, e float64, lam, cum []float64) (best, at float64) {
 	bp := lm.bp
 	nInt := len(bp) - 1
 	q := s.q
 	floor := e + s.r - s.a
 	if s.nh == 0 {
-		return floor
+		return floor, e
 	}
 	i0 := searchBreak(bp, e)
 	p1, p2 := max(0, i0-1), max(0, i0-1) // interval pointers of s and s + q
@@ -267,7 +338,7 @@ func (lm *lagModel) redPieces(s *startSub, e float64, lam, cum []float64) float6
 		hi := priceAt(bp, lam, cum, x+q, &p2)
 		return math.Max(x+q-s.a, floor) + s.nh*math.Max(0, hi-lo)
 	}
-	best := eval(e)
+	best, at = eval(e), e
 	kink := e + s.r - q // where max(s + q, e + R) turns to s + q
 	// The candidates after e, in increasing order: breakpoints as starts
 	// (next: bp[i1]), breakpoints as ends (bp[i2] − q) and the kink.
@@ -293,7 +364,9 @@ func (lm *lagModel) redPieces(s *startSub, e float64, lam, cum []float64) float6
 		if math.IsInf(x, 1) || x+q-s.a >= best {
 			break
 		}
-		best = math.Min(best, eval(x))
+		if c := eval(x); c < best {
+			best, at = c, x
+		}
 		for i1 <= nInt && bp[i1] <= x {
 			i1++
 		}
@@ -307,5 +380,5 @@ func (lm *lagModel) redPieces(s *startSub, e float64, lam, cum []float64) float6
 			break // unpriced from here: later starts only end later
 		}
 	}
-	return best
+	return best, at
 }

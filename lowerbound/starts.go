@@ -131,6 +131,7 @@ func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startS
 		clear(sc.costs[:])
 	}
 	val, arg := math.Inf(1), startArg{}
+	red := math.Inf(-1) // the reduce side at the last bucket computed
 	for i := 0; i <= K; i++ {
 		mc := 0.0 // E ≥ e_K: the map work may lie past the grid, unpriced
 		if i < K {
@@ -138,9 +139,10 @@ func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startS
 		}
 		from := min(s.head+startOffsets[i], nInt)
 		e := bp[from]
-		// The reduce side costs at least e + max(q, R) − a: skip a bucket
-		// that cannot win.
-		if mc+e+math.Max(s.q, s.r)-s.a >= val {
+		// The reduce side costs at least e + max(q, R) − a, and at least
+		// what it cost from an earlier end (it can only rise with e): skip
+		// a bucket that cannot win.
+		if mc+math.Max(red, e+math.Max(s.q, s.r)-s.a) >= val {
 			continue
 		}
 		var rc, at float64
@@ -150,6 +152,7 @@ func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startS
 		} else {
 			rc, at = lm.redPieces(s, e, lamR, cumR)
 		}
+		red = rc
 		if mc+rc < val {
 			val, arg = mc+rc, startArg{k: i, at: at, t: last}
 		}

@@ -276,3 +276,96 @@ func loadedStream() *Problem {
 	}
 	return p
 }
+
+// TestStartTermsWideJobs: on a loaded stream where one job in eight has more
+// reduces than there are reduce slots (FB-2009's shape at 20 nodes, docs/
+// bounds.md §4c), the start-time terms raise the Lagrangian above the
+// relaxation of §4b alone, and it stays below the total turnaround of a
+// feasible schedule (FIFO list scheduling, each task on the earliest free
+// slot of its kind).
+func TestStartTermsWideJobs(t *testing.T) {
+	p := wideStream()
+	with, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{NoStarts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := fifoTotal(p)
+	if with.Value <= alone.Value || with.Value > fifo {
+		t.Errorf("with start-time terms %.6g, without %.6g, a feasible schedule %.6g: want without < with ≤ feasible", with.Value, alone.Value, fifo)
+	}
+	t.Logf("mean turnaround: with start-time terms %.2f s, without %.2f s, FIFO %.2f s", with.Value/80e3, alone.Value/80e3, fifo/80e3)
+}
+
+// wideStream: 80 jobs of 1–3 maps (1–5 s) and one reduce, or (one in eight)
+// nine equal reduces (30–90 s), Poisson arrivals 24 s apart, on 4 nodes of
+// 2 map and 1 reduce slots: the reduce slots are overloaded.
+func wideStream() *Problem {
+	rng := rand.New(rand.NewPCG(26, 10))
+	p := &Problem{Mode: Fixed, Groups: 1}
+	for range 4 {
+		p.Nodes = append(p.Nodes, Node{MapSlots: 2, ReduceSlots: 1})
+	}
+	now := 0.0
+	for range 80 {
+		j := Job{Arrival: int64(now)}
+		for range 1 + rng.IntN(3) {
+			j.Maps = append(j.Maps, Task{Dur: []int64{1000 + rng.Int64N(4000)}})
+		}
+		n := 1
+		if rng.IntN(8) == 0 {
+			n = 9
+		}
+		d := 30000 + rng.Int64N(60000)
+		for range n {
+			j.Reduces = append(j.Reduces, Task{Dur: []int64{d}})
+		}
+		p.Jobs = append(p.Jobs, j)
+		now += rng.ExpFloat64() * 24000
+	}
+	return p
+}
+
+// fifoTotal is Σ (C_j − a_j) of a feasible schedule of a single-group,
+// fixed-slot problem: jobs in arrival order, each map on the earliest free
+// map slot from a_j, each reduce on the earliest free reduce slot from the
+// job's last map end.
+func fifoTotal(p *Problem) float64 {
+	var free [2][]int64
+	for _, n := range p.Nodes {
+		for range n.MapSlots {
+			free[kMap] = append(free[kMap], 0)
+		}
+		for range n.ReduceSlots {
+			free[kRed] = append(free[kRed], 0)
+		}
+	}
+	place := func(k int, release, d int64) int64 {
+		s := slices.Index(free[k], slices.Min(free[k]))
+		start := max(release, free[k][s])
+		free[k][s] = start + d
+		return start + d
+	}
+	order := make([]int, len(p.Jobs))
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(x, y int) bool { return p.Jobs[order[x]].Arrival < p.Jobs[order[y]].Arrival })
+	total := 0.0
+	for _, j := range order {
+		job := &p.Jobs[j]
+		end := job.Arrival
+		for _, m := range job.Maps {
+			end = max(end, place(kMap, job.Arrival, m.Dur[0]))
+		}
+		c := end
+		for _, r := range job.Reduces {
+			c = max(c, place(kRed, end, r.Dur[0]))
+		}
+		total += float64(c - job.Arrival)
+	}
+	return total
+}

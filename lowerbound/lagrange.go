@@ -54,6 +54,11 @@ const (
 	// iteration, as the best pair on the grid {0, 1/thetaSteps, …, 1} with
 	// α + β ≤ 1 (any pair is valid; the grid trades strength for time).
 	thetaSteps = 4
+	// startRecheck: a job whose start-time term beat its α/β term is given
+	// the start-time term alone, and compared again every startRecheck
+	// iterations (either term alone is valid; skipping the α/β knapsacks
+	// saves their time).
+	startRecheck = 4
 )
 
 // LagrangeComponent names the bound in Bound.Components.
@@ -374,12 +379,13 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 	// The start-time terms (§4c) place reduces in one piece: valid only
 	// when tasks run in one piece.
 	var subs []startSub
-	var starts []bool
+	var starts, startOnly []bool
 	var cumR []float64
 	var sc startScratch
 	if !o.NoStarts && !pr.p.Preemptive {
 		subs = lm.newStartSubs()
 		starts = make([]bool, n)
+		startOnly = make([]bool, n)
 		cumR = make([]float64, nInt+1)
 	}
 	for it := 0; it < iters; it++ {
@@ -405,6 +411,18 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			}
 		}
 		for j := range n {
+			if subs != nil && startOnly[j] && it%startRecheck != 0 {
+				// The start-time term won the last comparison: take it
+				// alone (valid by itself), comparing again every
+				// startRecheck iterations.
+				sb := &subs[j]
+				sv, arg := lm.startMin(sb, lambda[0], lambda[sb.row], cumR, &sc)
+				starts[j] = true
+				lm.startUse(sb, arg, lambda[0], lambda[sb.row], use[0], use[sb.row], &sc)
+				val += sv + sb.a
+				mag += sb.nh*cumR[nInt] + math.Abs(sv+sb.a)
+				continue
+			}
 			// Each kind's minimum at every grid weight, then the best pair.
 			for k := range 2 {
 				pc := pieceOf[j][k]
@@ -450,6 +468,7 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 				// Each reduce's price is a difference of cumulative sums:
 				// count their size towards the rounding slack.
 				mag += sb.nh * cumR[nInt]
+				startOnly[j] = sv > bestV
 				if sv > bestV {
 					starts[j] = true
 					lm.startUse(sb, arg, lambda[0], lambda[sb.row], use[0], use[sb.row], &sc)

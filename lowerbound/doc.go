@@ -44,8 +44,9 @@
 // arrival windows for maximum turnaround. Opt-in through ComputeWith: the
 // bucketed LP (BucketLP) and the interval Lagrangian (IntervalLagrangian: an
 // interval-indexed LP whose capacity rows are priced by subgradient steps,
-// each iterate's value a dual objective computed exactly) for total and mean
-// turnaround. Heterogeneous durations are handled
+// each iterate's value a dual objective computed exactly; per job, the larger
+// of that relaxation's term and a start-time term with reduces in one piece)
+// for total and mean turnaround. Heterogeneous durations are handled
 // by weighting each slot with a positive speed v_g: any choice gives a valid
 // bound, and several are tried.
 //

@@ -28,6 +28,10 @@ type LagrangeOptions struct {
 	// example the best policy's), used only for the step length; 0 means
 	// an estimate from the bound itself.
 	Target float64
+	// NoStarts leaves out the start-time subproblem (docs/bounds.md §4c),
+	// in which each reduce runs in one piece: the relaxation of §4b alone,
+	// as before s10lower. Preemptive problems never use it.
+	NoStarts bool
 }
 
 const (
@@ -50,6 +54,11 @@ const (
 	// iteration, as the best pair on the grid {0, 1/thetaSteps, …, 1} with
 	// α + β ≤ 1 (any pair is valid; the grid trades strength for time).
 	thetaSteps = 4
+	// startRecheck: a job whose start-time term beat its α/β term is given
+	// the start-time term alone, and compared again every startRecheck
+	// iterations (either term alone is valid; skipping the α/β knapsacks
+	// saves their time).
+	startRecheck = 4
 )
 
 // LagrangeComponent names the bound in Bound.Components.
@@ -82,6 +91,9 @@ type LagrangeCertificate struct {
 	Alpha, Beta []float64
 	// Weighting is the speed weighting (index into prep.weights) used.
 	Weighting int
+	// Starts[j] (nil: none) says that job j's term is the start-time
+	// subproblem's (§4c) rather than the α/β combination's.
+	Starts []bool
 }
 
 // lagrangeSlack is subtracted from a Lagrangian value before it is reported:
@@ -93,9 +105,11 @@ func lagrangeSlack(mag float64) float64 { return 1e-6 + 1e-9*mag }
 // an interval-indexed LP (docs/bounds.md §4b): per job and kind, weighted work
 // placed in intervals after its release at its parallelism cap, completion
 // rows through mean busy times, and the capacity rows of every interval
-// priced by multipliers that a subgradient method improves. Each iterate's
-// value is computed exactly from its multipliers, so the bound is valid
-// whenever the method stops.
+// priced by multipliers that a subgradient method improves. Each job's term
+// is the larger of that relaxation's and a start-time term that charges C_j
+// itself, with reduces in one piece (§4c; not for preemptive problems). Each
+// iterate's value is computed exactly from its multipliers, so the bound is
+// valid whenever the method stops.
 func IntervalLagrangian(ctx context.Context, p *Problem, o LagrangeOptions) (LagrangeResult, error) {
 	if err := p.Validate(); err != nil {
 		return LagrangeResult{}, err
@@ -362,6 +376,18 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 	mu, stall := 1.0, 0
 	var buf []lagItem
 	var side [2][thetaSteps + 1]float64 // value of each kind at each grid weight
+	// The start-time terms (§4c) place reduces in one piece: valid only
+	// when tasks run in one piece.
+	var subs []startSub
+	var starts, startOnly []bool
+	var cumR []float64
+	var sc startScratch
+	if !o.NoStarts && !pr.p.Preemptive {
+		subs = lm.newStartSubs()
+		starts = make([]bool, n)
+		startOnly = make([]bool, n)
+		cumR = make([]float64, nInt+1)
+	}
 	for it := 0; it < iters; it++ {
 		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 			break
@@ -370,6 +396,13 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			clear(use[r])
 		}
 		val, mag := -lm.sumA, lm.sumA
+		if subs != nil {
+			clear(starts)
+			lamR := lambda[lm.nrow-1]
+			for t := range nInt {
+				cumR[t+1] = cumR[t] + lamR[t]*(lm.bp[t+1]-lm.bp[t])
+			}
+		}
 		for r := range lm.nrow {
 			for t, l := range lambda[r] {
 				c := l * lm.rate[r] * (lm.bp[t+1] - lm.bp[t])
@@ -378,6 +411,18 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			}
 		}
 		for j := range n {
+			if subs != nil && startOnly[j] && it%startRecheck != 0 {
+				// The start-time term won the last comparison: take it
+				// alone (valid by itself), comparing again every
+				// startRecheck iterations.
+				sb := &subs[j]
+				sv, arg := lm.startMin(sb, lambda[0], lambda[sb.row], cumR, &sc)
+				starts[j] = true
+				lm.startUse(sb, arg, lambda[0], lambda[sb.row], use[0], use[sb.row], &sc)
+				val += sv + sb.a
+				mag += sb.nh*cumR[nInt] + math.Abs(sv+sb.a)
+				continue
+			}
 			// Each kind's minimum at every grid weight, then the best pair.
 			for k := range 2 {
 				pc := pieceOf[j][k]
@@ -414,6 +459,24 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 				}
 			}
 			alpha[j], beta[j] = float64(ga)/thetaSteps, float64(gb)/thetaSteps
+			if subs != nil {
+				// Both terms bound the same per-job minimum (§4c): take the
+				// larger, and its minimiser's usage for the subgradient.
+				sb := &subs[j]
+				sv, arg := lm.startMin(sb, lambda[0], lambda[sb.row], cumR, &sc)
+				sv += sb.a // bestV counts C_j; the a_j are in −sumA
+				// Each reduce's price is a difference of cumulative sums:
+				// count their size towards the rounding slack.
+				mag += sb.nh * cumR[nInt]
+				startOnly[j] = sv > bestV
+				if sv > bestV {
+					starts[j] = true
+					lm.startUse(sb, arg, lambda[0], lambda[sb.row], use[0], use[sb.row], &sc)
+					val += sv
+					mag += math.Abs(sv)
+					continue
+				}
+			}
 			// The chosen minimisers' usage, for the subgradient. A piece of
 			// weight 0 is indifferent to time and may sit in the free tail;
 			// its usage is taken at the smallest positive weight instead, so
@@ -439,7 +502,7 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			}
 			best = cert
 			res.BestAt = it
-			res.Certificate = &LagrangeCertificate{Breakpoints: lm.bp, Alpha: slices.Clone(alpha), Beta: slices.Clone(beta), Weighting: lm.v}
+			res.Certificate = &LagrangeCertificate{Breakpoints: lm.bp, Alpha: slices.Clone(alpha), Beta: slices.Clone(beta), Weighting: lm.v, Starts: slices.Clone(starts)}
 			for r := range lm.nrow {
 				res.Certificate.Lambda = append(res.Certificate.Lambda, slices.Clone(lambda[r]))
 			}

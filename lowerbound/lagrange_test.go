@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -28,7 +29,7 @@ func TestIntervalLagrangianNeverExceedsOptimum(t *testing.T) {
 		n = 150
 	}
 	rng := rand.New(rand.NewPCG(26, 19))
-	stronger := 0
+	stronger, withStarts, startsGain := 0, 0, 0
 	for i := range n {
 		p := randomProblem(rng, 7)
 		opt, err := Exact(p)
@@ -61,8 +62,25 @@ func TestIntervalLagrangianNeverExceedsOptimum(t *testing.T) {
 		if res.Value > b.Get(TotalTurnaround).Value+1e-6 {
 			stronger++
 		}
+		if slices.Contains(res.Certificate.Starts, true) {
+			withStarts++
+		}
+		o.NoStarts = true
+		alone, err := IntervalLagrangian(context.Background(), p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Value > alone.Value+1e-6*math.Max(1, alone.Value) {
+			startsGain++
+		}
 	}
-	t.Logf("Lagrangian stronger than the combinatorial bounds on %d of %d instances", stronger, n)
+	t.Logf("Lagrangian stronger than the combinatorial bounds on %d of %d instances; start-time terms in the best certificate on %d, a higher value than without them on %d",
+		stronger, n, withStarts, startsGain)
+	// The start-time terms must be exercised (their validity is what the
+	// checks above test).
+	if withStarts == 0 || startsGain == 0 {
+		t.Errorf("start-time terms used on %d instances and stronger on %d: the property test does not exercise them", withStarts, startsGain)
+	}
 }
 
 // lagrangianAt evaluates the Lagrangian of docs/bounds.md §4b at cert,
@@ -83,6 +101,10 @@ func lagrangianAt(p *Problem, cert *LagrangeCertificate) float64 {
 	}
 	for j := range pr.jobs {
 		ji := &pr.jobs[j]
+		if cert.Starts != nil && cert.Starts[j] {
+			val += startTermAt(pr, cert, j)
+			continue
+		}
 		val += (1-cert.Alpha[j]-cert.Beta[j])*(ji.a+ji.cp) - ji.a
 		for k := range 2 {
 			w := ji.work[v][k]
@@ -117,6 +139,97 @@ func lagrangianAt(p *Problem, cert *LagrangeCertificate) float64 {
 		}
 	}
 	return val
+}
+
+// startTermAt evaluates job j's start-time term of docs/bounds.md §4c at
+// cert (C_j − a_j plus priced usage), independently of startMin: fills by
+// sorting every interval, every candidate start tried without pruning, and
+// prices integrated interval by interval.
+func startTermAt(pr *prep, cert *LagrangeCertificate, j int) float64 {
+	v, bp := cert.Weighting, cert.Breakpoints
+	nInt := len(bp) - 1
+	ji, job := &pr.jobs[j], &pr.p.Jobs[j]
+	lamM, lamR := cert.Lambda[0], cert.Lambda[len(cert.Lambda)-1]
+	first := func(x float64) int { // first breakpoint ≥ x, or the last
+		for t, b := range bp {
+			if b >= x {
+				return t
+			}
+		}
+		return nInt
+	}
+	// cover is the cheapest fill of w at rate ≤ c over intervals [lo, hi).
+	cover := func(lam []float64, w, c float64, lo, hi int) float64 {
+		type cand struct{ cost, room float64 }
+		var cs []cand
+		for t := lo; t < hi; t++ {
+			cs = append(cs, cand{lam[t], c * (bp[t+1] - bp[t])})
+		}
+		sort.SliceStable(cs, func(x, y int) bool { return cs[x].cost < cs[y].cost })
+		left, sum := w, 0.0
+		for _, x := range cs {
+			y := math.Min(left, x.room)
+			sum += y * x.cost
+			if left -= y; left <= 0 {
+				return sum
+			}
+		}
+		return math.Inf(1)
+	}
+	// price is the integral of lamR over [x, y].
+	price := func(x, y float64) float64 {
+		sum := 0.0
+		for t := range nInt {
+			if ov := math.Min(y, bp[t+1]) - math.Max(x, bp[t]); ov > 0 {
+				sum += lamR[t] * ov
+			}
+		}
+		return sum
+	}
+	head := first(ji.a + ji.head)
+	wm, wr := ji.work[v][kMap], ji.work[v][kRed]
+	h, q := math.Inf(1), math.Inf(1)
+	for g, ok := range pr.eligible[kRed] {
+		if ok {
+			h = math.Min(h, pr.weights[v][kRed][g])
+		}
+	}
+	for i := range job.Reduces {
+		q = math.Min(q, pr.pmin(&job.Reduces[i], kRed))
+	}
+	K := len(startOffsets) - 1
+	best := math.Inf(1)
+	for i := 0; i <= K; i++ {
+		from := min(head+startOffsets[i], nInt)
+		e := bp[from]
+		mc := 0.0
+		if i < K && wm > 0 {
+			mc = cover(lamM, wm, pr.jobRateCap(j, kMap, v), first(ji.a), min(head+startOffsets[i+1], nInt))
+		}
+		rc := math.Inf(1)
+		switch {
+		case len(job.Reduces) == 0:
+			rc = e + ji.tail - ji.a
+		case len(job.Reduces) > pr.slots[kRed] && wr > 0:
+			for t := from; t < nInt; t++ {
+				rc = math.Min(rc, math.Max(bp[t], e+ji.tail)-ji.a+cover(lamR, wr, pr.jobRateCap(j, kRed, v), from, t+1))
+			}
+			rc = math.Min(rc, math.Max(bp[nInt], e+ji.tail)-ji.a)
+		default:
+			cands := []float64{e, e + ji.tail - q}
+			for _, b := range bp {
+				cands = append(cands, b, b-q)
+			}
+			for _, x := range cands {
+				if x >= e {
+					c := math.Max(x+q, e+ji.tail) - ji.a + float64(len(job.Reduces))*h*price(x, x+q)
+					rc = math.Min(rc, c)
+				}
+			}
+		}
+		best = math.Min(best, mc+rc)
+	}
+	return best
 }
 
 // TestIntervalLagrangianLoadedStream: on a loaded stream of one- and two-map
@@ -162,4 +275,97 @@ func loadedStream() *Problem {
 		now += rng.ExpFloat64() * 9000
 	}
 	return p
+}
+
+// TestStartTermsWideJobs: on a loaded stream where one job in eight has more
+// reduces than there are reduce slots (FB-2009's shape at 20 nodes, docs/
+// bounds.md §4c), the start-time terms raise the Lagrangian above the
+// relaxation of §4b alone, and it stays below the total turnaround of a
+// feasible schedule (FIFO list scheduling, each task on the earliest free
+// slot of its kind).
+func TestStartTermsWideJobs(t *testing.T) {
+	p := wideStream()
+	with, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{NoStarts: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := fifoTotal(p)
+	if with.Value <= alone.Value || with.Value > fifo {
+		t.Errorf("with start-time terms %.6g, without %.6g, a feasible schedule %.6g: want without < with ≤ feasible", with.Value, alone.Value, fifo)
+	}
+	t.Logf("mean turnaround: with start-time terms %.2f s, without %.2f s, FIFO %.2f s", with.Value/80e3, alone.Value/80e3, fifo/80e3)
+}
+
+// wideStream: 80 jobs of 1–3 maps (1–5 s) and one reduce, or (one in eight)
+// nine equal reduces (30–90 s), Poisson arrivals 24 s apart, on 4 nodes of
+// 2 map and 1 reduce slots: the reduce slots are overloaded.
+func wideStream() *Problem {
+	rng := rand.New(rand.NewPCG(26, 10))
+	p := &Problem{Mode: Fixed, Groups: 1}
+	for range 4 {
+		p.Nodes = append(p.Nodes, Node{MapSlots: 2, ReduceSlots: 1})
+	}
+	now := 0.0
+	for range 80 {
+		j := Job{Arrival: int64(now)}
+		for range 1 + rng.IntN(3) {
+			j.Maps = append(j.Maps, Task{Dur: []int64{1000 + rng.Int64N(4000)}})
+		}
+		n := 1
+		if rng.IntN(8) == 0 {
+			n = 9
+		}
+		d := 30000 + rng.Int64N(60000)
+		for range n {
+			j.Reduces = append(j.Reduces, Task{Dur: []int64{d}})
+		}
+		p.Jobs = append(p.Jobs, j)
+		now += rng.ExpFloat64() * 24000
+	}
+	return p
+}
+
+// fifoTotal is Σ (C_j − a_j) of a feasible schedule of a single-group,
+// fixed-slot problem: jobs in arrival order, each map on the earliest free
+// map slot from a_j, each reduce on the earliest free reduce slot from the
+// job's last map end.
+func fifoTotal(p *Problem) float64 {
+	var free [2][]int64
+	for _, n := range p.Nodes {
+		for range n.MapSlots {
+			free[kMap] = append(free[kMap], 0)
+		}
+		for range n.ReduceSlots {
+			free[kRed] = append(free[kRed], 0)
+		}
+	}
+	place := func(k int, release, d int64) int64 {
+		s := slices.Index(free[k], slices.Min(free[k]))
+		start := max(release, free[k][s])
+		free[k][s] = start + d
+		return start + d
+	}
+	order := make([]int, len(p.Jobs))
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(x, y int) bool { return p.Jobs[order[x]].Arrival < p.Jobs[order[y]].Arrival })
+	total := 0.0
+	for _, j := range order {
+		job := &p.Jobs[j]
+		end := job.Arrival
+		for _, m := range job.Maps {
+			end = max(end, place(kMap, job.Arrival, m.Dur[0]))
+		}
+		c := end
+		for _, r := range job.Reduces {
+			c = max(c, place(kRed, end, r.Dur[0]))
+		}
+		total += float64(c - job.Arrival)
+	}
+	return total
 }

@@ -25,6 +25,13 @@ type LagrangeJob struct {
 	// capacity at the certificate's prices. The bound's value is
 	// Σ_j (Turnaround + Priced) minus the priced capacity, Σ_t λ_t·cap_t.
 	Priced float64
+	// StartTerm says that the certificate charges the job its start-time
+	// term (docs/bounds.md §4c) instead of the α/β combination: then
+	// Priced is what that term's minimiser pays, Turnaround the rest of the
+	// term (C_j − a_j at the minimiser, as the term counts it) and MeanBusy
+	// the usage-weighted mean start of its intervals; Alpha and Beta are
+	// still the certificate's, unused by the value.
+	StartTerm bool
 }
 
 // LagrangePrimal recomputes the interval Lagrangian's minimiser at the
@@ -96,5 +103,56 @@ func LagrangePrimal(p *Problem, o LagrangeOptions, cert *LagrangeCertificate) ([
 	for j := range out {
 		out[j].Turnaround -= pr.jobs[j].a
 	}
+	if cert.Starts != nil {
+		if len(cert.Starts) != len(pr.jobs) {
+			return nil, 0, fmt.Errorf("lowerbound: the certificate marks %d start-time terms, for %d jobs", len(cert.Starts), len(pr.jobs))
+		}
+		lm.startParts(cert, out)
+	}
 	return out, capPriced, nil
+}
+
+// startParts replaces the parts of the jobs that cert charges their
+// start-time terms (§4c) with those terms, evaluated as the Lagrangian does
+// at the certificate's prices.
+func (lm *lagModel) startParts(cert *LagrangeCertificate, out []LagrangeJob) {
+	nInt := len(lm.bp) - 1
+	subs := lm.newStartSubs()
+	lamM := cert.Lambda[0]
+	cumR := make([]float64, nInt+1)
+	useM, useR := make([]float64, nInt), make([]float64, nInt)
+	var sc startScratch
+	for j, on := range cert.Starts {
+		if !on {
+			continue
+		}
+		sb := &subs[j]
+		lamR := cert.Lambda[sb.row]
+		for t := range nInt {
+			cumR[t+1] = cumR[t] + lamR[t]*(lm.bp[t+1]-lm.bp[t])
+		}
+		sv, arg := lm.startMin(sb, lamM, lamR, cumR, &sc)
+		clear(useM)
+		clear(useR)
+		lm.startUse(sb, arg, lamM, lamR, useM, useR, &sc)
+		jo := &out[j]
+		jo.StartTerm = true
+		jo.Priced = 0
+		for k, use := range [2][]float64{useM, useR} {
+			lam := lamM
+			if k == kRed {
+				lam = lamR
+			}
+			w, at := 0.0, 0.0
+			for t, u := range use {
+				jo.Priced += lam[t] * u
+				w += u
+				at += u * lm.bp[t]
+			}
+			if w > 0 {
+				jo.MeanBusy[k] = at / w
+			}
+		}
+		jo.Turnaround = sv - jo.Priced
+	}
 }

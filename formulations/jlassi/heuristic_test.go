@@ -187,9 +187,15 @@ func init() {
 	solve.Register(fakeSlowLP)
 }
 
-// slowLP answers an LP (no integer column) with optimum 77 after sleeping
-// past any short time limit, and counts the MIP solves it is asked for.
-type slowLP struct{ mipCalls int }
+// slowLP answers an LP (no integer column) with optimum 77 after lpTime,
+// and counts the MIP solves it is asked for.
+type slowLP struct {
+	mipCalls int
+	// lpTime is how long the LP takes: longer than a test's time limit, so
+	// that the limit ends during the LP however long the heuristic before
+	// it took on a loaded machine.
+	lpTime time.Duration
+}
 
 func (*slowLP) Name() string { return "jlassi-test-slow-lp" }
 
@@ -198,7 +204,7 @@ func (f *slowLP) Solve(_ context.Context, m *model.Model, _ solve.Options) (solv
 		f.mipCalls++
 		return solve.Result{Solver: f.Name(), Status: solve.TimeLimit, Objective: math.Inf(1), Bound: math.Inf(-1)}, nil
 	}
-	time.Sleep(60 * time.Millisecond)
+	time.Sleep(f.lpTime)
 	return solve.Result{Solver: f.Name(), Status: solve.Optimal, HasSolution: true, Objective: 77, Bound: 77,
 		X: make([]float64, m.NumCols())}, nil
 }
@@ -211,7 +217,9 @@ var fakeSlowLP = &slowLP{}
 // a MIP stopped before its own bound also gets the LP's.
 func TestRunNoTimeForMIP(t *testing.T) {
 	in := generated(t, 5, 3)
-	rep := run(t, in, Options{LPBound: true, NoDecomposition: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: 30 * time.Millisecond}})
+	fakeSlowLP.lpTime = 1200 * time.Millisecond
+	rep := run(t, in, Options{LPBound: true, NoDecomposition: true, Solve: solve.Options{Solver: fakeSlowLP.Name(), TimeLimit: time.Second}})
+	fakeSlowLP.lpTime = 0
 	r := rep.Result
 	if fakeSlowLP.mipCalls != 0 || r.Status != solve.TimeLimit || r.Bound != 77 || rep.LPBound != 77 ||
 		!rep.FromHeuristic || !rep.Verified() || r.Objective != rep.Heuristic.RealTime || r.Solver != fakeSlowLP.Name() {

@@ -265,15 +265,7 @@ func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []l
 		}
 		flat = flat && lam[t] == 0
 		it := lagItem{cost: floor + lam[t], room: pc.cap * (bp[t+1] - bp[t]), t: t}
-		if room >= pc.w && !lagWorse(h[0], it) {
-			continue
-		}
-		h = lagPush(h, it)
-		room += it.room
-		for len(h) > 1 && room-h[0].room >= pc.w {
-			room -= h[0].room
-			h = lagPop(h)
-		}
+		h, room = lagOffer(h, room, it, pc.w)
 	}
 	if room < pc.w || h[0].cost > theta*bp[nInt]/pc.w {
 		// The tail covers whatever is left: every held item dearer than it
@@ -309,6 +301,23 @@ func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []l
 }
 
 // lagPush adds it to the max-heap h (by lagWorse).
+// lagOffer offers interval item it to the fill h of work w, whose rooms
+// sum to room: it is kept when the fill is short or it is cheaper than the
+// dearest item held, and the dearest items are dropped while the rest still
+// hold w. It returns the fill and its room.
+func lagOffer(h []lagItem, room float64, it lagItem, w float64) ([]lagItem, float64) {
+	if room >= w && !lagWorse(h[0], it) {
+		return h, room
+	}
+	h = lagPush(h, it)
+	room += it.room
+	for len(h) > 1 && room-h[0].room >= w {
+		room -= h[0].room
+		h = lagPop(h)
+	}
+	return h, room
+}
+
 func lagPush(h []lagItem, it lagItem) []lagItem {
 	h = append(h, it)
 	for i := len(h) - 1; i > 0; {

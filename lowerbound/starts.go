@@ -230,16 +230,7 @@ func (lm *lagModel) mapCosts(pc *lagPiece, lam []float64, ends []int, costs []fl
 	t := pc.first
 	for i, end := range ends {
 		for ; t < end; t++ {
-			it := lagItem{cost: lam[t], room: pc.cap * (bp[t+1] - bp[t]), t: t}
-			if room >= pc.w && !lagWorse(h[0], it) {
-				continue
-			}
-			h = lagPush(h, it)
-			room += it.room
-			for len(h) > 1 && room-h[0].room >= pc.w {
-				room -= h[0].room
-				h = lagPop(h)
-			}
+			h, room = lagOffer(h, room, lagItem{cost: lam[t], room: pc.cap * (bp[t+1] - bp[t]), t: t}, pc.w)
 		}
 		if room < pc.w {
 			costs[i] = math.Inf(1)

@@ -314,6 +314,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	s.locs = make([]TaskID, 0, totalMaps*s.rep)
 	preferHuge(s.locs)
 	s.ranges = make([]locRange, 0, min(totalMaps*s.rep, len(w.Jobs)*len(c.Nodes)))
+	preferHuge(s.ranges)
 	s.pairScr = make([]pair, 0, min(maxMaps*s.rep, len(c.Nodes)))
 	for i, nd := range c.Nodes {
 		x := &s.nodes[i]

@@ -119,7 +119,7 @@ type openSeg struct {
 
 // jobLoad is a job's counters, and the few fields of its sim.Job that each
 // record reads, copied here: a day's jobs are read at random, and a Job
-// is many cache lines, a jobLoad one.
+// is many cache lines, a jobLoad 64 bytes.
 type jobLoad struct {
 	maps        int      // map tasks
 	parent      int      // the job it is chained to, or -1

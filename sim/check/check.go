@@ -528,7 +528,7 @@ func (c *checker) duration(i int, a sim.Attempt, local bool, running int) {
 // group or work/speed, times the contention of the running same-kind tasks,
 // within the noise band, plus the non-local penalty for a map.
 func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt, local bool, running int) (lo, hi sim.Time, ok bool) {
-	n := w.Cluster.Nodes[a.Node]
+	n := &w.Cluster.Nodes[a.Node] // not a copy: a Node is 11 words, two read
 	var base float64
 	if len(s.ByGroup()) > 0 {
 		base = float64(s.ByGroup()[n.Group])

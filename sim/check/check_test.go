@@ -357,3 +357,44 @@ func TestCheckerZeroReduceInShuffle(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckerRAMLimitPerNode: a node's RAM limit is checked on that node
+// and only there. A run under binding limits (4 units on every node) is
+// accepted; with node 0's limit lowered to 1 after the run and the other
+// nodes' removed, both forms report node 0 going over, word for word the
+// same, and no other node (the streaming checker sums demands only on a
+// node with a limit).
+func TestCheckerRAMLimitPerNode(t *testing.T) {
+	w := simtest.Random(5, simtest.RandomSpec{RAM: true})
+	opt := sim.DefaultOptions()
+	opt.Heartbeat = 0
+	res := run(t, w, opt)
+	// the lowered limit must bind: some record on node 0 asks more than 1
+	over := false
+	for _, a := range res.Trace {
+		job := &w.Jobs[a.Job]
+		spec := job.Maps
+		if a.Kind == sim.Reduce {
+			spec = job.Reduces
+		}
+		over = over || (a.Node == 0 && spec[a.Index].RAM() > 1)
+	}
+	if !over {
+		t.Fatal("no record on node 0 asks more than 1 unit of RAM: the case tests nothing")
+	}
+	lowered := *w
+	lowered.Cluster.Nodes = slices.Clone(w.Cluster.Nodes)
+	for x := range lowered.Cluster.Nodes {
+		lowered.Cluster.Nodes[x].RAM = 0
+	}
+	lowered.Cluster.Nodes[0].RAM = 1
+	err := verify(t, &lowered, res)
+	if !errors.Is(err, check.ErrViolation) {
+		t.Fatalf("node 0 over its lowered RAM limit not caught (err %v)", err)
+	}
+	for _, line := range strings.Split(err.Error(), "\n")[1:] {
+		if !strings.HasPrefix(line, "node 0 at ") || !strings.Contains(line, ": RAM ") || !strings.Contains(line, " over 1 ") {
+			t.Errorf("unexpected violation: %s", line)
+		}
+	}
+}

@@ -51,6 +51,7 @@ type Stream struct {
 	tail     bool
 	launches []rec
 	ends     []rec
+	validMap []bool // flush's scratch
 	// Per trace index: launched, ended.
 	launched, ended bitset
 	nLaunched       int
@@ -103,6 +104,11 @@ type nodeLoad struct {
 	maps, reds int
 	ram, disk  float64
 	segs       []openSeg // holding a slot
+	// limited: the node has a RAM or a disk limit. ram and disk are read
+	// only against a limit, so a node without one skips the sums and the
+	// read of the task's spec they need (a cache miss at each launch and
+	// end on a day, whose nodes have no such limits).
+	limited bool
 }
 
 type openSeg struct {
@@ -111,7 +117,13 @@ type openSeg struct {
 	running int32 // same-kind tasks on the node at its launch, itself included
 }
 
+// jobLoad is a job's counters, and the few fields of its sim.Job that each
+// record reads, copied here: a day's jobs are read at random, and a Job
+// is many cache lines, a jobLoad 64 bytes.
 type jobLoad struct {
+	maps        int      // map tasks
+	parent      int      // the job it is chained to, or -1
+	arrival     sim.Time // its arrival if it has no parent
 	tasks, done int      // tasks; tasks completed
 	mapsDone    int      // completed map segments (Verify's mapEnds)
 	lastMap     sim.Time // the latest of them
@@ -151,13 +163,18 @@ func NewStream(w *sim.Workload, opt sim.Options) *Stream {
 	n := 0
 	for j, job := range w.Jobs {
 		s.first = append(s.first, n)
-		s.jobs[j] = jobLoad{tasks: len(job.Maps) + len(job.Reduces), lastMap: -1, last: -1}
+		s.jobs[j] = jobLoad{maps: len(job.Maps), parent: job.Parent, arrival: job.Arrival,
+			tasks: len(job.Maps) + len(job.Reduces), lastMap: -1, last: -1}
 		s.need[j] = int32(math.Ceil(opt.SlowStart*float64(len(job.Maps)) - 1e-9))
 		n += len(job.Maps) + len(job.Reduces)
 	}
 	s.first = append(s.first, n)
 	s.status = make([]uint8, n)
 	s.nodes = make([]nodeLoad, len(w.Cluster.Nodes))
+	for x := range s.nodes {
+		nd := &w.Cluster.Nodes[x]
+		s.nodes[x].limited = nd.RAM > 0 || nd.Disk > 0
+	}
 	return s
 }
 
@@ -177,7 +194,7 @@ func (s *Stream) job(t int, claimed int32) int {
 
 func (s *Stream) kindIndex(t, j int) (sim.Kind, int) {
 	i := t - s.first[j]
-	if n := len(s.w.Jobs[j].Maps); i >= n {
+	if n := s.jobs[j].maps; i >= n {
 		return sim.Reduce, i - n
 	}
 	return sim.Map, i
@@ -254,9 +271,8 @@ func (s *Stream) Ended(i int, a *sim.Attempt) {
 // the ends (releases and each record's own checks, in trace order), then
 // the launches (slots taken, in trace order).
 func (s *Stream) flush() {
-	byIndex := func(a, b rec) int { return cmp.Compare(a.i, b.i) }
-	slices.SortFunc(s.launches, byIndex)
-	slices.SortFunc(s.ends, byIndex)
+	sortByIndex(s.launches)
+	sortByIndex(s.ends)
 	for k := range s.launches {
 		if a := &s.launches[k].a; s.usable(a) {
 			s.opened(int(a.Task))
@@ -264,21 +280,39 @@ func (s *Stream) flush() {
 	}
 	// map completions first, so that a reduce ending at this instant sees
 	// the maps that end with it, as Verify's whole-trace view does
+	// (validMap[k]: end k is a completed map found valid, which end need
+	// not check again)
+	s.validMap = slices.Grow(s.validMap[:0], len(s.ends))[:len(s.ends)]
 	for k := range s.ends {
 		a := &s.ends[k].a
-		if s.usable(a) && a.Kind == sim.Map && a.Outcome == sim.Completed && s.valid(s.ends[k].i, a, false) {
+		ok := s.usable(a) && a.Kind == sim.Map && a.Outcome == sim.Completed && s.valid(s.ends[k].i, a, false)
+		s.validMap[k] = ok
+		if ok {
 			jl := &s.jobs[s.job(int(a.Task), a.Job)]
 			jl.mapsDone++
 			jl.lastMap = max(jl.lastMap, a.End)
 		}
 	}
 	for k := range s.ends {
-		s.end(s.ends[k].i, &s.ends[k].a)
+		s.end(s.ends[k].i, &s.ends[k].a, s.validMap[k])
 	}
 	for k := range s.launches {
 		s.take(s.launches[k].i, &s.launches[k].a)
 	}
 	s.launches, s.ends = s.launches[:0], s.ends[:0]
+}
+
+// sortByIndex puts one instant's records in trace order. They mostly come
+// in it already (an engine numbers its records at their launch) and are
+// mostly one or two, so one pass that finds them in order spares the
+// sort's set-up at each instant.
+func sortByIndex(r []rec) {
+	for k := 1; k < len(r); k++ {
+		if r[k].i < r[k-1].i {
+			slices.SortFunc(r, func(a, b rec) int { return cmp.Compare(a.i, b.i) })
+			return
+		}
+	}
 }
 
 // valid checks a record's own fields as Verify's first pass does; report:
@@ -329,9 +363,10 @@ func (s *Stream) opened(t int) {
 	}
 }
 
-// end runs the checks of one final record.
-func (s *Stream) end(i int, a *sim.Attempt) {
-	if !s.valid(i, a, true) {
+// end runs the checks of one final record; valid: its own fields are
+// known to be valid.
+func (s *Stream) end(i int, a *sim.Attempt, valid bool) {
+	if !valid && !s.valid(i, a, true) {
 		return
 	}
 	t := int(a.Task)
@@ -388,6 +423,9 @@ func (s *Stream) hold(n *nodeLoad, a *sim.Attempt, t, j, delta int) {
 		n.maps += delta
 	} else {
 		n.reds += delta
+	}
+	if !n.limited {
+		return
 	}
 	sp := s.spec(t, j)
 	n.ram += float64(delta) * sp.RAM()
@@ -465,7 +503,7 @@ func (s *Stream) reduceWork(i int, a *sim.Attempt, t, j int, l *life) {
 	if a.End < 0 || a.End == a.Start {
 		return
 	}
-	if s.jobs[j].mapsDone != len(s.w.Jobs[j].Maps) {
+	if s.jobs[j].mapsDone != s.jobs[j].maps {
 		// the maps may yet all complete (in a trace no engine makes):
 		// Finish judges it with the whole trace's
 		s.lateReduces = append(s.lateReduces, lateReduce{i, t, j, a.Start, a.End, a.Duration, l.early})
@@ -560,9 +598,9 @@ func (s *Stream) take(i int, a *sim.Attempt) {
 // a job without a parent, and for a chained one once its parent completed
 // (-1 if the parent never arrived).
 func (s *Stream) arrival(j int) (sim.Time, bool) {
-	p := s.w.Jobs[j].Parent
+	p := s.jobs[j].parent
 	if p < 0 {
-		return s.w.Jobs[j].Arrival, true
+		return s.jobs[j].arrival, true
 	}
 	pa, known := s.arrival(p)
 	switch {
@@ -607,7 +645,7 @@ func (s *Stream) Finish(res *sim.Result) error {
 			s.release(r.i, r.task, r.job, r.launch, arrival[r.job])
 		}
 		for _, r := range s.lateReduces {
-			if s.jobs[r.job].mapsDone != len(s.w.Jobs[r.job].Maps) {
+			if s.jobs[r.job].mapsDone != s.jobs[r.job].maps {
 				s.v.add(5, key{int64(r.task), int64(r.i), 1}, "trace[%d]: reduce %d works though its job's maps never all completed", r.i, r.task)
 				continue
 			}

@@ -560,22 +560,7 @@ func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt
 
 // metrics recomputes the headline metrics from the trace.
 func (c *checker) metrics(arrival []sim.Time) {
-	got := c.res.Metrics
-	var completed, late, launches, local, killed int
-	first, last := sim.Time(math.MaxInt64), sim.Time(math.MinInt64)
-	sumT := 0.0
-	for j, o := range c.res.Jobs {
-		if !o.Done {
-			continue
-		}
-		completed++
-		sumT += float64(o.Completion - arrival[j])
-		first = min(first, arrival[j])
-		last = max(last, o.Completion)
-		if d := c.w.Jobs[j].Deadline; d != sim.NoDeadline && o.Completion > d {
-			late++
-		}
-	}
+	var launches, local, killed int
 	for _, a := range c.res.Trace {
 		if a.Kind == sim.Map && !a.Resumed {
 			launches++
@@ -587,22 +572,46 @@ func (c *checker) metrics(arrival []sim.Time) {
 			killed++
 		}
 	}
-	eq := func(name string, x, y float64) {
-		if math.Abs(x-y) > metricTol*math.Max(1, math.Abs(y)) {
-			c.fail("metric %s: reported %v, the trace gives %v", name, x, y)
+	compareMetrics(c.w, c.res, arrival, launches, local, killed, func(_ int, format string, a ...any) { c.fail(format, a...) })
+}
+
+// compareMetrics is the metric check both forms share: the job counts and
+// times from res.Jobs and the arrivals, and the launch counts the caller
+// took from the trace, against res.Metrics. fail gets which comparison (0
+// the counts, then makespan, mean turnaround, late fraction, locality).
+func compareMetrics(w *sim.Workload, res *sim.Result, arrival []sim.Time, launches, local, killed int, fail func(which int, format string, a ...any)) {
+	got := res.Metrics
+	var completed, late int
+	first, last := sim.Time(math.MaxInt64), sim.Time(math.MinInt64)
+	sumT := 0.0
+	for j, o := range res.Jobs {
+		if !o.Done {
+			continue
+		}
+		completed++
+		sumT += float64(o.Completion - arrival[j])
+		first = min(first, arrival[j])
+		last = max(last, o.Completion)
+		if d := w.Jobs[j].Deadline; d != sim.NoDeadline && o.Completion > d {
+			late++
 		}
 	}
-	if got.Jobs != len(c.w.Jobs) || got.CompletedJobs != completed || got.LateJobs != late || got.MapLaunches != launches || got.LocalLaunches != local || got.Killed != killed {
-		c.fail("metric counts: reported jobs %d completed %d late %d map launches %d local %d killed %d; the trace gives %d %d %d %d %d %d",
+	eq := func(which int, name string, x, y float64) {
+		if math.Abs(x-y) > metricTol*math.Max(1, math.Abs(y)) {
+			fail(which, "metric %s: reported %v, the trace gives %v", name, x, y)
+		}
+	}
+	if got.Jobs != len(w.Jobs) || got.CompletedJobs != completed || got.LateJobs != late || got.MapLaunches != launches || got.LocalLaunches != local || got.Killed != killed {
+		fail(0, "metric counts: reported jobs %d completed %d late %d map launches %d local %d killed %d; the trace gives %d %d %d %d %d %d",
 			got.Jobs, got.CompletedJobs, got.LateJobs, got.MapLaunches, got.LocalLaunches, got.Killed,
-			len(c.w.Jobs), completed, late, launches, local, killed)
+			len(w.Jobs), completed, late, launches, local, killed)
 	}
 	if completed > 0 {
-		eq("makespan", got.Makespan, float64(last-first)/1000)
-		eq("mean_turnaround", got.MeanTurnaround, sumT/1000/float64(completed))
-		eq("late_fraction", got.LateFraction, float64(late)/float64(completed))
+		eq(1, "makespan", got.Makespan, float64(last-first)/1000)
+		eq(2, "mean_turnaround", got.MeanTurnaround, sumT/1000/float64(completed))
+		eq(3, "late_fraction", got.LateFraction, float64(late)/float64(completed))
 	}
 	if launches > 0 {
-		eq("locality", got.Locality, float64(local)/float64(launches))
+		eq(4, "locality", got.Locality, float64(local)/float64(launches))
 	}
 }

@@ -711,41 +711,9 @@ func (s *Stream) replicas(res *sim.Result) {
 
 // metrics recomputes the headline metrics (Verify's metrics).
 func (s *Stream) metrics(res *sim.Result, arrival []sim.Time) {
-	got := res.Metrics
-	var completed, late int
-	first, last := sim.Time(math.MaxInt64), sim.Time(math.MinInt64)
-	sumT := 0.0
-	for j, o := range res.Jobs {
-		if !o.Done {
-			continue
-		}
-		completed++
-		sumT += float64(o.Completion - arrival[j])
-		first = min(first, arrival[j])
-		last = max(last, o.Completion)
-		if d := s.w.Jobs[j].Deadline; d != sim.NoDeadline && o.Completion > d {
-			late++
-		}
-	}
-	launches, local, killed := s.mapLaunches, s.localLaunches, s.killed
-	eq := func(sub int64, name string, x, y float64) {
-		if math.Abs(x-y) > metricTol*math.Max(1, math.Abs(y)) {
-			s.v.add(8, key{sub}, "metric %s: reported %v, the trace gives %v", name, x, y)
-		}
-	}
-	if got.Jobs != len(s.w.Jobs) || got.CompletedJobs != completed || got.LateJobs != late || got.MapLaunches != launches || got.LocalLaunches != local || got.Killed != killed {
-		s.v.add(8, key{0}, "metric counts: reported jobs %d completed %d late %d map launches %d local %d killed %d; the trace gives %d %d %d %d %d %d",
-			got.Jobs, got.CompletedJobs, got.LateJobs, got.MapLaunches, got.LocalLaunches, got.Killed,
-			len(s.w.Jobs), completed, late, launches, local, killed)
-	}
-	if completed > 0 {
-		eq(1, "makespan", got.Makespan, float64(last-first)/1000)
-		eq(2, "mean_turnaround", got.MeanTurnaround, sumT/1000/float64(completed))
-		eq(3, "late_fraction", got.LateFraction, float64(late)/float64(completed))
-	}
-	if launches > 0 {
-		eq(4, "locality", got.Locality, float64(local)/float64(launches))
-	}
+	compareMetrics(s.w, res, arrival, s.mapLaunches, s.localLaunches, s.killed, func(which int, format string, a ...any) {
+		s.v.add(8, key{int64(which)}, format, a...)
+	})
 }
 
 // key orders the violations of one phase as Verify finds them

@@ -53,11 +53,7 @@ func BenchmarkDay(b *testing.B) {
 		runtime.ReadMemStats(&after)
 		b.ReportMetric(float64(res.TaskEvents)/(c1-c0).Seconds(), "task-events/cpu-s")
 		b.ReportMetric((c2 - c1).Seconds(), "check-cpu-s")
-		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/tasks, "alloc-B/task")
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.HeapAlloc)/tasks, "live-B/task")
-		b.ReportMetric(tasks, "tasks")
+		reportBytes(b, before, after, tasks)
 		runtime.KeepAlive(res)
 	}
 }
@@ -95,11 +91,7 @@ func BenchmarkDayStreamed(b *testing.B) {
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
 		b.ReportMetric(float64(res.TaskEvents)/(c1-c0).Seconds(), "task-events/cpu-s")
-		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/tasks, "alloc-B/task")
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.HeapAlloc)/tasks, "live-B/task")
-		b.ReportMetric(tasks, "tasks")
+		reportBytes(b, before, after, tasks)
 		runtime.KeepAlive(res)
 	}
 }
@@ -157,4 +149,15 @@ func loadDay(b *testing.B) *sim.Workload {
 		b.Fatal(err)
 	}
 	return w
+}
+
+// reportBytes reports the bytes per task allocated between the before and
+// after statistics and live after a collection (the caller keeps its result
+// alive past the call), and the task count.
+func reportBytes(b *testing.B, before, after runtime.MemStats, tasks float64) {
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/tasks, "alloc-B/task")
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc)/tasks, "live-B/task")
+	b.ReportMetric(tasks, "tasks")
 }

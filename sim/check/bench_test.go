@@ -44,16 +44,7 @@ func (r *recorder) Ended(i int, a *sim.Attempt) { r.calls = append(r.calls, call
 //
 //	go test -run - -bench StreamDay -cpu 1 ./sim/check -stream-block-mb 4
 func BenchmarkStreamDay(b *testing.B) {
-	const day = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
-	if _, err := os.Stat(day); err != nil {
-		b.Skipf("no SWIM day: %v", err)
-	}
-	o := workload.DefaultOptions()
-	o.SWIM.BlockBytes = int64(*streamBlockMB * (1 << 20))
-	w, err := workload.Load(day, o)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := loadStreamDay(b)
 	opt := sim.DefaultOptions()
 	rec := &recorder{}
 	opt.Sink = rec
@@ -113,16 +104,7 @@ func (nopSink) Ended(int, *sim.Attempt)    {}
 //
 //	go test -run - -bench StreamedRunDay -cpu 1 ./sim/check -stream-block-mb 4
 func BenchmarkStreamedRunDay(b *testing.B) {
-	const day = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
-	if _, err := os.Stat(day); err != nil {
-		b.Skipf("no SWIM day: %v", err)
-	}
-	o := workload.DefaultOptions()
-	o.SWIM.BlockBytes = int64(*streamBlockMB * (1 << 20))
-	w, err := workload.Load(day, o)
-	if err != nil {
-		b.Fatal(err)
-	}
+	w := loadStreamDay(b)
 	// the least of each over the iterations: at a high load the least is
 	// the least disturbed by the neighbours
 	bare, checked := math.Inf(1), math.Inf(1)
@@ -153,4 +135,20 @@ func BenchmarkStreamedRunDay(b *testing.B) {
 	b.ReportMetric(bare, "run-cpu-s")
 	b.ReportMetric(checked, "run+check-cpu-s")
 	b.ReportMetric((checked-bare)/float64(2*events)*1e9, "check-cpu-ns/event")
+}
+
+// loadStreamDay loads the SWIM day at -stream-block-mb, or skips b when the
+// trace is not there.
+func loadStreamDay(b *testing.B) *sim.Workload {
+	const day = "../../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv"
+	if _, err := os.Stat(day); err != nil {
+		b.Skipf("no SWIM day: %v", err)
+	}
+	o := workload.DefaultOptions()
+	o.SWIM.BlockBytes = int64(*streamBlockMB * (1 << 20))
+	w, err := workload.Load(day, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return w
 }

@@ -54,7 +54,6 @@ type Stream struct {
 	validMap []bool // flush's scratch
 	// Per trace index: launched, ended.
 	launched, ended bitset
-	nLaunched       int
 
 	nodes  []nodeLoad
 	status []uint8 // per task: taskNone…taskLive
@@ -152,7 +151,7 @@ func (b *bitset) set(i int) (was bool) {
 	return was
 }
 
-func (b bitset) has(i int) bool { return i>>6 < len(b) && b[i>>6]&(1<<(i&63)) != 0 }
+func (b bitset) has(i int) bool { return i >= 0 && i>>6 < len(b) && b[i>>6]&(1<<(i&63)) != 0 }
 
 // NewStream returns a verifier of a run of w under opt.
 func NewStream(w *sim.Workload, opt sim.Options) *Stream {
@@ -243,7 +242,6 @@ func (s *Stream) Launched(i int, a *sim.Attempt) {
 		s.v.add(0, key{int64(i), 1}, "trace[%d]: launched twice", i)
 		return
 	}
-	s.nLaunched++
 	s.arrive(i, a.Launch, "launch")
 	s.launches = append(s.launches, rec{i, *a})
 }
@@ -627,13 +625,11 @@ func (s *Stream) release(i, t, j int, launch, arrival sim.Time) {
 // returns what Verify returns on the same run.
 func (s *Stream) Finish(res *sim.Result) error {
 	s.flush()
-	if s.nLaunched > 0 {
-		for i := range s.launched.len() {
-			if s.launched.has(i) && !s.ended.has(i) {
-				s.v.add(0, key{int64(i), 1}, "trace[%d]: launched, never ended", i)
-			} else if !s.launched.has(i) {
-				s.v.add(0, key{int64(i), 1}, "trace[%d]: never handed to the checker", i)
-			}
+	for i := range s.launched.len() {
+		if s.launched.has(i) && !s.ended.has(i) {
+			s.v.add(0, key{int64(i), 1}, "trace[%d]: launched, never ended", i)
+		} else if !s.launched.has(i) {
+			s.v.add(0, key{int64(i), 1}, "trace[%d]: never handed to the checker", i)
 		}
 	}
 	if len(res.Jobs) != len(s.w.Jobs) {
@@ -681,6 +677,11 @@ func (s *Stream) jobOutcomes(res *sim.Result) []sim.Time {
 // replicas checks the replica table (Verify's locality, first part).
 func (s *Stream) replicas(res *sim.Result) {
 	tasks := len(s.status)
+	// The locality flags were checked against the table the run began
+	// with: the reported one must be that table.
+	if res.Rep != s.rep || !slices.Equal(res.Replicas, s.reps) {
+		s.v.add(6, key{-2}, "replicas: the result's table (%d per task, %d entries) is not the one the run began with (%d, %d)", res.Rep, len(res.Replicas), s.rep, len(s.reps))
+	}
 	if len(res.Replicas) != res.Rep*tasks || s.noReps {
 		s.v.add(6, key{-1}, "replicas: %d entries, want %d", len(res.Replicas), res.Rep*tasks)
 		return

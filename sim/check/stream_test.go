@@ -193,9 +193,11 @@ func TestStreamChecksItsOrder(t *testing.T) {
 		return a.End
 	}
 	slices.SortStableFunc(calls, func(a, b call) int { return int(at(a) - at(b)) })
-	feed := func(calls []call) error {
+	// feedBegun feeds calls to a stream begun with the replica table
+	// (rep, replicas), then finishes it with res.
+	feedBegun := func(rep int, replicas []int32, calls []call) error {
 		st := check.NewStream(w, opt)
-		st.Begin(res.Rep, res.Replicas)
+		st.Begin(rep, replicas)
 		for _, c := range calls {
 			a := res.Trace[c.i]
 			if c.end {
@@ -207,6 +209,7 @@ func TestStreamChecksItsOrder(t *testing.T) {
 		}
 		return st.Finish(res)
 	}
+	feed := func(calls []call) error { return feedBegun(res.Rep, res.Replicas, calls) }
 	if err := feed(calls); err != nil {
 		t.Fatalf("the engine's order rejected: %v", err)
 	}
@@ -228,5 +231,21 @@ func TestStreamChecksItsOrder(t *testing.T) {
 		if !errors.Is(err, check.ErrViolation) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want a violation saying %q", c.name, err, c.want)
 		}
+	}
+	// an end of a negative index is a violation, not a panic; a result
+	// whose replica table is not the one the run began with is rejected
+	st := check.NewStream(w, opt)
+	st.Begin(res.Rep, res.Replicas)
+	a := res.Trace[0]
+	st.Ended(-1, &a)
+	if err := st.Finish(res); !errors.Is(err, check.ErrViolation) || !strings.Contains(err.Error(), "trace[-1]: ends without a launch") {
+		t.Errorf("an end of record -1: got %v", err)
+	}
+	other := slices.Clone(res.Replicas)
+	for k := range other {
+		other[k] = -1 // no replica anywhere (the locality flags may fail too)
+	}
+	if err := feedBegun(res.Rep, other, calls); !errors.Is(err, check.ErrViolation) || !strings.Contains(err.Error(), "not the one the run began with") {
+		t.Errorf("another replica table at the start: got %v", err)
 	}
 }

@@ -350,13 +350,18 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 			return nil, err
 		}
 		if st := out.Stream; st != nil {
-			extra = append(extra, lowerbound.Component{Name: "mrcp-stream", Value: st.Bound})
 			if st.Verified {
 				// formulations/mrcp's checker passed it; the simulator's
 				// must too before it counts as a schedule of this workload.
 				if verr := verifyStream(w, o.Sim, p, m, st); verr != nil {
 					out.StreamCheckErr = verr.Error()
 				}
+			}
+			// When the checkers disagree the model and the simulator
+			// disagree, and an optimal solve's bound (its schedule's value)
+			// proves nothing about this workload: no component then.
+			if out.StreamCheckErr == "" {
+				extra = append(extra, lowerbound.Component{Name: "mrcp-stream", Value: st.Bound})
 			}
 		}
 	}

@@ -300,7 +300,6 @@ func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []l
 	return val, mean / pc.w, flat, h
 }
 
-// lagPush adds it to the max-heap h (by lagWorse).
 // lagOffer offers interval item it to the fill h of work w, whose rooms
 // sum to room: it is kept when the fill is short or it is cheaper than the
 // dearest item held, and the dearest items are dropped while the rest still
@@ -318,6 +317,7 @@ func lagOffer(h []lagItem, room float64, it lagItem, w float64) ([]lagItem, floa
 	return h, room
 }
 
+// lagPush adds it to the max-heap h (by lagWorse).
 func lagPush(h []lagItem, it lagItem) []lagItem {
 	h = append(h, it)
 	for i := len(h) - 1; i > 0; {

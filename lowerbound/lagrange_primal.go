@@ -122,14 +122,18 @@ func (lm *lagModel) startParts(cert *LagrangeCertificate, out []LagrangeJob) {
 	cumR := make([]float64, nInt+1)
 	useM, useR := make([]float64, nInt), make([]float64, nInt)
 	var sc startScratch
+	cumRow := -1 // the reduce row cumR holds (every job's, in practice)
 	for j, on := range cert.Starts {
 		if !on {
 			continue
 		}
 		sb := &subs[j]
 		lamR := cert.Lambda[sb.row]
-		for t := range nInt {
-			cumR[t+1] = cumR[t] + lamR[t]*(lm.bp[t+1]-lm.bp[t])
+		if sb.row != cumRow {
+			for t := range nInt {
+				cumR[t+1] = cumR[t] + lamR[t]*(lm.bp[t+1]-lm.bp[t])
+			}
+			cumRow = sb.row
 		}
 		sv, arg := lm.startMin(sb, lamM, lamR, cumR, &sc)
 		clear(useM)

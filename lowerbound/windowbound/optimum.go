@@ -339,15 +339,15 @@ func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpsce
 	lo := int((int64(math.Max(0, b.Get(lowerbound.Makespan).Certified)) + unit - 1) / unit)
 	var best *mrcp.Schedule
 	have := math.MaxInt // makespan of best, in units
-	ub := mrcp.HorizonBound(in) - first
-	if incumbent > 0 {
-		ub = min(ub, incumbent)
+	ub, ubBy := mrcp.HorizonBound(in)-first, "the horizon allows"
+	if incumbent > 0 && incumbent < ub {
+		ub, ubBy = incumbent, "a verified schedule has"
 	}
 	status := solve.Optimal
 	for lo < have {
 		top := min(ub, have-1)
 		if top < lo {
-			return nil, fmt.Errorf("windowbound: a makespan of %d units is proven impossible, yet a verified schedule has %d", lo-1, ub)
+			return nil, fmt.Errorf("windowbound: a makespan of %d units is proven impossible, yet %s %d", lo-1, ubBy, ub)
 		}
 		T := lo + (top-lo)/2
 		dec := *in
@@ -383,7 +383,10 @@ func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpsce
 				// a verified schedule below a proven bound: a bug, never a result
 				return nil, fmt.Errorf("windowbound: a verified schedule has a makespan of %d units, below the proven %d", mk, lo)
 			}
-			best, have, ub = out.Schedule, mk, min(ub, mk)
+			best, have = out.Schedule, mk
+			if mk < ub {
+				ub, ubBy = mk, "a verified schedule has"
+			}
 		case math.Ceil(out.Result.Bound-boundSlack) >= 1:
 			lo = T + 1 // at least one job late in every schedule
 		default:
@@ -397,12 +400,7 @@ func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpsce
 		}
 	}
 	so.Wall = time.Since(t0)
-	so.Status = status
-	if lo < have {
-		if status == solve.Optimal {
-			so.Status = solve.StatusUnknown
-		}
-	}
+	so.Status = status // Optimal only when the loop closed the gap (lo ≥ have)
 	so.Bound = float64(int64(lo) * unit)
 	if best != nil {
 		so.Verified = true

@@ -26,10 +26,13 @@ const EnvVar = "MRBOUND_MAX_MEMORY"
 // and rounded up; docs/reliability.md has the runs.
 const (
 	// SimTask: one task of a simulated workload, from its TaskSpec to its
-	// runtime state, trace attempt and checker entry: `simulate --policy
-	// fifo --json --trace` of the FB-2009 SWIM day (432,291 tasks) peaks at
-	// 324 MB, 750 B a task.
-	SimTask = 768
+	// runtime state, streamed check and report, at the heaviest command on
+	// that path: `compare --policies fifo,fair,hfsp,hfsp-aftermaps` of the
+	// FB-2009 day at --block-mb 4 (6.44 M tasks, 3,000 nodes, bounds and
+	// offline side) peaks at 1,283 MB, 199 B a task; `simulate --json
+	// --trace` of it 151 B; a TuMM batch of 1.8 M tasks 100–160 B. (768 B
+	// was measured before the trace was streamed and TaskSpec compacted.)
+	SimTask = 256
 	// SimReplica: one replica of a map's block in the locality tables
 	// (an int32 and a TaskID, with the per-node ranges).
 	SimReplica = 16

@@ -24,7 +24,7 @@ func TestSizeRefusals(t *testing.T) {
 		cluster     func(*ClusterSpec)
 		prefix      string
 	}{
-		{"maps of one line", line, nil, nil, "t.tsv:1: 1e+09 tasks (67108864000000000 bytes at --block-mb 64) need about 760 GiB"},
+		{"maps of one line", line, nil, nil, "t.tsv:1: 1e+09 tasks (67108864000000000 bytes at --block-mb 64) need about 283 GiB"},
 		{"reduces of one line", "job0\t0\t0\t0\t1152921504606846976\t0\n", nil, nil, "t.tsv:1: "},
 		{"maps of the second line", small + line, nil, nil, "t.tsv:2: "},
 		{"tiny blocks", small + "job1\t1\t0\t1000000000000000\t0\t0\n", func(m *Model) { m.BlockBytes = 1 }, nil, "t.tsv:2: 1e+15 tasks"},

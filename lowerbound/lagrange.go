@@ -61,6 +61,14 @@ const (
 	startRecheck = 4
 )
 
+// LagrangeSafetyLimit is the wall-clock limit callers such as compare put on
+// the Lagrangian as a safety net only: its step count decides the result
+// (120 steps on FB-2009 day 0 take 7 CPU s at 20 nodes and 19 s at 10 on one
+// core, docs/results.md, issue 26), so that the bound does not depend on the
+// machine's load; the limit stops it only where the steps would take far
+// longer than that budget (a larger trace, or a machine many times slower).
+const LagrangeSafetyLimit = time.Minute
+
 // LagrangeComponent names the bound in Bound.Components.
 const LagrangeComponent = "interval-lagrangian"
 

@@ -50,17 +50,60 @@ func main() {
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
 	limit := flag.Duration("limit", 10*time.Minute, "time limit of the offline side per line")
 	lagrange := flag.Int("lagrange-iterations", 120, "steps of the interval Lagrangian bound on mean turnaround, as compare's default (0: off)")
+	flag.Float64Var(&hours, "hours", 0, "cut the SWIM day to the jobs arriving in its first hours (0: the whole day)")
 	flag.BoolVar(&gap, "gap", false, "after the table, where the mean-turnaround gap lies (Lagrangian charge per job class against the best offline schedule)")
+	lpHours := flag.String("lp", "", "instead of the bracket: the interval LP against the Lagrangian on the SWIM day at the first -nodes size, cut to its first hours (comma-separated)")
+	lpIntervals := flag.Int("lp-intervals", 256, "with -lp: the grid's equal steps (0: the Lagrangian's default)")
+	lpSteps := flag.String("lp-steps", "120,480", "with -lp: the Lagrangian's step counts")
+	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.Parse()
+	if *lpHours != "" {
+		if err := runLP(*trace, *nodes, *lpHours, *lpIntervals, *lpSteps); err != nil {
+			fmt.Fprintln(os.Stderr, "bracket:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*trace, *nodes, *coshh, *metrics, *swimPols, *coshhPols, *evals, *limit, *lagrange); err != nil {
 		fmt.Fprintln(os.Stderr, "bracket:", err)
 		os.Exit(1)
 	}
 }
 
+// runLP parses -lp's flags and runs lpGap.
+func runLP(trace, nodes, hours string, intervals int, steps string) error {
+	ns := split(nodes)
+	if len(ns) == 0 {
+		return fmt.Errorf("-lp needs a -nodes size")
+	}
+	n, err := strconv.Atoi(ns[0])
+	if err != nil {
+		return fmt.Errorf("-nodes: %v", err)
+	}
+	var hs []float64
+	for _, s := range split(hours) {
+		h, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(h > 0) {
+			return fmt.Errorf("-lp: %q is not a positive number of hours", s)
+		}
+		hs = append(hs, h)
+	}
+	var st []int
+	for _, s := range split(steps) {
+		k, err := strconv.Atoi(s)
+		if err != nil || k <= 0 {
+			return fmt.Errorf("-lp-steps: %q is not a positive step count", s)
+		}
+		st = append(st, k)
+	}
+	return lpGap(trace, n, hs, intervals, st)
+}
+
 var (
 	coshhTasks *bool
 	gap        bool
+	lpSolve    bool
+	hours      float64
 )
 
 type instance struct {
@@ -82,7 +125,12 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 		if err != nil {
 			return err
 		}
-		insts = append(insts, instance{fmt.Sprintf("FB-2009 day 0, %d nodes", n), w, split(swimPols)})
+		name := fmt.Sprintf("FB-2009 day 0, %d nodes", n)
+		if hours > 0 {
+			cutHours(w, hours)
+			name = fmt.Sprintf("FB-2009 day 0, first %g h (%d jobs), %d nodes", hours, len(w.Jobs), n)
+		}
+		insts = append(insts, instance{name, w, split(swimPols)})
 	}
 	for _, tr := range split(coshh) {
 		sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: tr, Jobs: 100, Seed: 1, Tasks: *coshhTasks})
@@ -119,7 +167,7 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 			}
 			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), UpperEvaluations: evals, UpperTimeLimit: limit}
 			if lagrangeIterations > 0 {
-				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: lagrangeIterations, TimeLimit: simbridge.DefaultLagrangeTimeLimit}
+				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: lagrangeIterations, TimeLimit: lowerbound.LagrangeSafetyLimit}
 			}
 			t0 := time.Now()
 			out, err := simbridge.Compare(context.Background(), in.name, in.w, pols, o)
@@ -162,6 +210,17 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 		}
 	}
 	return nil
+}
+
+// cutHours keeps the jobs that arrive in the first h hours: a prefix of
+// the day's jobs, which the SWIM loader gives in arrival order (a parent,
+// when a job has one, comes before it, so the prefix keeps it).
+func cutHours(w *sim.Workload, h float64) {
+	k := 0
+	for k < len(w.Jobs) && float64(w.Jobs[k].Arrival) < h*3600e3 {
+		k++
+	}
+	w.Jobs = w.Jobs[:k]
 }
 
 // secs prints a time metric in seconds.

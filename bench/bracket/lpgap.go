@@ -20,7 +20,9 @@ import (
 // (lowerbound.IntervalLP) against the interval Lagrangian on the same grid,
 // without and with the start-time terms of §4c, at each step count of
 // steps. It tells whether the subgradient method or the relaxation limits
-// the bound: the LP is the most §4b's Lagrangian can reach.
+// the bound: the LP is the most §4b's Lagrangian can reach. With -lp-every
+// k only every k-th job is kept (on a cluster k times smaller, the day's
+// load per node is kept).
 func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int) error {
 	o := workload.DefaultOptions()
 	o.SWIMCluster.Nodes, o.SWIMCluster.MapSlots, o.SWIMCluster.ReduceSlots = nodes, 2, 1
@@ -44,8 +46,8 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 	for _, h := range hours {
 		p := *full
 		p.Jobs = nil
-		for _, j := range full.Jobs {
-			if float64(j.Arrival) < h*3600e3 {
+		for i, j := range full.Jobs {
+			if float64(j.Arrival) < h*3600e3 && i%lpEvery == 0 {
 				p.Jobs = append(p.Jobs, j)
 			}
 		}

@@ -55,6 +55,7 @@ func main() {
 	lpHours := flag.String("lp", "", "instead of the bracket: the interval LP against the Lagrangian on the SWIM day at the first -nodes size, cut to its first hours (comma-separated)")
 	lpIntervals := flag.Int("lp-intervals", 256, "with -lp: the grid's equal steps (0: the Lagrangian's default)")
 	lpSteps := flag.String("lp-steps", "120,480", "with -lp: the Lagrangian's step counts")
+	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.Parse()
 	if *lpHours != "" {
@@ -96,6 +97,9 @@ func runLP(trace, nodes, hours string, intervals int, steps string) error {
 		}
 		st = append(st, k)
 	}
+	if lpEvery < 1 {
+		return fmt.Errorf("-lp-every: %d is not a positive count", lpEvery)
+	}
 	return lpGap(trace, n, hs, intervals, st)
 }
 
@@ -103,6 +107,7 @@ var (
 	coshhTasks *bool
 	gap        bool
 	lpSolve    bool
+	lpEvery    int
 	hours      float64
 )
 

@@ -53,23 +53,27 @@ func TestIntervalLPBetweenLagrangianAndOptimum(t *testing.T) {
 	}
 }
 
-// TestIntervalLPLoadedStream: on §4a's loaded stream the subgradient method
-// of §4b (NoStarts) at 400 steps is below the LP it relaxes and, on the same
-// 256-step grid, within 2 % of it: the figure docs/bounds.md §4d reports for
-// small instances (the method is not what limits the bound there).
-func TestIntervalLPLoadedStream(t *testing.T) {
-	p := loadedStream()
-	o := LagrangeOptions{Intervals: 256, Iterations: 400, NoStarts: true}
-	lag, err := IntervalLagrangian(context.Background(), p, o)
-	if err != nil {
-		t.Fatal(err)
+// TestIntervalLagrangianReachesItsLP: on §4a's loaded stream and on §4c's
+// stream of wide jobs, compare's 120 steps of the method of §4b (NoStarts)
+// on a 256-step grid end below the LP they relax and within 1.5 % of it.
+// The deflected steps (docs/bounds.md §4d) are 0.7 % and 1.0 % off; the
+// plain subgradient steps before them were 0.9 % and 2.1 % off (checked:
+// this test fails with deflection = 0).
+func TestIntervalLagrangianReachesItsLP(t *testing.T) {
+	for name, p := range map[string]*Problem{"loaded": loadedStream(), "wide": wideStream()} {
+		o := LagrangeOptions{Intervals: 256, Iterations: 120, NoStarts: true}
+		lag, err := IntervalLagrangian(context.Background(), p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lp, err := IntervalLP(context.Background(), p, o, solve.Options{Solver: "native"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lp.Status != solve.Optimal || lag.Value > lp.Value || lag.Value < 0.985*lp.Value {
+			t.Errorf("%s stream: Lagrangian %.6g, LP %.6g (%v): want 0.985·LP ≤ Lagrangian ≤ LP", name, lag.Value, lp.Value, lp.Status)
+		}
+		n := float64(len(p.Jobs)) * 1000
+		t.Logf("%s stream, mean turnaround: LP %.3f s, Lagrangian %.3f s (%d steps)", name, lp.Value/n, lag.Value/n, lag.Iterations)
 	}
-	lp, err := IntervalLP(context.Background(), p, o, solve.Options{Solver: "native"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lp.Status != solve.Optimal || lag.Value > lp.Value || lag.Value < 0.98*lp.Value {
-		t.Errorf("Lagrangian %.6g, LP %.6g (%v): want 0.98·LP ≤ Lagrangian ≤ LP", lag.Value, lp.Value, lp.Status)
-	}
-	t.Logf("mean turnaround: LP %.3f s, Lagrangian %.3f s (%d steps)", lp.Value/60e3, lag.Value/60e3, lag.Iterations)
 }

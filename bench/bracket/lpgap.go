@@ -65,7 +65,7 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 		fmt.Printf(" | ")
 		for _, noStarts := range []bool{true, false} {
 			for _, s := range steps {
-				lo := lowerbound.LagrangeOptions{Intervals: intervals, Iterations: s, NoStarts: noStarts}
+				lo := lowerbound.LagrangeOptions{Intervals: intervals, Iterations: s, NoStarts: noStarts, Target: lpTarget * n}
 				c0 := cpuSeconds()
 				res, err := lowerbound.IntervalLagrangian(context.Background(), &p, lo)
 				if err != nil {

@@ -51,10 +51,12 @@ func main() {
 	limit := flag.Duration("limit", 10*time.Minute, "time limit of the offline side per line")
 	lagrange := flag.Int("lagrange-iterations", 120, "steps of the interval Lagrangian bound on mean turnaround, as compare's default (0: off)")
 	flag.Float64Var(&hours, "hours", 0, "cut the SWIM day to the jobs arriving in its first hours (0: the whole day)")
+	flag.BoolVar(&waits, "waits", false, "after the table, where srpt's time goes on each SWIM instance (waits and phases per job class, one-reduce jobs that find every reduce slot busy)")
 	flag.BoolVar(&gap, "gap", false, "after the table, where the mean-turnaround gap lies (Lagrangian charge per job class against the best offline schedule)")
 	lpHours := flag.String("lp", "", "instead of the bracket: the interval LP against the Lagrangian on the SWIM day at the first -nodes size, cut to its first hours (comma-separated)")
 	lpIntervals := flag.Int("lp-intervals", 256, "with -lp: the grid's equal steps (0: the Lagrangian's default)")
 	lpSteps := flag.String("lp-steps", "120,480", "with -lp: the Lagrangian's step counts")
+	flag.Float64Var(&lpTarget, "lp-target", 0, "with -lp: Polyak's target for the Lagrangian, in seconds of mean turnaround (0: its own estimate)")
 	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.Parse()
@@ -108,7 +110,9 @@ var (
 	gap        bool
 	lpSolve    bool
 	lpEvery    int
+	lpTarget   float64
 	hours      float64
+	waits      bool
 )
 
 type instance struct {
@@ -157,6 +161,13 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 	fmt.Println("| instance | metric | bound (by) | best policy | best offline | bracket upper/bound | best policy/bound | offline side |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, in := range insts {
+		if waits && in.policies != nil && strings.HasPrefix(in.name, "FB-2009") {
+			t, err := waitTable(in)
+			if err != nil {
+				return fmt.Errorf("%s, -waits: %w", in.name, err)
+			}
+			gaps = append(gaps, t)
+		}
 		for _, ms := range split(metrics) {
 			m, err := lowerbound.ParseMetric(ms)
 			if err != nil {

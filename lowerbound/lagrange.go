@@ -56,11 +56,23 @@ const (
 	thetaSteps = 4
 	// deflection is the Camerini–Fratta–Maffioli factor of the step
 	// direction (d = g + δ·d_prev, δ = deflection·max(0, −g·d_prev)/
-	// |d_prev|²). On FB-2009 day 0 at 20 nodes, 120 steps give 106.04 s
-	// mean with plain subgradients and 106.70 / 107.01 / 107.41 / 107.41 s
-	// with 1 / 1.5 / 2 / 3; on the day's every tenth job on 2 nodes 349.6
-	// against 359.4 s at 2 (docs/results.md, issue 26, s12mean).
+	// |d_prev|²). On FB-2009 day 0 at 20 nodes, 120 steps deflected from
+	// the start give 106.70 / 107.01 / 107.41 / 107.41 s mean with 1 / 1.5
+	// / 2 / 3, against 106.04 s with plain subgradients; on the day's every
+	// tenth job on 2 nodes 359.4 s at 2 against 349.6 s (docs/results.md,
+	// issue 26, s12mean).
 	deflection = 2.0
+	// deflectFrom: the first steps go along the plain subgradient. From
+	// λ = 0 the first Polyak steps overshoot (the target is 20 % above the
+	// best value, far above what a lightly loaded day can gain), and a
+	// deflected direction continues an overshoot when the next subgradient
+	// reverses it (δ = 2 for an exact reversal gives d = d_prev). Deflected
+	// from the start, FB-2009 day 0 at 100 nodes stays at Σ CP_j (67.65 s
+	// mean against 68.01 s plain); after 10 plain steps a 20-job test
+	// stream ends 4 % below the plain method; after 20, every instance
+	// tried is at or above it (100 nodes 68.03 s, 40 nodes 77.00 s, 20
+	// nodes 106.89 s against 106.04 s; docs/results.md, issue 26, s12mean).
+	deflectFrom = 20
 	// startRecheck: a job whose start-time term beat its α/β term is given
 	// the start-time term alone, and compared again every startRecheck
 	// iterations (either term alone is valid; skipping the α/β knapsacks
@@ -553,12 +565,13 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 		if o.Target > best {
 			gap = math.Min(gap, o.Target-best)
 		}
-		// The step goes along the deflected direction d = g + δ·d_prev
-		// (Camerini, Fratta and Maffioli 1975), δ = −deflection·g·d_prev /
-		// |d_prev|² when the new subgradient turns back on the last
-		// direction (g·d_prev < 0), else 0: consecutive subgradients of the
-		// knapsacks' piecewise-linear minima zigzag, and the plain steps
-		// stall below the relaxation's optimum (docs/bounds.md §4d). Any
+		// After deflectFrom plain steps, the step goes along the deflected
+		// direction d = g + δ·d_prev (Camerini, Fratta and Maffioli 1975),
+		// δ = −deflection·g·d_prev / |d_prev|² when the new subgradient
+		// turns back on the last direction (g·d_prev < 0), else 0:
+		// consecutive subgradients of the knapsacks' piecewise-linear
+		// minima zigzag, and the plain steps stall below the relaxation's
+		// optimum (docs/bounds.md §4d). Any
 		// direction keeps every value valid.
 		dd, gd := 0.0, 0.0
 		for r := range lm.nrow {
@@ -568,7 +581,7 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			}
 		}
 		defl := 0.0
-		if dd > 0 && gd < 0 {
+		if dd > 0 && gd < 0 && it >= deflectFrom {
 			defl = -deflection * gd / dd
 		}
 		norm = 0

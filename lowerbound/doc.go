@@ -46,7 +46,9 @@
 // interval-indexed LP whose capacity rows are priced by subgradient steps,
 // each iterate's value a dual objective computed exactly; per job, the larger
 // of that relaxation's term and a start-time term with reduces in one piece)
-// for total and mean turnaround. Heterogeneous durations are handled
+// for total and mean turnaround; IntervalLP solves the Lagrangian's
+// relaxation itself as an LP, the oracle that tells how far the subgradient
+// method is from it. Heterogeneous durations are handled
 // by weighting each slot with a positive speed v_g: any choice gives a valid
 // bound, and several are tried.
 //

@@ -50,17 +50,69 @@ func main() {
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
 	limit := flag.Duration("limit", 10*time.Minute, "time limit of the offline side per line")
 	lagrange := flag.Int("lagrange-iterations", 120, "steps of the interval Lagrangian bound on mean turnaround, as compare's default (0: off)")
+	flag.Float64Var(&hours, "hours", 0, "cut the SWIM day to the jobs arriving in its first hours (0: the whole day)")
+	flag.BoolVar(&waits, "waits", false, "after the table, where srpt's time goes on each SWIM instance (waits and phases per job class, one-reduce jobs that find every reduce slot busy)")
 	flag.BoolVar(&gap, "gap", false, "after the table, where the mean-turnaround gap lies (Lagrangian charge per job class against the best offline schedule)")
+	lpHours := flag.String("lp", "", "instead of the bracket: the interval LP against the Lagrangian on the SWIM day at the first -nodes size, cut to its first hours (comma-separated)")
+	lpIntervals := flag.Int("lp-intervals", 256, "with -lp: the grid's equal steps (0: the Lagrangian's default)")
+	lpSteps := flag.String("lp-steps", "120,480", "with -lp: the Lagrangian's step counts")
+	flag.Float64Var(&lpTarget, "lp-target", 0, "with -lp: Polyak's target for the Lagrangian, in seconds of mean turnaround (0: its own estimate)")
+	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
+	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.Parse()
+	if *lpHours != "" {
+		if err := runLP(*trace, *nodes, *lpHours, *lpIntervals, *lpSteps); err != nil {
+			fmt.Fprintln(os.Stderr, "bracket:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*trace, *nodes, *coshh, *metrics, *swimPols, *coshhPols, *evals, *limit, *lagrange); err != nil {
 		fmt.Fprintln(os.Stderr, "bracket:", err)
 		os.Exit(1)
 	}
 }
 
+// runLP parses -lp's flags and runs lpGap.
+func runLP(trace, nodes, hours string, intervals int, steps string) error {
+	ns := split(nodes)
+	if len(ns) == 0 {
+		return fmt.Errorf("-lp needs a -nodes size")
+	}
+	n, err := strconv.Atoi(ns[0])
+	if err != nil {
+		return fmt.Errorf("-nodes: %v", err)
+	}
+	var hs []float64
+	for _, s := range split(hours) {
+		h, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(h > 0) {
+			return fmt.Errorf("-lp: %q is not a positive number of hours", s)
+		}
+		hs = append(hs, h)
+	}
+	var st []int
+	for _, s := range split(steps) {
+		k, err := strconv.Atoi(s)
+		if err != nil || k <= 0 {
+			return fmt.Errorf("-lp-steps: %q is not a positive step count", s)
+		}
+		st = append(st, k)
+	}
+	if lpEvery < 1 {
+		return fmt.Errorf("-lp-every: %d is not a positive count", lpEvery)
+	}
+	return lpGap(trace, n, hs, intervals, st)
+}
+
 var (
 	coshhTasks *bool
 	gap        bool
+	lpSolve    bool
+	lpEvery    int
+	lpTarget   float64
+	hours      float64
+	waits      bool
 )
 
 type instance struct {
@@ -82,7 +134,12 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 		if err != nil {
 			return err
 		}
-		insts = append(insts, instance{fmt.Sprintf("FB-2009 day 0, %d nodes", n), w, split(swimPols)})
+		name := fmt.Sprintf("FB-2009 day 0, %d nodes", n)
+		if hours > 0 {
+			cutHours(w, hours)
+			name = fmt.Sprintf("FB-2009 day 0, first %g h (%d jobs), %d nodes", hours, len(w.Jobs), n)
+		}
+		insts = append(insts, instance{name, w, split(swimPols)})
 	}
 	for _, tr := range split(coshh) {
 		sc, err := coshhscenario.Generate(coshhscenario.GenOptions{Trace: tr, Jobs: 100, Seed: 1, Tasks: *coshhTasks})
@@ -104,6 +161,13 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 	fmt.Println("| instance | metric | bound (by) | best policy | best offline | bracket upper/bound | best policy/bound | offline side |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, in := range insts {
+		if waits && in.policies != nil && strings.HasPrefix(in.name, "FB-2009") {
+			t, err := waitTable(in)
+			if err != nil {
+				return fmt.Errorf("%s, -waits: %w", in.name, err)
+			}
+			gaps = append(gaps, t)
+		}
 		for _, ms := range split(metrics) {
 			m, err := lowerbound.ParseMetric(ms)
 			if err != nil {
@@ -119,7 +183,7 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 			}
 			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), UpperEvaluations: evals, UpperTimeLimit: limit}
 			if lagrangeIterations > 0 {
-				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: lagrangeIterations, TimeLimit: simbridge.DefaultLagrangeTimeLimit}
+				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: lagrangeIterations, TimeLimit: lowerbound.LagrangeSafetyLimit}
 			}
 			t0 := time.Now()
 			out, err := simbridge.Compare(context.Background(), in.name, in.w, pols, o)
@@ -162,6 +226,17 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 		}
 	}
 	return nil
+}
+
+// cutHours keeps the jobs that arrive in the first h hours: a prefix of
+// the day's jobs, which the SWIM loader gives in arrival order (a parent,
+// when a job has one, comes before it, so the prefix keeps it).
+func cutHours(w *sim.Workload, h float64) {
+	k := 0
+	for k < len(w.Jobs) && float64(w.Jobs[k].Arrival) < h*3600e3 {
+		k++
+	}
+	w.Jobs = w.Jobs[:k]
 }
 
 // secs prints a time metric in seconds.

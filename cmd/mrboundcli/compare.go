@@ -73,7 +73,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve; 0 is no limit (the whole-stream optimum of --optimum-jobs then gets 60s)", DefaultText: "0, no limit"},
 			&cli.BoolFlag{Name: "lp", Usage: "add the bucketed LP relaxation to the turnaround bounds"},
 			&cli.IntFlag{Name: "windows", Usage: "jobs per MRCP window for late jobs and max turnaround (0: off)"},
-			&cli.IntFlag{Name: "lagrange-iterations", Value: defaultLagrangeIterations, Usage: "subgradient steps of the interval Lagrangian bound on total and mean turnaround (0: off; stopped by --time-limit, else 10s, keeping its best valid value)"},
+			&cli.IntFlag{Name: "lagrange-iterations", Value: defaultLagrangeIterations, Usage: "subgradient steps of the interval Lagrangian bound on total and mean turnaround (0: off; deterministic: a wall limit, --time-limit or else 1m, is only a safety net, keeping its best valid value)"},
 			&cli.IntFlag{Name: "optimum-jobs", Value: defaultOptimumJobs, Usage: "solve a stream of at most this many jobs whole as one MRCP instance, for every metric (mean and total turnaround: a model of at most 1200 columns), when it is one exactly (0: never; its time limit is --time-limit, else 60s)"},
 			&cli.StringFlag{Name: "family", Usage: "sweep: generated family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed)"},
 			&cli.IntFlag{Name: "jobs", Value: 40, Usage: "sweep: jobs per instance"},
@@ -188,7 +188,14 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 	case n < 0:
 		return o, badInputf("--lagrange-iterations: must be ≥ 0, got %d", n)
 	case n > 0:
-		o.run.Lagrange = &lowerbound.LagrangeOptions{Iterations: n, TimeLimit: o.run.Solve.TimeLimit}
+		// The step count decides the bound; the wall limit is a safety
+		// net (--time-limit when given), never the default stop, so that
+		// the value does not depend on the machine's load.
+		lim := o.run.Solve.TimeLimit
+		if lim == 0 {
+			lim = lowerbound.LagrangeSafetyLimit
+		}
+		o.run.Lagrange = &lowerbound.LagrangeOptions{Iterations: n, TimeLimit: lim}
 	}
 	if o.run.OptimumJobs = c.Int("optimum-jobs"); o.run.OptimumJobs < 0 {
 		return o, badInputf("--optimum-jobs: must be ≥ 0, got %d", o.run.OptimumJobs)

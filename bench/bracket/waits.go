@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/upperbound"
+)
+
+// waitTable is -waits' table for one instance: where the jobs' time goes
+// under the srpt construction (the best known schedule of the FB day's mean
+// turnaround, up to its local search), per class of jobs by reduce count —
+// from arrival to the first map's start, the map phase, from the last map's
+// end to the first reduce's start and the reduce phase, each as a share of
+// the mean — and, for the jobs with one reduce that waited for it (every
+// reduce slot busy: the construction leaves none idle while a reduce is
+// ready), their mean wait and which jobs held the slots when it became
+// ready: the waiting that the capacity rows of docs/bounds.md §4b–§4c do not
+// see.
+func waitTable(in instance) (string, error) {
+	w := in.w
+	pol, err := upperbound.New(w, upperbound.SRPT)
+	if err != nil {
+		return "", err
+	}
+	res, err := sim.Run(w, pol, simbridge.IdealOptions())
+	if err != nil {
+		return "", err
+	}
+	nj := len(w.Jobs)
+	firstMap, lastMapEnd, firstRed := make([]int64, nj), make([]int64, nj), make([]int64, nj)
+	for j := range nj {
+		firstMap[j], firstRed[j], lastMapEnd[j] = -1, -1, int64(w.Jobs[j].Arrival)
+	}
+	type change struct {
+		at    int64
+		delta int
+		class int
+	}
+	class := func(j int) int {
+		switch nr := len(w.Jobs[j].Reduces); {
+		case nr > 50:
+			return 2
+		case nr > 1:
+			return 1
+		}
+		return 0
+	}
+	var reds []change // reduce slots taken (+1, at launch) and freed (−1)
+	for _, a := range res.Trace {
+		j := a.Job
+		if a.Kind == sim.Map {
+			if firstMap[j] < 0 || int64(a.Start) < firstMap[j] {
+				firstMap[j] = int64(a.Start)
+			}
+			lastMapEnd[j] = max(lastMapEnd[j], int64(a.End))
+			continue
+		}
+		if firstRed[j] < 0 || int64(a.Start) < firstRed[j] {
+			firstRed[j] = int64(a.Start)
+		}
+		c := class(int(j))
+		reds = append(reds, change{int64(a.Launch), 1, c}, change{int64(a.End), -1, c})
+	}
+	// Frees before takes at the same instant: a slot freed at t is free
+	// for a reduce ready at t.
+	sort.Slice(reds, func(a, b int) bool {
+		if reds[a].at != reds[b].at {
+			return reds[a].at < reds[b].at
+		}
+		return reds[a].delta < reds[b].delta
+	})
+	slots := 0
+	for _, n := range w.Cluster.Nodes {
+		slots += n.ReduceSlots
+	}
+	// Busy reduce slots at each one-reduce job's ready time, by a sweep in
+	// ready-time order.
+	type ready struct {
+		at  int64
+		job int
+	}
+	var readies []ready
+	for j := range nj {
+		if len(w.Jobs[j].Reduces) == 1 && firstRed[j] > lastMapEnd[j] {
+			readies = append(readies, ready{lastMapEnd[j], j})
+		}
+	}
+	sort.Slice(readies, func(a, b int) bool { return readies[a].at < readies[b].at })
+	var busy, held [3]float64 // busy slots per holder class now; summed over the ready times
+	k := 0
+	wait := 0.0
+	for _, r := range readies {
+		for k < len(reds) && reds[k].at <= r.at {
+			busy[reds[k].class] += float64(reds[k].delta)
+			k++
+		}
+		for c := range held {
+			held[c] += busy[c]
+		}
+		wait += float64(firstRed[r.job]-r.at) / 1000
+	}
+	classes := []string{"≤ 1 reduce", "2–50 reduces", "> 50 reduces"}
+	type row struct {
+		jobs                                    int
+		mapWait, mapSpan, redWait, redSpan, all float64
+	}
+	rows := make([]row, len(classes))
+	n := float64(nj) * 1000
+	total := 0.0
+	for j := range nj {
+		r := &rows[class(j)]
+		r.jobs++
+		a, done := int64(w.Jobs[j].Arrival), int64(res.Jobs[j].Completion)
+		if firstMap[j] >= 0 {
+			r.mapWait += float64(firstMap[j]-a) / n
+			r.mapSpan += float64(lastMapEnd[j]-firstMap[j]) / n
+		}
+		if firstRed[j] >= 0 {
+			r.redWait += float64(firstRed[j]-lastMapEnd[j]) / n
+			r.redSpan += float64(done-firstRed[j]) / n
+		}
+		r.all += float64(done-a) / n
+		total += float64(done-a) / n
+	}
+	s := fmt.Sprintf("\n%s, srpt (%.2f s mean turnaround): where the time goes (s of the mean)\n\n", in.name, total)
+	s += "| jobs | count | arrival → first map | map phase | last map → first reduce | reduce phase | all |\n|---|---:|---:|---:|---:|---:|---:|\n"
+	for c, r := range rows {
+		s += fmt.Sprintf("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f |\n", classes[c], r.jobs, r.mapWait, r.mapSpan, r.redWait, r.redSpan, r.all)
+	}
+	m := math.Max(1, float64(len(readies)))
+	s += fmt.Sprintf("\n%d one-reduce jobs waited for a reduce slot after their maps, %.1f s on average; when their reduce became ready, the %d reduce slots were held on average by jobs with ≤ 1 / 2–50 / > 50 reduces: %.1f / %.1f / %.1f slots.\n",
+		len(readies), wait/m, slots, held[0]/m, held[1]/m, held[2]/m)
+	return s, nil
+}

@@ -37,6 +37,9 @@ type Options struct {
 	Known float64
 	// NodeLimit caps the nodes visited (DefaultNodeLimit when 0).
 	NodeLimit int64
+	// MemoEntries caps the partial schedules remembered for dominance
+	// (DefaultMemoEntries when 0, none when negative).
+	MemoEntries int
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -59,8 +62,10 @@ type Result struct {
 	Value float64 `json:"value"`
 	// Bound is a proven lower bound on the optimum (= Value when Optimal).
 	Bound float64 `json:"bound"`
-	// Nodes is the number of nodes visited.
+	// Nodes is the number of nodes visited, Dominated how many of them the
+	// memo closed.
 	Nodes      int64       `json:"nodes"`
+	Dominated  int64       `json:"dominated"`
 	Placements []Placement `json:"-"`
 }
 
@@ -96,6 +101,10 @@ type searcher struct {
 	lastStart          int64
 	lastIdx            int
 	stack              []Placement
+	hash               uint64 // zobrist hash of the placed counts
+	memo               *memo
+	vbuf               []int64
+	dominated          int64
 
 	inc      int64 // best score so far (math.MaxInt64: none)
 	known    int64 // stop once inc ≤ known
@@ -152,8 +161,19 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		s.known = int64(math.Ceil(o.Known*n - 1e-6*math.Max(1, o.Known*n)))
 	}
 	s.openMin = math.Inf(1)
+	if s.inc != math.MaxInt64 && s.inc <= s.known {
+		// The incumbent meets a proven bound: nothing to search.
+		return &Result{Metric: m, Status: solve.Optimal, Value: o.Incumbent, Bound: o.Incumbent}, nil
+	}
+	if o.MemoEntries >= 0 {
+		me := o.MemoEntries
+		if me == 0 {
+			me = DefaultMemoEntries
+		}
+		s.memo = newMemo(len(s.jobs), len(s.vector(nil))+1, me)
+	}
 	s.run()
-	res := &Result{Metric: m, Nodes: s.nodes, Value: math.NaN()}
+	res := &Result{Metric: m, Nodes: s.nodes, Dominated: s.dominated, Value: math.NaN()}
 	if s.inc != math.MaxInt64 {
 		res.Value = float64(s.inc) / n
 		if s.own {
@@ -281,6 +301,18 @@ func (s *searcher) next(j int) (k, idx int, release, dur int64, ok bool) {
 	return 0, 0, 0, 0, false
 }
 
+// floor is the least start of task idx whose key (start, idx) follows the
+// last placed task's (times are integers).
+func (s *searcher) floor(idx int) int64 {
+	if s.lastStart == math.MinInt64 {
+		return math.MinInt64
+	}
+	if idx < s.lastIdx {
+		return s.lastStart + 1
+	}
+	return s.lastStart
+}
+
 // earliest is the earliest-free slot of kind k (lowest index at a tie).
 func (s *searcher) earliest(k int) int {
 	b := 0
@@ -335,6 +367,13 @@ func (s *searcher) dfs(lb float64) {
 		s.leaf()
 		return
 	}
+	if s.memo != nil {
+		s.vbuf = s.vector(s.vbuf)
+		if s.memo.dominated(s, s.vbuf) {
+			s.dominated++
+			return
+		}
+	}
 	cs := s.candidates[s.placed][:0]
 	var f [2]int64
 	var fs [2]int
@@ -353,12 +392,16 @@ func (s *searcher) dfs(lb float64) {
 	for k := range 2 {
 		minEnd[k], second[k], minJob[k] = math.MaxInt64, math.MaxInt64, -1
 	}
+	// Starts are clamped to the least start whose key (start, index)
+	// follows the last placed task's (§12: a node's subtree then holds a
+	// best completion of every schedule that extends it with later keys,
+	// which the memo's dominance needs).
 	for j := range s.jobs {
-		k, _, r, d, ok := s.next(j)
+		k, idx, r, d, ok := s.next(j)
 		if !ok {
 			continue
 		}
-		e := max(f[k], r) + d
+		e := max(f[k], r, s.floor(idx)) + d
 		if e < minEnd[k] {
 			second[k] = minEnd[k]
 			minEnd[k], minJob[k] = e, j
@@ -371,10 +414,7 @@ func (s *searcher) dfs(lb float64) {
 		if !ok {
 			continue
 		}
-		start := max(f[k], r)
-		if start < s.lastStart || (start == s.lastStart && idx < s.lastIdx) {
-			continue // the build order's keys must increase
-		}
+		start := max(f[k], r, s.floor(idx))
 		other := minEnd[k]
 		if minJob[k] == j {
 			other = second[k]
@@ -443,10 +483,12 @@ func (s *searcher) apply(c *cand) undoRec {
 	s.slots[c.k][c.slot].free = c.end
 	if c.k == 0 {
 		s.stack = append(s.stack, Placement{Job: c.j, Index: s.mapsDone[c.j], Node: s.slots[0][c.slot].node, Start: c.start, End: c.end})
+		s.hash ^= zobrist(c.j, 0, s.mapsDone[c.j]) ^ zobrist(c.j, 0, s.mapsDone[c.j]+1)
 		s.mapsDone[c.j]++
 		s.lme[c.j] = max(s.lme[c.j], c.end)
 	} else {
 		s.stack = append(s.stack, Placement{Job: c.j, Index: s.redsDone[c.j], Node: s.slots[1][c.slot].node, Reduce: true, Start: c.start, End: c.end})
+		s.hash ^= zobrist(c.j, 1, s.redsDone[c.j]) ^ zobrist(c.j, 1, s.redsDone[c.j]+1)
 		s.redsDone[c.j]++
 	}
 	s.done[c.j] = max(s.done[c.j], c.end)
@@ -461,8 +503,10 @@ func (s *searcher) undo(c *cand, u undoRec) {
 	s.done[c.j], s.lme[c.j] = u.done, u.lme
 	if c.k == 0 {
 		s.mapsDone[c.j]--
+		s.hash ^= zobrist(c.j, 0, s.mapsDone[c.j]) ^ zobrist(c.j, 0, s.mapsDone[c.j]+1)
 	} else {
 		s.redsDone[c.j]--
+		s.hash ^= zobrist(c.j, 1, s.redsDone[c.j]) ^ zobrist(c.j, 1, s.redsDone[c.j]+1)
 	}
 	s.slots[c.k][c.slot].free = u.free
 	s.stack = s.stack[:len(s.stack)-1]

@@ -100,6 +100,7 @@ type searcher struct {
 	placed, nTasks     int
 	lastStart          int64
 	lastIdx            int
+	unit               int64 // the gcd of every arrival and duration (≥ 1)
 	stack              []Placement
 	hash               uint64 // zobrist hash of the placed counts
 	memo               *memo
@@ -187,7 +188,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		res.Bound = res.Value
 		if s.inc == math.MaxInt64 {
 			// Every node closed without a schedule: impossible, since the
-			// tree holds an optimum (§12); claim nothing.
+			// tree holds an optimum (§14); claim nothing.
 			return nil, fmt.Errorf("bnb: the search closed every node without a schedule")
 		}
 		return res, nil
@@ -240,6 +241,10 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 		nk[0] += len(pj.Maps)
 		nk[1] += len(pj.Reduces)
 	}
+	for _, jb := range s.jobs {
+		s.unit = gcd(gcd(gcd(s.unit, jb.arrival), max(jb.pMap, 0)), max(jb.pRed, 0))
+	}
+	s.unit = max(s.unit, 1)
 	idx := 0
 	for j := range s.jobs {
 		s.jobs[j].mapIdx = idx
@@ -302,13 +307,13 @@ func (s *searcher) next(j int) (k, idx int, release, dur int64, ok bool) {
 }
 
 // floor is the least start of task idx whose key (start, idx) follows the
-// last placed task's (times are integers).
+// last placed task's: every time is a multiple of unit.
 func (s *searcher) floor(idx int) int64 {
 	if s.lastStart == math.MinInt64 {
 		return math.MinInt64
 	}
 	if idx < s.lastIdx {
-		return s.lastStart + 1
+		return s.lastStart + s.unit
 	}
 	return s.lastStart
 }
@@ -383,7 +388,7 @@ func (s *searcher) dfs(lb float64) {
 			f[k] = s.slots[k][fs[k]].free
 		}
 	}
-	// The active rule (§12): no task starts on a slot after another
+	// The active rule (§14): no task starts on a slot after another
 	// available task of its kind could have run there entirely. minEnd[k]
 	// is the least such end, second[k] the next least, so a task is
 	// compared with the others only.
@@ -393,7 +398,7 @@ func (s *searcher) dfs(lb float64) {
 		minEnd[k], second[k], minJob[k] = math.MaxInt64, math.MaxInt64, -1
 	}
 	// Starts are clamped to the least start whose key (start, index)
-	// follows the last placed task's (§12: a node's subtree then holds a
+	// follows the last placed task's (§14: a node's subtree then holds a
 	// best completion of every schedule that extends it with later keys,
 	// which the memo's dominance needs).
 	for j := range s.jobs {
@@ -538,4 +543,11 @@ func (s *searcher) leaf() {
 			s.finished = true
 		}
 	}
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }

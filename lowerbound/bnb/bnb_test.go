@@ -119,7 +119,8 @@ func value(p *lowerbound.Problem, m lowerbound.Metric, pl []Placement) (float64,
 // TestMatchesExact: on 400 seeded tiny problems the search's optimum equals
 // lowerbound.Exact's for every metric, its schedule is valid with that value,
 // and given the optimum as incumbent it proves it without a schedule of its
-// own; a node limit of 2 leaves a bound no higher than the optimum.
+// own; without the memo it finds the same optimum; a node limit of 2 leaves
+// a bound no higher than the optimum.
 func TestMatchesExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 12))
 	ctx := context.Background()
@@ -147,6 +148,10 @@ func TestMatchesExact(t *testing.T) {
 				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements != nil {
 					t.Fatalf("problem %d %v with the optimum as incumbent: %v %+v", it, m, err, res)
 				}
+			}
+			res, err = Solve(ctx, p, m, Options{MemoEntries: -1})
+			if err != nil || res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 {
+				t.Fatalf("problem %d %v without the memo: %v %+v, exact %v", it, m, err, res, want)
 			}
 			res, err = Solve(ctx, p, m, Options{NodeLimit: 2})
 			if err != nil || res.Bound > want+1e-9 {
@@ -182,5 +187,47 @@ func TestOutsideClass(t *testing.T) {
 	}
 	if _, err := Solve(context.Background(), base(), lowerbound.LateJobs, Options{}); err == nil {
 		t.Error("late jobs: no error")
+	}
+}
+
+// TestStoppedIsDeterministic: an 8-job MRCP-like stream (4 nodes of 1 map
+// and 1 reduce slot, the mixed sizes) stopped by a 20,000-node limit twice
+// gives the same status, value, bound and node count; it claims no
+// optimum, its bound lies below its schedule's value, which an independent
+// check recomputes.
+func TestStoppedIsDeterministic(t *testing.T) {
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
+	for range 4 {
+		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: 1, ReduceSlots: 1})
+	}
+	sizes := [][2]int64{{3, 30000}, {10, 20000}, {20, 16000}}
+	r := rand.New(rand.NewPCG(8, 26))
+	var at int64
+	for range 8 {
+		sz := sizes[r.IntN(3)]
+		j := lowerbound.Job{Arrival: at, Reduces: []lowerbound.Task{{Dur: []int64{20000}}}}
+		for range sz[0] {
+			j.Maps = append(j.Maps, lowerbound.Task{Dur: []int64{sz[1]}})
+		}
+		p.Jobs = append(p.Jobs, j)
+		at += 1000 * int64(r.IntN(40))
+	}
+	var first *Result
+	for range 2 {
+		res, err := Solve(context.Background(), p, lowerbound.TotalTurnaround, Options{NodeLimit: 20000})
+		if err != nil || res == nil {
+			t.Fatal(err)
+		}
+		if res.Status != solve.NodeLimit || !(res.Bound < res.Value) {
+			t.Fatalf("%v: bound %v, value %v: want a stopped search below its schedule", res.Status, res.Bound, res.Value)
+		}
+		if v, err := value(p, lowerbound.TotalTurnaround, res.Placements); err != nil || v != res.Value {
+			t.Fatalf("schedule: %v, value %v against %v", err, v, res.Value)
+		}
+		if first == nil {
+			first = res
+		} else if first.Value != res.Value || first.Bound != res.Bound || first.Nodes != res.Nodes || first.Dominated != res.Dominated {
+			t.Fatalf("two runs differ: %+v and %+v", first, res)
+		}
 	}
 }

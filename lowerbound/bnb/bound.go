@@ -18,7 +18,7 @@ type fluidJob struct {
 }
 
 // bound is a lower bound on the score of every schedule that extends the
-// current node (§12): every remaining task starts no earlier than the last
+// current node (§14): every remaining task starts no earlier than the last
 // placed start t0, on a slot no earlier than the slot's free time.
 func (s *searcher) bound() float64 {
 	t0 := s.lastStart

@@ -12,7 +12,7 @@
 // of a kind are interchangeable, so they are pooled: M map slots and R reduce
 // slots, each remembered with its node to decode the schedule.
 //
-// # The search (docs/bounds.md §12)
+// # The search (docs/bounds.md §14)
 //
 // A node is a partial schedule built in non-decreasing (start, task index)
 // order: each step takes one job's next task — its next map, or once its maps
@@ -21,7 +21,7 @@
 // the job's last map end allow. lowerbound.Exact proves that these build
 // orders contain an optimum of every regular metric; pooling identical slots
 // and taking a job's identical tasks in index order keep one. Two more rules
-// cut the tree, both proven in §12: a task is not placed when another
+// cut the tree, both proven in §14: a task is not placed when another
 // available task of its kind could run entirely, on the same slot, before it
 // starts (the schedule would not be active), and a node whose lower bound
 // reaches the incumbent is closed.

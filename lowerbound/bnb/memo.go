@@ -15,7 +15,7 @@ const DefaultMemoEntries = 200_000
 const memoBucket = 32
 
 // memo remembers partial schedules already searched, by the tasks they
-// placed, so that a node another one dominates (§12: the same tasks placed,
+// placed, so that a node another one dominates (§14: the same tasks placed,
 // a key, slot free times and per-job times no earlier) is not searched
 // again.
 type memo struct {

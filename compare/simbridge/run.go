@@ -52,8 +52,10 @@ type Options struct {
 	// sim/check, or compare's best verified schedule when it finds none
 	// better) is the offline side's and the MILP is not run; a search
 	// stopped by its limit adds its bound, and a better schedule it found
-	// competes for the upper end and becomes the MILP's incumbent. Its time
-	// limit is the MILP's.
+	// competes for the upper end and becomes the MILP's incumbent. On the
+	// total and mean turnaround a best-first phase of as many nodes follows
+	// a stopped depth-first one, for its bound. Its time limit is the
+	// MILP's.
 	SearchNodes int64
 	// Recorded, when set, is what the real cluster did (a trace's record):
 	// it is reported as one more row, "recorded", verified by the checker

@@ -105,7 +105,8 @@ const valueTol = 1e-9
 
 // search runs the branch and bound on p for m with compare's best verified
 // value inc as incumbent and the certified bound known, within the node
-// limit o.SearchNodes (DefaultSearchNodes when 0) and the time limit.
+// limit o.SearchNodes (DefaultSearchNodes when 0; for the sums as many again
+// in the best-first phase) and the time limit.
 func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options, limit time.Duration, inc, known float64) (*bnb.Result, error) {
 	nodes := o.SearchNodes
 	if nodes == 0 {
@@ -113,7 +114,13 @@ func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o O
 	}
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	return bnb.Solve(sctx, p, m, bnb.Options{Incumbent: inc, Known: known, NodeLimit: nodes})
+	bo := bnb.Options{Incumbent: inc, Known: known, NodeLimit: nodes}
+	if m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround {
+		// The best-first phase raises the sums' bound well above the
+		// depth-first one's; on the maxima it hardly moves it.
+		bo.BoundNodes = nodes
+	}
+	return bnb.Solve(sctx, p, m, bo)
 }
 
 // verifySearch checks the branch and bound's schedule with sim/check, as

@@ -12,6 +12,9 @@ import (
 	"github.com/mrbound/mrbound/solve"
 )
 
+// MaxOpen caps the open nodes of the best-first phase (20 bytes each).
+const MaxOpen = 2_000_000
+
 // DefaultNodeLimit is the node limit when Options.NodeLimit is 0.
 const DefaultNodeLimit = 2_000_000
 
@@ -40,6 +43,12 @@ type Options struct {
 	// MemoEntries caps the partial schedules remembered for dominance
 	// (DefaultMemoEntries when 0, none when negative).
 	MemoEntries int
+	// BoundNodes > 0 runs, after a depth-first search stopped by its node
+	// limit, a best-first search from the root of at most that many nodes
+	// (and MaxOpen open ones), which prunes with the incumbent found so far:
+	// the least bound of its open nodes is a bound too, and on the sums far
+	// better than the depth-first one's (docs/results.md, issue 26, s12bnb).
+	BoundNodes int64
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -174,6 +183,15 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		s.memo = newMemo(len(s.jobs), len(s.vector(nil))+1, me)
 	}
 	s.run()
+	bf := math.Inf(-1)
+	if o.BoundNodes > 0 && s.stopped == solve.NodeLimit {
+		b, stopped := s.bestFirst(o.BoundNodes, MaxOpen)
+		if !stopped {
+			s.stopped = solve.StatusUnknown // every node closed: the incumbent is optimal
+		} else {
+			bf = b
+		}
+	}
 	res := &Result{Metric: m, Nodes: s.nodes, Dominated: s.dominated, Value: math.NaN()}
 	if s.inc != math.MaxInt64 {
 		res.Value = float64(s.inc) / n
@@ -194,7 +212,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		return res, nil
 	}
 	res.Status = s.stopped
-	b := math.Min(s.openMin, float64(s.inc))
+	b := math.Min(math.Max(s.openMin, bf), float64(s.inc))
 	res.Bound = math.Max(0, ceilSafe(b)) / n
 	if s.inc != math.MaxInt64 && res.Bound >= res.Value {
 		res.Status, res.Bound = solve.Optimal, res.Value
@@ -379,72 +397,7 @@ func (s *searcher) dfs(lb float64) {
 			return
 		}
 	}
-	cs := s.candidates[s.placed][:0]
-	var f [2]int64
-	var fs [2]int
-	for k := range 2 {
-		if len(s.slots[k]) > 0 {
-			fs[k] = s.earliest(k)
-			f[k] = s.slots[k][fs[k]].free
-		}
-	}
-	// The active rule (§14): no task starts on a slot after another
-	// available task of its kind could have run there entirely. minEnd[k]
-	// is the least such end, second[k] the next least, so a task is
-	// compared with the others only.
-	var minEnd, second [2]int64
-	var minJob [2]int
-	for k := range 2 {
-		minEnd[k], second[k], minJob[k] = math.MaxInt64, math.MaxInt64, -1
-	}
-	// Starts are clamped to the least start whose key (start, index)
-	// follows the last placed task's (§14: a node's subtree then holds a
-	// best completion of every schedule that extends it with later keys,
-	// which the memo's dominance needs).
-	for j := range s.jobs {
-		k, idx, r, d, ok := s.next(j)
-		if !ok {
-			continue
-		}
-		e := max(f[k], r, s.floor(idx)) + d
-		if e < minEnd[k] {
-			second[k] = minEnd[k]
-			minEnd[k], minJob[k] = e, j
-		} else if e < second[k] {
-			second[k] = e
-		}
-	}
-	for j := range s.jobs {
-		k, idx, r, d, ok := s.next(j)
-		if !ok {
-			continue
-		}
-		start := max(f[k], r, s.floor(idx))
-		other := minEnd[k]
-		if minJob[k] == j {
-			other = second[k]
-		}
-		if other <= start {
-			continue // not active
-		}
-		cs = append(cs, cand{j: j, k: k, slot: fs[k], start: start, end: start + d, idx: idx})
-	}
-	for i := range cs {
-		c := &cs[i]
-		undo := s.apply(c)
-		c.lb = s.bound()
-		s.undo(c, undo)
-		c.tie = s.tie(c)
-	}
-	sort.Slice(cs, func(a, b int) bool {
-		if cs[a].lb != cs[b].lb {
-			return cs[a].lb < cs[b].lb
-		}
-		if cs[a].tie != cs[b].tie {
-			return cs[a].tie < cs[b].tie
-		}
-		return cs[a].idx < cs[b].idx
-	})
+	cs := s.children(s.candidates[s.placed][:0])
 	s.candidates[s.placed] = cs
 	for i := range cs {
 		c := cs[i]
@@ -550,4 +503,76 @@ func gcd(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
+}
+
+// children appends to cs the current node's children, each with its bound,
+// best first: the rules of §14 (keys grow, starts clamped to the key's
+// floor, the active rule).
+func (s *searcher) children(cs []cand) []cand {
+	var f [2]int64
+	var fs [2]int
+	for k := range 2 {
+		if len(s.slots[k]) > 0 {
+			fs[k] = s.earliest(k)
+			f[k] = s.slots[k][fs[k]].free
+		}
+	}
+	// The active rule (§14): no task starts on a slot after another
+	// available task of its kind could have run there entirely. minEnd[k]
+	// is the least such end, second[k] the next least, so a task is
+	// compared with the others only.
+	var minEnd, second [2]int64
+	var minJob [2]int
+	for k := range 2 {
+		minEnd[k], second[k], minJob[k] = math.MaxInt64, math.MaxInt64, -1
+	}
+	// Starts are clamped to the least start whose key (start, index)
+	// follows the last placed task's (§14: a node's subtree then holds a
+	// best completion of every schedule that extends it with later keys,
+	// which the memo's dominance needs).
+	for j := range s.jobs {
+		k, idx, r, d, ok := s.next(j)
+		if !ok {
+			continue
+		}
+		e := max(f[k], r, s.floor(idx)) + d
+		if e < minEnd[k] {
+			second[k] = minEnd[k]
+			minEnd[k], minJob[k] = e, j
+		} else if e < second[k] {
+			second[k] = e
+		}
+	}
+	for j := range s.jobs {
+		k, idx, r, d, ok := s.next(j)
+		if !ok {
+			continue
+		}
+		start := max(f[k], r, s.floor(idx))
+		other := minEnd[k]
+		if minJob[k] == j {
+			other = second[k]
+		}
+		if other <= start {
+			continue // not active
+		}
+		cs = append(cs, cand{j: j, k: k, slot: fs[k], start: start, end: start + d, idx: idx})
+	}
+	for i := range cs {
+		c := &cs[i]
+		undo := s.apply(c)
+		c.lb = s.bound()
+		s.undo(c, undo)
+		c.tie = s.tie(c)
+	}
+	sort.Slice(cs, func(a, b int) bool {
+		if cs[a].lb != cs[b].lb {
+			return cs[a].lb < cs[b].lb
+		}
+		if cs[a].tie != cs[b].tie {
+			return cs[a].tie < cs[b].tie
+		}
+		return cs[a].idx < cs[b].idx
+	})
+	return cs
 }

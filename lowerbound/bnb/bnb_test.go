@@ -153,6 +153,10 @@ func TestMatchesExact(t *testing.T) {
 			if err != nil || res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 {
 				t.Fatalf("problem %d %v without the memo: %v %+v, exact %v", it, m, err, res, want)
 			}
+			res, err = Solve(ctx, p, m, Options{NodeLimit: 2, BoundNodes: 1 + int64(it%40)})
+			if err != nil || res.Bound > want+1e-9 || (res.Status == solve.Optimal && math.Abs(res.Value-want) > 1e-9) {
+				t.Fatalf("problem %d %v, 2 nodes then best-first: %v %+v, exact %v", it, m, err, res, want)
+			}
 			res, err = Solve(ctx, p, m, Options{NodeLimit: 2})
 			if err != nil || res.Bound > want+1e-9 {
 				t.Fatalf("problem %d %v, 2 nodes: %v, bound %v above the optimum %v", it, m, err, res.Bound, want)

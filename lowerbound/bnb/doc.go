@@ -33,6 +33,11 @@
 // least) plus the least reduce tail; for the maximum turnaround, EDF
 // feasibility of the same relaxation against the incumbent's deadlines.
 //
+// With Options.BoundNodes a best-first phase follows a depth-first search
+// stopped by its node limit: the same tree expanded from the root in order
+// of bound, pruned by the incumbent found so far; the least bound of its
+// open nodes is a lower bound, on the sums far above the depth-first one's.
+//
 // # Results
 //
 // Optimal means the search closed every node: the best schedule (its own,

@@ -18,8 +18,11 @@ const MaxOpen = 2_000_000
 // DefaultNodeLimit is the node limit when Options.NodeLimit is 0.
 const DefaultNodeLimit = 2_000_000
 
-// MaxTasks is the most tasks Solve takes: the search recurses once per task.
-const MaxTasks = 20_000
+// MaxTasks is the most tasks Solve takes: the search recurses once per
+// task and each node's bound costs about a task per job and slot, so a
+// larger stream would spend compare's time on nodes far from closing (the
+// 20-job MRCP streams have 150–400 tasks).
+const MaxTasks = 2_000
 
 // ctxEvery is how many nodes pass between two looks at the context.
 const ctxEvery = 1024

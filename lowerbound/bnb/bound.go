@@ -15,6 +15,9 @@ type fluidJob struct {
 	tail     float64 // the job's least reduce span after its last map
 	deadline float64 // EDF only
 	end      float64
+	// rem and done are fluid's working state.
+	rem  float64
+	done bool
 }
 
 // bound is a lower bound on the score of every schedule that extends the
@@ -171,11 +174,9 @@ const (
 // every deadline whenever any schedule does.
 func fluid(avail []int64, js []fluidJob, r rule) bool {
 	n := len(js)
-	rem := make([]float64, n)
-	done := make([]bool, n)
 	t := math.Inf(1)
 	for i := range js {
-		rem[i] = js[i].work
+		js[i].rem, js[i].done = js[i].work, false
 		t = math.Min(t, js[i].release)
 	}
 	missed := false
@@ -193,14 +194,14 @@ func fluid(avail []int64, js []fluidJob, r rule) bool {
 		nextRel := math.Inf(1)
 		pick := -1
 		for i := range js {
-			if done[i] {
+			if js[i].done {
 				continue
 			}
 			if js[i].release > t {
 				nextRel = math.Min(nextRel, js[i].release)
 				continue
 			}
-			if pick < 0 || better(js, rem, i, pick, r) {
+			if pick < 0 || better(js, i, pick, r) {
 				pick = i
 			}
 		}
@@ -208,10 +209,10 @@ func fluid(avail []int64, js []fluidJob, r rule) bool {
 			t = math.Min(nextRel, nextAvail)
 			continue
 		}
-		fin := t + rem[pick]/float64(speed)
+		fin := t + js[pick].rem/float64(speed)
 		step := math.Min(fin, math.Min(nextRel, nextAvail))
 		if step >= fin {
-			js[pick].end, done[pick] = fin, true
+			js[pick].end, js[pick].done = fin, true
 			left--
 			if r == edf && fin > js[pick].deadline+fluidTol {
 				missed = true
@@ -219,15 +220,15 @@ func fluid(avail []int64, js []fluidJob, r rule) bool {
 			t = fin
 			continue
 		}
-		rem[pick] -= (step - t) * float64(speed)
+		js[pick].rem -= (step - t) * float64(speed)
 		t = step
 	}
 	return missed
 }
 
-func better(js []fluidJob, rem []float64, i, j int, r rule) bool {
+func better(js []fluidJob, i, j int, r rule) bool {
 	if r == edf {
 		return js[i].deadline < js[j].deadline
 	}
-	return rem[i] < rem[j]
+	return js[i].rem < js[j].rem
 }

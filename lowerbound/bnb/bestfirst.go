@@ -47,13 +47,13 @@ func (h *bfHeap) Pop() any {
 // closed here (§14, Lemma 3).
 func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 	h := &bfHeap{nodes: []bfNode{{lb: s.bound(), parent: -1, j: -1}}, open: []int32{0}}
+	// The depth-first memo is dropped: its dominators' subtrees may have
+	// been left open by the stop, which this phase does not search.
 	var mm *memo
 	if s.memo != nil {
 		mm = newMemo(len(s.jobs), s.memo.width, s.memo.max)
 	}
-	saved := s.memo
 	s.memo = mm
-	defer func() { s.memo = saved }()
 	var path []int16
 	var undos []undoRec
 	var cands []cand

@@ -12,8 +12,8 @@ import (
 	"github.com/mrbound/mrbound/solve"
 )
 
-// MaxOpen caps the open nodes of the best-first phase (20 bytes each).
-const MaxOpen = 2_000_000
+// DefaultMaxOpen is Options.MaxOpen when 0.
+const DefaultMaxOpen = 4_000_000
 
 // DefaultNodeLimit is the node limit when Options.NodeLimit is 0.
 const DefaultNodeLimit = 2_000_000
@@ -52,6 +52,9 @@ type Options struct {
 	// the least bound of its open nodes is a bound too, and on the sums far
 	// better than the depth-first one's (docs/results.md, issue 26, s12bnb).
 	BoundNodes int64
+	// MaxOpen caps the nodes the best-first phase makes (DefaultMaxOpen
+	// when 0; 20 bytes each).
+	MaxOpen int
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -188,7 +191,11 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	s.run()
 	bf := math.Inf(-1)
 	if o.BoundNodes > 0 && s.stopped == solve.NodeLimit {
-		b, stopped := s.bestFirst(o.BoundNodes, MaxOpen)
+		mo := o.MaxOpen
+		if mo <= 0 {
+			mo = DefaultMaxOpen
+		}
+		b, stopped := s.bestFirst(o.BoundNodes, mo)
 		if !stopped {
 			s.stopped = solve.StatusUnknown // every node closed: the incumbent is optimal
 		} else {

@@ -53,9 +53,9 @@ type Options struct {
 	// better) is the offline side's and the MILP is not run; a search
 	// stopped by its limit adds its bound, and a better schedule it found
 	// competes for the upper end and becomes the MILP's incumbent. On the
-	// total and mean turnaround a best-first phase of as many nodes follows
-	// a stopped depth-first one, for its bound. Its time limit is the
-	// MILP's.
+	// maxima half the nodes go to a depth-first search; on the total and
+	// mean turnaround a twelfth, and the rest to a best-first phase (with
+	// dives) for a better bound. Its time limit is the MILP's.
 	SearchNodes int64
 	// Recorded, when set, is what the real cluster did (a trace's record):
 	// it is reported as one more row, "recorded", verified by the checker
@@ -111,9 +111,10 @@ const DefaultLagrangeTimeLimit = 10 * time.Second
 const TurnaroundOptimumColumns = 1200
 
 // DefaultSearchNodes is Options.SearchNodes when 0: the branch and bound
-// proves 3- to 6-job MRCP mixed streams in 10^2–10^5 nodes and visits
-// 10^5–3·10^5 nodes per CPU second (docs/results.md, issue 26, s12bnb).
-const DefaultSearchNodes = 300_000
+// proves 3- to 8-job MRCP mixed streams in 10^2–10^5 nodes, 12-job ones in
+// about 5·10^5, and visits 5·10^4–3·10^5 nodes per CPU second
+// (docs/results.md, issue 26, s12bnb).
+const DefaultSearchNodes = 600_000
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).

@@ -99,6 +99,9 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 					heap.Push(h, int32(len(h.nodes)-1))
 				}
 			}
+			if expanded%diveEvery == 0 {
+				s.dive()
+			}
 		}
 		for q := len(cands) - 1; q >= 0; q-- {
 			s.undo(&cands[q], undos[q])
@@ -112,4 +115,22 @@ func (s *searcher) childOf(j int) cand {
 	sl := s.earliest(k)
 	start := max(s.slots[k][sl].free, r, s.floor(idx))
 	return cand{j: j, k: k, slot: sl, start: start, end: start + d, idx: idx}
+}
+
+// diveEvery is how many best-first expansions pass between two dives.
+const diveEvery = 512
+
+// dive looks for a better incumbent below the current node: a depth-first
+// search, children best bound first, of at most twice as many nodes as tasks
+// are left. The best-first phase needs better incumbents to close its nodes
+// (it rarely reaches a leaf itself), and the nodes of least bound are where
+// better schedules lie. The dive's nodes are not searched completely, so it
+// neither reads nor fills the memo, and its stop is not the search's: the
+// node it starts from stays open in the heap through its children.
+func (s *searcher) dive() {
+	saved, limit, stopped, openMin := s.memo, s.limit, s.stopped, s.openMin
+	s.memo, s.stopped = nil, solve.StatusUnknown
+	s.limit = s.nodes + 2*int64(s.nTasks-s.placed)
+	s.dfs(s.bound())
+	s.memo, s.limit, s.stopped, s.openMin = saved, limit, stopped, openMin
 }

@@ -37,6 +37,8 @@
 // stopped by its node limit: the same tree expanded from the root in order
 // of bound, pruned by the incumbent found so far; the least bound of its
 // open nodes is a lower bound, on the sums far above the depth-first one's.
+// Every 512 expansions it dives below the node expanded (a short
+// depth-first search) for a better incumbent, which it needs to close nodes.
 //
 // # Results
 //

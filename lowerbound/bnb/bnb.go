@@ -195,6 +195,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		if mo <= 0 {
 			mo = DefaultMaxOpen
 		}
+		mo = min(mo, math.MaxInt32) // nodes are indexed by int32
 		b, stopped := s.bestFirst(o.BoundNodes, mo)
 		if !stopped {
 			s.stopped = solve.StatusUnknown // every node closed: the incumbent is optimal

@@ -4,10 +4,11 @@
 // it (ideal mode, whole-stream MRCP solve for streams up to 30 jobs — for
 // the turnaround metrics only when its model has at most
 // simbridge.TurnaroundOptimumColumns columns — interval Lagrangian on the
-// turnaround metrics), printing the bound and
-// what gives it, the upper end, the bracket, the whole-stream solve's
-// status, bound and wall time, and the CPU seconds (user + sys) of the
-// whole comparison. It prints a Markdown table (docs/results.md, issue 26).
+// turnaround metrics, the branch and bound of lowerbound/bnb first with
+// -search-nodes nodes), printing the bound and what gives it, the upper
+// end, the bracket, the search's status, bound and nodes, the whole-stream
+// solve's status, bound and wall time, and the CPU seconds (user + sys) of
+// the whole comparison. It prints a Markdown table (docs/results.md, issue 26).
 // With -model-lp it also prints, for the turnaround metrics, the size of
 // the whole-stream MILP with compare's incumbent and its LP relaxation's
 // status, value and CPU seconds per solver (the objective is in time units).
@@ -43,9 +44,10 @@ func main() {
 	lambda := flag.Float64("lambda", 0.02, "arrival rate (jobs per s)")
 	metrics := flag.String("metrics", "mean-turnaround,total-turnaround,makespan,max-turnaround", "metrics")
 	limit := flag.Duration("limit", simbridge.DefaultOptimumTimeLimit, "time limit of the whole-stream solve")
+	nodes := flag.Int64("search-nodes", 0, "node limit of the branch and bound (0: simbridge.DefaultSearchNodes, -1: none)")
 	lp := flag.String("model-lp", "", "for the turnaround metrics, also print the size of the whole-stream MILP (with the best verified schedule as incumbent) and solve its LP relaxation with these solvers (e.g. native,highs) within -limit")
 	flag.Parse()
-	if err := run(*seeds, *jobs, *lambda, *metrics, *limit, *lp); err != nil {
+	if err := run(*seeds, *jobs, *lambda, *metrics, *limit, *nodes, *lp); err != nil {
 		fmt.Fprintln(os.Stderr, "mrcpexact:", err)
 		os.Exit(1)
 	}
@@ -60,10 +62,10 @@ func cpu() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration, lpSolvers string) error {
+func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration, nodes int64, lpSolvers string) error {
 	var models []string
-	fmt.Println("| seed | metric | bound (by) | upper (by) | bracket | stream solve: status, bound, wall | compare CPU s |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| seed | metric | bound (by) | upper (by) | bracket | search: status, bound, nodes | stream solve: status, bound, wall | compare CPU s |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, ss := range strings.Split(seeds, ",") {
 		seed, err := strconv.ParseUint(ss, 10, 64)
 		if err != nil {
@@ -90,7 +92,7 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 				}
 				pols = append(pols, simbridge.Named{Name: n, Policy: p})
 			}
-			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), OptimumJobs: 30, Solve: solve.Options{TimeLimit: limit}}
+			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), OptimumJobs: 30, SearchNodes: nodes, Solve: solve.Options{TimeLimit: limit}}
 			if m == lowerbound.MeanTurnaround || m == lowerbound.TotalTurnaround {
 				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: 120} // compare's default
 			}
@@ -108,6 +110,13 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 			if r.Bracket != nil {
 				bracket = fmt.Sprintf("%.4f", *r.Bracket)
 			}
+			searched := "not tried"
+			if sr := out.Search; sr != nil {
+				searched = fmt.Sprintf("%s, %s, %d", sr.Status, secs(sr.Bound, m), sr.Nodes)
+				if out.SearchCheckErr != "" {
+					searched += ", sim/check: " + out.SearchCheckErr
+				}
+			}
 			stream := "not tried"
 			if st := out.Stream; st != nil {
 				stream = fmt.Sprintf("%s, %s, %.1f s", st.Status, secs(st.Bound, m), st.Wall.Seconds())
@@ -115,7 +124,7 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 					stream += ", sim/check: " + out.StreamCheckErr
 				}
 			}
-			fmt.Printf("| %d | %s | %s (%s) | %s | %s | %s | %.1f |\n", seed, m, secs(r.Bound, m), r.By, upper, bracket, stream, used.Seconds())
+			fmt.Printf("| %d | %s | %s (%s) | %s | %s | %s | %s | %.1f |\n", seed, m, secs(r.Bound, m), r.By, upper, bracket, searched, stream, used.Seconds())
 			if lpSolvers != "" && (m == lowerbound.MeanTurnaround || m == lowerbound.TotalTurnaround) {
 				line, err := modelLP(out, m, lpSolvers, limit)
 				if err != nil {

@@ -65,7 +65,12 @@ func TestCompareMixedStreamOptimum(t *testing.T) {
 	if lex.LateJobs == 0 {
 		t.Fatal("the stream needs a late job for the late count to be tested")
 	}
-	checkStreamOptimum(t, w, want)
+	checkStreamOptimum(t, w, want, -1)
+	// The branch and bound proves the metrics it offers itself, and the
+	// MILP is then not run.
+	delete(want, lowerbound.LateJobs)
+	delete(want, lowerbound.MRCPProduct)
+	checkStreamOptimum(t, w, want, 0)
 	// The turnaround MILP is tried on models of at most
 	// TurnaroundOptimumColumns columns: a 2-job mixed stream (25 tasks) and
 	// a 3-job one (46 tasks, beyond the 30 tasks of the former gate).
@@ -82,15 +87,17 @@ func TestCompareMixedStreamOptimum(t *testing.T) {
 			t.Fatal(err)
 		}
 		total := mrcp.Objective{Kind: mrcp.TotalTurnaround}.ScheduleValue(solveMRCP(in2, mrcp.TotalTurnaround), 0)
-		checkStreamOptimum(t, w2, map[lowerbound.Metric]float64{
-			lowerbound.TotalTurnaround: total * 1000,
-			lowerbound.MeanTurnaround:  total * 1000 / float64(len(in2.Jobs)),
-		})
+		for _, nodes := range []int64{-1, 0} {
+			checkStreamOptimum(t, w2, map[lowerbound.Metric]float64{
+				lowerbound.TotalTurnaround: total * 1000,
+				lowerbound.MeanTurnaround:  total * 1000 / float64(len(in2.Jobs)),
+			}, nodes)
+		}
 	}
 }
 
-// TestTurnaroundOptimumGate: compare tries the whole-stream MILP of the
-// mean turnaround exactly when its model (built with compare's incumbent)
+// TestTurnaroundOptimumGate (the branch and bound off): compare tries the
+// whole-stream MILP of the mean turnaround exactly when its model (built with compare's incumbent)
 // has at most TurnaroundOptimumColumns columns: not on the 6-job stream
 // above (thousands of columns), where the bound comes from the other
 // components, each below every verified schedule; on the 3-job one, whose
@@ -109,7 +116,7 @@ func TestTurnaroundOptimumGate(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, err := Compare(context.Background(), "gate", w, NameAll(fifo.New(), fifo.NewEDF(), fair.New()),
-			Options{Metric: lowerbound.MeanTurnaround, Sim: IdealOptions(), OptimumJobs: 30, Solve: solve.Options{Solver: "native", TimeLimit: testLimit}})
+			Options{Metric: lowerbound.MeanTurnaround, Sim: IdealOptions(), OptimumJobs: 30, SearchNodes: -1, Solve: solve.Options{Solver: "native", TimeLimit: testLimit}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,18 +144,27 @@ func TestTurnaroundOptimumGate(t *testing.T) {
 // checkStreamOptimum compares w on each metric of want and checks that the
 // offline side is the proven optimum want[m], verified by sim/check, with
 // every bound component at or below it and every verified policy and
-// offline construction at or above it.
-func checkStreamOptimum(t *testing.T, w *sim.Workload, want map[lowerbound.Metric]float64) {
+// offline construction at or above it. With search < 0 the optimum must
+// come from the whole-stream MILP (the branch and bound off); otherwise
+// (Options.SearchNodes = search) from the branch and bound, the MILP not
+// run.
+func checkStreamOptimum(t *testing.T, w *sim.Workload, want map[lowerbound.Metric]float64, search int64) {
 	t.Helper()
 	for m, v := range want {
 		out, err := Compare(context.Background(), "mixed", w, NameAll(fifo.New(), fifo.NewEDF(), fair.New()),
-			Options{Metric: m, Sim: IdealOptions(), OptimumJobs: 30, Solve: solve.Options{Solver: "native", TimeLimit: testLimit}})
+			Options{Metric: m, Sim: IdealOptions(), OptimumJobs: 30, SearchNodes: search, Solve: solve.Options{Solver: "native", TimeLimit: testLimit}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := out.Report
-		if r.BoundStatus != "optimal" || r.Optimum == nil || !r.OfflineVerified || out.Stream == nil {
-			t.Fatalf("%v: bound status %q, optimum %v, verified %v, stream solve %+v", m, r.BoundStatus, r.Optimum, r.OfflineVerified, out.Stream)
+		if r.BoundStatus != "optimal" || r.Optimum == nil || !r.OfflineVerified {
+			t.Fatalf("%v: bound status %q, optimum %v, verified %v", m, r.BoundStatus, r.Optimum, r.OfflineVerified)
+		}
+		if search < 0 && (out.Stream == nil || out.Search != nil) {
+			t.Fatalf("%v: stream solve %+v, search %+v: want the MILP alone", m, out.Stream, out.Search)
+		}
+		if search >= 0 && (out.Search == nil || out.Search.Status != solve.Optimal || out.SearchCheckErr != "" || out.Stream != nil) {
+			t.Fatalf("%v: search %+v (sim/check %q), stream solve %+v: want the search's optimum alone", m, out.Search, out.SearchCheckErr, out.Stream)
 		}
 		if *r.Optimum != v {
 			t.Errorf("%v: compare's optimum %v, formulations/mrcp's %v", m, *r.Optimum, v)
@@ -290,7 +306,7 @@ func TestStoppedStreamScheduleCompetes(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := Compare(context.Background(), "stopped", w, NameAll(fifo.New(), fifo.NewEDF(), fair.New()),
-		Options{Metric: lowerbound.MeanTurnaround, Sim: IdealOptions(), OptimumJobs: 30,
+		Options{Metric: lowerbound.MeanTurnaround, Sim: IdealOptions(), OptimumJobs: 30, SearchNodes: -1,
 			Solve: solve.Options{Solver: "native", TimeLimit: testLimit, NodeLimit: 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -311,5 +327,60 @@ func TestStoppedStreamScheduleCompetes(t *testing.T) {
 	}
 	if r.Upper == nil || *r.Upper > st.Value || r.Bound > st.Value {
 		t.Errorf("upper %v, bound %v, stream schedule %v", r.Upper, r.Bound, st.Value)
+	}
+}
+
+// TestSearchBeyondTheMILP: the 6-job stream of TestCompareMixedStreamOptimum
+// on the total turnaround, whose MILP compare does not try (above
+// TurnaroundOptimumColumns): the branch and bound proves its optimum, its
+// schedule (or compare's best verified one) passes sim/check, every bound
+// component lies at or below it and every verified schedule at or above.
+// On a 3-job stream (seed 1, whose certified bound is below its optimum) a
+// search stopped after 2 nodes claims no optimum, its bound lies at or below the optimum, and the
+// MILP, then run, proves the optimum the full search proves.
+func TestSearchBeyondTheMILP(t *testing.T) {
+	run := func(jobs, seed int, nodes int64) *Outcome {
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: 0.05, Seed: uint64(seed)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := workload.FromMRCP("mixed", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Compare(context.Background(), "mixed", w, NameAll(fifo.New(), fifo.NewEDF(), fair.New()),
+			Options{Metric: lowerbound.TotalTurnaround, Sim: IdealOptions(), OptimumJobs: 30, SearchNodes: nodes, Solve: solve.Options{Solver: "native", TimeLimit: testLimit}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	out := run(6, 3, 0)
+	r := out.Report
+	if r.BoundStatus != "optimal" || r.Optimum == nil || out.Search == nil || out.Search.Status != solve.Optimal || out.SearchCheckErr != "" || out.Stream != nil {
+		t.Fatalf("6 jobs: %q, optimum %v, search %+v (sim/check %q), stream solve %+v", r.BoundStatus, r.Optimum, out.Search, out.SearchCheckErr, out.Stream)
+	}
+	for _, c := range r.Components {
+		if c.Value > *r.Optimum {
+			t.Errorf("bound component %s = %v above the optimum %v", c.Name, c.Value, *r.Optimum)
+		}
+	}
+	for _, row := range r.Policies {
+		if row.Verified && row.Value < *r.Optimum {
+			t.Errorf("%s = %v below the optimum %v", row.Policy, row.Value, *r.Optimum)
+		}
+	}
+
+	full := run(3, 1, 0)
+	stopped := run(3, 1, 2)
+	sr := stopped.Search
+	if sr == nil || sr.Status == solve.Optimal || stopped.Stream == nil || stopped.Stream.Status != solve.Optimal {
+		t.Fatalf("3 jobs, 2 nodes: search %+v, stream solve %+v: want a stopped search, then the MILP's optimum", sr, stopped.Stream)
+	}
+	if full.Report.Optimum == nil || full.Search == nil || full.Stream != nil || stopped.Report.Optimum == nil || *full.Report.Optimum != *stopped.Report.Optimum {
+		t.Fatalf("3 jobs: the search's optimum %v, the MILP's %v", full.Report.Optimum, stopped.Report.Optimum)
+	}
+	if sr.Bound > *full.Report.Optimum {
+		t.Errorf("the stopped search's bound %v is above the optimum %v", sr.Bound, *full.Report.Optimum)
 	}
 }

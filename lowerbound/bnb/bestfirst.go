@@ -1,0 +1,136 @@
+package bnb
+
+import (
+	"container/heap"
+	"math"
+
+	"github.com/mrbound/mrbound/solve"
+)
+
+// bfNode is an open node of the best-first phase, kept as the job whose
+// next task its parent's child placed: replaying the jobs from the root
+// rebuilds the node (every child is a function of its parent's state).
+type bfNode struct {
+	lb     float64
+	parent int32
+	j      int16
+	depth  int16
+}
+
+// bfHeap orders open nodes by bound, deeper first at a tie.
+type bfHeap struct {
+	nodes []bfNode
+	open  []int32
+}
+
+func (h *bfHeap) Len() int { return len(h.open) }
+func (h *bfHeap) Less(a, b int) bool {
+	x, y := &h.nodes[h.open[a]], &h.nodes[h.open[b]]
+	if x.lb != y.lb {
+		return x.lb < y.lb
+	}
+	return x.depth > y.depth
+}
+func (h *bfHeap) Swap(a, b int) { h.open[a], h.open[b] = h.open[b], h.open[a] }
+func (h *bfHeap) Push(x any)    { h.open = append(h.open, x.(int32)) }
+func (h *bfHeap) Pop() any {
+	x := h.open[len(h.open)-1]
+	h.open = h.open[:len(h.open)-1]
+	return x
+}
+
+// bestFirst expands nodes in order of bound from the root, at most limit of
+// them (and at most maxOpen made); it returns the least bound of the nodes
+// left open (+Inf when none is: every node closed) and whether a limit
+// stopped it. The incumbent prunes as in dfs. It keeps a memo of its own:
+// a dominator must be a node expanded here, whose children are open or
+// closed here (§14, Lemma 3).
+func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
+	h := &bfHeap{nodes: []bfNode{{lb: s.bound(), parent: -1, j: -1}}, open: []int32{0}}
+	// The depth-first memo is dropped: its dominators' subtrees may have
+	// been left open by the stop, which this phase does not search.
+	var mm *memo
+	if s.memo != nil {
+		mm = newMemo(len(s.jobs), s.memo.width, s.memo.max)
+	}
+	s.memo = mm
+	var path []int16
+	var undos []undoRec
+	var cands []cand
+	var cs []cand
+	for expanded := int64(0); ; expanded++ {
+		if h.Len() == 0 {
+			return math.Inf(1), false
+		}
+		top := h.nodes[h.open[0]]
+		if s.prune(top.lb) || s.finished {
+			return math.Inf(1), false // every open node is no better than the incumbent
+		}
+		if expanded >= limit || len(h.nodes) >= maxOpen {
+			return top.lb, true
+		}
+		if expanded%ctxEvery == 0 && s.ctx.Err() != nil {
+			s.stopped = solve.Interrupted
+			return top.lb, true
+		}
+		i := heap.Pop(h).(int32)
+		s.nodes++
+		// Replay the node from the root.
+		path = path[:0]
+		for x := i; h.nodes[x].parent >= 0; x = h.nodes[x].parent {
+			path = append(path, h.nodes[x].j)
+		}
+		cands, undos = cands[:0], undos[:0]
+		for q := len(path) - 1; q >= 0; q-- {
+			c := s.childOf(int(path[q]))
+			cands = append(cands, c)
+			undos = append(undos, s.apply(&cands[len(cands)-1]))
+		}
+		switch {
+		case s.placed == s.nTasks:
+			s.leaf()
+		case mm != nil && mm.dominated(s, s.vector(s.vbuf)):
+			s.dominated++
+		default:
+			cs = s.children(cs[:0])
+			for _, c := range cs {
+				if !s.prune(c.lb) {
+					h.nodes = append(h.nodes, bfNode{lb: c.lb, parent: i, j: int16(c.j), depth: h.nodes[i].depth + 1})
+					heap.Push(h, int32(len(h.nodes)-1))
+				}
+			}
+			if expanded%diveEvery == 0 {
+				s.dive()
+			}
+		}
+		for q := len(cands) - 1; q >= 0; q-- {
+			s.undo(&cands[q], undos[q])
+		}
+	}
+}
+
+// childOf is the current node's child that places job j's next task.
+func (s *searcher) childOf(j int) cand {
+	k, idx, r, d, _ := s.next(j)
+	sl := s.earliest(k)
+	start := max(s.slots[k][sl].free, r, s.floor(idx))
+	return cand{j: j, k: k, slot: sl, start: start, end: start + d, idx: idx}
+}
+
+// diveEvery is how many best-first expansions pass between two dives.
+const diveEvery = 512
+
+// dive looks for a better incumbent below the current node: a depth-first
+// search, children best bound first, of at most twice as many nodes as tasks
+// are left. The best-first phase needs better incumbents to close its nodes
+// (it rarely reaches a leaf itself), and the nodes of least bound are where
+// better schedules lie. The dive's nodes are not searched completely, so it
+// neither reads nor fills the memo, and its stop is not the search's: the
+// node it starts from stays open in the heap through its children.
+func (s *searcher) dive() {
+	saved, limit, stopped, openMin := s.memo, s.limit, s.stopped, s.openMin
+	s.memo, s.stopped = nil, solve.StatusUnknown
+	s.limit = s.nodes + 2*int64(s.nTasks-s.placed)
+	s.dfs(s.bound())
+	s.memo, s.limit, s.stopped, s.openMin = saved, limit, stopped, openMin
+}

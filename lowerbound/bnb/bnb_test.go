@@ -1,0 +1,237 @@
+package bnb
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/solve"
+)
+
+var metrics = []lowerbound.Metric{lowerbound.Makespan, lowerbound.TotalTurnaround, lowerbound.MeanTurnaround, lowerbound.MaxTurnaround}
+
+// tiny draws a problem of the package's class small enough for
+// lowerbound.Exact: 1–3 nodes, 1–4 jobs, at most lowerbound.ExactMaxTasks
+// tasks, each job's maps of one duration and its reduces of another.
+func tiny(r *rand.Rand) *lowerbound.Problem {
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
+	for range 1 + r.IntN(3) {
+		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: r.IntN(3), ReduceSlots: r.IntN(3)})
+	}
+	p.Nodes[0].MapSlots, p.Nodes[0].ReduceSlots = max(1, p.Nodes[0].MapSlots), max(1, p.Nodes[0].ReduceSlots)
+	tasks := 0
+	for range 1 + r.IntN(4) {
+		j := lowerbound.Job{Arrival: int64(r.IntN(7))}
+		dm, dr := int64(1+r.IntN(5)), int64(1+r.IntN(4))
+		for range r.IntN(4) {
+			if tasks < lowerbound.ExactMaxTasks {
+				j.Maps = append(j.Maps, lowerbound.Task{Dur: []int64{dm}})
+				tasks++
+			}
+		}
+		for range r.IntN(3) {
+			if tasks < lowerbound.ExactMaxTasks {
+				j.Reduces = append(j.Reduces, lowerbound.Task{Dur: []int64{dr}})
+				tasks++
+			}
+		}
+		p.Jobs = append(p.Jobs, j)
+	}
+	return p
+}
+
+// value checks pl as a schedule of p — every task once, within its
+// node's slot counts, after its arrival and (a reduce) its job's maps, for
+// its duration — and returns its metric m.
+func value(p *lowerbound.Problem, m lowerbound.Metric, pl []Placement) (float64, error) {
+	seen := map[[3]int]bool{}
+	lme := make([]int64, len(p.Jobs))
+	c := make([]int64, len(p.Jobs))
+	for j := range p.Jobs {
+		lme[j], c[j] = p.Jobs[j].Arrival, p.Jobs[j].Arrival
+	}
+	for _, x := range pl {
+		if x.Job < 0 || x.Job >= len(p.Jobs) || x.Node < 0 || x.Node >= len(p.Nodes) {
+			return 0, fmt.Errorf("%+v: no such job or node", x)
+		}
+		kind, ts := 0, p.Jobs[x.Job].Maps
+		if x.Reduce {
+			kind, ts = 1, p.Jobs[x.Job].Reduces
+		}
+		key := [3]int{x.Job, kind, x.Index}
+		if x.Index < 0 || x.Index >= len(ts) || seen[key] {
+			return 0, fmt.Errorf("%+v: no such task, or placed twice", x)
+		}
+		seen[key] = true
+		if x.End-x.Start != ts[x.Index].Dur[0] || x.Start < p.Jobs[x.Job].Arrival {
+			return 0, fmt.Errorf("%+v: wrong duration or before the arrival", x)
+		}
+		if !x.Reduce {
+			lme[x.Job] = max(lme[x.Job], x.End)
+		}
+		c[x.Job] = max(c[x.Job], x.End)
+	}
+	if len(seen) != p.NumTasks() {
+		return 0, fmt.Errorf("%d of %d tasks placed", len(seen), p.NumTasks())
+	}
+	for _, x := range pl {
+		if x.Reduce && x.Start < lme[x.Job] {
+			return 0, fmt.Errorf("%+v: reduce before its job's last map end %d", x, lme[x.Job])
+		}
+		// Capacity: the tasks of x's kind on x's node running at x.Start.
+		busy := 0
+		for _, y := range pl {
+			if y.Node == x.Node && y.Reduce == x.Reduce && y.Start <= x.Start && x.Start < y.End {
+				busy++
+			}
+		}
+		slots := p.Nodes[x.Node].MapSlots
+		if x.Reduce {
+			slots = p.Nodes[x.Node].ReduceSlots
+		}
+		if busy > slots {
+			return 0, fmt.Errorf("%+v: %d tasks on %d slots", x, busy, slots)
+		}
+	}
+	var total, maxT, maxC int64
+	minA := int64(math.MaxInt64)
+	for j := range p.Jobs {
+		a := p.Jobs[j].Arrival
+		total += c[j] - a
+		maxT = max(maxT, c[j]-a)
+		maxC = max(maxC, c[j])
+		minA = min(minA, a)
+	}
+	switch m {
+	case lowerbound.Makespan:
+		return float64(maxC - minA), nil
+	case lowerbound.MaxTurnaround:
+		return float64(maxT), nil
+	case lowerbound.MeanTurnaround:
+		return float64(total) / float64(len(p.Jobs)), nil
+	}
+	return float64(total), nil
+}
+
+// TestMatchesExact: on 400 seeded tiny problems the search's optimum equals
+// lowerbound.Exact's for every metric, its schedule is valid with that value,
+// and given the optimum as incumbent it proves it without a schedule of its
+// own; without the memo it finds the same optimum; a node limit of 2 leaves
+// a bound no higher than the optimum.
+func TestMatchesExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 12))
+	ctx := context.Background()
+	for it := range 400 {
+		p := tiny(r)
+		opt, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range metrics {
+			want := opt.Value(m, len(p.Jobs))
+			res, err := Solve(ctx, p, m, Options{})
+			if err != nil || res == nil {
+				t.Fatalf("problem %d %v: %v (nil %v)", it, m, err, res == nil)
+			}
+			if res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 || res.Bound != res.Value {
+				t.Fatalf("problem %d %v: %v value %v bound %v, exact %v\n%+v", it, m, res.Status, res.Value, res.Bound, want, p)
+			}
+			got, err := value(p, m, res.Placements)
+			if err != nil || math.Abs(got-want) > 1e-9 {
+				t.Fatalf("problem %d %v: schedule %v (value %v, want %v)", it, m, err, got, want)
+			}
+			if want > 0 {
+				res, err = Solve(ctx, p, m, Options{Incumbent: want})
+				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements != nil {
+					t.Fatalf("problem %d %v with the optimum as incumbent: %v %+v", it, m, err, res)
+				}
+			}
+			res, err = Solve(ctx, p, m, Options{MemoEntries: -1})
+			if err != nil || res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 {
+				t.Fatalf("problem %d %v without the memo: %v %+v, exact %v", it, m, err, res, want)
+			}
+			res, err = Solve(ctx, p, m, Options{NodeLimit: 2, BoundNodes: 1 + int64(it%40)})
+			if err != nil || res.Bound > want+1e-9 || (res.Status == solve.Optimal && math.Abs(res.Value-want) > 1e-9) {
+				t.Fatalf("problem %d %v, 2 nodes then best-first: %v %+v, exact %v", it, m, err, res, want)
+			}
+			res, err = Solve(ctx, p, m, Options{NodeLimit: 2})
+			if err != nil || res.Bound > want+1e-9 {
+				t.Fatalf("problem %d %v, 2 nodes: %v, bound %v above the optimum %v", it, m, err, res.Bound, want)
+			}
+			if res.Status == solve.Optimal && math.Abs(res.Value-want) > 1e-9 {
+				t.Fatalf("problem %d %v, 2 nodes: optimal %v, exact %v", it, m, res.Value, want)
+			}
+		}
+	}
+}
+
+// TestOutsideClass: a problem whose job has maps of two durations, a
+// fungible one and a preemptive one are not searched (nil, no error).
+func TestOutsideClass(t *testing.T) {
+	base := func() *lowerbound.Problem {
+		return &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}},
+			Jobs: []lowerbound.Job{{Maps: []lowerbound.Task{{Dur: []int64{2}}, {Dur: []int64{2}}}, Reduces: []lowerbound.Task{{Dur: []int64{1}}}}}}
+	}
+	if res, err := Solve(context.Background(), base(), lowerbound.Makespan, Options{}); err != nil || res == nil || res.Value != 5 {
+		t.Fatalf("the base problem: %v %+v, want makespan 5", err, res)
+	}
+	two := base()
+	two.Jobs[0].Maps[1].Dur = []int64{3}
+	fung := base()
+	fung.Mode, fung.Nodes[0] = lowerbound.Fungible, lowerbound.Node{Slots: 2}
+	pre := base()
+	pre.Preemptive = true
+	for name, p := range map[string]*lowerbound.Problem{"two durations": two, "fungible": fung, "preemptive": pre} {
+		if res, err := Solve(context.Background(), p, lowerbound.Makespan, Options{}); err != nil || res != nil {
+			t.Errorf("%s: %v %+v, want nil", name, err, res)
+		}
+	}
+	if _, err := Solve(context.Background(), base(), lowerbound.LateJobs, Options{}); err == nil {
+		t.Error("late jobs: no error")
+	}
+}
+
+// TestStoppedIsDeterministic: an 8-job MRCP-like stream (4 nodes of 1 map
+// and 1 reduce slot, the mixed sizes) stopped by a 20,000-node limit twice
+// gives the same status, value, bound and node count; it claims no
+// optimum, its bound lies below its schedule's value, which an independent
+// check recomputes.
+func TestStoppedIsDeterministic(t *testing.T) {
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
+	for range 4 {
+		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: 1, ReduceSlots: 1})
+	}
+	sizes := [][2]int64{{3, 30000}, {10, 20000}, {20, 16000}}
+	r := rand.New(rand.NewPCG(8, 26))
+	var at int64
+	for range 8 {
+		sz := sizes[r.IntN(3)]
+		j := lowerbound.Job{Arrival: at, Reduces: []lowerbound.Task{{Dur: []int64{20000}}}}
+		for range sz[0] {
+			j.Maps = append(j.Maps, lowerbound.Task{Dur: []int64{sz[1]}})
+		}
+		p.Jobs = append(p.Jobs, j)
+		at += 1000 * int64(r.IntN(40))
+	}
+	var first *Result
+	for range 2 {
+		res, err := Solve(context.Background(), p, lowerbound.TotalTurnaround, Options{NodeLimit: 20000})
+		if err != nil || res == nil {
+			t.Fatal(err)
+		}
+		if res.Status != solve.NodeLimit || !(res.Bound < res.Value) {
+			t.Fatalf("%v: bound %v, value %v: want a stopped search below its schedule", res.Status, res.Bound, res.Value)
+		}
+		if v, err := value(p, lowerbound.TotalTurnaround, res.Placements); err != nil || v != res.Value {
+			t.Fatalf("schedule: %v, value %v against %v", err, v, res.Value)
+		}
+		if first == nil {
+			first = res
+		} else if first.Value != res.Value || first.Bound != res.Bound || first.Nodes != res.Nodes || first.Dominated != res.Dominated {
+			t.Fatalf("two runs differ: %+v and %+v", first, res)
+		}
+	}
+}

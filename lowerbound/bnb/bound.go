@@ -1,0 +1,234 @@
+package bnb
+
+import (
+	"math"
+	"slices"
+
+	"github.com/mrbound/mrbound/lowerbound"
+)
+
+// fluidJob is a job with maps left in the preemptive relaxation of the map
+// stage: it may run on every free map slot at once.
+type fluidJob struct {
+	release  float64
+	work     float64
+	tail     float64 // the job's least reduce span after its last map
+	deadline float64 // EDF only
+	end      float64
+	// rem and done are fluid's working state.
+	rem  float64
+	done bool
+}
+
+// bound is a lower bound on the score of every schedule that extends the
+// current node (§14): every remaining task starts no earlier than the last
+// placed start t0, on a slot no earlier than the slot's free time.
+func (s *searcher) bound() float64 {
+	t0 := s.lastStart
+	if s.placed == 0 {
+		t0 = s.minA
+	}
+	for k := range 2 {
+		for i, sl := range s.slots[k] {
+			s.avail[k][i] = max(sl.free, t0)
+		}
+		slices.Sort(s.avail[k])
+	}
+	nR := len(s.slots[1])
+	var known float64 // Σ (C_j − a_j) of the jobs whose C_j is bounded alone
+	var maxC, maxT float64
+	s.fl, s.critG, s.arrG = s.fl[:0], s.critG[:0], s.arrG[:0]
+	tmin, tailSum := math.Inf(1), 0.0
+	var sumAG float64
+	for j := range s.jobs {
+		jb := &s.jobs[j]
+		a := float64(jb.arrival)
+		var c float64
+		switch {
+		case s.mapsDone[j] < jb.nMaps:
+			left := jb.nMaps - s.mapsDone[j]
+			rho := max(jb.arrival, t0)
+			l := listEnd(s.avail[0], rho, left, jb.pMap)
+			cr := l
+			tail := 0.0
+			if jb.nReds > 0 {
+				cr = listEnd(s.avail[1], l, jb.nReds, jb.pRed)
+				tail = float64(int64((jb.nReds+nR-1)/nR) * jb.pRed)
+			}
+			c = float64(cr)
+			s.fl = append(s.fl, fluidJob{release: float64(rho), work: float64(int64(left) * jb.pMap), tail: tail})
+			s.critG = append(s.critG, c)
+			s.arrG = append(s.arrG, jb.arrival)
+			tmin = math.Min(tmin, tail)
+			tailSum += tail
+			sumAG += a
+		case s.redsDone[j] < jb.nReds:
+			rel := max(jb.arrival, s.lme[j], t0)
+			c = float64(max(listEnd(s.avail[1], rel, jb.nReds-s.redsDone[j], jb.pRed), s.done[j]))
+			known += c - a
+		default:
+			c = float64(s.done[j])
+			known += c - a
+		}
+		maxC = math.Max(maxC, c)
+		maxT = math.Max(maxT, c-a)
+	}
+	if len(s.fl) == 0 {
+		switch s.metric {
+		case lowerbound.Makespan:
+			return maxC - float64(s.minA)
+		case lowerbound.MaxTurnaround:
+			return maxT
+		}
+		return known
+	}
+	if (s.metric == lowerbound.MaxTurnaround || s.metric == lowerbound.Makespan) && s.inc != math.MaxInt64 {
+		// Deadlines for the last map ends of a schedule better than the
+		// incumbent: C_j − a_j ≤ inc − 1 (C_j − min a for the makespan),
+		// and C_j ≥ L_j + tail_j.
+		t := float64(s.inc - 1)
+		for g := range s.fl {
+			base := float64(s.arrG[g])
+			if s.metric == lowerbound.Makespan {
+				base = float64(s.minA)
+			}
+			s.fl[g].deadline = base + t - s.fl[g].tail
+		}
+		if fluid(s.avail[0], s.fl, edf) {
+			return float64(s.inc) // no schedule better than the incumbent
+		}
+	}
+	fluid(s.avail[0], s.fl, srpt)
+	s.eG = s.eG[:0]
+	for _, f := range s.fl {
+		s.eG = append(s.eG, f.end)
+	}
+	slices.Sort(s.eG)
+	switch s.metric {
+	case lowerbound.Makespan:
+		return math.Max(maxC, s.eG[len(s.eG)-1]+tmin) - float64(s.minA)
+	case lowerbound.MaxTurnaround:
+		// Sorted last map ends are at least the fluid's sorted ends; the
+		// jobs ranked k or later (n−k+1 of them) include one that arrived
+		// no later than the k-th arrival.
+		slices.Sort(s.arrG)
+		for k, e := range s.eG {
+			maxT = math.Max(maxT, e+tmin-float64(s.arrG[k]))
+		}
+		return maxT
+	}
+	slices.Sort(s.critG)
+	var paired, fluidSum float64
+	for k, e := range s.eG {
+		paired += math.Max(s.critG[k], e+tmin)
+		fluidSum += e
+	}
+	return known + math.Max(paired, fluidSum+tailSum) - sumAG
+}
+
+// listEnd is when the last of n tasks of duration d, released at rho, ends
+// when they alone take the slots free at avail (sorted ascending): each
+// takes the earliest-free slot, which is the least end for them alone.
+func listEnd(avail []int64, rho int64, n int, d int64) int64 {
+	m := len(avail)
+	if m == 0 || n == 0 {
+		return rho
+	}
+	var buf [16]int64
+	var b []int64
+	if m <= len(buf) {
+		b = buf[:m]
+	} else {
+		b = make([]int64, m)
+	}
+	for i, a := range avail {
+		b[i] = max(a, rho)
+	}
+	var end int64
+	for q := 0; q < n; q++ {
+		i := 0
+		for x := 1; x < m; x++ {
+			if b[x] < b[i] {
+				i = x
+			}
+		}
+		b[i] += d
+		end = max(end, b[i])
+	}
+	return end
+}
+
+type rule int8
+
+const (
+	srpt rule = iota
+	edf
+)
+
+// fluid runs the preemptive relaxation of the map stage — one machine whose
+// speed at t is the number of slots free by t (avail sorted) — by SRPT or
+// EDF, setting each job's end; it reports whether EDF missed a deadline.
+// SRPT's sorted ends are componentwise the least of any schedule of the
+// relaxation (a time change turns it into a unit-speed machine, where SRPT
+// minimises the number of unfinished jobs at every instant), and EDF meets
+// every deadline whenever any schedule does.
+func fluid(avail []int64, js []fluidJob, r rule) bool {
+	n := len(js)
+	t := math.Inf(1)
+	for i := range js {
+		js[i].rem, js[i].done = js[i].work, false
+		t = math.Min(t, js[i].release)
+	}
+	missed := false
+	left := n
+	for left > 0 {
+		speed := 0
+		nextAvail := math.Inf(1)
+		for _, a := range avail {
+			if float64(a) <= t {
+				speed++
+			} else {
+				nextAvail = math.Min(nextAvail, float64(a))
+			}
+		}
+		nextRel := math.Inf(1)
+		pick := -1
+		for i := range js {
+			if js[i].done {
+				continue
+			}
+			if js[i].release > t {
+				nextRel = math.Min(nextRel, js[i].release)
+				continue
+			}
+			if pick < 0 || better(js, i, pick, r) {
+				pick = i
+			}
+		}
+		if pick < 0 || speed == 0 {
+			t = math.Min(nextRel, nextAvail)
+			continue
+		}
+		fin := t + js[pick].rem/float64(speed)
+		step := math.Min(fin, math.Min(nextRel, nextAvail))
+		if step >= fin {
+			js[pick].end, js[pick].done = fin, true
+			left--
+			if r == edf && fin > js[pick].deadline+fluidTol {
+				missed = true
+			}
+			t = fin
+			continue
+		}
+		js[pick].rem -= (step - t) * float64(speed)
+		t = step
+	}
+	return missed
+}
+
+func better(js []fluidJob, i, j int, r rule) bool {
+	if r == edf {
+		return js[i].deadline < js[j].deadline
+	}
+	return js[i].rem < js[j].rem
+}

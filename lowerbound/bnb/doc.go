@@ -1,0 +1,50 @@
+// Package bnb proves optima of small MapReduce job streams by a depth-first
+// branch and bound over job-level dispatch decisions, for the makespan, the
+// total and mean turnaround and the maximum turnaround.
+//
+// # The class it solves
+//
+// A lowerbound.Problem with fixed map and reduce slots, no preemption, every
+// task's duration the same on every node group, and within each job one
+// duration for all its maps and one for all its reduces, each at least 1 ms:
+// MRCP's streams (instances/mrcpscenario) are of this class. Solve returns nil
+// for any other problem. With one duration per task on every node, the slots
+// of a kind are interchangeable, so they are pooled: M map slots and R reduce
+// slots, each remembered with its node to decode the schedule.
+//
+// # The search (docs/bounds.md §14)
+//
+// A node is a partial schedule built in non-decreasing (start, task index)
+// order: each step takes one job's next task — its next map, or once its maps
+// are placed its next reduce — and puts it on the earliest-free slot of its
+// kind at the earliest time that slot, the job's arrival and (for a reduce)
+// the job's last map end allow. lowerbound.Exact proves that these build
+// orders contain an optimum of every regular metric; pooling identical slots
+// and taking a job's identical tasks in index order keep one. Two more rules
+// cut the tree, both proven in §14: a task is not placed when another
+// available task of its kind could run entirely, on the same slot, before it
+// starts (the schedule would not be active), and a node whose lower bound
+// reaches the incumbent is closed.
+//
+// Node bounds use that every remaining task starts no earlier than the last
+// placed start: per job, its critical path over the slots' free times; for
+// the sums, preemptive SRPT of the remaining map work on the slots'
+// availability profile (SRPT's sorted completion times are componentwise
+// least) plus the least reduce tail; for the maximum turnaround, EDF
+// feasibility of the same relaxation against the incumbent's deadlines.
+//
+// With Options.BoundNodes a best-first phase follows a depth-first search
+// stopped by its node limit: the same tree expanded from the root in order
+// of bound, pruned by the incumbent found so far; the least bound of its
+// open nodes is a lower bound, on the sums far above the depth-first one's.
+// Every 512 expansions it dives below the node expanded (a short
+// depth-first search) for a better incumbent, which it needs to close nodes.
+//
+// # Results
+//
+// Optimal means the search closed every node: the best schedule (its own,
+// or the caller's incumbent when nothing better exists) is optimal. A search
+// stopped by its node limit or its context reports the least lower bound of
+// its open nodes, never an optimum. The node limit, not a clock, decides the
+// result, so a run is deterministic.
+package bnb

@@ -106,7 +106,7 @@ an input may imply before it is refused (default: the machine's memory; docs/rel
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {}, // run prints errors and picks exit codes
-		Flags:           []cli.Flag{quietFlag},
+		Flags:           []cli.Flag{quietFlag, cpuProfileFlag},
 		Commands: []*cli.Command{
 			solveCommand(),
 			compareCommand(),
@@ -121,6 +121,15 @@ an input may imply before it is refused (default: the machine's memory; docs/rel
 		},
 	}
 	guardOutputs(app.Commands)
+	stopProfile := func() error { return nil }
+	app.Before = func(c *cli.Context) error {
+		stop, err := startCPUProfile(c)
+		if err == nil {
+			stopProfile = stop
+		}
+		return err
+	}
+	app.After = func(*cli.Context) error { return stopProfile() }
 	return app
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/mrbound/mrbound/internal/hugepage"
 	"github.com/mrbound/mrbound/sim"
 )
 
@@ -169,6 +170,10 @@ func NewStream(w *sim.Workload, opt sim.Options) *Stream {
 	}
 	s.first = append(s.first, n)
 	s.status = make([]uint8, n)
+	hugepage.Prefer(s.status)
+	// A run makes a record at least per task it runs: room for that many
+	// bits, so that the sets do not grow a word at a time on a large day.
+	s.launched, s.ended = make(bitset, 0, n/64+1), make(bitset, 0, n/64+1)
 	s.nodes = make([]nodeLoad, len(w.Cluster.Nodes))
 	for x := range s.nodes {
 		nd := &w.Cluster.Nodes[x]

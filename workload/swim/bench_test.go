@@ -83,3 +83,33 @@ func TestFB2009DayVerified(t *testing.T) {
 	}
 	t.Logf("%s; %d task events, %d events, wall %v", res, res.TaskEvents, res.Events, res.Wall)
 }
+
+// BenchmarkExpandDay builds the FB-2009 day's workload from its parsed
+// records at 1.55-MB blocks on 3,000 nodes (16,573,984 tasks, the size of
+// the FB-2010 day of issue 30): the expansion of jobs to tasks alone, with
+// its first touch of the task specs. It reports CPU per build and tasks.
+func BenchmarkExpandDay(b *testing.B) {
+	f, err := os.Open(fbDay)
+	if err != nil {
+		b.Skip("../shared/traces/swim is absent")
+	}
+	recs, err := swim.Read(f, fbDay)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, c := swim.DefaultModel(), swim.DefaultCluster()
+	blockMB := 1.55 // as mrbound simulate --block-mb 1.55 turns it into bytes
+	m.BlockBytes, c.Nodes = int64(blockMB*(1<<20)), 3000
+	tasks := 0
+	cpu := cputime.Now()
+	for b.Loop() {
+		w, err := m.Workload(recs, c, fbDay)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tasks = w.NumTasks()
+	}
+	cputime.ReportMS(b, cpu)
+	b.ReportMetric(float64(tasks), "tasks")
+}

@@ -115,6 +115,7 @@ type openSeg struct {
 	i       int
 	launch  sim.Time
 	running int32 // same-kind tasks on the node at its launch, itself included
+	task    int32 // the task its launch named, which its end must name too
 }
 
 // jobLoad is a job's counters, and the few fields of its sim.Job that each
@@ -296,6 +297,7 @@ func (s *Stream) flush() {
 			jl.lastMap = max(jl.lastMap, a.End)
 		}
 	}
+	s.sameTasks()
 	for k := range s.ends {
 		s.end(s.ends[k].i, &s.ends[k].a, s.validMap[k])
 	}
@@ -303,6 +305,26 @@ func (s *Stream) flush() {
 		s.take(s.launches[k].i, &s.launches[k].a)
 	}
 	s.launches, s.ends = s.launches[:0], s.ends[:0]
+}
+
+// sameTasks reports a record launched and ended at this instant whose two
+// halves name different tasks: it held no slot, so no open segment carries
+// its launch for end to compare. Both lists are in trace order.
+func (s *Stream) sameTasks() {
+	for k, l := 0, 0; k < len(s.ends) && l < len(s.launches); {
+		switch e, o := &s.ends[k], &s.launches[l]; {
+		case e.i < o.i:
+			k++
+		case e.i > o.i:
+			l++
+		default:
+			if e.a.Task != o.a.Task {
+				s.v.add(0, key{int64(e.i), 1}, "trace[%d]: launched as task %d, ends as task %d", e.i, o.a.Task, e.a.Task)
+			}
+			k++
+			l++
+		}
+	}
 }
 
 // sortByIndex puts one instant's records in trace order. They mostly come
@@ -388,6 +410,9 @@ func (s *Stream) end(i int, a *sim.Attempt, valid bool) {
 		n.segs = n.segs[:len(n.segs)-1]
 		if o.launch != a.Launch {
 			s.v.add(0, key{int64(i), 1}, "trace[%d]: launched at %d ms, ends saying %d ms", i, o.launch, a.Launch)
+		}
+		if o.task != int32(a.Task) {
+			s.v.add(0, key{int64(i), 1}, "trace[%d]: launched as task %d, ends as task %d", i, o.task, a.Task)
 		}
 		running = o.running
 		if a.End >= 0 {
@@ -579,7 +604,7 @@ func (s *Stream) take(i int, a *sim.Attempt) {
 	if a.Kind != sim.Map {
 		running = n.reds
 	}
-	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running)})
+	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running), task: int32(a.Task)})
 	nd := &s.w.Cluster.Nodes[x]
 	ck := func(sub int64) key { return key{int64(x), int64(a.Launch), int64(i), sub} }
 	if s.w.Cluster.Fungible {

@@ -232,6 +232,36 @@ func TestStreamChecksItsOrder(t *testing.T) {
 			t.Errorf("%s: got %v, want a violation saying %q", c.name, err, c.want)
 		}
 	}
+	// a record whose launch and end name different tasks: one that held a
+	// slot (its open segment carries the launch), and one launched and
+	// ended at one instant (it held none)
+	feedSwapped := func(i int, zeroLength bool) error {
+		st := check.NewStream(w, opt)
+		st.Begin(res.Rep, res.Replicas)
+		for _, c := range calls {
+			a := res.Trace[c.i]
+			if zeroLength && c.i == i {
+				a.Launch, a.Start = a.End, a.End
+			}
+			if c.end {
+				st.Ended(c.i, &a)
+				continue
+			}
+			if c.i == i {
+				a.Task = res.Trace[(i+1)%len(res.Trace)].Task
+			}
+			a.Start, a.End, a.Outcome = a.Launch, -1, sim.OutcomeUnknown
+			st.Launched(c.i, &a)
+		}
+		return st.Finish(res)
+	}
+	last = calls[len(calls)-1] // the record ending last: no launch follows its end
+	for _, zero := range []bool{false, true} {
+		err := feedSwapped(last.i, zero)
+		if want := fmt.Sprintf("trace[%d]: launched as task %d, ends as task %d", last.i, res.Trace[(last.i+1)%len(res.Trace)].Task, res.Trace[last.i].Task); !errors.Is(err, check.ErrViolation) || !strings.Contains(err.Error(), want) {
+			t.Errorf("launch and end of different tasks (zero length %v): got %v, want a violation saying %q", zero, err, want)
+		}
+	}
 	// an end of a negative index is a violation, not a panic; a result
 	// whose replica table is not the one the run began with is rejected
 	st := check.NewStream(w, opt)

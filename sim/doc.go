@@ -95,7 +95,8 @@
 // Tasks, jobs and nodes live in pre-allocated arrays (a task's run-time
 // record is 40 bytes: what can be derived is not stored); events are 32-byte
 // values in a 4-ary heap that holds running tasks, heartbeats and timers
-// (arrivals are read from a sorted list); the hot path (launch, end, offer)
+// (arrivals are read from a sorted list), and the task ends of one instant
+// pushed one after another share one heap entry (eventQueue); the hot path (launch, end, offer)
 // does not allocate. The per-task arrays of a large run ask the kernel for
 // transparent huge pages (preferHuge): each is written once, page after
 // page, and on a virtual machine the first touch of 4-KB pages cost a

@@ -23,7 +23,7 @@ type Sim struct {
 	stuckWindow Time
 
 	now   Time
-	heap  eventHeap
+	queue eventQueue
 	seq   uint64
 	tasks []taskRT
 	// estF is each task's estimate factor (estimate = base · estF) in the
@@ -267,7 +267,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	for i := range s.replicas {
 		s.replicas[i] = -1
 	}
-	s.heap = make(eventHeap, 0, len(w.Jobs)+len(c.Nodes)+64)
+	s.queue = newEventQueue(len(w.Jobs) + len(c.Nodes) + 64)
 	rngEst := newStream(opt.Seed, "estimate")
 	id := int32(0)
 	maxMaps, totalMaps := 0, 0
@@ -372,7 +372,7 @@ func (s *Sim) push(e event) {
 	if e.kind() == evArrival {
 		s.heapArrivals++
 	}
-	s.heap.push(e)
+	s.queue.push(e)
 }
 
 // next removes the earliest event from the heap or the arrival list.
@@ -380,12 +380,16 @@ func (s *Sim) next() event {
 	if s.nextArr < len(s.arrivals) {
 		j := s.arrivals[s.nextArr]
 		e := event{at: s.w.Jobs[j].Arrival, ord: evOrd(evArrival), a: j}
-		if len(s.heap) == 0 || e.at < s.heap[0].at || e.at == s.heap[0].at && e.kind() <= s.heap[0].kind() {
+		if s.queue.empty() {
+			s.nextArr++
+			return e
+		}
+		if at, k := s.queue.min(); e.at < at || e.at == at && evArrival <= k {
 			s.nextArr++
 			return e
 		}
 	}
-	e := s.heap.pop()
+	e := s.queue.pop()
 	if e.kind() != evHeartbeat {
 		s.nonHB--
 	}
@@ -398,8 +402,9 @@ func (s *Sim) next() event {
 // pending reports whether an event is left and, when it is, its time.
 func (s *Sim) pending() (Time, bool) {
 	at, ok := Time(0), false
-	if len(s.heap) > 0 {
-		at, ok = s.heap[0].at, true
+	if !s.queue.empty() {
+		at, _ = s.queue.min()
+		ok = true
 	}
 	if s.nextArr < len(s.arrivals) {
 		if a := s.w.Jobs[s.arrivals[s.nextArr]].Arrival; !ok || a < at {

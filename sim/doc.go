@@ -81,8 +81,9 @@
 // error and changes nothing. The view (Job, Task, Running, Free, Replicas,
 // Estimate, PickMap, PickReduce) never shows a true duration: Estimate follows
 // Options.Estimates (exact, given, mean, noisy, none). Wall time inside the
-// callbacks is summed as the scheduling overhead; it is not charged to
-// simulated time.
+// callbacks is summed as the scheduling overhead (Result.Overhead, timed by
+// the CPU's time-stamp counter where it is invariant: clock.go); it is not
+// charged to simulated time.
 //
 // # Randomness
 //

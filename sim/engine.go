@@ -85,19 +85,11 @@ type Sim struct {
 	stuckSince                 Time
 	events, taskEvents, offers int64
 	rejected                   int
-	overhead                   time.Duration
+	clock                      callbackClock // Result.Overhead (clock.go)
 	inCallback                 bool
 	abortErr                   error // Abort's reason: the run stops
 	batchScr                   []NodeOffer
 }
-
-// clockBase anchors mono, the clock read around every policy callback for
-// Result.Overhead: time.Since reads only the monotonic clock, time.Now the
-// wall clock too, and a day's run makes tens of millions of callbacks.
-var clockBase = time.Now()
-
-// mono is the monotonic time since clockBase.
-func mono() time.Duration { return time.Since(clockBase) }
 
 type pair struct {
 	node int32
@@ -166,9 +158,10 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	if s.sink != nil {
 		s.sink.Begin(s.rep, s.replicas)
 	}
-	t0 := mono()
+	s.clock.begin()
+	t0 := ticks()
 	err := p.Init(s)
-	s.overhead += mono() - t0
+	s.clock.add(t0)
 	if err != nil {
 		if c, ok := p.(Closer); ok {
 			_ = c.Close(s) // the Init error says more
@@ -455,9 +448,9 @@ func (s *Sim) loop() {
 		case evTimer:
 			s.events++
 			s.wake()
-			t0 := mono()
+			t0 := ticks()
 			s.policy.Timer(s, e.tag)
-			s.overhead += mono() - t0
+			s.clock.add(t0)
 		case evHeartbeat:
 			// Literal heartbeats never run out: stop once nothing runs, no
 			// other event is due and a whole period passed without a launch.
@@ -477,9 +470,9 @@ func (s *Sim) loop() {
 					s.offerRound()
 				}
 				if ender != nil {
-					t0 := mono()
+					t0 := ticks()
 					ender.EndInstant(s)
-					s.overhead += mono() - t0
+					s.clock.add(t0)
 					if s.ideal {
 						s.offerRound()
 					}
@@ -609,9 +602,9 @@ func (s *Sim) offer(x int) bool {
 	}
 	before := s.taskEvents
 	s.offers++
-	t0 := mono()
+	t0 := ticks()
 	s.policy.Offer(s, x, s.free(x))
-	s.overhead += mono() - t0
+	s.clock.add(t0)
 	return s.taskEvents != before
 }
 
@@ -766,9 +759,9 @@ func (s *Sim) arrive(j int) {
 	}
 	s.place(j)
 	s.wake()
-	t0 := mono()
+	t0 := ticks()
 	s.policy.JobArrival(s, j)
-	s.overhead += mono() - t0
+	s.clock.add(t0)
 }
 
 // place sets the replicas of job j's blocks (policy hook, then the default
@@ -791,9 +784,9 @@ func (s *Sim) place(j int) {
 		}
 	}
 	if bp, ok := s.policy.(BlockPlacer); ok {
-		t0 := mono()
+		t0 := ticks()
 		bp.PlaceBlocks(s, j)
-		s.overhead += mono() - t0
+		s.clock.add(t0)
 	}
 	n := 0 // replicas placed
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
@@ -961,9 +954,9 @@ func (s *Sim) taskEnd(id TaskID) {
 		}
 	}
 	s.slotFreed(x, true)
-	t0 := mono()
+	t0 := ticks()
 	s.policy.TaskEnd(s, id, observed)
-	s.overhead += mono() - t0
+	s.clock.add(t0)
 }
 
 // mapPhaseDone schedules the ends of reduces waiting for the shuffle:

@@ -25,7 +25,16 @@ type Sim struct {
 	now   Time
 	queue eventQueue
 	seq   uint64
-	tasks []taskRT
+	// The task records, in chunks of taskChunkLen ids (state.go): a
+	// chunk is allocated when the first job with a task in it arrives and
+	// recycled once every job with a task in it is done, so that memory
+	// holds the records of live jobs only.
+	chunks     []*taskChunk
+	chunkLive  []int32 // per chunk, its ids whose job is not done
+	freeChunks []*taskChunk
+	newChunks  int    // chunks allocated rather than recycled
+	doneRec    taskRT // rt's record of a task whose chunk is recycled
+	nTasks     int
 	// estF is each task's estimate factor (estimate = base · estF) in the
 	// modes whose factor is not 1; nil otherwise.
 	estF []float32
@@ -211,7 +220,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	n := w.NumTasks()
 	s := &Sim{
 		w: w, opt: opt, policy: p, ideal: opt.Heartbeat == 0,
-		tasks:     make([]taskRT, n),
+		nTasks:    n,
 		left:      make([]uint64, (n+63)/64),
 		jobs:      make([]jobRT, len(w.Jobs)),
 		nodes:     make([]nodeRT, len(w.Cluster.Nodes)),
@@ -228,7 +237,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		s.sm.busy = make([]uint32, 0, n)
 		preferHuge(s.sm.busy)
 	}
-	preferHuge(s.tasks)
+	s.initChunks(n)
 	preferHuge(s.left)
 	switch opt.Estimates {
 	case EstimateGiven, EstimateMean, EstimateNoisy:
@@ -436,7 +445,11 @@ func (s *Sim) loop() {
 		}
 		switch e.kind() {
 		case evTaskEnd:
-			t := &s.tasks[e.a]
+			ch := s.chunks[e.a>>taskChunkShift]
+			if ch == nil {
+				continue // its job is done: the end of a killed segment
+			}
+			t := &ch[e.a&taskChunkMask]
 			if t.epoch != e.epoch || t.state != TaskRunning {
 				continue // killed or suspended since
 			}
@@ -481,14 +494,14 @@ func (s *Sim) loop() {
 		}
 		if s.opt.Progress != nil && int(s.events) >= nextProgress {
 			nextProgress += s.opt.ProgressEvery
-			s.opt.Progress(s.completed, len(s.tasks))
+			s.opt.Progress(s.completed, s.nTasks)
 		}
 	}
 	if s.jobsDone == len(s.jobs) {
 		s.status = Finished
 	}
 	if s.opt.Progress != nil {
-		s.opt.Progress(s.completed, len(s.tasks))
+		s.opt.Progress(s.completed, s.nTasks)
 	}
 }
 
@@ -521,7 +534,7 @@ func (s *Sim) quiescent() bool {
 		return false
 	}
 	for _, id := range s.running {
-		if s.tasks[id].has(flagEndKnown) {
+		if s.task(id).has(flagEndKnown) {
 			return false
 		}
 	}
@@ -881,7 +894,7 @@ func (s *Sim) indexBySort(r *jobRT) {
 // BlockPlacer.PlaceBlocks. nodes must be distinct storage-capable nodes, at
 // most the replication factor.
 func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
-	if t < 0 || int(t) >= len(s.tasks) || s.rt(t).kind != Map {
+	if t < 0 || int(t) >= s.nTasks || s.rt(t).kind != Map {
 		return s.reject("SetReplicas: task %d is not a map", t)
 	}
 	if len(nodes) == 0 || len(nodes) > s.rep {
@@ -925,7 +938,7 @@ func (s *Sim) findRange(j, x int) *locRange {
 }
 
 func (s *Sim) taskEnd(id TaskID) {
-	t := &s.tasks[id]
+	t := s.task(id)
 	r := &s.jobs[t.job]
 	x := int(t.node)
 	s.taskEvents++
@@ -957,6 +970,9 @@ func (s *Sim) taskEnd(id TaskID) {
 	t0 := ticks()
 	s.policy.TaskEnd(s, id, observed)
 	s.clock.add(t0)
+	if r.done {
+		s.retire(r)
+	}
 }
 
 // mapPhaseDone schedules the ends of reduces waiting for the shuffle:
@@ -965,7 +981,7 @@ func (s *Sim) mapPhaseDone(j int) {
 	r := &s.jobs[j]
 	r.lastMapEnd = s.now
 	for id := r.firstRed; id < r.firstRed+r.nReds; id++ {
-		t := &s.tasks[id]
+		t := s.task(TaskID(id))
 		if t.state == TaskRunning && !t.has(flagEndKnown) {
 			s.setEnd(TaskID(id), s.shuffleEnd(t))
 		}
@@ -1000,22 +1016,22 @@ func (s *Sim) segEnd(t *taskRT) Time {
 func (s *Sim) attemptDur(t *taskRT) Time { return s.rec(t).Duration }
 
 func (s *Sim) setEnd(id TaskID, end Time) {
-	t := &s.tasks[id]
+	t := s.task(id)
 	t.set(flagEndKnown, true)
 	s.push(event{at: end, ord: evOrd(evTaskEnd), a: int32(id), epoch: t.epoch})
 }
 
 func (s *Sim) unrun(id TaskID) {
-	t := &s.tasks[id]
+	t := s.task(id)
 	last := s.running[len(s.running)-1]
 	s.running[t.runIdx] = last
-	s.tasks[last].runIdx = t.runIdx
+	s.task(last).runIdx = t.runIdx
 	s.running = s.running[:len(s.running)-1]
 	t.runIdx = -1
 }
 
 func (s *Sim) spec(id TaskID) *TaskSpec {
-	t := &s.tasks[id]
+	t := s.rt(id)
 	job := &s.w.Jobs[t.job]
 	if t.kind == Map {
 		return &job.Maps[id-TaskID(s.jobs[t.job].firstMap)]
@@ -1025,7 +1041,7 @@ func (s *Sim) spec(id TaskID) *TaskSpec {
 
 // index is task id's index within its job's maps or reduces.
 func (s *Sim) index(id TaskID) int32 {
-	t := &s.tasks[id]
+	t := s.rt(id)
 	if t.kind == Map {
 		return int32(id) - s.jobs[t.job].firstMap
 	}

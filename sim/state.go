@@ -202,26 +202,27 @@ func (s *Sim) jobOf(id TaskID) int {
 // task whose chunk is recycled (its job is done) it is a record made from
 // the job, shared by such calls and not to be written: done, on no node.
 func (s *Sim) rt(id TaskID) *taskRT {
+	ch := s.chunks[id>>taskChunkShift]
+	if ch == nil || ch[id&taskChunkMask].kind == KindUnknown {
+		return s.rtSetUp(id)
+	}
+	return &ch[id&taskChunkMask] // set up: the common case, inlined
+}
+
+// rtSetUp is rt for a task whose record is not set up or is recycled.
+func (s *Sim) rtSetUp(id TaskID) *taskRT {
 	c := id >> taskChunkShift
-	ch := s.chunks[c]
-	if ch == nil {
-		j := s.jobOf(id)
-		if s.chunkLive[c] == 0 {
-			r := &s.jobs[j]
-			s.doneRec = taskRT{job: int32(j), node: -1, runIdx: -1, kind: Map, state: TaskDone}
-			if int32(id) >= r.firstRed {
-				s.doneRec.kind = Reduce
-			}
-			return &s.doneRec
+	j := s.jobOf(id)
+	if s.chunks[c] == nil && s.chunkLive[c] == 0 {
+		r := &s.jobs[j]
+		s.doneRec = taskRT{job: int32(j), node: -1, runIdx: -1, kind: Map, state: TaskDone}
+		if int32(id) >= r.firstRed {
+			s.doneRec.kind = Reduce
 		}
-		s.initTasks(j)
-		ch = s.chunks[c]
+		return &s.doneRec
 	}
-	t := &ch[id&taskChunkMask]
-	if t.kind == KindUnknown {
-		s.initTasks(s.jobOf(id))
-	}
-	return t
+	s.initTasks(j)
+	return s.task(id)
 }
 
 // stateOf is task id's state without setting up its record (a task of a

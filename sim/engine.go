@@ -748,6 +748,54 @@ func (s *Sim) wake() {
 	if s.sweepPending {
 		return
 	}
+	first, at := s.firstParked()
+	s.sweepPending = true
+	s.push(event{at: at, ord: evOrd(evHeartbeat), a: int32(first), tag: sweepTag})
+}
+
+// firstParked is the parked node with the earliest next grid instant, the
+// lowest id among equals (a wake's first sweep stop); at least one node is
+// parked. Node x's phase is ⌊x·H/N⌋, nondecreasing in x, so going round
+// the nodes from the first whose phase is at or after now mod H meets the
+// grid instants in time order, except a node whose instant now is used
+// already (its heartbeat ran at now): it waits a whole period, after every
+// other node. The first parked node met is the answer, without working out
+// every parked node's instant (a wake on a mostly idle cluster of thousands
+// of nodes did, with a division each).
+func (s *Sim) firstParked() (int, Time) {
+	N, H := len(s.nodes), s.opt.Heartbeat
+	if s.now < 0 {
+		return s.firstParkedScan()
+	}
+	r := s.now % H
+	x0 := int((int64(r)*int64(N) + int64(H) - 1) / int64(H)) // first x with ⌊x·H/N⌋ ≥ r
+	if x0 >= N {
+		x0 = 0
+	}
+	used := -1 // the first parked node whose instant now is used
+	for i := range N {
+		x := x0 + i
+		if x >= N {
+			x -= N
+		}
+		n := &s.nodes[x]
+		if !n.parked {
+			continue
+		}
+		if n.phase == r && n.lastHB == s.now {
+			if used < 0 {
+				used = x
+			}
+			continue
+		}
+		return x, s.nextGrid(x)
+	}
+	return used, s.nextGrid(used)
+}
+
+// firstParkedScan is firstParked by working out every parked node's next
+// grid instant.
+func (s *Sim) firstParkedScan() (int, Time) {
 	first, at := -1, Time(0)
 	for x := range s.nodes {
 		if s.nodes[x].parked {
@@ -756,8 +804,7 @@ func (s *Sim) wake() {
 			}
 		}
 	}
-	s.sweepPending = true
-	s.push(event{at: at, ord: evOrd(evHeartbeat), a: int32(first), tag: sweepTag})
+	return first, at
 }
 
 func (s *Sim) arrive(j int) {

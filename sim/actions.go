@@ -7,7 +7,7 @@ import "math"
 // a reduce's slow-start condition does not hold, or x's RAM/disk would be
 // exceeded.
 func (s *Sim) Launch(id TaskID, x int) error {
-	if id < 0 || int(id) >= len(s.tasks) {
+	if id < 0 || int(id) >= s.nTasks {
 		return s.reject("launch: no task %d", id)
 	}
 	if x < 0 || x >= len(s.nodes) {
@@ -75,7 +75,7 @@ func (s *Sim) Launch(id TaskID, x int) error {
 
 // takeSlot checks and takes a slot of t's kind and its RAM/disk on node x.
 func (s *Sim) takeSlot(id TaskID, x int, what string) error {
-	t := &s.tasks[id]
+	t := s.task(id)
 	n := &s.nodes[x]
 	nd := &s.w.Cluster.Nodes[x]
 	fung := s.w.Cluster.Fungible
@@ -129,7 +129,7 @@ func (s *Sim) isLocal(id TaskID, x int) bool {
 // startSegment records a new trace segment of t on x (slot already taken),
 // of an attempt of true duration dur, and schedules its end when known.
 func (s *Sim) startSegment(id TaskID, x int, resumed bool, dur Time) {
-	t := &s.tasks[id]
+	t := s.task(id)
 	r := &s.jobs[t.job]
 	s.taskEvents++
 	s.lastActive = s.now
@@ -155,7 +155,7 @@ func (s *Sim) startSegment(id TaskID, x int, resumed bool, dur Time) {
 // stop ends t's running segment at now with outcome o; it returns the work
 // done in the segment.
 func (s *Sim) stop(id TaskID, o Outcome) Time {
-	t := &s.tasks[id]
+	t := s.task(id)
 	x := int(t.node)
 	worked := Time(0)
 	if t.has(flagEndKnown) {
@@ -174,7 +174,7 @@ func (s *Sim) stop(id TaskID, o Outcome) Time {
 // Kill stops running or suspended task t: its work is lost, it is pending
 // again and its slot (if any) frees at once (§1.7).
 func (s *Sim) Kill(id TaskID) error {
-	if id < 0 || int(id) >= len(s.tasks) {
+	if id < 0 || int(id) >= s.nTasks {
 		return s.reject("kill: no task %d", id)
 	}
 	t := s.rt(id)
@@ -233,10 +233,10 @@ func (s *Sim) Kill(id TaskID) error {
 // and it may resume only on the same node (§1.7). Work of a reduce counts
 // only once its end is known (after the job's map phase).
 func (s *Sim) Suspend(id TaskID) error {
-	if id < 0 || int(id) >= len(s.tasks) || s.tasks[id].state != TaskRunning {
+	if id < 0 || int(id) >= s.nTasks || s.stateOf(id) != TaskRunning {
 		return s.reject("suspend: task %d is not running", id)
 	}
-	t := &s.tasks[id]
+	t := s.task(id)
 	worked := s.stop(id, Suspended)
 	t.rem -= worked
 	t.state = TaskSuspended
@@ -247,10 +247,10 @@ func (s *Sim) Suspend(id TaskID) error {
 
 // Resume restarts suspended task t on its node; it needs a free slot there.
 func (s *Sim) Resume(id TaskID) error {
-	if id < 0 || int(id) >= len(s.tasks) || s.tasks[id].state != TaskSuspended {
+	if id < 0 || int(id) >= s.nTasks || s.stateOf(id) != TaskSuspended {
 		return s.reject("resume: task %d is not suspended", id)
 	}
-	t := &s.tasks[id]
+	t := s.task(id)
 	x := int(t.node)
 	if err := s.takeSlot(id, x, "resume"); err != nil {
 		return err
@@ -287,7 +287,7 @@ func (s *Sim) zeroEnded(n *nodeRT, t *taskRT) {
 // leaveSlot closes t's trace attempt as [now−worked, now] with outcome o and
 // gives its slot, RAM and disk back to its node (a task end, kill or suspend).
 func (s *Sim) leaveSlot(id TaskID, worked Time, o Outcome) {
-	t := &s.tasks[id]
+	t := s.task(id)
 	n := &s.nodes[t.node]
 	r := &s.jobs[t.job]
 	a := s.rec(t)

@@ -130,9 +130,9 @@ func (s *Sim) sendBatch(b BatchOfferer, batch []NodeOffer) {
 		return
 	}
 	s.offers += int64(len(batch))
-	t0 := mono()
+	t0 := ticks()
 	b.OfferBatch(s, batch)
-	s.overhead += mono() - t0
+	s.clock.add(t0)
 }
 
 // offerable: offer would call the policy for node x.

@@ -81,8 +81,9 @@
 // error and changes nothing. The view (Job, Task, Running, Free, Replicas,
 // Estimate, PickMap, PickReduce) never shows a true duration: Estimate follows
 // Options.Estimates (exact, given, mean, noisy, none). Wall time inside the
-// callbacks is summed as the scheduling overhead; it is not charged to
-// simulated time.
+// callbacks is summed as the scheduling overhead (Result.Overhead, timed by
+// the CPU's time-stamp counter where it is invariant: clock.go); it is not
+// charged to simulated time.
 //
 // # Randomness
 //
@@ -92,12 +93,18 @@
 //
 // # Speed
 //
-// Tasks, jobs and nodes live in pre-allocated arrays (a task's run-time
-// record is 40 bytes: what can be derived is not stored); events are 32-byte
-// values in a 4-ary heap that holds running tasks, heartbeats and timers
-// (arrivals are read from a sorted list); the hot path (launch, end, offer)
-// does not allocate. The per-task arrays of a large run ask the kernel for
-// transparent huge pages (preferHuge): each is written once, page after
-// page, and on a virtual machine the first touch of 4-KB pages cost a
-// quarter of a day's run. docs/results.md has the figures.
+// Jobs and nodes live in pre-allocated arrays. A task's run-time record (40
+// bytes: what can be derived is not stored) lives in a chunk of 4,096
+// consecutive ids, allocated when the first job with a task in it arrives
+// and recycled once all of them are done, so a day's run writes the
+// records of its live jobs only, in memory that stays in cache (state.go).
+// Events are 32-byte values in a 4-ary heap that holds running tasks,
+// heartbeats and timers (arrivals are read from a sorted list); the task
+// ends of one instant pushed one after another share one heap entry
+// (eventQueue). The hot path (launch, end, offer) does not allocate. The
+// other per-task arrays of a large run ask the kernel for transparent huge
+// pages (preferHuge): each is written once, page after page, and on a
+// virtual machine the first touch of 4-KB pages cost a quarter of a day's
+// run. The callback clock reads the CPU's time-stamp counter where it is
+// invariant (clock.go). docs/results.md has the figures.
 package sim

@@ -23,9 +23,18 @@ type Sim struct {
 	stuckWindow Time
 
 	now   Time
-	heap  eventHeap
+	queue eventQueue
 	seq   uint64
-	tasks []taskRT
+	// The task records, in chunks of taskChunkLen ids (state.go): a
+	// chunk is allocated when the first job with a task in it arrives and
+	// recycled once every job with a task in it is done, so that memory
+	// holds the records of live jobs only.
+	chunks     []*taskChunk
+	chunkLive  []int32 // per chunk, its ids whose job is not done
+	freeChunks []*taskChunk
+	newChunks  int    // chunks allocated rather than recycled
+	doneRec    taskRT // rt's record of a task whose chunk is recycled
+	nTasks     int
 	// estF is each task's estimate factor (estimate = base · estF) in the
 	// modes whose factor is not 1; nil otherwise.
 	estF []float32
@@ -85,19 +94,11 @@ type Sim struct {
 	stuckSince                 Time
 	events, taskEvents, offers int64
 	rejected                   int
-	overhead                   time.Duration
+	clock                      callbackClock // Result.Overhead (clock.go)
 	inCallback                 bool
 	abortErr                   error // Abort's reason: the run stops
 	batchScr                   []NodeOffer
 }
-
-// clockBase anchors mono, the clock read around every policy callback for
-// Result.Overhead: time.Since reads only the monotonic clock, time.Now the
-// wall clock too, and a day's run makes tens of millions of callbacks.
-var clockBase = time.Now()
-
-// mono is the monotonic time since clockBase.
-func mono() time.Duration { return time.Since(clockBase) }
 
 type pair struct {
 	node int32
@@ -166,9 +167,10 @@ func Run(w *Workload, p Policy, opt Options) (*Result, error) {
 	if s.sink != nil {
 		s.sink.Begin(s.rep, s.replicas)
 	}
-	t0 := mono()
+	s.clock.begin()
+	t0 := ticks()
 	err := p.Init(s)
-	s.overhead += mono() - t0
+	s.clock.add(t0)
 	if err != nil {
 		if c, ok := p.(Closer); ok {
 			_ = c.Close(s) // the Init error says more
@@ -218,7 +220,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	n := w.NumTasks()
 	s := &Sim{
 		w: w, opt: opt, policy: p, ideal: opt.Heartbeat == 0,
-		tasks:     make([]taskRT, n),
+		nTasks:    n,
 		left:      make([]uint64, (n+63)/64),
 		jobs:      make([]jobRT, len(w.Jobs)),
 		nodes:     make([]nodeRT, len(w.Cluster.Nodes)),
@@ -235,7 +237,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		s.sm.busy = make([]uint32, 0, n)
 		preferHuge(s.sm.busy)
 	}
-	preferHuge(s.tasks)
+	s.initChunks(n)
 	preferHuge(s.left)
 	switch opt.Estimates {
 	case EstimateGiven, EstimateMean, EstimateNoisy:
@@ -267,7 +269,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	for i := range s.replicas {
 		s.replicas[i] = -1
 	}
-	s.heap = make(eventHeap, 0, len(w.Jobs)+len(c.Nodes)+64)
+	s.queue = newEventQueue(len(w.Jobs) + len(c.Nodes) + 64)
 	rngEst := newStream(opt.Seed, "estimate")
 	id := int32(0)
 	maxMaps, totalMaps := 0, 0
@@ -372,7 +374,7 @@ func (s *Sim) push(e event) {
 	if e.kind() == evArrival {
 		s.heapArrivals++
 	}
-	s.heap.push(e)
+	s.queue.push(e)
 }
 
 // next removes the earliest event from the heap or the arrival list.
@@ -380,12 +382,16 @@ func (s *Sim) next() event {
 	if s.nextArr < len(s.arrivals) {
 		j := s.arrivals[s.nextArr]
 		e := event{at: s.w.Jobs[j].Arrival, ord: evOrd(evArrival), a: j}
-		if len(s.heap) == 0 || e.at < s.heap[0].at || e.at == s.heap[0].at && e.kind() <= s.heap[0].kind() {
+		if s.queue.empty() {
+			s.nextArr++
+			return e
+		}
+		if at, k := s.queue.min(); e.at < at || e.at == at && evArrival <= k {
 			s.nextArr++
 			return e
 		}
 	}
-	e := s.heap.pop()
+	e := s.queue.pop()
 	if e.kind() != evHeartbeat {
 		s.nonHB--
 	}
@@ -398,8 +404,9 @@ func (s *Sim) next() event {
 // pending reports whether an event is left and, when it is, its time.
 func (s *Sim) pending() (Time, bool) {
 	at, ok := Time(0), false
-	if len(s.heap) > 0 {
-		at, ok = s.heap[0].at, true
+	if !s.queue.empty() {
+		at, _ = s.queue.min()
+		ok = true
 	}
 	if s.nextArr < len(s.arrivals) {
 		if a := s.w.Jobs[s.arrivals[s.nextArr]].Arrival; !ok || a < at {
@@ -438,7 +445,11 @@ func (s *Sim) loop() {
 		}
 		switch e.kind() {
 		case evTaskEnd:
-			t := &s.tasks[e.a]
+			ch := s.chunks[e.a>>taskChunkShift]
+			if ch == nil {
+				continue // its job is done: the end of a killed segment
+			}
+			t := &ch[e.a&taskChunkMask]
 			if t.epoch != e.epoch || t.state != TaskRunning {
 				continue // killed or suspended since
 			}
@@ -450,9 +461,9 @@ func (s *Sim) loop() {
 		case evTimer:
 			s.events++
 			s.wake()
-			t0 := mono()
+			t0 := ticks()
 			s.policy.Timer(s, e.tag)
-			s.overhead += mono() - t0
+			s.clock.add(t0)
 		case evHeartbeat:
 			// Literal heartbeats never run out: stop once nothing runs, no
 			// other event is due and a whole period passed without a launch.
@@ -472,9 +483,9 @@ func (s *Sim) loop() {
 					s.offerRound()
 				}
 				if ender != nil {
-					t0 := mono()
+					t0 := ticks()
 					ender.EndInstant(s)
-					s.overhead += mono() - t0
+					s.clock.add(t0)
 					if s.ideal {
 						s.offerRound()
 					}
@@ -483,14 +494,14 @@ func (s *Sim) loop() {
 		}
 		if s.opt.Progress != nil && int(s.events) >= nextProgress {
 			nextProgress += s.opt.ProgressEvery
-			s.opt.Progress(s.completed, len(s.tasks))
+			s.opt.Progress(s.completed, s.nTasks)
 		}
 	}
 	if s.jobsDone == len(s.jobs) {
 		s.status = Finished
 	}
 	if s.opt.Progress != nil {
-		s.opt.Progress(s.completed, len(s.tasks))
+		s.opt.Progress(s.completed, s.nTasks)
 	}
 }
 
@@ -523,7 +534,7 @@ func (s *Sim) quiescent() bool {
 		return false
 	}
 	for _, id := range s.running {
-		if s.tasks[id].has(flagEndKnown) {
+		if s.task(id).has(flagEndKnown) {
 			return false
 		}
 	}
@@ -604,9 +615,9 @@ func (s *Sim) offer(x int) bool {
 	}
 	before := s.taskEvents
 	s.offers++
-	t0 := mono()
+	t0 := ticks()
 	s.policy.Offer(s, x, s.free(x))
-	s.overhead += mono() - t0
+	s.clock.add(t0)
 	return s.taskEvents != before
 }
 
@@ -737,6 +748,54 @@ func (s *Sim) wake() {
 	if s.sweepPending {
 		return
 	}
+	first, at := s.firstParked()
+	s.sweepPending = true
+	s.push(event{at: at, ord: evOrd(evHeartbeat), a: int32(first), tag: sweepTag})
+}
+
+// firstParked is the parked node with the earliest next grid instant, the
+// lowest id among equals (a wake's first sweep stop); at least one node is
+// parked. Node x's phase is ⌊x·H/N⌋, nondecreasing in x, so going round
+// the nodes from the first whose phase is at or after now mod H meets the
+// grid instants in time order, except a node whose instant now is used
+// already (its heartbeat ran at now): it waits a whole period, after every
+// other node. The first parked node met is the answer, without working out
+// every parked node's instant (a wake on a mostly idle cluster of thousands
+// of nodes did, with a division each).
+func (s *Sim) firstParked() (int, Time) {
+	N, H := len(s.nodes), s.opt.Heartbeat
+	if s.now < 0 {
+		return s.firstParkedScan()
+	}
+	r := s.now % H
+	x0 := int((int64(r)*int64(N) + int64(H) - 1) / int64(H)) // first x with ⌊x·H/N⌋ ≥ r
+	if x0 >= N {
+		x0 = 0
+	}
+	used := -1 // the first parked node whose instant now is used
+	for i := range N {
+		x := x0 + i
+		if x >= N {
+			x -= N
+		}
+		n := &s.nodes[x]
+		if !n.parked {
+			continue
+		}
+		if n.phase == r && n.lastHB == s.now {
+			if used < 0 {
+				used = x
+			}
+			continue
+		}
+		return x, s.nextGrid(x)
+	}
+	return used, s.nextGrid(used)
+}
+
+// firstParkedScan is firstParked by working out every parked node's next
+// grid instant.
+func (s *Sim) firstParkedScan() (int, Time) {
 	first, at := -1, Time(0)
 	for x := range s.nodes {
 		if s.nodes[x].parked {
@@ -745,8 +804,7 @@ func (s *Sim) wake() {
 			}
 		}
 	}
-	s.sweepPending = true
-	s.push(event{at: at, ord: evOrd(evHeartbeat), a: int32(first), tag: sweepTag})
+	return first, at
 }
 
 func (s *Sim) arrive(j int) {
@@ -761,9 +819,9 @@ func (s *Sim) arrive(j int) {
 	}
 	s.place(j)
 	s.wake()
-	t0 := mono()
+	t0 := ticks()
 	s.policy.JobArrival(s, j)
-	s.overhead += mono() - t0
+	s.clock.add(t0)
 }
 
 // place sets the replicas of job j's blocks (policy hook, then the default
@@ -786,9 +844,9 @@ func (s *Sim) place(j int) {
 		}
 	}
 	if bp, ok := s.policy.(BlockPlacer); ok {
-		t0 := mono()
+		t0 := ticks()
 		bp.PlaceBlocks(s, j)
-		s.overhead += mono() - t0
+		s.clock.add(t0)
 	}
 	n := 0 // replicas placed
 	for t := r.firstMap; t < r.firstMap+r.nMaps; t++ {
@@ -883,7 +941,7 @@ func (s *Sim) indexBySort(r *jobRT) {
 // BlockPlacer.PlaceBlocks. nodes must be distinct storage-capable nodes, at
 // most the replication factor.
 func (s *Sim) SetReplicas(t TaskID, nodes ...int) error {
-	if t < 0 || int(t) >= len(s.tasks) || s.rt(t).kind != Map {
+	if t < 0 || int(t) >= s.nTasks || s.rt(t).kind != Map {
 		return s.reject("SetReplicas: task %d is not a map", t)
 	}
 	if len(nodes) == 0 || len(nodes) > s.rep {
@@ -927,7 +985,7 @@ func (s *Sim) findRange(j, x int) *locRange {
 }
 
 func (s *Sim) taskEnd(id TaskID) {
-	t := &s.tasks[id]
+	t := s.task(id)
 	r := &s.jobs[t.job]
 	x := int(t.node)
 	s.taskEvents++
@@ -956,9 +1014,12 @@ func (s *Sim) taskEnd(id TaskID) {
 		}
 	}
 	s.slotFreed(x, true)
-	t0 := mono()
+	t0 := ticks()
 	s.policy.TaskEnd(s, id, observed)
-	s.overhead += mono() - t0
+	s.clock.add(t0)
+	if r.done {
+		s.retire(r)
+	}
 }
 
 // mapPhaseDone schedules the ends of reduces waiting for the shuffle:
@@ -967,7 +1028,7 @@ func (s *Sim) mapPhaseDone(j int) {
 	r := &s.jobs[j]
 	r.lastMapEnd = s.now
 	for id := r.firstRed; id < r.firstRed+r.nReds; id++ {
-		t := &s.tasks[id]
+		t := s.task(TaskID(id))
 		if t.state == TaskRunning && !t.has(flagEndKnown) {
 			s.setEnd(TaskID(id), s.shuffleEnd(t))
 		}
@@ -1002,22 +1063,22 @@ func (s *Sim) segEnd(t *taskRT) Time {
 func (s *Sim) attemptDur(t *taskRT) Time { return s.rec(t).Duration }
 
 func (s *Sim) setEnd(id TaskID, end Time) {
-	t := &s.tasks[id]
+	t := s.task(id)
 	t.set(flagEndKnown, true)
 	s.push(event{at: end, ord: evOrd(evTaskEnd), a: int32(id), epoch: t.epoch})
 }
 
 func (s *Sim) unrun(id TaskID) {
-	t := &s.tasks[id]
+	t := s.task(id)
 	last := s.running[len(s.running)-1]
 	s.running[t.runIdx] = last
-	s.tasks[last].runIdx = t.runIdx
+	s.task(last).runIdx = t.runIdx
 	s.running = s.running[:len(s.running)-1]
 	t.runIdx = -1
 }
 
 func (s *Sim) spec(id TaskID) *TaskSpec {
-	t := &s.tasks[id]
+	t := s.rt(id)
 	job := &s.w.Jobs[t.job]
 	if t.kind == Map {
 		return &job.Maps[id-TaskID(s.jobs[t.job].firstMap)]
@@ -1027,7 +1088,7 @@ func (s *Sim) spec(id TaskID) *TaskSpec {
 
 // index is task id's index within its job's maps or reduces.
 func (s *Sim) index(id TaskID) int32 {
-	t := &s.tasks[id]
+	t := s.rt(id)
 	if t.kind == Map {
 		return int32(id) - s.jobs[t.job].firstMap
 	}

@@ -175,7 +175,7 @@ func (r *Result) Incomplete() string {
 func (s *Sim) result(wall time.Duration) *Result {
 	res := &Result{
 		Policy: s.policy.Name(), Options: s.opt, Trace: s.trace, Rep: s.rep, Replicas: s.replicas,
-		Events: s.events, TaskEvents: s.taskEvents, Offers: s.offers, Rejected: s.rejected, Wall: wall, Overhead: s.overhead, End: s.now,
+		Events: s.events, TaskEvents: s.taskEvents, Offers: s.offers, Rejected: s.rejected, Wall: wall, Overhead: s.clock.total(), End: s.now,
 		Status: s.status, StuckSince: s.stuckSince,
 		Jobs: make([]JobOutcome, len(s.jobs)),
 	}

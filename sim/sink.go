@@ -142,7 +142,7 @@ func (s *Sim) endStream() {
 	}
 	ks := make([]int32, 0, len(s.running))
 	for _, id := range s.running {
-		ks = append(ks, s.tasks[id].attempt)
+		ks = append(ks, s.task(id).attempt)
 	}
 	slices.SortFunc(ks, func(a, b int32) int { return s.open[a].i - s.open[b].i })
 	for _, k := range ks {

@@ -1,10 +1,5 @@
 package sim
 
-import (
-	"cmp"
-	"slices"
-)
-
 // TaskID names a task of the workload: tasks are numbered job by job, each
 // job's maps first, then its reduces.
 type TaskID int32
@@ -89,6 +84,40 @@ func (s *Sim) setPending(id TaskID, on bool) {
 	}
 }
 
+// Task records live in chunks of taskChunkLen consecutive ids. A chunk is
+// allocated when the first job with a task in it arrives (initTasks) and
+// recycled once every job with a task in it is done (retire): jobs arrive
+// roughly in id order and most are done soon after, so a day's run holds
+// the records of its live jobs only, in chunks that stay in cache, instead
+// of 40 bytes for each of tens of millions of tasks, each written once to
+// a fresh page (on a virtual machine a fresh page costs more than the
+// writes: issue 30). A task's record is thus reachable only while its job
+// is not done, or while a job sharing its chunk is not; afterwards rt
+// describes it from its job (done, on no node).
+const (
+	taskChunkShift = 12
+	taskChunkLen   = 1 << taskChunkShift // 160 KB of records
+	taskChunkMask  = taskChunkLen - 1
+)
+
+type taskChunk [taskChunkLen]taskRT
+
+// initChunks sizes the chunk table for n tasks; no chunk is allocated yet.
+func (s *Sim) initChunks(n int) {
+	nc := (n + taskChunkLen - 1) / taskChunkLen
+	s.chunks = make([]*taskChunk, nc)
+	s.chunkLive = make([]int32, nc)
+	for c := range s.chunkLive {
+		s.chunkLive[c] = int32(min(taskChunkLen, n-c*taskChunkLen))
+	}
+}
+
+// task is the record of task id of a job not done (or sharing its chunk
+// with one), set up: the engine's own access.
+func (s *Sim) task(id TaskID) *taskRT {
+	return &s.chunks[id>>taskChunkShift][id&taskChunkMask]
+}
+
 // initTasks sets up the records of job j's tasks (pending, on no node). It
 // runs when the job arrives rather than for every task before the run: the
 // records are then written just before their launches read them, while
@@ -102,8 +131,17 @@ func (s *Sim) initTasks(j int) {
 		return
 	}
 	r.inited = true
-	for id := r.firstMap; id < r.firstRed+r.nReds; id++ {
-		t := &s.tasks[id]
+	end := r.firstRed + r.nReds
+	if r.firstMap == end {
+		return
+	}
+	for c := r.firstMap >> taskChunkShift; c <= (end-1)>>taskChunkShift; c++ {
+		if s.chunks[c] == nil {
+			s.chunks[c] = s.newChunk()
+		}
+	}
+	for id := r.firstMap; id < end; id++ {
+		t := s.task(TaskID(id))
 		t.job, t.node = int32(j), -1
 		t.kind, t.state = Map, TaskPending
 		if id >= r.firstRed {
@@ -112,19 +150,92 @@ func (s *Sim) initTasks(j int) {
 	}
 }
 
+// newChunk is a zeroed chunk, a recycled one when there is one.
+func (s *Sim) newChunk() *taskChunk {
+	if n := len(s.freeChunks); n > 0 {
+		ch := s.freeChunks[n-1]
+		s.freeChunks = s.freeChunks[:n-1]
+		clear(ch[:])
+		return ch
+	}
+	s.newChunks++
+	return new(taskChunk)
+}
+
+// retire counts done job r's tasks out of their chunks and recycles each
+// chunk left without a task of a job not done. Nothing reads a retired
+// record: the job's tasks are neither running nor suspended, its events
+// left in the queue are ends of killed or suspended segments (skipped by
+// the loop when the chunk is gone), and rt answers for them from the job.
+func (s *Sim) retire(r *jobRT) {
+	end := r.firstRed + r.nReds
+	for id := r.firstMap; id < end; {
+		c := id >> taskChunkShift
+		next := min(end, (c+1)<<taskChunkShift)
+		s.chunkLive[c] -= next - id
+		if s.chunkLive[c] == 0 && s.chunks[c] != nil {
+			s.freeChunks = append(s.freeChunks, s.chunks[c])
+			s.chunks[c] = nil
+		}
+		id = next
+	}
+}
+
+// jobOf is the job of task id: the last job whose first task is at or
+// before id (jobs without tasks share their successor's first id).
+func (s *Sim) jobOf(id TaskID) int {
+	lo, hi := 0, len(s.jobs) // the first job whose first task is after id
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.jobs[m].firstMap <= int32(id) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
+}
+
 // rt is task id's record, set up first if its job has not arrived: every
 // exported method that takes a task id of the policy's choosing reads the
-// record through rt (a set-up record never has kind KindUnknown).
+// record through rt (a set-up record never has kind KindUnknown). For a
+// task whose chunk is recycled (its job is done) it is a record made from
+// the job, shared by such calls and not to be written: done, on no node.
 func (s *Sim) rt(id TaskID) *taskRT {
-	t := &s.tasks[id]
-	if t.kind == KindUnknown {
-		// the job whose first task is the last at or before id
-		j, _ := slices.BinarySearchFunc(s.jobs, int32(id)+1, func(r jobRT, first int32) int {
-			return cmp.Compare(r.firstMap, first)
-		})
-		s.initTasks(j - 1)
+	ch := s.chunks[id>>taskChunkShift]
+	if ch == nil || ch[id&taskChunkMask].kind == KindUnknown {
+		return s.rtSetUp(id)
 	}
-	return t
+	return &ch[id&taskChunkMask] // set up: the common case, inlined
+}
+
+// rtSetUp is rt for a task whose record is not set up or is recycled.
+func (s *Sim) rtSetUp(id TaskID) *taskRT {
+	c := id >> taskChunkShift
+	j := s.jobOf(id)
+	if s.chunks[c] == nil && s.chunkLive[c] == 0 {
+		r := &s.jobs[j]
+		s.doneRec = taskRT{job: int32(j), node: -1, runIdx: -1, kind: Map, state: TaskDone}
+		if int32(id) >= r.firstRed {
+			s.doneRec.kind = Reduce
+		}
+		return &s.doneRec
+	}
+	s.initTasks(j)
+	return s.task(id)
+}
+
+// stateOf is task id's state without setting up its record (a task of a
+// job not arrived is pending).
+func (s *Sim) stateOf(id TaskID) TaskState {
+	c := id >> taskChunkShift
+	switch ch := s.chunks[c]; {
+	case ch != nil && ch[id&taskChunkMask].kind != KindUnknown:
+		return ch[id&taskChunkMask].state
+	case ch == nil && s.chunkLive[c] == 0:
+		return TaskDone
+	}
+	return TaskPending
 }
 
 type jobRT struct {

@@ -31,8 +31,8 @@ type TaskView struct {
 	Index  int // within its kind
 	State  TaskState
 	Node   int  // running or suspended on; -1 otherwise
-	Launch Time // launch of the current segment (running)
-	Local  bool // the current attempt runs node-local (maps)
+	Launch Time // launch of the current segment (running); 0 once done
+	Local  bool // the current attempt runs node-local (maps); false once done
 }
 
 // Now is the current simulated time.
@@ -51,7 +51,7 @@ func (s *Sim) Users() []User { return s.w.Users }
 func (s *Sim) NumJobs() int { return len(s.jobs) }
 
 // NumTasks is the number of tasks of the workload.
-func (s *Sim) NumTasks() int { return len(s.tasks) }
+func (s *Sim) NumTasks() int { return s.nTasks }
 
 // Job returns the view of job j.
 func (s *Sim) Job(j int) JobView {
@@ -83,11 +83,16 @@ func (s *Sim) HasWork(j int, k Kind) bool {
 	return r.redsPending > 0 && r.mapsDone >= r.needMaps
 }
 
-// Task returns the view of task t.
+// Task returns the view of task t. A done task shows no node, launch or
+// locality: its record is recycled once its job is done (issue 30), and
+// the view is the same before that.
 func (s *Sim) Task(id TaskID) TaskView {
 	t := s.rt(id)
-	return TaskView{ID: id, Job: int(t.job), Kind: t.kind, Index: int(s.index(id)), State: t.state,
-		Node: int(t.node), Launch: t.launch, Local: t.has(flagLocal)}
+	v := TaskView{ID: id, Job: int(t.job), Kind: t.kind, Index: int(s.index(id)), State: t.state, Node: -1}
+	if t.state != TaskDone {
+		v.Node, v.Launch, v.Local = int(t.node), t.launch, t.has(flagLocal)
+	}
+	return v
 }
 
 // Running lists the running tasks in no particular order (read-only; it

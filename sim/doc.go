@@ -103,7 +103,7 @@
 // ends of one instant pushed one after another share one heap entry
 // (eventQueue). The hot path (launch, end, offer) does not allocate. The
 // other per-task arrays of a large run ask the kernel for transparent huge
-// pages (preferHuge): each is written once, page after page, and on a
+// pages (internal/hugepage): each is written once, page after page, and on a
 // virtual machine the first touch of 4-KB pages cost a quarter of a day's
 // run. The callback clock reads the CPU's time-stamp counter where it is
 // invariant (clock.go). docs/results.md has the figures.

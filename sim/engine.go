@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/mrbound/mrbound/internal/hugepage"
 )
 
 // Sim is one run in progress. Policies receive it in every callback: its
@@ -232,18 +234,18 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	}
 	if s.sink == nil {
 		s.trace = make([]Attempt, 0, n)
-		preferHuge(s.trace)
+		hugepage.Prefer(s.trace)
 	} else {
 		s.sm.busy = make([]uint32, 0, n)
-		preferHuge(s.sm.busy)
+		hugepage.Prefer(s.sm.busy)
 	}
 	s.initChunks(n)
-	preferHuge(s.left)
+	hugepage.Prefer(s.left)
 	switch opt.Estimates {
 	case EstimateGiven, EstimateMean, EstimateNoisy:
 		// the other modes' factor is 1 (exact) or unused (none)
 		s.estF = make([]float32, n)
-		preferHuge(s.estF)
+		hugepage.Prefer(s.estF)
 	}
 	s.stuckWindow = opt.StuckAfter
 	if s.stuckWindow == 0 {
@@ -265,7 +267,7 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 	}
 	s.rep = min(s.rep, len(s.capable))
 	s.replicas = make([]int32, n*s.rep)
-	preferHuge(s.replicas)
+	hugepage.Prefer(s.replicas)
 	for i := range s.replicas {
 		s.replicas[i] = -1
 	}
@@ -314,9 +316,9 @@ func newSim(w *Workload, p Policy, opt Options) *Sim {
 		return cmp.Compare(w.Jobs[a].Arrival, w.Jobs[b].Arrival)
 	})
 	s.locs = make([]TaskID, 0, totalMaps*s.rep)
-	preferHuge(s.locs)
+	hugepage.Prefer(s.locs)
 	s.ranges = make([]locRange, 0, min(totalMaps*s.rep, len(w.Jobs)*len(c.Nodes)))
-	preferHuge(s.ranges)
+	hugepage.Prefer(s.ranges)
 	s.pairScr = make([]pair, 0, min(maxMaps*s.rep, len(c.Nodes)))
 	for i, nd := range c.Nodes {
 		x := &s.nodes[i]

@@ -1,7 +1,7 @@
 // Package hugepage asks the kernel to back large, once-written arrays with
-// transparent huge pages, outside the simulator's engine: the workload's
-// task specs and other per-task arrays a day of millions of tasks fills
-// once, page after page (issue 30).
+// transparent huge pages: the simulator's per-task arrays, the workload's
+// task specs and the checker's per-task status, which a day of millions of
+// tasks fills once, page after page (issue 30).
 //
 // # Why
 //
@@ -9,8 +9,7 @@
 // 18 µs of CPU, much more than the writes it takes (docs/results.md, issue
 // 30, s11engine). The kernel here runs transparent huge pages in "madvise"
 // mode, and the Go runtime does not ask for them, so an array gets 4-KB
-// pages unless it is advised. The engine does the same for its own arrays
-// (sim.preferHuge).
+// pages unless it is advised.
 //
 // # What it does not do
 //

@@ -2,6 +2,7 @@ package lowerbound
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -209,11 +210,19 @@ func ones(n int) []float64 {
 //
 // k = 0 is the longest task; s = 1 gives the total.
 func waves(p []float64, s int) float64 {
+	w, _ := wavesWith(p, s, nil)
+	return w
+}
+
+// wavesWith is waves with the prefix sums in scratch (grown when short, and
+// returned for the next call), for callers that evaluate many task sets.
+func wavesWith(p []float64, s int, scratch []float64) (float64, []float64) {
 	n := len(p)
 	if n == 0 || s <= 0 {
-		return 0
+		return 0, scratch
 	}
-	prefix := make([]float64, n+1)
+	prefix := slices.Grow(scratch[:0], n+1)[:n+1]
+	prefix[0] = 0
 	for i, x := range p {
 		prefix[i+1] = prefix[i] + x
 	}
@@ -222,5 +231,5 @@ func waves(p []float64, s int) float64 {
 		hi := k*s + 1 // exclusive end
 		best = math.Max(best, prefix[hi]-prefix[hi-k-1])
 	}
-	return best
+	return best, prefix
 }

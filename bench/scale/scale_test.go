@@ -96,6 +96,44 @@ func BenchmarkDayStreamed(b *testing.B) {
 	}
 }
 
+// BenchmarkDayEngine is the engine alone on `mrbound simulate`'s path: the
+// run hands its records to a sink that counts them and keeps nothing, so
+// neither a held trace nor the checker is in the figure (BenchmarkDay holds
+// the trace, BenchmarkDayStreamed adds the check). Task events per CPU
+// second of the run; the count of records the sink saw must be the trace's.
+//
+//	nice go test -run - -bench DayEngine -cpu 1 ./bench/scale -block-mb 64
+func BenchmarkDayEngine(b *testing.B) {
+	w := loadDay(b)
+	for b.Loop() {
+		p, err := policy.New("fifo", policy.Params{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var sink countingSink
+		opt := sim.DefaultOptions()
+		opt.Sink = &sink
+		c0 := cputime.Now()
+		res, err := sim.Run(w, p, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c1 := cputime.Now()
+		if sink.launched != sink.ended || sink.ended == 0 {
+			b.Fatalf("the sink saw %d launches and %d ends", sink.launched, sink.ended)
+		}
+		b.ReportMetric(float64(res.TaskEvents)/(c1-c0).Seconds(), "task-events/cpu-s")
+	}
+}
+
+// countingSink is a sim.TraceSink that counts the records and keeps none.
+type countingSink struct{ launched, ended int }
+
+func (c *countingSink) Begin(int, []int32)         {}
+func (c *countingSink) Launched(int, *sim.Attempt) { c.launched++ }
+func (c *countingSink) Ended(int, *sim.Attempt)    { c.ended++ }
+
 // BenchmarkCompareDay runs simbridge.Compare on FB-2009 day 0 as `mrbound
 // compare` does (ideal mode, the default metric, traces dropped once
 // verified, the collector's pacing of package gcpace) with four policies,

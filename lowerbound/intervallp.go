@@ -64,17 +64,7 @@ func (lm *lagModel) intervalModel() (*model.Model, error) {
 	}
 	// C_j's upper bound, as in bucketModel: every column bounded, so that
 	// safeDualBound holds for any duals.
-	horizon := 0.0
-	for j := range pr.p.Jobs {
-		horizon = math.Max(horizon, pr.jobs[j].a)
-	}
-	for j := range pr.p.Jobs {
-		for k, tasks := range [2][]Task{pr.p.Jobs[j].Maps, pr.p.Jobs[j].Reduces} {
-			for i := range tasks {
-				horizon += pr.pmax(&tasks[i], k)
-			}
-		}
-	}
+	horizon := pr.semiActiveHorizon()
 	b := model.NewBuilder("lowerbound-interval-lp")
 	capRow := make([][]model.Expr, lm.nrow)
 	for r := range lm.nrow {

@@ -107,20 +107,9 @@ func (pr *prep) bucketModel(opts LPOptions) (*model.Model, error) {
 	span := math.Max(1, (end-t0)*1.25)
 	L := span / float64(nb)
 	tau := func(b int) float64 { return t0 + float64(b)*L }
-	// An optimal semi-active schedule ends every task by max a_j + Σ_τ pmax(τ)
-	// (each start is a release, a head or an end on its slot): C_j's upper
-	// bound, so that every column is bounded (safeDualBound needs it).
-	horizon := 0.0
-	for j := range pr.p.Jobs {
-		horizon = math.Max(horizon, pr.jobs[j].a)
-	}
-	for j := range pr.p.Jobs {
-		for k, tasks := range [2][]Task{pr.p.Jobs[j].Maps, pr.p.Jobs[j].Reduces} {
-			for i := range tasks {
-				horizon += pr.pmax(&tasks[i], k)
-			}
-		}
-	}
+	// C_j's upper bound, so that every column is bounded (safeDualBound
+	// needs it).
+	horizon := pr.semiActiveHorizon()
 	b := model.NewBuilder("lowerbound-bucket-lp")
 	nk := 2
 	capRow := make([][]model.Expr, nk) // capRow[k][bucket]
@@ -286,4 +275,22 @@ func safeDualBound(m *model.Model, duals []float64) float64 {
 	// Each of the ~nnz products and sums has relative error ≤ 2^-52; 1e-12 of
 	// the magnitude of everything summed is a wide margin.
 	return bound - 1e-12*float64(m.NumNonzeros()+m.NumCols()+m.NumRows()+1)*mag/float64(max(1, m.NumCols())) - 1e-9*mag
+}
+
+// semiActiveHorizon is max a_j + Σ_τ pmax(τ): an optimal semi-active
+// schedule ends every task by then (each start is a release, a head or an
+// end on its slot), so the LPs bound every C_j column by it.
+func (pr *prep) semiActiveHorizon() float64 {
+	horizon := 0.0
+	for j := range pr.p.Jobs {
+		horizon = math.Max(horizon, pr.jobs[j].a)
+	}
+	for j := range pr.p.Jobs {
+		for k, tasks := range [2][]Task{pr.p.Jobs[j].Maps, pr.p.Jobs[j].Reduces} {
+			for i := range tasks {
+				horizon += pr.pmax(&tasks[i], k)
+			}
+		}
+	}
+	return horizon
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/instances"
@@ -191,10 +192,29 @@ func (p *parser) object(path string, v any, known ...string) map[string]any {
 }
 
 func join(path, key string) string {
+	if !plainKey(key) {
+		// a key with a newline, a quote or a path character, or an empty
+		// one, is quoted so that the message stays one line and the path
+		// stays readable
+		return path + "[" + strconv.Quote(key) + "]"
+	}
 	if path == "" {
 		return key
 	}
 	return path + "." + key
+}
+
+// plainKey reports whether key can stand in a dotted path as it is.
+func plainKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for _, r := range key {
+		if r < 0x20 || r == 0x7f || r == '.' || r == '[' || r == ']' || r == '"' || !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // integer reads m[key] as an integer ≥ lo; def is used when absent and

@@ -35,15 +35,7 @@ func IntervalLP(ctx context.Context, p *Problem, o LagrangeOptions, so solve.Opt
 	if err != nil {
 		return LPResult{}, err
 	}
-	res, err := solve.Solve(ctx, m, so)
-	if err != nil {
-		return LPResult{}, err
-	}
-	out := LPResult{Status: res.Status, Cols: m.NumCols(), Rows: m.NumRows()}
-	if res.RowDuals != nil {
-		out.Value = math.Max(0, safeDualBound(m, res.RowDuals))
-	}
-	return out, nil
+	return solveLP(ctx, m, so)
 }
 
 // intervalModel builds (P) on lm's grid.

@@ -63,7 +63,14 @@ func (pr *prep) bucketLP(ctx context.Context, opts LPOptions) (LPResult, error) 
 	if err != nil {
 		return LPResult{}, err
 	}
-	res, err := solve.Solve(ctx, m, opts.Solve)
+	return solveLP(ctx, m, opts.Solve)
+}
+
+// solveLP solves a relaxation whose every column is bounded and certifies
+// its value from the row duals (safeDualBound), whatever the solver's
+// accuracy or stop; 0 without duals.
+func solveLP(ctx context.Context, m *model.Model, so solve.Options) (LPResult, error) {
+	res, err := solve.Solve(ctx, m, so)
 	if err != nil {
 		return LPResult{}, err
 	}

@@ -156,13 +156,19 @@ func run(out io.Writer, file string, blockMB float64, nodes int, polName string,
 		}
 		p.done("trace", tasks)
 	}
-	fmt.Fprintf(out, "engine     %d task events, %d events, %.2f M task events per CPU second\n",
-		res.TaskEvents, res.Events, float64(res.TaskEvents)/simCPU/1e6)
+	printEngine(out, res, simCPU, tasks, "")
+	runtime.KeepAlive(w)
+	return nil
+}
+
+// printEngine prints the run's task events per CPU second of simCPU (what
+// else that CPU holds in note) and the process's peak resident set.
+func printEngine(out io.Writer, res *sim.Result, simCPU float64, tasks int, note string) {
+	fmt.Fprintf(out, "engine     %d task events, %d events, %.2f M task events per CPU second%s\n",
+		res.TaskEvents, res.Events, float64(res.TaskEvents)/simCPU/1e6, note)
 	if hwm, ok := peakRSS(); ok {
 		fmt.Fprintf(out, "peak RSS   %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
 	}
-	runtime.KeepAlive(w)
-	return nil
 }
 
 // runStreamed is run's default path, `mrbound simulate`'s: the checker and
@@ -203,11 +209,7 @@ func runStreamed(out io.Writer, p *phase, w *sim.Workload, pol sim.Policy, opt s
 		return fmt.Errorf("the checker rejects the run: %w", err)
 	}
 	p.done("sim+check", tasks)
-	fmt.Fprintf(out, "engine     %d task events, %d events, %.2f M task events per CPU second (the check and the trace included)\n",
-		res.TaskEvents, res.Events, float64(res.TaskEvents)/simCPU/1e6)
-	if hwm, ok := peakRSS(); ok {
-		fmt.Fprintf(out, "peak RSS   %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
-	}
+	printEngine(out, res, simCPU, tasks, " (the check and the trace included)")
 	runtime.KeepAlive(w)
 	return nil
 }

@@ -120,15 +120,10 @@ an input may imply before it is refused (default: the machine's memory; docs/rel
 			versionCommand(),
 		},
 	}
-	guardOutputs(app.Commands)
 	stopProfile := func() error { return nil }
-	app.Before = func(c *cli.Context) error {
-		stop, err := startCPUProfile(c)
-		if err == nil {
-			stopProfile = stop
-		}
-		return err
-	}
+	// profiled inside the output guard: a refused command writes no profile
+	profileActions(app.Commands, &stopProfile)
+	guardOutputs(app.Commands)
 	app.After = func(*cli.Context) error { return stopProfile() }
 	return app
 }

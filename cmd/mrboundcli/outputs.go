@@ -57,5 +57,9 @@ func checkOutputs(c *cli.Context) error {
 			}
 		}
 	}
+	// the global --cpuprofile (read through the lineage) writes a file too
+	if path := c.String(cpuProfileFlag.Name); path != "" {
+		outputs = append(outputs, outpath.Output{Flag: "--" + cpuProfileFlag.Name, Path: path})
+	}
 	return outpath.Check(inputs, outputs)
 }

@@ -38,3 +38,24 @@ func startCPUProfile(c *cli.Context) (stop func() error, err error) {
 		})
 	}, nil
 }
+
+// profileActions wraps the action of every command and subcommand so that
+// it starts the profile (when --cpuprofile is given) just before it runs,
+// and leaves in *stop the function that writes it.
+func profileActions(cmds []*cli.Command, stop *func() error) {
+	for _, cmd := range cmds {
+		profileActions(cmd.Subcommands, stop)
+		if cmd.Action == nil {
+			continue
+		}
+		act := cmd.Action
+		cmd.Action = func(c *cli.Context) error {
+			s, err := startCPUProfile(c)
+			if err != nil {
+				return err
+			}
+			*stop = s
+			return act(c)
+		}
+	}
+}

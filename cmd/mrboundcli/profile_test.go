@@ -40,6 +40,22 @@ func TestCPUProfileFlag(t *testing.T) {
 	if strip(plain.String()) != strip(profiled.String()) {
 		t.Errorf("the report changed with --cpuprofile:\n%s\nwithout:\n%s", profiled.String(), plain.String())
 	}
+	// a profile path that names the input is refused before anything runs
+	in := filepath.Join(t.TempDir(), "day.tsv")
+	orig, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"mrbound", "--cpuprofile=" + in, "simulate", in, "--json"}, &bytes.Buffer{}, &errb); code != 1 || !strings.Contains(errb.String(), "--cpuprofile") {
+		t.Errorf("--cpuprofile naming the input: exit %d, %q; want exit 1 naming the flag", code, errb.String())
+	}
+	if after, _ := os.ReadFile(in); !bytes.Equal(after, orig) {
+		t.Error("--cpuprofile overwrote the input")
+	}
 	var help bytes.Buffer
 	run([]string{"mrbound", "--help"}, &help, &errb)
 	if strings.Contains(help.String(), "cpuprofile") {

@@ -53,6 +53,7 @@ type Stream struct {
 	launches []rec
 	ends     []rec
 	validMap []bool // flush's scratch
+	held     []bool // flush's scratch: end k's record held a slot (pairHalves)
 	// Per trace index: launched, ended.
 	launched, ended bitset
 
@@ -297,9 +298,9 @@ func (s *Stream) flush() {
 			jl.lastMap = max(jl.lastMap, a.End)
 		}
 	}
-	s.sameTasks()
+	s.pairHalves()
 	for k := range s.ends {
-		s.end(s.ends[k].i, &s.ends[k].a, s.validMap[k])
+		s.end(s.ends[k].i, &s.ends[k].a, s.validMap[k], s.held[k])
 	}
 	for k := range s.launches {
 		s.take(s.launches[k].i, &s.launches[k].a)
@@ -307,10 +308,17 @@ func (s *Stream) flush() {
 	s.launches, s.ends = s.launches[:0], s.ends[:0]
 }
 
-// sameTasks reports a record launched and ended at this instant whose two
-// halves name different tasks: it held no slot, so no open segment carries
-// its launch for end to compare. Both lists are in trace order.
-func (s *Stream) sameTasks() {
+// pairHalves sets held[k]: end k's record held a slot, which is so exactly
+// when its launch came at an earlier instant (a launch at this instant took
+// none: take sees it ended). It is decided from when the launch came, not
+// from the end's own times, so an end that claims no length cannot skip its
+// open segment's checks. A record launched and ended at this instant has no
+// segment: its two halves are compared here. Both lists are in trace order.
+func (s *Stream) pairHalves() {
+	s.held = slices.Grow(s.held[:0], len(s.ends))[:len(s.ends)]
+	for k := range s.held {
+		s.held[k] = true
+	}
 	for k, l := 0, 0; k < len(s.ends) && l < len(s.launches); {
 		switch e, o := &s.ends[k], &s.launches[l]; {
 		case e.i < o.i:
@@ -318,6 +326,10 @@ func (s *Stream) sameTasks() {
 		case e.i > o.i:
 			l++
 		default:
+			s.held[k] = false
+			if o.a.Launch != e.a.Launch {
+				s.v.add(0, key{int64(e.i), 1}, "trace[%d]: launched at %d ms, ends saying %d ms", e.i, o.a.Launch, e.a.Launch)
+			}
 			if e.a.Task != o.a.Task {
 				s.v.add(0, key{int64(e.i), 1}, "trace[%d]: launched as task %d, ends as task %d", e.i, o.a.Task, e.a.Task)
 			}
@@ -390,7 +402,7 @@ func (s *Stream) opened(t int) {
 
 // end runs the checks of one final record; valid: its own fields are
 // known to be valid.
-func (s *Stream) end(i int, a *sim.Attempt, valid bool) {
+func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 	if !valid && !s.valid(i, a, true) {
 		return
 	}
@@ -398,7 +410,7 @@ func (s *Stream) end(i int, a *sim.Attempt, valid bool) {
 	j := s.job(t, a.Job)
 	// the slot it held, and the contention it met at its launch
 	running := int32(0)
-	if !(a.End >= 0 && a.End == a.Launch) {
+	if held {
 		n := &s.nodes[a.Node]
 		k := slices.IndexFunc(n.segs, func(o openSeg) bool { return o.i == i })
 		if k < 0 {

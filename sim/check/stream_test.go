@@ -262,6 +262,29 @@ func TestStreamChecksItsOrder(t *testing.T) {
 			t.Errorf("launch and end of different tasks (zero length %v): got %v, want a violation saying %q", zero, err, want)
 		}
 	}
+	// an end that claims no length for a record whose launch came earlier
+	// and took a slot: still checked against its open segment
+	{
+		st := check.NewStream(w, opt)
+		st.Begin(res.Rep, res.Replicas)
+		for _, c := range calls {
+			a := res.Trace[c.i]
+			if c.end {
+				if c.i == last.i {
+					a.Launch, a.Start = a.End, a.End
+				}
+				st.Ended(c.i, &a)
+				continue
+			}
+			a.Start, a.End, a.Outcome = a.Launch, -1, sim.OutcomeUnknown
+			st.Launched(c.i, &a)
+		}
+		a := res.Trace[last.i]
+		want := fmt.Sprintf("trace[%d]: launched at %d ms, ends saying %d ms", last.i, a.Launch, a.End)
+		if err := st.Finish(res); a.End == a.Launch || !errors.Is(err, check.ErrViolation) || !strings.Contains(err.Error(), want) {
+			t.Errorf("an end claiming no length after a launch that held a slot: got %v, want a violation saying %q", err, want)
+		}
+	}
 	// an end of a negative index is a violation, not a panic; a result
 	// whose replica table is not the one the run began with is rejected
 	st := check.NewStream(w, opt)

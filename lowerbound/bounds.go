@@ -213,7 +213,11 @@ func (pr *prep) releaseWaves() float64 {
 		counts[kMap] += len(pr.p.Jobs[j].Maps)
 		counts[kRed] += len(pr.p.Jobs[j].Reduces)
 	}
-	sets[kMap] = make([]rt, 0, counts[kMap]+counts[kRed]) // room for the reduces when fungible
+	room := counts[kMap]
+	if pr.fungible {
+		room += counts[kRed] // the reduces join the maps
+	}
+	sets[kMap] = make([]rt, 0, room)
 	sets[kRed] = make([]rt, 0, counts[kRed])
 	for j := range pr.p.Jobs {
 		job, ji := &pr.p.Jobs[j], &pr.jobs[j]

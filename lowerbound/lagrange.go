@@ -548,7 +548,6 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			mu, stall = mu/2, 0
 		}
 		// Subgradient of the capacity rows: usage − capacity.
-		norm := 0.0
 		for r := range lm.nrow {
 			for t := range nInt {
 				g := use[r][t] - lm.rate[r]*(lm.bp[t+1]-lm.bp[t])
@@ -556,7 +555,6 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 					g = 0 // the projection would undo it: keep it out of the norm
 				}
 				use[r][t] = g // reuse as the gradient
-				norm += g * g
 			}
 		}
 		// Step length: Polyak's rule towards a target stepGap above the
@@ -584,7 +582,7 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 		if dd > 0 && gd < 0 && it >= deflectFrom {
 			defl = -deflection * gd / dd
 		}
-		norm = 0
+		norm := 0.0
 		for r := range lm.nrow {
 			for t := range nInt {
 				d := use[r][t] + defl*dir[r][t]

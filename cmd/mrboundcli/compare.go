@@ -189,13 +189,10 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 		return o, badInputf("--lagrange-iterations: must be ≥ 0, got %d", n)
 	case n > 0:
 		// The step count decides the bound; the wall limit is a safety
-		// net (--time-limit when given), never the default stop, so that
-		// the value does not depend on the machine's load.
-		lim := o.run.Solve.TimeLimit
-		if lim == 0 {
-			lim = lowerbound.LagrangeSafetyLimit
-		}
-		o.run.Lagrange = &lowerbound.LagrangeOptions{Iterations: n, TimeLimit: lim}
+		// net (--time-limit when given, else simbridge's default), never
+		// the default stop, so that the value does not depend on the
+		// machine's load.
+		o.run.Lagrange = &lowerbound.LagrangeOptions{Iterations: n, TimeLimit: o.run.Solve.TimeLimit}
 	}
 	if o.run.OptimumJobs = c.Int("optimum-jobs"); o.run.OptimumJobs < 0 {
 		return o, badInputf("--optimum-jobs: must be ≥ 0, got %d", o.run.OptimumJobs)

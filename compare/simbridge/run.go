@@ -93,9 +93,11 @@ type Options struct {
 	UpperTimeLimit   time.Duration
 }
 
-// DefaultLagrangeTimeLimit stops the interval Lagrangian when no limit is
-// given (its best value so far stays a valid bound).
-const DefaultLagrangeTimeLimit = 10 * time.Second
+// DefaultLagrangeTimeLimit is the interval Lagrangian's wall limit when no
+// limit is given: a safety net only (lowerbound.LagrangeSafetyLimit), so
+// that its step count, not the machine's load, decides the bound (its best
+// value so far stays a valid bound if the net is ever reached).
+const DefaultLagrangeTimeLimit = lowerbound.LagrangeSafetyLimit
 
 // TurnaroundOptimumColumns is the most start columns the whole-stream MILP
 // of the total and mean turnaround may have for compare to solve it

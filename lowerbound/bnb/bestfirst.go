@@ -51,7 +51,7 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 	// been left open by the stop, which this phase does not search.
 	var mm *memo
 	if s.memo != nil {
-		mm = newMemo(len(s.jobs), s.memo.width, s.memo.max)
+		mm = newMemo(s.memo.width, s.memo.max)
 	}
 	s.memo = mm
 	var path []int16
@@ -86,10 +86,13 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 			cands = append(cands, c)
 			undos = append(undos, s.apply(&cands[len(cands)-1]))
 		}
+		if mm != nil && s.placed < s.nTasks {
+			s.vbuf = s.vector(s.vbuf)
+		}
 		switch {
 		case s.placed == s.nTasks:
 			s.leaf()
-		case mm != nil && mm.dominated(s, s.vector(s.vbuf)):
+		case mm != nil && mm.dominated(s, s.vbuf):
 			s.dominated++
 		default:
 			cs = s.children(cs[:0])

@@ -186,7 +186,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		if me == 0 {
 			me = DefaultMemoEntries
 		}
-		s.memo = newMemo(len(s.jobs), len(s.vector(nil))+1, me)
+		s.memo = newMemo(len(s.vector(nil))+1, me)
 	}
 	s.run()
 	bf := math.Inf(-1)

@@ -27,7 +27,7 @@ type memo struct {
 	max     int
 }
 
-func newMemo(jobs, width, maxEntries int) *memo {
+func newMemo(width, maxEntries int) *memo {
 	return &memo{index: map[uint64][]int32{}, width: width, max: maxEntries}
 }
 

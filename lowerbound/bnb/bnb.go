@@ -224,7 +224,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	}
 	res.Status = s.stopped
 	b := math.Min(math.Max(s.openMin, bf), float64(s.inc))
-	res.Bound = math.Max(0, ceilSafe(b)) / n
+	res.Bound = math.Max(0, s.ceilGrid(b)) / n
 	if s.inc != math.MaxInt64 && res.Bound >= res.Value {
 		res.Status, res.Bound = solve.Optimal, res.Value
 	}
@@ -238,6 +238,19 @@ func ceilSafe(x float64) float64 {
 		return x
 	}
 	return math.Ceil(x - 1e-6 - 1e-9*math.Abs(x))
+}
+
+// ceilGrid rounds a valid real lower bound on the best schedule of a node's
+// subtree up to the data's grid: the least completion over Comp(N) is a
+// schedule of the tree (§14, Lemma 1), whose starts and ends are multiples
+// of unit, and so is then every metric's value (for the mean, the total).
+func (s *searcher) ceilGrid(x float64) float64 {
+	c := ceilSafe(x)
+	if math.IsInf(c, 0) || s.unit <= 1 {
+		return c
+	}
+	u := float64(s.unit)
+	return math.Ceil(c/u) * u
 }
 
 // newSearcher pools p's slots and jobs, or returns nil outside the class.
@@ -373,7 +386,7 @@ func (s *searcher) run() {
 // prune reports whether a node of bound lb cannot hold a schedule better
 // than the incumbent (scores are integers).
 func (s *searcher) prune(lb float64) bool {
-	return s.inc != math.MaxInt64 && ceilSafe(lb) >= float64(s.inc)
+	return s.inc != math.MaxInt64 && s.ceilGrid(lb) >= float64(s.inc)
 }
 
 func (s *searcher) stop(st solve.Status, lb float64) {

@@ -235,3 +235,51 @@ func TestStoppedIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestGridBounds: on 300 seeded tiny problems whose arrivals and durations
+// are multiples of 7 ms, every metric's optimum is lowerbound.Exact's, and a
+// search stopped after 2 nodes, alone or followed by a short best-first
+// phase, reports a bound on the grid (a multiple of 7 ms; for the mean, of
+// the total) and no higher than the optimum: the bounds are rounded up to
+// the data's grid (§14), and rounding one grid step further fails here.
+func TestGridBounds(t *testing.T) {
+	const u = 7
+	r := rand.New(rand.NewPCG(26, 13))
+	ctx := context.Background()
+	for it := range 300 {
+		p := tiny(r)
+		for j := range p.Jobs {
+			jb := &p.Jobs[j]
+			jb.Arrival *= u
+			for _, ts := range [][]lowerbound.Task{jb.Maps, jb.Reduces} {
+				for i := range ts {
+					ts[i].Dur = []int64{ts[i].Dur[0] * u}
+				}
+			}
+		}
+		opt, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range metrics {
+			want := opt.Value(m, len(p.Jobs))
+			n := 1.0
+			if m == lowerbound.MeanTurnaround {
+				n = float64(len(p.Jobs))
+			}
+			res, err := Solve(ctx, p, m, Options{})
+			if err != nil || res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 {
+				t.Fatalf("problem %d %v: %v %+v, exact %v", it, m, err, res, want)
+			}
+			for _, o := range []Options{{NodeLimit: 2}, {NodeLimit: 2, BoundNodes: 1 + int64(it%15)}} {
+				res, err := Solve(ctx, p, m, o)
+				if err != nil || res.Bound > want+1e-9 {
+					t.Fatalf("problem %d %v, %+v: %v, bound %v above the optimum %v\n%+v", it, m, o, err, res.Bound, want, p)
+				}
+				if total := math.Round(res.Bound * n); math.Abs(total-res.Bound*n) > 1e-6 || int64(total)%u != 0 {
+					t.Fatalf("problem %d %v, %+v: bound %v off the %d-ms grid", it, m, o, res.Bound, u)
+				}
+			}
+		}
+	}
+}

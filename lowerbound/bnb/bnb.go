@@ -55,6 +55,9 @@ type Options struct {
 	// MaxOpen caps the nodes the best-first phase makes (DefaultMaxOpen
 	// when 0; 20 bytes each).
 	MaxOpen int
+	// whole: search the sums without splitting the stream (splitSolve's
+	// own searches).
+	whole bool
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -155,6 +158,11 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	s := newSearcher(p)
 	if s == nil {
 		return nil, nil
+	}
+	if (m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround) && !o.whole {
+		if res, err := splitSolve(ctx, p, m, o); err != nil || res != nil {
+			return res, err
+		}
 	}
 	s.ctx, s.metric = ctx, m
 	s.limit = o.NodeLimit

@@ -283,3 +283,81 @@ func TestGridBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitMatchesExact: on 300 seeded problems made of two tiny streams,
+// the second shifted by 0–11 time units (so that the first's maps have
+// ended by then or not, and its reduces sometimes collide with the
+// second's), the total and mean turnaround optima equal lowerbound.Exact's
+// with a valid schedule of that value, the optimum as incumbent is proven
+// without a schedule, and stopped searches give bounds at or below it. It
+// asserts that both of splitSolve's paths ran: streams cut into groups
+// whose schedules fit together, and groups merged after a collision.
+func TestSplitMatchesExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 14))
+	ctx := context.Background()
+	var split, collided int
+	for it := 0; it < 300; it++ {
+		p := tiny(r)
+		q := tiny(r)
+		if p.NumTasks()+q.NumTasks() > lowerbound.ExactMaxTasks {
+			it--
+			continue
+		}
+		shift := int64(7 + r.IntN(12))
+		for _, jb := range q.Jobs {
+			jb.Arrival += shift
+			p.Jobs = append(p.Jobs, jb)
+		}
+		if gs := fifoGroups(p); len(gs) >= 2 {
+			split++
+			for i := range gs {
+				sub := *p
+				sub.Jobs = nil
+				for _, j := range gs[i].jobs {
+					sub.Jobs = append(sub.Jobs, p.Jobs[j])
+				}
+				res, err := Solve(ctx, &sub, lowerbound.TotalTurnaround, Options{whole: true})
+				if err != nil || res.Status != solve.Optimal {
+					t.Fatalf("problem %d, group %d: %v %+v", it, i, err, res)
+				}
+				for x := range res.Placements {
+					res.Placements[x].Job = gs[i].jobs[res.Placements[x].Job]
+				}
+				gs[i].res = res
+			}
+			if collision(p, gs) >= 0 {
+				collided++
+			}
+		}
+		opt, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []lowerbound.Metric{lowerbound.TotalTurnaround, lowerbound.MeanTurnaround} {
+			want := opt.Value(m, len(p.Jobs))
+			res, err := Solve(ctx, p, m, Options{})
+			if err != nil || res == nil || res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 || res.Bound != res.Value {
+				t.Fatalf("problem %d %v: %v %+v, exact %v\n%+v", it, m, err, res, want, p)
+			}
+			if got, err := value(p, m, res.Placements); err != nil || math.Abs(got-want) > 1e-9 {
+				t.Fatalf("problem %d %v: schedule %v (value %v, want %v)", it, m, err, got, want)
+			}
+			if want > 0 {
+				res, err = Solve(ctx, p, m, Options{Incumbent: want})
+				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements != nil {
+					t.Fatalf("problem %d %v with the optimum as incumbent: %v %+v", it, m, err, res)
+				}
+			}
+			for _, o := range []Options{{NodeLimit: 2}, {NodeLimit: 3, BoundNodes: 1 + int64(it%20)}} {
+				res, err = Solve(ctx, p, m, o)
+				if err != nil || res.Bound > want+1e-9 || (res.Status == solve.Optimal && math.Abs(res.Value-want) > 1e-9) {
+					t.Fatalf("problem %d %v, %+v: %v %+v, exact %v", it, m, o, err, res, want)
+				}
+			}
+		}
+	}
+	if split < 30 || collided < 5 || split-collided < 20 {
+		t.Fatalf("%d of 300 streams split, %d of them with a collision: too few to test splitSolve", split, collided)
+	}
+	t.Logf("%d streams split, %d with a collision", split, collided)
+}

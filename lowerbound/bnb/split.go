@@ -1,0 +1,272 @@
+package bnb
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// group is a run of jobs, consecutive by arrival, searched alone.
+type group struct {
+	jobs []int // indices into the problem's jobs, by arrival
+	res  *Result
+}
+
+// splitSolve searches the total or mean turnaround of p as independent
+// groups of jobs (docs/bounds.md §14, "Splitting the sums"): the stream is
+// cut where the map slots fall idle in a FIFO schedule (fifoGroups), each
+// group is searched alone (all slots free at its first arrival), and Σ of
+// the groups' bounds is a bound on the whole. When the groups' best schedules, put together, hold no more tasks
+// of a kind at once than there are slots of it, that union is a schedule
+// of p whose value is Σ of theirs: optimal when every group is. A group
+// whose schedule collides with the one before is merged into it and
+// searched again. It returns nil when p does not split into two groups or
+// more, so that the caller searches p whole.
+func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options) (*Result, error) {
+	groups := fifoGroups(p)
+	if len(groups) < 2 {
+		return nil, nil
+	}
+	// The node budget is shared: each search gets what is left divided by
+	// the searches left, in the caller's depth-first / best-first ratio.
+	dfs := o.NodeLimit
+	if dfs <= 0 {
+		dfs = DefaultNodeLimit
+	}
+	pool := dfs + max(o.BoundNodes, 0)
+	ratio := float64(dfs) / float64(pool)
+	var nodes, dominated int64
+	searchGroup := func(g *group, left int) error {
+		share := max(1, pool/int64(left))
+		sub := *p
+		sub.Jobs = make([]lowerbound.Job, len(g.jobs))
+		for i, j := range g.jobs {
+			sub.Jobs[i] = p.Jobs[j]
+		}
+		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, whole: true}
+		if o.BoundNodes > 0 {
+			so.BoundNodes = max(1, share-so.NodeLimit)
+		}
+		res, err := Solve(ctx, &sub, lowerbound.TotalTurnaround, so)
+		if err != nil {
+			return err
+		}
+		pool = max(0, pool-res.Nodes)
+		nodes, dominated = nodes+res.Nodes, dominated+res.Dominated
+		for i := range res.Placements {
+			res.Placements[i].Job = g.jobs[res.Placements[i].Job]
+		}
+		g.res = res
+		return nil
+	}
+	// Smaller groups first: they are proven in few nodes, and what they
+	// leave goes to the larger ones.
+	bySize := make([]int, len(groups))
+	for i := range bySize {
+		bySize[i] = i
+	}
+	sort.SliceStable(bySize, func(a, b int) bool { return len(groups[bySize[a]].jobs) < len(groups[bySize[b]].jobs) })
+	for q, i := range bySize {
+		if err := searchGroup(&groups[i], len(groups)-q); err != nil {
+			return nil, err
+		}
+	}
+	scheduled := func() bool {
+		for _, g := range groups {
+			if math.IsNaN(g.res.Value) {
+				return false // a search stopped before its first schedule
+			}
+		}
+		return true
+	}
+	for scheduled() {
+		bad := collision(p, groups)
+		if bad < 0 {
+			break
+		}
+		// Group bad collides with the union of those before it: merge it
+		// into the one before and search that again.
+		groups[bad-1].jobs = append(groups[bad-1].jobs, groups[bad].jobs...)
+		groups = slices.Delete(groups, bad, bad+1)
+		if len(groups) < 2 {
+			return nil, nil
+		}
+		if err := searchGroup(&groups[bad-1], len(groups)-bad+1); err != nil {
+			return nil, err
+		}
+	}
+	n := 1.0
+	if m == lowerbound.MeanTurnaround {
+		n = float64(len(p.Jobs))
+	}
+	var value, bound float64
+	status := solve.Optimal
+	var union []Placement
+	for _, g := range groups {
+		value += g.res.Value
+		bound += g.res.Bound
+		union = append(union, g.res.Placements...)
+		if g.res.Status != solve.Optimal && status != solve.Interrupted {
+			status = g.res.Status
+		}
+	}
+	res := &Result{Metric: m, Status: status, Value: math.NaN(), Bound: bound / n, Nodes: nodes, Dominated: dominated}
+	if scheduled() {
+		assignSlots(p, union)
+		res.Value, res.Placements = value/n, union
+	}
+	if o.Incumbent > 0 && (res.Placements == nil || math.Floor(o.Incumbent*n+1e-6) <= value) {
+		// The caller's schedule is no worse than the union, or there is
+		// no union.
+		res.Value, res.Placements = o.Incumbent, nil
+	}
+	if math.IsNaN(res.Value) && status == solve.Optimal {
+		status = solve.NodeLimit // cannot happen: an optimal search has a schedule
+		res.Status = status
+	}
+	if res.Bound >= res.Value {
+		res.Status, res.Bound = solve.Optimal, res.Value
+	}
+	return res, nil
+}
+
+// fifoGroups cuts p's jobs, by arrival (index at a tie), before each job by
+// whose arrival every map of the jobs before it has ended in a FIFO list
+// schedule (each task on the earliest-free slot of its kind, a job's maps
+// in order, then its reduces): a cheap guess at where an optimum leaves the
+// map slots idle. Reduces may run on (they are few and short, and the
+// reduce slots little used); a collision merges the groups. Any cut gives
+// a valid bound (§14); a good one a tight one.
+func fifoGroups(p *lowerbound.Problem) []group {
+	order := make([]int, len(p.Jobs))
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool { return p.Jobs[order[a]].Arrival < p.Jobs[order[b]].Arrival })
+	var nm, nr int
+	for _, nd := range p.Nodes {
+		nm += nd.MapSlots
+		nr += nd.ReduceSlots
+	}
+	mapFree, redFree := make([]int64, nm), make([]int64, nr)
+	earliest := func(free []int64) int {
+		b := 0
+		for i := range free {
+			if free[i] < free[b] {
+				b = i
+			}
+		}
+		return b
+	}
+	var groups []group
+	var end int64 // the last end of the current group's tasks
+	for _, j := range order {
+		jb := &p.Jobs[j]
+		if len(groups) == 0 || jb.Arrival >= end {
+			groups = append(groups, group{})
+		}
+		g := &groups[len(groups)-1]
+		g.jobs = append(g.jobs, j)
+		lme := jb.Arrival
+		for _, t := range jb.Maps {
+			if nm == 0 {
+				break
+			}
+			i := earliest(mapFree)
+			mapFree[i] = max(mapFree[i], jb.Arrival) + t.Dur[0]
+			lme = max(lme, mapFree[i])
+		}
+		end = max(end, lme)
+		for _, t := range jb.Reduces {
+			if nr == 0 {
+				break
+			}
+			i := earliest(redFree)
+			redFree[i] = max(redFree[i], lme) + t.Dur[0]
+
+		}
+	}
+	return groups
+}
+
+// collision returns the first group (from the second) one of whose tasks
+// finds every slot of its kind busy, when the groups' schedules are put
+// together in order, or −1 when none does.
+func collision(p *lowerbound.Problem, groups []group) int {
+	var slots [2]int
+	for _, nd := range p.Nodes {
+		slots[0] += nd.MapSlots
+		slots[1] += nd.ReduceSlots
+	}
+	var busy []Placement
+	for gi, g := range groups {
+		busy = append(busy, g.res.Placements...)
+		if gi == 0 {
+			continue
+		}
+		// A group's own schedule fits its slots, and the groups before
+		// fit together: only instants where both hold tasks can overflow,
+		// and the count only rises at a start.
+		for _, x := range g.res.Placements {
+			k := 0
+			if x.Reduce {
+				k = 1
+			}
+			running := 0
+			for _, y := range busy {
+				if y.Reduce == x.Reduce && y.Start <= x.Start && x.Start < y.End {
+					running++
+				}
+			}
+			if running > slots[k] {
+				return gi
+			}
+		}
+	}
+	return -1
+}
+
+// assignSlots gives the tasks of pl (no more of a kind at once than p has
+// slots of it) their nodes afresh: in order of start, each takes the
+// lowest free slot of its kind (greedy colouring of intervals uses no more
+// colours than tasks overlap).
+func assignSlots(p *lowerbound.Problem, pl []Placement) {
+	sort.SliceStable(pl, func(a, b int) bool {
+		if pl[a].Start != pl[b].Start {
+			return pl[a].Start < pl[b].Start
+		}
+		return !pl[a].Reduce && pl[b].Reduce
+	})
+	var node [2][]int
+	for x, nd := range p.Nodes {
+		for range nd.MapSlots {
+			node[0] = append(node[0], x)
+		}
+		for range nd.ReduceSlots {
+			node[1] = append(node[1], x)
+		}
+	}
+	free := [2][]int64{make([]int64, len(node[0])), make([]int64, len(node[1]))}
+	for i := range free {
+		for s := range free[i] {
+			free[i][s] = math.MinInt64
+		}
+	}
+	for i := range pl {
+		k := 0
+		if pl[i].Reduce {
+			k = 1
+		}
+		for s, f := range free[k] {
+			if f <= pl[i].Start {
+				free[k][s] = pl[i].End
+				pl[i].Node = node[k][s]
+				break
+			}
+		}
+	}
+}

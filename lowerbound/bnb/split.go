@@ -14,6 +14,9 @@ import (
 type group struct {
 	jobs []int // indices into the problem's jobs, by arrival
 	res  *Result
+	// own: res.Value is a schedule of the search's own (res.Placements),
+	// not the incumbent it was given.
+	own bool
 }
 
 // splitSolve searches the total or mean turnaround of p as independent
@@ -27,8 +30,8 @@ type group struct {
 // searched again. It returns nil when p does not split into two groups or
 // more, so that the caller searches p whole.
 func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options) (*Result, error) {
-	groups := fifoGroups(p)
-	if len(groups) < 2 {
+	groups0 := fifoGroups(p)
+	if len(groups0) < 2 {
 		return nil, nil
 	}
 	// The node budget is shared: each search gets what is left divided by
@@ -39,7 +42,12 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 	}
 	pool := dfs + max(o.BoundNodes, 0)
 	ratio := float64(dfs) / float64(pool)
+	n := 1.0
+	if m == lowerbound.MeanTurnaround {
+		n = float64(len(p.Jobs))
+	}
 	var nodes, dominated int64
+	var groups []group
 	searchGroup := func(g *group, left int) error {
 		share := max(1, pool/int64(left))
 		sub := *p
@@ -51,6 +59,25 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 		if o.BoundNodes > 0 {
 			so.BoundNodes = max(1, share-so.NodeLimit)
 		}
+		if o.Incumbent > 0 {
+			// The caller's schedule, its other groups' tasks deleted, is a
+			// schedule of this group alone (Lemma 4) of total at most the
+			// caller's less the other groups' bounds, once all are known.
+			rest := math.Floor(o.Incumbent*n + 1e-6)
+			for h := range groups {
+				if &groups[h] == g {
+					continue
+				}
+				if groups[h].res == nil {
+					rest = 0
+					break
+				}
+				rest -= groups[h].res.Bound
+			}
+			if rest > 0 {
+				so.Incumbent = rest
+			}
+		}
 		res, err := Solve(ctx, &sub, lowerbound.TotalTurnaround, so)
 		if err != nil {
 			return err
@@ -61,8 +88,10 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 			res.Placements[i].Job = g.jobs[res.Placements[i].Job]
 		}
 		g.res = res
+		g.own = !math.IsNaN(res.Value) && !(so.Incumbent > 0 && res.Placements == nil && res.Value == so.Incumbent)
 		return nil
 	}
+	groups = groups0
 	// Smaller groups first: they are proven in few nodes, and what they
 	// leave goes to the larger ones.
 	bySize := make([]int, len(groups))
@@ -77,8 +106,8 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 	}
 	scheduled := func() bool {
 		for _, g := range groups {
-			if math.IsNaN(g.res.Value) {
-				return false // a search stopped before its first schedule
+			if !g.own {
+				return false // a search with no schedule of its own
 			}
 		}
 		return true
@@ -98,10 +127,6 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 		if err := searchGroup(&groups[bad-1], len(groups)-bad+1); err != nil {
 			return nil, err
 		}
-	}
-	n := 1.0
-	if m == lowerbound.MeanTurnaround {
-		n = float64(len(p.Jobs))
 	}
 	var value, bound float64
 	status := solve.Optimal

@@ -3,6 +3,8 @@ package bnb
 import (
 	"math"
 	"slices"
+
+	"github.com/mrbound/mrbound/lowerbound"
 )
 
 // DefaultMemoEntries is the most partial schedules the memo keeps when
@@ -54,14 +56,22 @@ func (s *searcher) vector(v []int64) []int64 {
 		}
 		slices.Sort(v[n:])
 	}
+	sums := s.metric == lowerbound.TotalTurnaround || s.metric == lowerbound.MeanTurnaround
+	var finished int64
 	for j := range s.jobs {
-		if s.mapsDone[j] < s.jobs[j].nMaps {
+		switch {
+		case s.mapsDone[j] < s.jobs[j].nMaps:
 			v = append(v, 0, 0)
-		} else {
+		case sums && s.redsDone[j] == s.jobs[j].nReds:
+			// A finished job's times matter to the sums only through its
+			// turnaround, added to the rest (§14, Lemma 3).
+			v = append(v, 0, 0)
+			finished += s.done[j] - s.jobs[j].arrival
+		default:
 			v = append(v, s.lme[j], s.done[j])
 		}
 	}
-	return v
+	return append(v, finished)
 }
 
 // dominated reports whether an entry with the current counts has every

@@ -40,6 +40,14 @@
 // Every 512 expansions it dives below the node expanded (a short
 // depth-first search) for a better incumbent, which it needs to close nodes.
 //
+// On the total and mean turnaround Solve first splits the stream where a
+// FIFO schedule leaves the map slots idle and searches each group alone
+// (§14, Lemma 4): the groups' bounds add up to a bound on the whole, and
+// their schedules, put together when no slot count is exceeded (else two
+// groups are merged), to a schedule of the whole, optimal when each is.
+// Bounds are rounded up to the data's grid (the gcd of the arrivals and
+// durations), on which an optimum lies.
+//
 // # Results
 //
 // Optimal means the search closed every node: the best schedule (its own,

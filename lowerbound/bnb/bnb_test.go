@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -360,4 +361,47 @@ func TestSplitMatchesExact(t *testing.T) {
 		t.Fatalf("%d of 300 streams split, %d of them with a collision: too few to test splitSolve", split, collided)
 	}
 	t.Logf("%d streams split, %d with a collision", split, collided)
+}
+
+// TestSplitProvesMRCPStream: the 20-job MRCP mixed stream of seed 4 (λ 0.02,
+// issue 26), which a search of the whole stream does not prove, is proven
+// by splitting it at its idle instants, for the total and the mean: the
+// schedule passes the independent check with the optimum's value, and the
+// whole stream's own search, stopped, bounds it from below and finds no
+// better schedule.
+func TestSplitProvesMRCPStream(t *testing.T) {
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 20, Lambda: 0.02, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
+	for _, r := range in.Resources {
+		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: r.MapSlots, ReduceSlots: r.ReduceSlots})
+	}
+	for _, j := range in.Jobs {
+		jb := lowerbound.Job{Arrival: int64(j.Release)}
+		for _, x := range j.Maps {
+			jb.Maps = append(jb.Maps, lowerbound.Task{Dur: []int64{int64(x.Duration)}})
+		}
+		for _, x := range j.Reduces {
+			jb.Reduces = append(jb.Reduces, lowerbound.Task{Dur: []int64{int64(x.Duration)}})
+		}
+		p.Jobs = append(p.Jobs, jb)
+	}
+	ctx := context.Background()
+	opt, err := Solve(ctx, p, lowerbound.TotalTurnaround, Options{NodeLimit: 20_000, BoundNodes: 100_000})
+	if err != nil || opt == nil || opt.Status != solve.Optimal {
+		t.Fatalf("split: %v %+v, want optimal", err, opt)
+	}
+	if v, err := value(p, lowerbound.TotalTurnaround, opt.Placements); err != nil || v != opt.Value {
+		t.Fatalf("split schedule: %v, value %v against %v", err, v, opt.Value)
+	}
+	mean, err := Solve(ctx, p, lowerbound.MeanTurnaround, Options{NodeLimit: 20_000, BoundNodes: 100_000})
+	if err != nil || mean.Status != solve.Optimal || math.Abs(mean.Value-opt.Value/20) > 1e-9 {
+		t.Fatalf("mean: %v %+v, want optimal %v", err, mean, opt.Value/20)
+	}
+	whole, err := Solve(ctx, p, lowerbound.TotalTurnaround, Options{NodeLimit: 20_000, BoundNodes: 20_000, whole: true})
+	if err != nil || whole.Status == solve.Optimal || whole.Bound > opt.Value || whole.Value < opt.Value {
+		t.Fatalf("whole stream: %v %+v: want a stopped search, its bound and value around the optimum %v", err, whole, opt.Value)
+	}
 }

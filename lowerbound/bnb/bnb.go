@@ -159,11 +159,6 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	if s == nil {
 		return nil, nil
 	}
-	if (m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround) && !o.whole {
-		if res, err := splitSolve(ctx, p, m, o); err != nil || res != nil {
-			return res, err
-		}
-	}
 	s.ctx, s.metric = ctx, m
 	s.limit = o.NodeLimit
 	if s.limit <= 0 {
@@ -188,6 +183,11 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	if s.inc != math.MaxInt64 && s.inc <= s.known {
 		// The incumbent meets a proven bound: nothing to search.
 		return &Result{Metric: m, Status: solve.Optimal, Value: o.Incumbent, Bound: o.Incumbent}, nil
+	}
+	if (m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround) && !o.whole {
+		if res, err := splitSolve(ctx, p, m, o, s.known); err != nil || res != nil {
+			return res, err
+		}
 	}
 	if o.MemoEntries >= 0 {
 		me := o.MemoEntries

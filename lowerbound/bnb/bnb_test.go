@@ -348,6 +348,15 @@ func TestSplitMatchesExact(t *testing.T) {
 				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements != nil {
 					t.Fatalf("problem %d %v with the optimum as incumbent: %v %+v", it, m, err, res)
 				}
+				// The optimum as a known bound: a schedule reaching it is
+				// optimal at once.
+				res, err = Solve(ctx, p, m, Options{Known: want})
+				if err != nil || res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 {
+					t.Fatalf("problem %d %v with the optimum as known bound: %v %+v", it, m, err, res)
+				}
+				if got, err := value(p, m, res.Placements); err != nil || math.Abs(got-want) > 1e-9 {
+					t.Fatalf("problem %d %v with the optimum as known bound: schedule %v (value %v)", it, m, err, got)
+				}
 			}
 			for _, o := range []Options{{NodeLimit: 2}, {NodeLimit: 3, BoundNodes: 1 + int64(it%20)}} {
 				res, err = Solve(ctx, p, m, o)

@@ -28,8 +28,9 @@ type group struct {
 // of p whose value is Σ of theirs: optimal when every group is. A group
 // whose schedule collides with the one before is merged into it and
 // searched again. It returns nil when p does not split into two groups or
-// more, so that the caller searches p whole.
-func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options) (*Result, error) {
+// more, so that the caller searches p whole. known is Options.Known as a
+// total (−1 when none): a union that reaches it is optimal.
+func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options, known int64) (*Result, error) {
 	groups0 := fifoGroups(p)
 	if len(groups0) < 2 {
 		return nil, nil
@@ -152,6 +153,10 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 	if math.IsNaN(res.Value) && status == solve.Optimal {
 		status = solve.NodeLimit // cannot happen: an optimal search has a schedule
 		res.Status = status
+	}
+	if known >= 0 && res.Value*n <= float64(known)+1e-6 {
+		// The caller's proven bound meets the result's schedule.
+		res.Bound = res.Value
 	}
 	if res.Bound >= res.Value {
 		res.Status, res.Bound = solve.Optimal, res.Value

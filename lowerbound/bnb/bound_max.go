@@ -28,11 +28,12 @@ type dlJob struct {
 
 // decideScratch is cannotBeat's working memory, kept across nodes.
 type decideScratch struct {
-	js     []dlJob
-	rs, ds []int64
-	avail  []int64
-	reach  []uint64
-	groups map[int64]int
+	js        []dlJob
+	rs, ds    []int64
+	avail     []int64
+	reach     []uint64
+	groups    map[int64]int
+	cur, next []bool // packMiss's states
 }
 
 // cannotBeat reports whether no schedule of Comp(N) has a makespan or a
@@ -146,7 +147,7 @@ func (s *searcher) cannotBeat(avail []int64) bool {
 			return true
 		}
 	}
-	return s.wholeTasksMiss()
+	return s.wholeTasksMiss() || s.packMiss()
 }
 
 // wholeTasksMiss is cannotBeat's third rule: for each deadline δ, the set
@@ -209,6 +210,112 @@ func (s *searcher) wholeTasksMiss() bool {
 		}
 	}
 	return false
+}
+
+// maxPackWork caps packMiss's work per slot (states × choices of the two
+// enumerated classes): beyond it the rule is skipped (still valid). The
+// tight windows of the 20-job MRCP streams need a few 10^4.
+const maxPackWork = 1 << 18
+
+// packMiss is cannotBeat's fourth rule, on the window (r, δ) of least slack
+// σ: the maps of the jobs released at or after r and due by δ lie whole in
+// [max(A_i, r), δ] on their slot, so some split of their counts per length
+// over the slots fills each slot i to at most its room R_i, the rooms' gaps
+// summing to exactly σ. A dynamic program over the slots decides whether
+// one exists when the maps have at most three lengths: its state is the
+// counts of the two rarer lengths placed so far and the gap so far (≤ σ);
+// the commonest length fills each slot's room up to a gap.
+func (s *searcher) packMiss() bool {
+	sc := &s.dec
+	var bestR, bestD int64
+	sigma := int64(math.MaxInt64)
+	for _, r := range sc.rs {
+		for _, dl := range sc.ds {
+			var w int64
+			for _, j := range sc.js {
+				if j.rho >= r && j.d <= dl {
+					w += int64(j.n) * j.p
+				}
+			}
+			if w == 0 {
+				continue
+			}
+			var capa int64
+			for _, a := range sc.avail {
+				capa += max(0, dl-max(a, r))
+			}
+			if capa-w < sigma {
+				bestR, bestD, sigma = r, dl, capa-w
+			}
+		}
+	}
+	if sigma == math.MaxInt64 {
+		return false
+	}
+	// The lengths of the window's maps, with counts: at most three.
+	var ps [3]int64
+	var ns [3]int
+	k := 0
+	for _, j := range sc.js {
+		if j.rho < bestR || j.d > bestD {
+			continue
+		}
+		x := 0
+		for x < k && ps[x] != j.p {
+			x++
+		}
+		if x == k {
+			if k == 3 {
+				return false
+			}
+			ps[k], k = j.p, k+1
+		}
+		ns[x] += j.n
+	}
+	// The commonest length is the free one (index 2), the others enumerated.
+	for x := 0; x < k; x++ {
+		if ns[x] > ns[2] || ps[2] == 0 {
+			ps[x], ps[2] = ps[2], ps[x]
+			ns[x], ns[2] = ns[2], ns[x]
+		}
+	}
+	n0, n1, pf := ns[0], ns[1], ps[2]
+	g1 := int(sigma) + 1
+	states := (n0 + 1) * (n1 + 1) * g1
+	if sigma >= int64(maxPackWork) || states*(n0+1)*(n1+1) > maxPackWork {
+		return false
+	}
+	if cap(sc.cur) < states {
+		sc.cur, sc.next = make([]bool, states), make([]bool, states)
+	}
+	cur, next := sc.cur[:states], sc.next[:states]
+	clear(cur)
+	cur[0] = true
+	for _, a := range sc.avail {
+		room := max(0, bestD-max(a, bestR))
+		clear(next)
+		for u0 := 0; u0 <= n0; u0++ {
+			for u1 := 0; u1 <= n1; u1++ {
+				for g := 0; g < g1; g++ {
+					if !cur[(u0*(n1+1)+u1)*g1+g] {
+						continue
+					}
+					left := sigma - int64(g)
+					for a0 := 0; u0+a0 <= n0 && int64(a0)*ps[0] <= room; a0++ {
+						for a1 := 0; u1+a1 <= n1 && int64(a0)*ps[0]+int64(a1)*ps[1] <= room; a1++ {
+							rem := room - int64(a0)*ps[0] - int64(a1)*ps[1]
+							// The free length y times: a gap rem − pf·y in [0, left].
+							for y := rem / pf; y >= 0 && rem-pf*y <= left; y-- {
+								next[((u0+a0)*(n1+1)+u1+a1)*g1+g+int(rem-pf*y)] = true
+							}
+						}
+					}
+				}
+			}
+		}
+		cur, next = next, cur
+	}
+	return !cur[(n0*(n1+1)+n1)*g1+int(sigma)]
 }
 
 // shiftOr sets b |= b << k, bits above h dropped.

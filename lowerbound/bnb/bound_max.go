@@ -33,7 +33,7 @@ type decideScratch struct {
 	avail     []int64
 	reach     []uint64
 	groups    map[int64]int
-	cur, next []bool // packMiss's states
+	cur, next []uint64 // packMiss's states
 }
 
 // cannotBeat reports whether no schedule of Comp(N) has a makespan or a
@@ -212,19 +212,21 @@ func (s *searcher) wholeTasksMiss() bool {
 	return false
 }
 
-// maxPackWork caps packMiss's work per slot (states × choices of the two
-// enumerated classes): beyond it the rule is skipped (still valid). The
-// tight windows of the 20-job MRCP streams need a few 10^4.
-const maxPackWork = 1 << 18
+// maxPackWork caps packMiss's work per slot (the splits of the two
+// enumerated lengths' counts over its states): beyond it the rule is
+// skipped (still valid). The tight windows of the 20-job MRCP streams need
+// up to about 10^5.
+const maxPackWork = 1 << 20
 
 // packMiss is cannotBeat's fourth rule, on the window (r, δ) of least slack
 // σ: the maps of the jobs released at or after r and due by δ lie whole in
 // [max(A_i, r), δ] on their slot, so some split of their counts per length
 // over the slots fills each slot i to at most its room R_i, the rooms' gaps
 // summing to exactly σ. A dynamic program over the slots decides whether
-// one exists when the maps have at most three lengths: its state is the
-// counts of the two rarer lengths placed so far and the gap so far (≤ σ);
-// the commonest length fills each slot's room up to a gap.
+// one exists when the maps have at most three lengths and σ < 64: its state
+// is the counts of the two rarer lengths placed so far, holding the gap sums
+// (≤ σ) reachable as the bits of a word; the commonest length fills each
+// slot's room up to a gap.
 func (s *searcher) packMiss() bool {
 	sc := &s.dec
 	var bestR, bestD int64
@@ -280,42 +282,47 @@ func (s *searcher) packMiss() bool {
 		}
 	}
 	n0, n1, pf := ns[0], ns[1], ps[2]
-	g1 := int(sigma) + 1
-	states := (n0 + 1) * (n1 + 1) * g1
-	if sigma >= int64(maxPackWork) || states*(n0+1)*(n1+1) > maxPackWork {
+	// Splits of the two rarer counts, summed over the states: the work
+	// per slot.
+	work := (n0 + 1) * (n0 + 2) / 2 * (n1 + 1) * (n1 + 2) / 2
+	if sigma >= 64 || work > maxPackWork {
 		return false
 	}
+	// A state is the counts (u0, u1) placed so far; its word holds the
+	// gap sums (bits 0..σ) reachable with them.
+	states := (n0 + 1) * (n1 + 1)
 	if cap(sc.cur) < states {
-		sc.cur, sc.next = make([]bool, states), make([]bool, states)
+		sc.cur, sc.next = make([]uint64, states), make([]uint64, states)
 	}
 	cur, next := sc.cur[:states], sc.next[:states]
 	clear(cur)
-	cur[0] = true
+	cur[0] = 1
+	full := uint64(1)<<(uint(sigma)+1) - 1
 	for _, a := range sc.avail {
 		room := max(0, bestD-max(a, bestR))
 		clear(next)
 		for u0 := 0; u0 <= n0; u0++ {
 			for u1 := 0; u1 <= n1; u1++ {
-				for g := 0; g < g1; g++ {
-					if !cur[(u0*(n1+1)+u1)*g1+g] {
-						continue
-					}
-					left := sigma - int64(g)
-					for a0 := 0; u0+a0 <= n0 && int64(a0)*ps[0] <= room; a0++ {
-						for a1 := 0; u1+a1 <= n1 && int64(a0)*ps[0]+int64(a1)*ps[1] <= room; a1++ {
-							rem := room - int64(a0)*ps[0] - int64(a1)*ps[1]
-							// The free length y times: a gap rem − pf·y in [0, left].
-							for y := rem / pf; y >= 0 && rem-pf*y <= left; y-- {
-								next[((u0+a0)*(n1+1)+u1+a1)*g1+g+int(rem-pf*y)] = true
-							}
+				m := cur[u0*(n1+1)+u1]
+				if m == 0 {
+					continue
+				}
+				for a0 := 0; u0+a0 <= n0 && int64(a0)*ps[0] <= room; a0++ {
+					for a1 := 0; u1+a1 <= n1 && int64(a0)*ps[0]+int64(a1)*ps[1] <= room; a1++ {
+						// The commonest length fills the rest up to a gap
+						// of rem mod pf, or that plus whole lengths.
+						var nm uint64
+						for g := (room - int64(a0)*ps[0] - int64(a1)*ps[1]) % pf; g <= sigma; g += pf {
+							nm |= m << uint(g)
 						}
+						next[(u0+a0)*(n1+1)+u1+a1] |= nm & full
 					}
 				}
 			}
 		}
 		cur, next = next, cur
 	}
-	return !cur[(n0*(n1+1)+n1)*g1+int(sigma)]
+	return cur[n0*(n1+1)+n1]>>uint(sigma)&1 == 0
 }
 
 // shiftOr sets b |= b << k, bits above h dropped.

@@ -91,8 +91,8 @@ func (s *searcher) cannotBeat(avail []int64) bool {
 		// rho, p and the slots' times are multiples of u; d is too.
 		sc.js = append(sc.js, dlJob{rho: rho / u, d: floorDiv(d, u), p: jb.pMap / u, n: jb.nMaps - s.mapsDone[j]})
 	}
-	if len(sc.js) == 0 {
-		return false
+	if len(sc.js) == 0 || len(avail) == 0 {
+		return false // nothing to test (no map slots: Validate's business)
 	}
 	sc.avail = sc.avail[:0]
 	for _, a := range avail {

@@ -41,7 +41,9 @@ type Options struct {
 	// Known ≥ 0 is a proven lower bound on the optimum from elsewhere (same
 	// unit): the search stops as soon as its best schedule reaches it.
 	Known float64
-	// NodeLimit caps the nodes visited (DefaultNodeLimit when 0).
+	// NodeLimit caps the nodes visited (DefaultNodeLimit when 0); the
+	// maxima spend half on probes and half on rounds of three orders
+	// (decide.go).
 	NodeLimit int64
 	// MemoEntries caps the partial schedules remembered for dominance
 	// (DefaultMemoEntries when 0, none when negative).

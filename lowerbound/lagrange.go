@@ -32,10 +32,6 @@ type LagrangeOptions struct {
 	// in which each reduce runs in one piece: the relaxation of §4b alone,
 	// as before s10lower. Preemptive problems never use it.
 	NoStarts bool
-	// NoChains leaves out the one-piece reduce side of jobs with more
-	// reduces than reduce slots (docs/bounds.md §4e): their reduces are
-	// then fluid in the start-time term, as before s13low.
-	NoChains bool
 }
 
 const (
@@ -125,10 +121,6 @@ type LagrangeCertificate struct {
 	// Starts[j] (nil: none) says that job j's term is the start-time
 	// subproblem's (§4c) rather than the α/β combination's.
 	Starts []bool
-	// ChainMu[j] (nil: none) is the reference multiplier of job j's
-	// one-piece reduce side (§4e) in its start-time term: the multipliers
-	// tried are 0 and its chainMuFactors multiples (0: μ = 0 alone).
-	ChainMu []float64
 }
 
 // lagrangeSlack is subtracted from a Lagrangian value before it is reported:
@@ -187,11 +179,6 @@ type lagModel struct {
 	pieces [2][]lagPiece
 	k      []float64 // a_j + CP_j
 	sumA   float64
-	// noChains: LagrangeOptions.NoChains.
-	noChains bool
-	// lamMax is the reduce row's highest price at the current iterate
-	// (it caps the one-piece sides' reference multipliers, §4e).
-	lamMax float64
 }
 
 func (pr *prep) newLagModel(o LagrangeOptions) *lagModel {
@@ -396,7 +383,6 @@ func lagPop(h []lagItem) []lagItem {
 // intervalLagrangian runs the subgradient method on a non-empty problem.
 func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) LagrangeResult {
 	lm := pr.newLagModel(o)
-	lm.noChains = o.NoChains
 	iters := o.Iterations
 	if iters <= 0 {
 		iters = defaultLagrangeIters
@@ -432,11 +418,10 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 	// when tasks run in one piece.
 	var subs []startSub
 	var starts, startOnly []bool
-	var cumR, chainMu []float64
+	var cumR []float64
 	var sc startScratch
 	if !o.NoStarts && !pr.p.Preemptive {
 		subs = lm.newStartSubs()
-		chainMu = make([]float64, n)
 		starts = make([]bool, n)
 		startOnly = make([]bool, n)
 		cumR = make([]float64, nInt+1)
@@ -452,17 +437,8 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 		if subs != nil {
 			clear(starts)
 			lamR := lambda[lm.nrow-1]
-			lm.lamMax = 0
 			for t := range nInt {
 				cumR[t+1] = cumR[t] + lamR[t]*(lm.bp[t+1]-lm.bp[t])
-				lm.lamMax = math.Max(lm.lamMax, lamR[t])
-			}
-			// A one-piece reduce side's reference multiplier (§4e) starts
-			// at the price of a window at the reduce row's mean price.
-			for j := range subs {
-				if sb := &subs[j]; sb.fluid && sb.mu == 0 {
-					sb.mu = sb.nh / float64(sb.n) * sb.q * cumR[nInt] / (lm.bp[nInt] - lm.bp[0])
-				}
 			}
 		}
 		for r := range lm.nrow {
@@ -479,8 +455,6 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 				// startRecheck iterations.
 				sb := &subs[j]
 				sv, arg := lm.startMin(sb, lambda[0], lambda[sb.row], cumR, &sc)
-				chainMu[j] = sb.muUsed
-				mag += sc.mag
 				starts[j] = true
 				lm.startUse(sb, arg, lambda[0], lambda[sb.row], use[0], use[sb.row], &sc)
 				val += sv + sb.a
@@ -528,14 +502,12 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 				// larger, and its minimiser's usage for the subgradient.
 				sb := &subs[j]
 				sv, arg := lm.startMin(sb, lambda[0], lambda[sb.row], cumR, &sc)
-				chainMu[j] = sb.muUsed
 				sv += sb.a // bestV counts C_j; the a_j are in −sumA
 				// Each reduce's price is a difference of cumulative sums:
 				// count their size towards the rounding slack.
 				mag += sb.nh * cumR[nInt]
 				startOnly[j] = sv > bestV
 				if sv > bestV {
-					mag += sc.mag
 					starts[j] = true
 					lm.startUse(sb, arg, lambda[0], lambda[sb.row], use[0], use[sb.row], &sc)
 					val += sv
@@ -568,7 +540,7 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			}
 			best = cert
 			res.BestAt = it
-			res.Certificate = &LagrangeCertificate{Breakpoints: lm.bp, Alpha: slices.Clone(alpha), Beta: slices.Clone(beta), Weighting: lm.v, Starts: slices.Clone(starts), ChainMu: slices.Clone(chainMu)}
+			res.Certificate = &LagrangeCertificate{Breakpoints: lm.bp, Alpha: slices.Clone(alpha), Beta: slices.Clone(beta), Weighting: lm.v, Starts: slices.Clone(starts)}
 			for r := range lm.nrow {
 				res.Certificate.Lambda = append(res.Certificate.Lambda, slices.Clone(lambda[r]))
 			}

@@ -135,9 +135,6 @@ func (lm *lagModel) startParts(cert *LagrangeCertificate, out []LagrangeJob) {
 			}
 			cumRow = sb.row
 		}
-		if cert.ChainMu != nil {
-			sb.mu = cert.ChainMu[j]
-		}
 		sv, arg := lm.startMin(sb, lamM, lamR, cumR, &sc)
 		clear(useM)
 		clear(useR)

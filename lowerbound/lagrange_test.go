@@ -29,7 +29,7 @@ func TestIntervalLagrangianNeverExceedsOptimum(t *testing.T) {
 		n = 150
 	}
 	rng := rand.New(rand.NewPCG(26, 19))
-	stronger, withStarts, startsGain, chainsGain := 0, 0, 0, 0
+	stronger, withStarts, startsGain := 0, 0, 0
 	for i := range n {
 		p := randomProblem(rng, 7)
 		opt, err := Exact(p)
@@ -73,17 +73,11 @@ func TestIntervalLagrangianNeverExceedsOptimum(t *testing.T) {
 		if res.Value > alone.Value+1e-6*math.Max(1, alone.Value) {
 			startsGain++
 		}
-		if lagrangianAt(p, res.Certificate) > lagrangianAtNoChains(p, res.Certificate)+1e-6*math.Max(1, math.Abs(indep)) {
-			chainsGain++
-		}
 	}
-	t.Logf("Lagrangian stronger than the combinatorial bounds on %d of %d instances; start-time terms in the best certificate on %d, a higher value than without them on %d; one-piece reduce sides (§4e) raise the certificate's value on %d",
-		stronger, n, withStarts, startsGain, chainsGain)
+	t.Logf("Lagrangian stronger than the combinatorial bounds on %d of %d instances; start-time terms in the best certificate on %d, a higher value than without them on %d",
+		stronger, n, withStarts, startsGain)
 	// The start-time terms must be exercised (their validity is what the
 	// checks above test).
-	// (The one-piece reduce sides of §4e need more reduces than reduce
-	// slots, which these instances rarely have: TestChainTermsNeverExceedOptimum
-	// requires them to be exercised.)
 	if withStarts == 0 || startsGain == 0 {
 		t.Errorf("start-time terms used on %d instances and stronger on %d: the property test does not exercise them", withStarts, startsGain)
 	}
@@ -94,16 +88,6 @@ func TestIntervalLagrangianNeverExceedsOptimum(t *testing.T) {
 // knapsack over every interval after its release is solved by sorting all of
 // them.
 func lagrangianAt(p *Problem, cert *LagrangeCertificate) float64 {
-	return lagrangianAtWith(p, cert, true)
-}
-
-// lagrangianAtNoChains is lagrangianAt without the one-piece reduce sides of
-// §4e (jobs with more reduces than reduce slots fluid only).
-func lagrangianAtNoChains(p *Problem, cert *LagrangeCertificate) float64 {
-	return lagrangianAtWith(p, cert, false)
-}
-
-func lagrangianAtWith(p *Problem, cert *LagrangeCertificate, chains bool) float64 {
 	pr := newPrep(p)
 	v, bp := cert.Weighting, cert.Breakpoints
 	nInt := len(bp) - 1
@@ -118,7 +102,7 @@ func lagrangianAtWith(p *Problem, cert *LagrangeCertificate, chains bool) float6
 	for j := range pr.jobs {
 		ji := &pr.jobs[j]
 		if cert.Starts != nil && cert.Starts[j] {
-			val += startTermAt(pr, cert, j, chains)
+			val += startTermAt(pr, cert, j)
 			continue
 		}
 		val += (1-cert.Alpha[j]-cert.Beta[j])*(ji.a+ji.cp) - ji.a
@@ -160,9 +144,8 @@ func lagrangianAtWith(p *Problem, cert *LagrangeCertificate, chains bool) float6
 // startTermAt evaluates job j's start-time term of docs/bounds.md §4c at
 // cert (C_j − a_j plus priced usage), independently of startMin: fills by
 // sorting every interval, every candidate start tried without pruning, and
-// prices integrated interval by interval; with chains, the one-piece reduce
-// side of §4e by a backward shortest chain for every last cell.
-func startTermAt(pr *prep, cert *LagrangeCertificate, j int, chains bool) float64 {
+// prices integrated interval by interval.
+func startTermAt(pr *prep, cert *LagrangeCertificate, j int) float64 {
 	v, bp := cert.Weighting, cert.Breakpoints
 	nInt := len(bp) - 1
 	ji, job := &pr.jobs[j], &pr.p.Jobs[j]
@@ -232,9 +215,6 @@ func startTermAt(pr *prep, cert *LagrangeCertificate, j int, chains bool) float6
 				rc = math.Min(rc, math.Max(bp[t], e+ji.tail)-ji.a+cover(lamR, wr, pr.jobRateCap(j, kRed, v), from, t+1))
 			}
 			rc = math.Min(rc, math.Max(bp[nInt], e+ji.tail)-ji.a)
-			if chains && q > 0 && cert.ChainMu != nil {
-				rc = math.Max(rc, chainTermAt(pr, cert, j, from, price))
-			}
 		default:
 			cands := []float64{e, e + ji.tail - q}
 			for _, b := range bp {
@@ -248,72 +228,6 @@ func startTermAt(pr *prep, cert *LagrangeCertificate, j int, chains bool) float6
 			}
 		}
 		best = math.Min(best, mc+rc)
-	}
-	return best
-}
-
-// chainTermAt evaluates job j's one-piece reduce side of docs/bounds.md §4e
-// at cert when its maps end at bp[from], independently of redChains: the
-// least price of a window over each cell by trying every kink, and for every
-// last cell u and every multiplier of the set, the cheapest chain over the
-// cells from..u by a backward recursion; price(x, y) integrates the reduce
-// row's prices over [x, y].
-func chainTermAt(pr *prep, cert *LagrangeCertificate, j, from int, price func(x, y float64) float64) float64 {
-	v, bp := cert.Weighting, cert.Breakpoints
-	nInt := len(bp) - 1
-	ji, job := &pr.jobs[j], &pr.p.Jobs[j]
-	h, q := math.Inf(1), math.Inf(1)
-	for g, ok := range pr.eligible[kRed] {
-		if ok {
-			h = math.Min(h, pr.weights[v][kRed][g])
-		}
-	}
-	for i := range job.Reduces {
-		q = math.Min(q, pr.pmin(&job.Reduces[i], kRed))
-	}
-	n, S := float64(len(job.Reduces)), float64(pr.slots[kRed])
-	minP := make([]float64, nInt)
-	for t := from; t < nInt; t++ {
-		minP[t] = math.Min(price(bp[t], bp[t]+q), price(bp[t+1], bp[t+1]+q))
-		for _, b := range bp {
-			if x := b - q; x > bp[t] && x < bp[t+1] {
-				minP[t] = math.Min(minP[t], price(x, b))
-			}
-		}
-	}
-	// next is the cell of a chain's next start after k windows in cell t.
-	next := func(t, k int) int {
-		x := bp[t] + float64(k)*q
-		u := t + 1
-		for u < nInt && bp[u+1] <= x {
-			u++
-		}
-		return u
-	}
-	e := bp[from]
-	best := math.Max(bp[nInt]+q, e+ji.tail) - ji.a
-	g := make([]float64, nInt+1)
-	for u := from; u < nInt; u++ {
-		phi := 0.0
-		for _, mu := range chainMus(cert.ChainMu[j], nil) {
-			g[u+1] = 0
-			for t := u; t >= from; t-- {
-				g[t] = g[t+1]
-				kmax := 1
-				if l := bp[t+1] - bp[t]; l > q {
-					kmax = int(math.Ceil(l / q))
-				}
-				for k := 1; k <= kmax; k++ {
-					c := float64(k) * (h*minP[t] - mu)
-					if nx := next(t, k); nx <= u {
-						c += g[nx]
-					}
-					g[t] = math.Min(g[t], c)
-				}
-			}
-			phi = math.Max(phi, S*g[from]+mu*n)
-		}
-		best = math.Min(best, math.Max(bp[u]+q, e+ji.tail)-ji.a+phi)
 	}
 	return best
 }

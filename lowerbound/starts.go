@@ -41,13 +41,6 @@ type startSub struct {
 	// run more of them at once than can run; the reduce work is then
 	// placed fluidly at the cap (redFluid) instead of in pieces (redPieces).
 	fluid bool
-	// n is the number of reduces; chains the number of slots that can run
-	// a reduce (at most that many run at once). mu is the reference
-	// multiplier of the one-piece term of a fluid job (§4e, redChains),
-	// carried from call to call; muUsed the one the last call used (0: μ =
-	// 0 alone).
-	n, chains  int
-	mu, muUsed float64
 }
 
 // newStartSubs builds every job's start-time data in lm's weighting.
@@ -84,7 +77,6 @@ func (lm *lagModel) newStartSubs() []startSub {
 			}
 			s.nh = float64(len(red)) * h
 			s.fluid = len(red) > pr.slots[kRed] && s.rp != nil
-			s.n, s.chains = len(red), pr.slots[kRed]
 		}
 	}
 	return out
@@ -108,13 +100,9 @@ func searchBreak(bp []float64, x float64) int {
 
 // startScratch is reusable scratch space of startMin.
 type startScratch struct {
-	ends   [len(startOffsets) - 1]int
-	costs  [len(startOffsets) - 1]float64
-	heap   []lagItem
-	chains chainScratch
-	// mag is the magnitude of the last startMin's one-piece terms, for
-	// the rounding slack.
-	mag float64
+	ends  [len(startOffsets) - 1]int
+	costs [len(startOffsets) - 1]float64
+	heap  []lagItem
 }
 
 // startArg locates a start-time term's minimiser: the bucket k of the map
@@ -144,15 +132,6 @@ func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startS
 	}
 	val, arg := math.Inf(1), startArg{}
 	red := math.Inf(-1) // the reduce side at the last bucket computed
-	// A fluid job's reduces are also taken in one piece (§4e): the larger
-	// of the two reduce sides, at the reference multiplier s.mu.
-	chains := s.fluid && s.q > 0 && !lm.noChains
-	s.muUsed = 0
-	if chains {
-		s.muUsed = s.mu
-	}
-	minMu := 0.0
-	sc.mag = 0
 	for i := 0; i <= K; i++ {
 		mc := 0.0 // E ≥ e_K: the map work may lie past the grid, unpriced
 		if i < K {
@@ -170,14 +149,6 @@ func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startS
 		last := 0
 		if s.fluid {
 			rc, last = lm.redFluid(s, from, lamR, &sc.heap)
-			if chains {
-				cc, mu, mag := lm.redChains(s, from, lamR, cumR, &sc.chains)
-				sc.mag += mag
-				rc = math.Max(rc, cc)
-				if mc+rc < val {
-					minMu = mu
-				}
-			}
 		} else {
 			rc, at = lm.redPieces(s, e, lamR, cumR)
 		}
@@ -185,19 +156,6 @@ func (lm *lagModel) startMin(s *startSub, lamM, lamR, cumR []float64, sc *startS
 		if mc+rc < val {
 			val, arg = mc+rc, startArg{k: i, at: at, t: last}
 		}
-	}
-	if chains {
-		// Follow the prices: the multiplier of the minimum, or a quarter
-		// of the reference when μ = 0 won (the others were too high).
-		// It stays at most the price of a window at the row's highest
-		// price (lm.lamMax): beyond it every cell's window has a negative
-		// cost and a larger μ only adds cancellation.
-		if minMu > 0 {
-			s.mu = minMu
-		} else {
-			s.mu /= 4
-		}
-		s.mu = math.Min(s.mu, s.nh/float64(s.n)*s.q*lm.lamMax)
 	}
 	return val, arg
 }
@@ -220,8 +178,6 @@ func (lm *lagModel) startUse(s *startSub, arg startArg, lamM, lamR, useM, useR [
 	switch {
 	case s.nh == 0:
 	case s.fluid:
-		// Also when the one-piece side won (§4e): steps along its windows
-		// instead ended lower (docs/results.md, issue 26, s13low).
 		// The fill is recomputed as mapCosts does it, from the bucket's
 		// start to the last interval the minimum used.
 		from := min(s.head+startOffsets[arg.k], nInt)

@@ -41,7 +41,9 @@ type Options struct {
 	// Known ≥ 0 is a proven lower bound on the optimum from elsewhere (same
 	// unit): the search stops as soon as its best schedule reaches it.
 	Known float64
-	// NodeLimit caps the nodes visited (DefaultNodeLimit when 0).
+	// NodeLimit caps the nodes visited (DefaultNodeLimit when 0); the
+	// maxima spend half on probes and half on rounds of three orders
+	// (decide.go).
 	NodeLimit int64
 	// MemoEntries caps the partial schedules remembered for dominance
 	// (DefaultMemoEntries when 0, none when negative).
@@ -141,6 +143,11 @@ type searcher struct {
 	critG, eG  []float64
 	arrG       []int64
 	candidates [][]cand
+	dec        decideScratch // cannotBeat's (bound_max.go)
+	order      maxOrder      // the maxima's child order at a tie (decide.go)
+	// restartOn makes a better schedule unwind the search (restart) so
+	// that runMax starts again from the root with the tighter deadlines.
+	restartOn, restart bool
 }
 
 // Solve runs the branch and bound on p for metric m (makespan, total, mean
@@ -196,7 +203,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		}
 		s.memo = newMemo(len(s.vector(nil))+1, me)
 	}
-	s.run()
+	s.runMax()
 	bf := math.Inf(-1)
 	if o.BoundNodes > 0 && s.stopped == solve.NodeLimit {
 		mo := o.MaxOpen
@@ -405,7 +412,7 @@ func (s *searcher) stop(st solve.Status, lb float64) {
 }
 
 // halted reports whether the search must unwind.
-func (s *searcher) halted() bool { return s.stopped != solve.StatusUnknown || s.finished }
+func (s *searcher) halted() bool { return s.stopped != solve.StatusUnknown || s.finished || s.restart }
 
 // dfs expands the current node, whose bound is lb.
 func (s *searcher) dfs(lb float64) {
@@ -449,16 +456,13 @@ func (s *searcher) dfs(lb float64) {
 }
 
 // tie orders children of equal bound: the sums take the job of least
-// remaining work first (SRPT), the maximum turnaround the earliest arrival,
-// the makespan the most remaining work.
+// remaining work first (SRPT), the maxima by their round's order (decide.go).
 func (s *searcher) tie(c *cand) int64 {
 	jb := &s.jobs[c.j]
 	w := int64(jb.nMaps-s.mapsDone[c.j])*jb.pMap + int64(jb.nReds-s.redsDone[c.j])*jb.pRed
 	switch s.metric {
-	case lowerbound.MaxTurnaround:
-		return jb.arrival
-	case lowerbound.Makespan:
-		return -w
+	case lowerbound.MaxTurnaround, lowerbound.Makespan:
+		return s.maxTie(jb.arrival, w)
 	}
 	return w
 }
@@ -527,6 +531,7 @@ func (s *searcher) leaf() {
 		if v <= s.known {
 			s.finished = true
 		}
+		s.restart = s.restartOn
 	}
 }
 

@@ -150,6 +150,17 @@ func TestMatchesExact(t *testing.T) {
 					t.Fatalf("problem %d %v with the optimum as incumbent: %v %+v", it, m, err, res)
 				}
 			}
+			if want > 0 && (m == lowerbound.Makespan || m == lowerbound.MaxTurnaround) {
+				// An incumbent one unit above the optimum: the decision
+				// test (cannotBeat) must let the optimum through.
+				res, err = Solve(ctx, p, m, Options{Incumbent: want + 1})
+				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements == nil {
+					t.Fatalf("problem %d %v with the optimum + 1 as incumbent: %v %+v, exact %v", it, m, err, res, want)
+				}
+				if got, err := value(p, m, res.Placements); err != nil || got != want {
+					t.Fatalf("problem %d %v with the optimum + 1 as incumbent: schedule %v (value %v, want %v)", it, m, err, got, want)
+				}
+			}
 			res, err = Solve(ctx, p, m, Options{MemoEntries: -1})
 			if err != nil || res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 {
 				t.Fatalf("problem %d %v without the memo: %v %+v, exact %v", it, m, err, res, want)

@@ -94,7 +94,7 @@ func (s *searcher) bound() float64 {
 			}
 			s.fl[g].deadline = base + t - s.fl[g].tail
 		}
-		if fluid(s.avail[0], s.fl, edf) {
+		if fluid(s.avail[0], s.fl, edf) || s.cannotBeat(s.avail[0]) {
 			return float64(s.inc) // no schedule better than the incumbent
 		}
 	}

@@ -48,6 +48,18 @@
 // Bounds are rounded up to the data's grid (the gcd of the arrivals and
 // durations), on which an optimum lies.
 //
+// # The maxima as decision problems (docs/bounds.md §14d)
+//
+// With an incumbent U the makespan and the maximum turnaround ask whether a
+// schedule scores U − 1 or less: each job's last map gets a deadline, which
+// window loads, edge finding, whole-task capacities and a packing of the
+// map lengths into the slots' rooms check at every node (bound_max.go).
+// The search probes the levels from the proven bound up, each with its
+// level + 1 as incumbent — a complete search refutes the level, a leaf at
+// it is optimal — on half the node limit, then spends the rest in rounds of
+// three child orders, each restarted below every better schedule
+// (decide.go). The sums are searched as above.
+//
 // # Results
 //
 // Optimal means the search closed every node: the best schedule (its own,

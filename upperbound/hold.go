@@ -170,7 +170,7 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	sqrtR := math.Sqrt(math.Max(1, l.c.slots[1]))
 	best, bestGain, bestE := -1, 0.0, 0.0
 	consider := func(i int, e float64) {
-		if e <= now || e >= f || h.reserved[i] >= l.st[i].pending[1] || l.baseKey(i) >= l.key[j] {
+		if e <= now || e >= f || h.reserved[i] >= l.st[i].pending[1] || l.dynamicKey(i) >= l.key[j] {
 			return
 		}
 		if gain := (f - e) - holdCost*(e-now)*n/sqrtR; gain > bestGain {

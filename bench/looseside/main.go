@@ -51,8 +51,11 @@ import (
 	"github.com/mrbound/mrbound/upperbound"
 )
 
-// show is -show.
-var show bool
+// show is -show, showRule -show-rule.
+var (
+	show     bool
+	showRule upperbound.Rule
+)
 
 // family are the generator's parameters.
 type family struct {
@@ -69,8 +72,18 @@ func main() {
 	rho := flag.Float64("rho", 1.0, "the reduce slots' load over the arrival window")
 	searchNodes := flag.Int64("search-nodes", 3_000_000, "node limit of the branch and bound (compare's default is 600,000)")
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
-	flag.BoolVar(&show, "show", false, "after each instance, every job's completion in the optimum found and in srpt's schedule, and both schedules' reduces")
+	flag.BoolVar(&show, "show", false, "after each instance, every job's completion in the optimum found and in -show-rule's schedule, and both schedules' reduces")
+	showName := flag.String("show-rule", "srpt", "with -show: the construction set against the optimum (srpt, srpt-hold, …)")
 	flag.Parse()
+	for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
+		if r.String() == *showName {
+			showRule = r
+		}
+	}
+	if showRule == upperbound.RuleUnknown {
+		fmt.Fprintf(os.Stderr, "looseside: -show-rule: no construction %q for mean turnaround\n", *showName)
+		os.Exit(1)
+	}
 	f := family{*nodes, *short, *wide, *rho}
 	if err := run(*seeds, f, *searchNodes, *evals); err != nil {
 		fmt.Fprintln(os.Stderr, "looseside:", err)
@@ -282,10 +295,10 @@ func one(w *sim.Workload, seed uint64, searchNodes int64, evals int) (row, error
 }
 
 // showSchedules prints each job's completion in the search's schedule and
-// in srpt's, and the reduces of both, slot by slot: where the optimum
+// in showRule's, and the reduces of both, slot by slot: where the optimum
 // departs from list scheduling.
 func showSchedules(w *sim.Workload, pl []bnb.Placement) error {
-	pol, err := upperbound.New(w, upperbound.SRPT)
+	pol, err := upperbound.New(w, showRule)
 	if err != nil {
 		return err
 	}
@@ -312,7 +325,7 @@ func showSchedules(w *sim.Workload, pl []bnb.Placement) error {
 		}
 	}
 	fmt.Println()
-	fmt.Println("| job | arrival | maps × s | reduces × s | OPT: turnaround | srpt: turnaround |")
+	fmt.Printf("| job | arrival | maps × s | reduces × s | OPT: turnaround | %s: turnaround |\n", showRule)
 	fmt.Println("|---:|---:|---|---|---:|---:|")
 	for j, job := range w.Jobs {
 		fmt.Printf("| %d | %d | %d × %d | %d × %d | %d | %d |\n", j, job.Arrival/1000, len(job.Maps), job.Maps[0].Work/1000,
@@ -321,7 +334,7 @@ func showSchedules(w *sim.Workload, pl []bnb.Placement) error {
 	for _, sch := range []struct {
 		name string
 		red  map[int][]seg
-	}{{"OPT", optRed}, {"srpt", srRed}} {
+	}{{"OPT", optRed}, {showRule.String(), srRed}} {
 		fmt.Printf("\n%s's reduces per node (job: start–end s):\n", sch.name)
 		for x := range w.Cluster.Nodes {
 			segs := sch.red[x]

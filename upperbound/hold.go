@@ -144,10 +144,11 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 // reduce or this slot's end with j's reduce, now + p — so it saves F − e of
 // its turnaround; the hold may cost δ = e − now to each of the n jobs with a
 // reduce waiting. It holds for the candidate of the largest saving beyond
-// holdCost·δ·n/√R (R reduce slots), among the jobs srpt would rank before j: those whose
-// maps are all launched (ready at their last map's end) and those arriving
-// before F whose maps fit the map slots at once (ready at arrival plus their
-// longest map — an estimate: their maps may wait; the hold then expires).
+// holdCost·δ·n/√R (R reduce slots), among the jobs srpt would rank before
+// j: those whose maps are all launched (ready at their last map's end) and
+// those arriving before F (ready at arrival plus their maps in waves on
+// every map slot — an estimate: their maps may wait for slots; the hold
+// then expires at the estimate and the slot is offered again).
 func (l *List) tryHold(s *sim.Sim, x int) bool {
 	if l.reds.Len() == 0 {
 		return false
@@ -188,9 +189,8 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 		if st.arrival >= f {
 			break
 		}
-		if float64(st.pending[0]) <= l.c.slots[0] {
-			consider(i, st.arrival+st.maxTask[0])
-		}
+		// Its maps in waves on every map slot from its arrival.
+		consider(i, st.arrival+math.Ceil(float64(st.pending[0])/math.Max(1, l.c.slots[0]))*st.maxTask[0])
 	}
 	if best < 0 {
 		return false

@@ -29,7 +29,7 @@
 // sim.PickMap, reduces once slow-start allows). Priorities, by metric:
 //
 //   - mean and total turnaround: smallest remaining unlaunched work first
-//     (srpt), the same work divided by the slots the job could use
+//     (srpt; srpt-hold adds deliberate idling, below), the same work divided by the slots the job could use
 //     (srpt-span), and static orders from the preemptive single-machine SRPT
 //     relaxation on a machine as fast as the whole cluster (relax-srpt: the
 //     job's completion in the relaxation, relax-srpt-mid: its α = ½ point);
@@ -85,12 +85,19 @@
 // Options.TimeLimit is a safety stop (a search it cuts short says so in
 // Result.Stopped and may depend on the machine).
 //
-// # What is not here
+// # Deliberate idling (srpt-hold)
 //
-// Deliberate idling (holding a slot for an imminent small job) is not
-// implemented: list scheduling never leaves a slot idle when a ready task
-// could use it. Tried on the FB-2009 day (holding reduces longer than a
-// threshold until the last arrival), it made mean turnaround far worse: the
-// held jobs' own turnaround counts as much as anyone's (docs/results.md,
-// issue 26, s9h26upper).
+// List scheduling never leaves a slot idle while a ready task could use it.
+// srpt-hold does, in one targeted case: when a reduce slot frees and srpt's
+// next reduce would hold it for p, while a job srpt ranks first will have
+// its reduce ready at e = now + δ, before any reduce slot frees (its maps
+// all launched, or its arrival plus its longest map when its maps fit the
+// map slots at once), the slot waits for that job if the wait it saves
+// exceeds δ·n/√R (n jobs with a reduce waiting, R reduce slots; see
+// tryHold). On instances small enough for a proven optimum this is what the
+// optimum does that srpt does not (bench/looseside; docs/results.md, issue
+// 26, s13up). Holding crudely instead — every reduce longer than a
+// threshold held until the day's last arrival — made the FB day's mean
+// turnaround far worse (s9h26upper): the held jobs' own turnaround counts as
+// much as anyone's.
 package upperbound

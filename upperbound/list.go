@@ -32,6 +32,9 @@ type List struct {
 	// change as the job's reduces launch).
 	mapStatic []float64
 
+	// hold is srpt-hold's bookkeeping (nil for every other rule).
+	hold *holdState
+
 	st         []jobStats // this run's unlaunched work per job
 	key        []float64
 	maps, reds *indexHeap // arrived jobs with a map (reduce) ready
@@ -181,6 +184,10 @@ func (l *List) Init(s *sim.Sim) error {
 			l.redKey[j] = l.dynamicRedKey(j)
 		}
 	}
+	l.hold = nil
+	if l.rule == SRPTHold && l.c.holdable() {
+		l.initHold()
+	}
 	if l.redKey != nil {
 		l.reds = newIndexHeap(len(l.st), func(a, b int) bool {
 			if l.redKey[a] != l.redKey[b] {
@@ -204,7 +211,7 @@ func (l *List) dynamicKey(j int) float64 {
 func (l *List) baseKey(j int) float64 {
 	st := &l.st[j]
 	switch l.rule {
-	case SRPT:
+	case SRPT, SRPTHold:
 		return st.work[0] + st.work[1]
 	case SRPTSpan:
 		return l.c.span(st)
@@ -266,6 +273,9 @@ func (l *List) requeue(s *sim.Sim, j int) {
 func (l *List) TaskEnd(s *sim.Sim, t sim.TaskID, _ sim.Time) {
 	if j := s.Task(t).Job; s.HasWork(j, sim.Reduce) {
 		l.reds.push(j)
+		if l.hold != nil {
+			l.hold.dropInFlight(j)
+		}
 	}
 }
 
@@ -287,6 +297,10 @@ func (l *List) Offer(s *sim.Sim, x int, free sim.Free) {
 		return
 	}
 	for s.Free(x).Map > 0 && l.launchFrom(s, x, l.maps) {
+	}
+	if l.hold != nil {
+		l.offerReduces(s, x)
+		return
 	}
 	for s.Free(x).Reduce > 0 && l.launchFrom(s, x, l.reds) {
 	}
@@ -334,13 +348,27 @@ func (l *List) launchFrom(s *sim.Sim, x int, h *indexHeap) bool {
 			return false
 		}
 	}
+	return l.launch(s, x, j, t)
+}
+
+// launch launches task t of job j on x and updates the job's keys; it
+// reports whether the engine took it.
+func (l *List) launch(s *sim.Sim, x, j int, t sim.TaskID) bool {
 	if err := s.Launch(t, x); err != nil {
 		return false
 	}
 	st := &l.st[j]
 	v := s.Task(t)
-	st.work[k] = math.Max(0, st.work[k]-l.c.dur[k][j][v.Index])
+	k := 0
+	if v.Kind == sim.Reduce {
+		k = 1
+	}
+	d := l.c.dur[k][j][v.Index]
+	st.work[k] = math.Max(0, st.work[k]-d)
 	st.pending[k]--
+	if l.hold != nil {
+		l.launchedHold(s, j, k, d)
+	}
 	if l.rule.dynamic() {
 		l.key[j] = l.dynamicKey(j)
 		if l.rule == Johnson {

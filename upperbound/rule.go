@@ -53,10 +53,16 @@ const (
 	// start as they launch (a_j minus the span of the job's unlaunched
 	// reduces: least laxity first for a common turnaround target).
 	Johnson
+	// SRPTHold: srpt, except that a free reduce slot is kept idle for a job
+	// srpt ranks first whose reduce will be ready soon, when the wait it
+	// saves that job exceeds what the idle time costs the jobs waiting
+	// (tryHold). Only where arrivals and durations are known in advance and
+	// alike on every node (holdable); elsewhere Best skips it.
+	SRPTHold
 )
 
 var ruleNames = enum.Names[Rule]{"unknown", "srpt", "srpt-span", "relax-srpt", "relax-srpt-mid", "lrpt",
-	"cp-first", "latest-start", "arrival", "edf", "search", "latest-start-kind", "johnson"}
+	"cp-first", "latest-start", "arrival", "edf", "search", "latest-start-kind", "johnson", "srpt-hold"}
 
 func (r Rule) String() string { return ruleNames.String(r) }
 
@@ -67,8 +73,8 @@ func (r Rule) MarshalText() ([]byte, error) { return ruleNames.Text(r) }
 // first (a tight evaluation budget then still runs them).
 func Rules(m lowerbound.Metric) []Rule {
 	first := map[lowerbound.Metric][]Rule{
-		lowerbound.MeanTurnaround:  {SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
-		lowerbound.TotalTurnaround: {SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
+		lowerbound.MeanTurnaround:  {SRPT, SRPTHold, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
+		lowerbound.TotalTurnaround: {SRPT, SRPTHold, SRPTSpan, RelaxSRPT, RelaxSRPTMid},
 		lowerbound.Makespan:        {Johnson, LRPT, CPFirst},
 		lowerbound.MaxTurnaround:   {Johnson, LatestStart, LatestStartKind, Arrival},
 		lowerbound.LateJobs:        {EDF, LatestStart},
@@ -91,7 +97,9 @@ func Rules(m lowerbound.Metric) []Rule {
 var constructions = []Rule{SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid, LRPT, CPFirst, LatestStart, Arrival, EDF, LatestStartKind, Johnson}
 
 // dynamic reports whether a rule's key changes as the job's tasks launch.
-func (r Rule) dynamic() bool { return r == SRPT || r == SRPTSpan || r == LRPT || r == Johnson }
+func (r Rule) dynamic() bool {
+	return r == SRPT || r == SRPTSpan || r == LRPT || r == Johnson || r == SRPTHold
+}
 
 // jobStats are the true-duration figures the keys are made of.
 type jobStats struct {

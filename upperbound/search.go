@@ -103,6 +103,9 @@ func Best(ctx context.Context, w *sim.Workload, p *lowerbound.Problem, o Options
 	}
 	var ran []*List
 	for _, r := range Rules(o.Metric) {
+		if r == SRPTHold && !e.c.holdable() {
+			continue // it would be srpt's run again
+		}
 		for _, fast := range variants {
 			if e.stop() {
 				break

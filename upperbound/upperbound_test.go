@@ -34,7 +34,7 @@ func TestConformance(t *testing.T) {
 	}
 	// The search's candidates around a dynamic rule: seeded offsets of up
 	// to ±20 s on each job's key.
-	for _, r := range []upperbound.Rule{upperbound.SRPT, upperbound.LRPT, upperbound.Johnson} {
+	for _, r := range []upperbound.Rule{upperbound.SRPT, upperbound.LRPT, upperbound.Johnson, upperbound.SRPTHold} {
 		builders[r.String()+"-offsets"] = func(w *sim.Workload) (sim.Policy, error) {
 			rng := rand.New(rand.NewPCG(uint64(len(w.Jobs)), 7))
 			off := make([]float64, len(w.Jobs))

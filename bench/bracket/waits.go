@@ -6,23 +6,31 @@ import (
 	"sort"
 
 	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/upperbound"
 )
 
 // waitTable is -waits' table for one instance: where the jobs' time goes
-// under the srpt construction (the best known schedule of the FB day's mean
-// turnaround, up to its local search), per class of jobs by reduce count —
-// from arrival to the first map's start, the map phase, from the last map's
-// end to the first reduce's start and the reduce phase, each as a share of
-// the mean — and, for the jobs with one reduce that waited for it (every
-// reduce slot busy: the construction leaves none idle while a reduce is
-// ready), their mean wait and which jobs held the slots when it became
-// ready: the waiting that the capacity rows of docs/bounds.md §4b–§4c do not
-// see.
+// under the -waits-rule construction (srpt by default), per class of jobs
+// by reduce count — from arrival to the first map's start, the map phase,
+// from the last map's end to the first reduce's start and the reduce phase,
+// each as a share of the mean — and, for the jobs with one reduce that
+// waited for it, their mean wait and which jobs held the slots when it
+// became ready: the waiting that the capacity rows of docs/bounds.md
+// §4b–§4c do not see.
 func waitTable(in instance) (string, error) {
 	w := in.w
-	pol, err := upperbound.New(w, upperbound.SRPT)
+	rule := upperbound.RuleUnknown
+	for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
+		if r.String() == waitsRule {
+			rule = r
+		}
+	}
+	if rule == upperbound.RuleUnknown {
+		return "", fmt.Errorf("-waits-rule: no construction %q for mean turnaround", waitsRule)
+	}
+	pol, err := upperbound.New(w, rule)
 	if err != nil {
 		return "", err
 	}
@@ -126,7 +134,7 @@ func waitTable(in instance) (string, error) {
 		r.all += float64(done-a) / n
 		total += float64(done-a) / n
 	}
-	s := fmt.Sprintf("\n%s, srpt (%.2f s mean turnaround): where the time goes (s of the mean)\n\n", in.name, total)
+	s := fmt.Sprintf("\n%s, %s (%.2f s mean turnaround): where the time goes (s of the mean)\n\n", in.name, waitsRule, total)
 	s += "| jobs | count | arrival → first map | map phase | last map → first reduce | reduce phase | all |\n|---|---:|---:|---:|---:|---:|---:|\n"
 	for c, r := range rows {
 		s += fmt.Sprintf("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f |\n", classes[c], r.jobs, r.mapWait, r.mapSpan, r.redWait, r.redSpan, r.all)

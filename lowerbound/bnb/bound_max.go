@@ -36,6 +36,20 @@ type decideScratch struct {
 	cur, next []uint64 // packMiss's states
 }
 
+// windowLoad is the map work of the jobs released at or after r with
+// deadlines at or before dl, and the slot time the window [r, dl] offers.
+func (sc *decideScratch) windowLoad(r, dl int64) (w, capa int64) {
+	for _, j := range sc.js {
+		if j.rho >= r && j.d <= dl {
+			w += int64(j.n) * j.p
+		}
+	}
+	for _, a := range sc.avail {
+		capa += max(0, dl-max(a, r))
+	}
+	return w, capa
+}
+
 // cannotBeat reports whether no schedule of Comp(N) has a makespan or a
 // maximum turnaround below the incumbent (docs/bounds.md §14d). A better
 // schedule has C_j ≤ base_j + inc − 1 (base_j = a_j, or min a for the
@@ -113,18 +127,9 @@ func (s *searcher) cannotBeat(avail []int64) bool {
 		sc.ds = slices.Compact(sc.ds)
 		for _, r := range sc.rs {
 			for _, dl := range sc.ds {
-				var w int64
-				for _, j := range sc.js {
-					if j.rho >= r && j.d <= dl {
-						w += int64(j.n) * j.p
-					}
-				}
+				w, capa := sc.windowLoad(r, dl)
 				if w == 0 {
 					continue
-				}
-				var capa int64
-				for _, a := range sc.avail {
-					capa += max(0, dl-max(a, r))
 				}
 				if w > capa {
 					return true
@@ -233,18 +238,9 @@ func (s *searcher) packMiss() bool {
 	sigma := int64(math.MaxInt64)
 	for _, r := range sc.rs {
 		for _, dl := range sc.ds {
-			var w int64
-			for _, j := range sc.js {
-				if j.rho >= r && j.d <= dl {
-					w += int64(j.n) * j.p
-				}
-			}
+			w, capa := sc.windowLoad(r, dl)
 			if w == 0 {
 				continue
-			}
-			var capa int64
-			for _, a := range sc.avail {
-				capa += max(0, dl-max(a, r))
 			}
 			if capa-w < sigma {
 				bestR, bestD, sigma = r, dl, capa-w

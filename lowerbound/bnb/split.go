@@ -141,11 +141,11 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 		}
 	}
 	res := &Result{Metric: m, Status: status, Value: math.NaN(), Bound: bound / n, Nodes: nodes, Dominated: dominated}
-	if scheduled() {
-		assignSlots(p, union)
+	haveUnion := scheduled() && assignSlots(p, union)
+	if haveUnion {
 		res.Value, res.Placements = value/n, union
 	}
-	if o.Incumbent > 0 && (res.Placements == nil || math.Floor(o.Incumbent*n+1e-6) <= value) {
+	if o.Incumbent > 0 && (!haveUnion || math.Floor(o.Incumbent*n+1e-6) <= value) {
 		// The caller's schedule is no worse than the union, or there is
 		// no union.
 		res.Value, res.Placements = o.Incumbent, nil
@@ -223,9 +223,12 @@ func fifoGroups(p *lowerbound.Problem) []group {
 	return groups
 }
 
-// collision returns the first group (from the second) one of whose tasks
-// finds every slot of its kind busy, when the groups' schedules are put
-// together in order, or −1 when none does.
+// collision returns the first group (from the second) whose schedule, put
+// together with those of the groups before it, holds more tasks of a kind
+// at once than there are slots of it, or −1 when none does. The count of a
+// kind only rises at a start, so it is taken at every start of the union —
+// the earlier groups' starts too: an earlier group's reduce may start while
+// a later group's task runs.
 func collision(p *lowerbound.Problem, groups []group) int {
 	var slots [2]int
 	for _, nd := range p.Nodes {
@@ -235,36 +238,39 @@ func collision(p *lowerbound.Problem, groups []group) int {
 	var busy []Placement
 	for gi, g := range groups {
 		busy = append(busy, g.res.Placements...)
-		if gi == 0 {
-			continue
-		}
-		// A group's own schedule fits its slots, and the groups before
-		// fit together: only instants where both hold tasks can overflow,
-		// and the count only rises at a start.
-		for _, x := range g.res.Placements {
-			k := 0
-			if x.Reduce {
-				k = 1
-			}
-			running := 0
-			for _, y := range busy {
-				if y.Reduce == x.Reduce && y.Start <= x.Start && x.Start < y.End {
-					running++
-				}
-			}
-			if running > slots[k] {
-				return gi
-			}
+		if gi > 0 && overflows(busy, slots) {
+			return gi
 		}
 	}
 	return -1
+}
+
+// overflows reports whether pl holds more tasks of a kind at some instant
+// than slots allows.
+func overflows(pl []Placement, slots [2]int) bool {
+	for _, x := range pl {
+		k := 0
+		if x.Reduce {
+			k = 1
+		}
+		running := 0
+		for _, y := range pl {
+			if y.Reduce == x.Reduce && y.Start <= x.Start && x.Start < y.End {
+				running++
+			}
+		}
+		if running > slots[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // assignSlots gives the tasks of pl (no more of a kind at once than p has
 // slots of it) their nodes afresh: in order of start, each takes the
 // lowest free slot of its kind (greedy colouring of intervals uses no more
 // colours than tasks overlap).
-func assignSlots(p *lowerbound.Problem, pl []Placement) {
+func assignSlots(p *lowerbound.Problem, pl []Placement) bool {
 	sort.SliceStable(pl, func(a, b int) bool {
 		if pl[a].Start != pl[b].Start {
 			return pl[a].Start < pl[b].Start
@@ -291,12 +297,18 @@ func assignSlots(p *lowerbound.Problem, pl []Placement) {
 		if pl[i].Reduce {
 			k = 1
 		}
+		placed := false
 		for s, f := range free[k] {
 			if f <= pl[i].Start {
 				free[k][s] = pl[i].End
 				pl[i].Node = node[k][s]
+				placed = true
 				break
 			}
 		}
+		if !placed {
+			return false // more tasks at once than slots: not a schedule
+		}
 	}
+	return true
 }

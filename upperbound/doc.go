@@ -91,8 +91,8 @@
 // srpt-hold does, in one targeted case: when a reduce slot frees and srpt's
 // next reduce would hold it for p, while a job srpt ranks first will have
 // its reduce ready at e = now + δ, before any reduce slot frees (its maps
-// all launched, or its arrival plus its longest map when its maps fit the
-// map slots at once), the slot waits for that job if the wait it saves
+// all launched, or, not yet arrived, its arrival plus its maps in waves on
+// every map slot), the slot waits for that job if the wait it saves
 // exceeds δ·n/√R (n jobs with a reduce waiting, R reduce slots; see
 // tryHold). On instances small enough for a proven optimum this is what the
 // optimum does that srpt does not (bench/looseside; docs/results.md, issue

@@ -33,7 +33,9 @@ type holdState struct {
 	reserved []int     // per job: slots held for it
 	mapEnd   []float64 // per job: the latest end of its launched maps
 	// inFlight are the jobs whose maps are all launched, with a reduce
-	// still to run and none ready: their reduces are ready at mapEnd.
+	// still to run and none ready: their reduces are ready at mapEnd (with
+	// slow-start 1; a lower one readies them earlier, and its crossing
+	// brings a new offer).
 	inFlight []int
 	// redEnds are the ends of the running reduces (a min-heap; ends in the
 	// past are dropped as they are met).
@@ -64,8 +66,10 @@ func (l *List) initHold() {
 	l.hold = h
 }
 
-// launchedHold updates the bookkeeping after task t of job j (kind k)
-// launched: its end is known (ideal runs have exact durations).
+// launchedHold updates the bookkeeping after a task of job j (kind k)
+// launched for d: its end as foreseen (exact in ideal runs; with
+// heartbeats, noise or contention an estimate, so a hold may misjudge its
+// gain, and still ends at its timer).
 func (l *List) launchedHold(s *sim.Sim, j, k int, d float64) {
 	h := l.hold
 	end := float64(s.Now()) + d

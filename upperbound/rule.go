@@ -57,7 +57,8 @@ const (
 	// srpt ranks first whose reduce will be ready soon, when the wait it
 	// saves that job exceeds what the idle time costs the jobs waiting
 	// (tryHold). Only where arrivals and durations are known in advance and
-	// alike on every node (holdable); elsewhere Best skips it.
+	// alike on every node (holdable); elsewhere it runs as plain srpt (so
+	// that the conformance suite runs it everywhere) and Best skips it.
 	SRPTHold
 )
 
@@ -93,7 +94,8 @@ func Rules(m lowerbound.Metric) []Rule {
 	return out
 }
 
-// constructions are every rule Best can run (Order is the search's).
+// constructions are the rules Best runs whatever the metric (Order is the
+// search's; SRPTHold joins them through Rules for the turnaround sums).
 var constructions = []Rule{SRPT, SRPTSpan, RelaxSRPT, RelaxSRPTMid, LRPT, CPFirst, LatestStart, Arrival, EDF, LatestStartKind, Johnson}
 
 // dynamic reports whether a rule's key changes as the job's tasks launch.

@@ -61,6 +61,10 @@ func main() {
 	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.Parse()
+	if _, err := waitsRuleNamed(waitsRule); waits && err != nil {
+		fmt.Fprintln(os.Stderr, "bracket:", err)
+		os.Exit(1)
+	}
 	if *lpHours != "" {
 		if err := runLP(*trace, *nodes, *lpHours, *lpIntervals, *lpSteps); err != nil {
 			fmt.Fprintln(os.Stderr, "bracket:", err)

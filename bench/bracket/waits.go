@@ -19,16 +19,22 @@ import (
 // waited for it, their mean wait and which jobs held the slots when it
 // became ready: the waiting that the capacity rows of docs/bounds.md
 // §4b–§4c do not see.
-func waitTable(in instance) (string, error) {
-	w := in.w
-	rule := upperbound.RuleUnknown
+// waitsRuleNamed is the construction -waits-rule names; main asks first, so
+// that a misspelt name fails before the bracket's long table.
+func waitsRuleNamed(name string) (upperbound.Rule, error) {
 	for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
-		if r.String() == waitsRule {
-			rule = r
+		if r.String() == name {
+			return r, nil
 		}
 	}
-	if rule == upperbound.RuleUnknown {
-		return "", fmt.Errorf("-waits-rule: no construction %q for mean turnaround", waitsRule)
+	return upperbound.RuleUnknown, fmt.Errorf("-waits-rule: no construction %q for mean turnaround", name)
+}
+
+func waitTable(in instance) (string, error) {
+	w := in.w
+	rule, err := waitsRuleNamed(waitsRule)
+	if err != nil {
+		return "", err
 	}
 	pol, err := upperbound.New(w, rule)
 	if err != nil {
@@ -140,7 +146,7 @@ func waitTable(in instance) (string, error) {
 		s += fmt.Sprintf("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f |\n", classes[c], r.jobs, r.mapWait, r.mapSpan, r.redWait, r.redSpan, r.all)
 	}
 	m := math.Max(1, float64(len(readies)))
-	s += fmt.Sprintf("\n%d one-reduce jobs waited for a reduce slot after their maps, %.1f s on average; when their reduce became ready, the %d reduce slots were held on average by jobs with ≤ 1 / 2–50 / > 50 reduces: %.1f / %.1f / %.1f slots.\n",
+	s += fmt.Sprintf("\n%d one-reduce jobs waited after their maps for their reduce to start (a slot busy, or held idle by srpt-hold), %.1f s on average; when their reduce became ready, of the %d reduce slots, jobs with ≤ 1 / 2–50 / > 50 reduces ran tasks on %.1f / %.1f / %.1f on average (a slot held idle is in none).\n",
 		len(readies), wait/m, slots, held[0]/m, held[1]/m, held[2]/m)
 	return s, nil
 }

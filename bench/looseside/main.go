@@ -46,6 +46,7 @@ import (
 	"github.com/mrbound/mrbound/lowerbound/bnb"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
+	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native" // the embedded solver, should compare's MILP run
 	"github.com/mrbound/mrbound/upperbound"
@@ -68,7 +69,7 @@ func main() {
 	seeds := flag.String("seeds", "1-12", "generator seeds: a list and ranges (1-12,20)")
 	nodes := flag.Int("nodes", 2, "nodes of 2 map and 1 reduce slots")
 	short := flag.Int("short", 10, "short jobs (one reduce) per instance")
-	wide := flag.Int("wide", 2, "wide jobs (2–4 reduces per reduce slot) per instance")
+	wide := flag.Int("wide", 2, "wide jobs (3–6 reduces per reduce slot) per instance")
 	rho := flag.Float64("rho", 1.0, "the reduce slots' load over the arrival window")
 	searchNodes := flag.Int64("search-nodes", 3_000_000, "node limit of the branch and bound (compare's default is 600,000)")
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
@@ -82,6 +83,10 @@ func main() {
 	}
 	if showRule == upperbound.RuleUnknown {
 		fmt.Fprintf(os.Stderr, "looseside: -show-rule: no construction %q for mean turnaround\n", *showName)
+		os.Exit(1)
+	}
+	if *nodes < 1 || *short < 0 || *wide < 0 || *short+*wide < 1 || !(*rho > 0) || math.IsInf(*rho, 0) {
+		fmt.Fprintln(os.Stderr, "looseside: -nodes must be at least 1, -short and -wide at least 0 with a job in all, -rho a positive load")
 		os.Exit(1)
 	}
 	f := family{*nodes, *short, *wide, *rho}
@@ -273,6 +278,9 @@ func one(w *sim.Workload, seed uint64, searchNodes int64, evals int) (row, error
 			r.srpt = sc.Value
 		}
 	}
+	if r.srpt == 0 {
+		return r, fmt.Errorf("no verified offline-srpt schedule")
+	}
 	sr := out.Search
 	if sr == nil {
 		return r, fmt.Errorf("the branch and bound did not run (outside its class?)")
@@ -305,6 +313,12 @@ func showSchedules(w *sim.Workload, pl []bnb.Placement) error {
 	res, err := sim.Run(w, pol, simbridge.IdealOptions())
 	if err != nil {
 		return err
+	}
+	if res.Status != sim.Finished {
+		return fmt.Errorf("%v's run ended %v", showRule, res.Status)
+	}
+	if err := check.Verify(w, res); err != nil {
+		return fmt.Errorf("%v's schedule fails sim/check: %w", showRule, err)
 	}
 	optC := make([]int64, len(w.Jobs))
 	type seg struct {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -437,7 +438,7 @@ func (c *checker) locality() {
 			}
 		}
 	}
-	running := c.runningAtLaunch()
+	running, maybe := c.runningAtLaunch()
 	for i, a := range c.res.Trace {
 		t := int(a.Task)
 		local := false
@@ -452,24 +453,39 @@ func (c *checker) locality() {
 		if a.Resumed {
 			continue
 		}
-		n := 0
+		n, m := 0, 0
 		if running != nil {
 			n = int(running[i])
 		}
-		c.duration(i, a, local, n)
+		if maybe != nil {
+			m = int(maybe[i])
+		}
+		c.duration(i, a, local, n, m)
 	}
 }
 
 // runningAtLaunch counts, for each non-resumed segment, the same-kind tasks
-// holding a slot on its node at its launch, itself included. At equal times
-// releases come first and launches in trace order. Without contention
-// nobody reads the counts and it returns nil.
-func (c *checker) runningAtLaunch() []int32 {
+// holding a slot on its node at its launch, itself included (count), and
+// how many more may have held one then (maybe, see inShuffleAt). At equal
+// times releases come first and launches in trace order. Without contention
+// nobody reads the counts and it returns nil, nil; maybe is nil when no
+// launch has such a neighbour (most runs: the check then costs no memory).
+func (c *checker) runningAtLaunch() (count, maybe []int32) {
 	if c.opt.MapContention == 0 && c.opt.ReduceContention == 0 {
-		return nil
+		return nil, nil
 	}
 	tr := c.res.Trace
-	count := make([]int32, len(tr))
+	count = make([]int32, len(tr))
+	lastMap := make([]sim.Time, len(c.w.Jobs))
+	for j := range lastMap {
+		lastMap[j] = -1
+	}
+	for _, a := range tr {
+		if a.Kind == sim.Map && a.Outcome == sim.Completed {
+			lastMap[a.Job] = max(lastMap[a.Job], a.End)
+		}
+	}
+	var amb []int32 // one node's reduces that may have held a slot at their end
 	type ev struct {
 		at    sim.Time
 		delta int
@@ -479,8 +495,12 @@ func (c *checker) runningAtLaunch() []int32 {
 	var lists [2][]ev // one node's maps and reduces, reused
 	for x := range c.w.Cluster.Nodes {
 		lists[0], lists[1] = lists[0][:0], lists[1][:0]
+		amb = amb[:0]
 		for _, i := range byNode.of(x) {
 			a := &tr[i]
+			if inShuffleAt(a, lastMap[a.Job]) {
+				amb = append(amb, i)
+			}
 			end := a.End
 			if end < 0 {
 				end = math.MaxInt64
@@ -512,22 +532,62 @@ func (c *checker) runningAtLaunch() []int32 {
 				}
 			}
 		}
+		if len(amb) == 0 {
+			continue
+		}
+		// by end, so that a launch finds those ending at its instant at once
+		// (a day may have many zero-length reduces on a node)
+		if maybe == nil {
+			maybe = make([]int32, len(tr))
+		}
+		slices.SortStableFunc(amb, func(p, q int32) int { return cmp.Compare(tr[p].End, tr[q].End) })
+		for _, e := range lists[1] {
+			if e.delta < 0 {
+				continue
+			}
+			at := tr[e.seg].Launch
+			from := sort.Search(len(amb), func(k int) bool { return tr[amb[k]].End >= at })
+			for _, k := range amb[from:] {
+				if b := &tr[k]; b.End != at {
+					break
+				} else if int(k) != e.seg && (b.Launch < b.End || int(k) < e.seg) {
+					maybe[e.seg]++
+				}
+			}
+		}
 	}
-	return count
+	return count, maybe
+}
+
+// inShuffleAt reports whether reduce segment a completed at the instant its
+// job's map phase ended (lastMap, its last map completion). The engine
+// counts a reduce waiting for its map phase in the contention of a reduce
+// launched beside it (the package doc of sim), and a zero-length map
+// launched at an instant ends the map phase at that instant only after the
+// launches of the policy's call that launched it: a reduce launched in the
+// same call, after the map, still saw the waiting one, which the trace
+// shows as released at that instant (launched then too: Launch == End) as
+// it does a reduce launched after the map phase ended. The trace does not
+// tell the two orders apart, so a reduce launched at that instant may have
+// met one more task per such segment (launched before it) than the
+// sweep's releases-first count: the duration check accepts either.
+func inShuffleAt(a *sim.Attempt, lastMap sim.Time) bool {
+	return a.Kind == sim.Reduce && a.Outcome == sim.Completed && a.End >= 0 && a.End == lastMap
 }
 
 // duration recomputes an attempt's true duration from the workload.
-func (c *checker) duration(i int, a sim.Attempt, local bool, running int) {
-	if lo, hi, ok := duration(c.w, &c.opt, c.spec(int(a.Task)), &a, local, running); !ok {
+func (c *checker) duration(i int, a sim.Attempt, local bool, running, maybe int) {
+	if lo, hi, ok := duration(c.w, &c.opt, c.spec(int(a.Task)), &a, local, running, maybe); !ok {
 		c.fail("trace[%d]: task %d on node %d has duration %d ms, the workload gives [%d, %d] ms", i, a.Task, a.Node, a.Duration, lo, hi)
 	}
 }
 
 // duration is the range [lo, hi] of an attempt's true duration by the
 // workload (spec is its task's) and whether a.Duration lies in it: per
-// group or work/speed, times the contention of the running same-kind tasks,
-// within the noise band, plus the non-local penalty for a map.
-func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt, local bool, running int) (lo, hi sim.Time, ok bool) {
+// group or work/speed, times the contention of the running same-kind tasks
+// (running, or up to maybe more: inShuffleAt), within the noise band, plus
+// the non-local penalty for a map.
+func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt, local bool, running, maybe int) (lo, hi sim.Time, ok bool) {
 	n := &w.Cluster.Nodes[a.Node] // not a copy: a Node is 11 words, two read
 	var base float64
 	if len(s.ByGroup()) > 0 {
@@ -543,7 +603,9 @@ func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt
 	if a.Kind == sim.Reduce {
 		gamma = opt.ReduceContention
 	}
+	top := base
 	if gamma > 0 {
+		top = base * (1 + gamma*float64(running+maybe-1))
 		base *= 1 + gamma*float64(running-1)
 	}
 	pen := sim.Time(0)
@@ -551,7 +613,7 @@ func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt
 		pen = w.Cluster.NonLocalPenalty
 	}
 	lo = sim.Time(math.Round(base*(1-opt.Noise))) + pen
-	hi = sim.Time(math.Round(base*(1+opt.Noise))) + pen
+	hi = sim.Time(math.Round(top*(1+opt.Noise))) + pen
 	if opt.Noise > 0 {
 		lo, hi = lo-1, hi+1 // rounding of the drawn factor
 	}

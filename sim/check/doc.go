@@ -17,6 +17,9 @@
 //   - Durations: each attempt's duration is recomputed from the workload (per
 //     group or work/speed, contention counted from the trace, the non-local
 //     penalty from the replicas); with noise it must lie within the noise band.
+//     A reduce launched on a node at the instant a reduce waiting there ends
+//     with its job's map phase may have met it or not (the trace does not
+//     order the two within the instant): either count is accepted.
 //   - Reduces: a reduce launches only when slow-start held (maps completed by
 //     then, from the trace), and of each attempt's work (its segments since
 //     the last kill, completed, killed or suspended alike) at most

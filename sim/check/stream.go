@@ -54,6 +54,7 @@ type Stream struct {
 	ends     []rec
 	validMap []bool // flush's scratch
 	held     []bool // flush's scratch: end k's record held a slot (pairHalves)
+	shuffle  []int  // flush's scratch: the ends k for which inShuffleAt holds
 	// Per trace index: launched, ended.
 	launched, ended bitset
 
@@ -116,6 +117,7 @@ type openSeg struct {
 	i       int
 	launch  sim.Time
 	running int32 // same-kind tasks on the node at its launch, itself included
+	maybe   int32 // how many more may have been (inShuffleAt)
 	task    int32 // the task its launch named, which its end must name too
 }
 
@@ -302,6 +304,16 @@ func (s *Stream) flush() {
 	for k := range s.ends {
 		s.end(s.ends[k].i, &s.ends[k].a, s.validMap[k], s.held[k])
 	}
+	s.shuffle = s.shuffle[:0]
+	if s.opt.ReduceContention != 0 {
+		for k := range s.ends {
+			// the kind first: most ends are not completed reduces, and the
+			// job lookup is not free
+			if a := &s.ends[k].a; a.Kind == sim.Reduce && s.usable(a) && inShuffleAt(a, s.jobs[s.job(int(a.Task), a.Job)].lastMap) {
+				s.shuffle = append(s.shuffle, k)
+			}
+		}
+	}
 	for k := range s.launches {
 		s.take(s.launches[k].i, &s.launches[k].a)
 	}
@@ -409,7 +421,7 @@ func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 	t := int(a.Task)
 	j := s.job(t, a.Job)
 	// the slot it held, and the contention it met at its launch
-	running := int32(0)
+	running, maybe := int32(0), int32(0)
 	if held {
 		n := &s.nodes[a.Node]
 		k := slices.IndexFunc(n.segs, func(o openSeg) bool { return o.i == i })
@@ -426,7 +438,7 @@ func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 		if o.task != int32(a.Task) {
 			s.v.add(0, key{int64(i), 1}, "trace[%d]: launched as task %d, ends as task %d", i, o.task, a.Task)
 		}
-		running = o.running
+		running, maybe = o.running, o.maybe
 		if a.End >= 0 {
 			s.hold(n, a, t, j, -1)
 		}
@@ -444,7 +456,7 @@ func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 	}
 	s.life(i, a, t, j, l)
 	if !s.noReps {
-		s.locality(i, a, t, j, int(running))
+		s.locality(i, a, t, j, int(running), int(maybe))
 	}
 	if a.Kind == sim.Map && !a.Resumed {
 		s.mapLaunches++
@@ -570,7 +582,7 @@ func (s *Stream) earlyWork(i, t, j int, start, end, dur, early sim.Time) sim.Tim
 
 // locality checks a record's Local flag against its block's replicas and
 // a launch's duration against the workload (Verify's locality).
-func (s *Stream) locality(i int, a *sim.Attempt, t, j, running int) {
+func (s *Stream) locality(i int, a *sim.Attempt, t, j, running, maybe int) {
 	local := false
 	if a.Kind == sim.Map {
 		for _, x := range s.reps[t*s.rep : (t+1)*s.rep] {
@@ -583,7 +595,7 @@ func (s *Stream) locality(i int, a *sim.Attempt, t, j, running int) {
 	if a.Resumed {
 		return
 	}
-	if lo, hi, ok := duration(s.w, &s.opt, s.spec(t, j), a, local, running); !ok {
+	if lo, hi, ok := duration(s.w, &s.opt, s.spec(t, j), a, local, running, maybe); !ok {
 		s.v.add(7, key{int64(i), 1}, "trace[%d]: task %d on node %d has duration %d ms, the workload gives [%d, %d] ms", i, a.Task, a.Node, a.Duration, lo, hi)
 	}
 }
@@ -612,11 +624,18 @@ func (s *Stream) take(i int, a *sim.Attempt) {
 	x := int(a.Node)
 	n := &s.nodes[x]
 	s.hold(n, a, t, j, 1)
-	running := n.maps
+	running, maybe := n.maps, 0
 	if a.Kind != sim.Map {
 		running = n.reds
+		// the reduces of this instant's ends that may still have held a
+		// slot at this launch (Verify's runningAtLaunch)
+		for _, k := range s.shuffle {
+			if e := &s.ends[k]; e.a.Node == a.Node && e.i != i && (s.held[k] || e.i < i) {
+				maybe++
+			}
+		}
 	}
-	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running), task: int32(a.Task)})
+	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running), maybe: int32(maybe), task: int32(a.Task)})
 	nd := &s.w.Cluster.Nodes[x]
 	ck := func(sub int64) key { return key{int64(x), int64(a.Launch), int64(i), sub} }
 	if s.w.Cluster.Fungible {

@@ -42,6 +42,29 @@ func (p *script) Offer(s *sim.Sim, x int, _ sim.Free) {
 	}
 }
 
+// retimed is res with segment r's duration set to d and, when it completed,
+// its end, the job's completion and the metrics moved to match (res has one
+// job arriving at 0), so that only the duration check can object.
+func retimed(res *sim.Result, r int, d sim.Time) *sim.Result {
+	bad := clone(res)
+	a := &bad.Trace[r]
+	a.Duration = d
+	if a.Outcome != sim.Completed {
+		return bad
+	}
+	a.End = a.Start + d
+	last := sim.Time(0)
+	for _, b := range bad.Trace {
+		if b.Outcome == sim.Completed {
+			last = max(last, b.End)
+		}
+	}
+	bad.Jobs[0].Completion = last
+	bad.Metrics.Makespan = float64(last) / 1000
+	bad.Metrics.MeanTurnaround = bad.Metrics.Makespan
+	return bad
+}
+
 // TestCheckerReduceBesideShuffleEnd: a reduce launched at the instant a
 // reduce waiting on its node ends with its job's map phase (a zero-length
 // map launched just before it, in the same offer, ends the phase) met the
@@ -92,13 +115,7 @@ func TestCheckerReduceBesideShuffleEnd(t *testing.T) {
 			// strict outside the two counts: 2000 ms (alone) is accepted,
 			// 1999 and 3001 ms are not, by both forms
 			for _, d := range []sim.Time{2000, 1999, 3001} {
-				bad := clone(res)
-				a := &bad.Trace[r3]
-				a.Duration, a.End = d, a.Start+d
-				bad.Jobs[0].Completion = a.End
-				bad.Metrics.Makespan = float64(a.End-w.Jobs[0].Arrival) / 1000
-				bad.Metrics.MeanTurnaround = bad.Metrics.Makespan
-				err := verify(t, w, bad)
+				err := verify(t, w, retimed(res, r3, d))
 				want := fmt.Sprintf("has duration %d ms, the workload gives [2000, 3000] ms", d)
 				switch {
 				case d == 2000 && err != nil:
@@ -108,6 +125,124 @@ func TestCheckerReduceBesideShuffleEnd(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCheckerStoppedAtLaunch: a task killed or suspended at the instant it
+// launched holds its slot for no time, but its duration was drawn beside
+// the tasks running then, itself included (both forms checked it as if
+// alone with none, 1 − γ times its work); and a task launched at that
+// instant after it (trace order) may have met it or not, as the policy
+// stopped it after or before that launch (the trace does not say).
+func TestCheckerStoppedAtLaunch(t *testing.T) {
+	// maps 0 (1 s) and 1 (2 s) on one node with two map slots, map
+	// contention 0.5, no noise
+	w := &sim.Workload{
+		Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 2, ReduceSlots: 1}}},
+		Jobs: []sim.Job{{Deadline: sim.NoDeadline, Parent: -1,
+			Maps: []sim.TaskSpec{{Work: 1000}, {Work: 2000}}}},
+	}
+	for _, c := range []struct {
+		name   string
+		order  []string // at the first offer
+		beside bool     // map 1 launched while map 0 held its slot
+	}{
+		{"launch-launch-kill", []string{"launch 0", "launch 1", "kill 0"}, true},
+		{"launch-kill-launch", []string{"launch 0", "kill 0", "launch 1"}, false},
+		{"launch-launch-suspend", []string{"launch 0", "launch 1", "suspend 0"}, true},
+		{"launch-suspend-launch", []string{"launch 0", "suspend 0", "launch 1"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opt := sim.DefaultOptions()
+			opt.Heartbeat, opt.MapContention = 0, 0.5
+			res := runPolicy(t, w, &atLaunch{order: c.order}, opt) // both forms accept
+			stopped, m1 := -1, -1
+			for i, a := range res.Trace {
+				switch {
+				case a.Task == 0 && stopped < 0:
+					stopped = i
+				case a.Task == 1:
+					m1 = i
+				}
+			}
+			if a := res.Trace[stopped]; a.Launch != 0 || a.End != 0 || a.Outcome == sim.Completed || a.Duration != 1000 {
+				t.Fatalf("map 0 should be stopped at its launch at 0 ms with the duration 1000 ms drawn alone: %+v", a)
+			}
+			want := sim.Time(2000)
+			if c.beside {
+				want = 3000
+			}
+			if a := res.Trace[m1]; a.Launch != 0 || a.Duration != want {
+				t.Fatalf("map 1 should launch at 0 ms and run %d ms: %+v", want, a)
+			}
+			// strict outside the counts: the stopped map alone, map 1 with
+			// or without it
+			for _, x := range []struct {
+				seg    int
+				d      sim.Time
+				lo, hi sim.Time
+				ok     bool
+			}{
+				{stopped, 999, 1000, 1000, false},
+				{stopped, 1001, 1000, 1000, false},
+				{m1, 2000, 2000, 3000, true},
+				{m1, 3000, 2000, 3000, true},
+				{m1, 1999, 2000, 3000, false},
+				{m1, 3001, 2000, 3000, false},
+			} {
+				err := verify(t, w, retimed(res, x.seg, x.d))
+				want := fmt.Sprintf("has duration %d ms, the workload gives [%d, %d] ms", x.d, x.lo, x.hi)
+				switch {
+				case x.ok && err != nil:
+					t.Errorf("trace[%d] at %d ms rejected: %v", x.seg, x.d, err)
+				case !x.ok && (err == nil || !strings.Contains(err.Error(), want)):
+					t.Errorf("trace[%d] at %d ms: want %q, got %v", x.seg, x.d, want, err)
+				}
+			}
+		})
+	}
+}
+
+// atLaunch runs its order at the first offer, then launches whatever is
+// pending (a stopped map 0 again after a kill).
+type atLaunch struct {
+	order []string
+	done  bool
+}
+
+func (p *atLaunch) Name() string                           { return "at-launch" }
+func (p *atLaunch) Init(*sim.Sim) error                    { p.done = false; return nil }
+func (p *atLaunch) JobArrival(*sim.Sim, int)               {}
+func (p *atLaunch) TaskEnd(*sim.Sim, sim.TaskID, sim.Time) {}
+func (p *atLaunch) Timer(*sim.Sim, int64)                  {}
+func (p *atLaunch) Offer(s *sim.Sim, x int, _ sim.Free) {
+	if p.done {
+		for id := range sim.TaskID(s.NumTasks()) {
+			if s.Task(id).State == sim.TaskPending {
+				_ = s.Launch(id, x)
+			}
+		}
+		return
+	}
+	p.done = true
+	for _, op := range p.order {
+		var verb string
+		var id sim.TaskID
+		if _, err := fmt.Sscanf(op, "%s %d", &verb, &id); err != nil {
+			panic(err)
+		}
+		var err error
+		switch verb {
+		case "launch":
+			err = s.Launch(id, x)
+		case "kill":
+			err = s.Kill(id)
+		case "suspend":
+			err = s.Suspend(id)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("%s: %v", op, err)) // the test's script is wrong
+		}
 	}
 }
 
@@ -160,6 +295,7 @@ func TestCheckerSmallNoisyRuns(t *testing.T) {
 		{"srpt", func(w *sim.Workload) (sim.Policy, error) { return upperbound.New(w, upperbound.SRPT) }},
 		{"fair", func(*sim.Workload) (sim.Policy, error) { return fair.New(), nil }},
 		{"hfsp-kill", func(*sim.Workload) (sim.Policy, error) { return hfsp.New(hfsp.Options{Preemption: hfsp.Kill}), nil }},
+		{"hfsp-suspend", func(*sim.Workload) (sim.Policy, error) { return hfsp.New(hfsp.Options{Preemption: hfsp.Suspend}), nil }},
 	}
 	const seeds uint64 = 3000 // a fraction of a millisecond a run: a few seconds in all
 	for _, p := range policies {

@@ -54,7 +54,7 @@ type Stream struct {
 	ends     []rec
 	validMap []bool // flush's scratch
 	held     []bool // flush's scratch: end k's record held a slot (pairHalves)
-	shuffle  []int  // flush's scratch: the ends k for which inShuffleAt holds
+	mayHold  []int  // flush's scratch: the ends k for which mayHoldAtEnd holds
 	// Per trace index: launched, ended.
 	launched, ended bitset
 
@@ -117,7 +117,7 @@ type openSeg struct {
 	i       int
 	launch  sim.Time
 	running int32 // same-kind tasks on the node at its launch, itself included
-	maybe   int32 // how many more may have been (inShuffleAt)
+	maybe   int32 // how many more may have been (mayHoldAtEnd)
 	task    int32 // the task its launch named, which its end must name too
 }
 
@@ -304,13 +304,18 @@ func (s *Stream) flush() {
 	for k := range s.ends {
 		s.end(s.ends[k].i, &s.ends[k].a, s.validMap[k], s.held[k])
 	}
-	s.shuffle = s.shuffle[:0]
-	if s.opt.ReduceContention != 0 {
+	s.mayHold = s.mayHold[:0]
+	if s.opt.MapContention != 0 || s.opt.ReduceContention != 0 {
 		for k := range s.ends {
-			// the kind first: most ends are not completed reduces, and the
-			// job lookup is not free
-			if a := &s.ends[k].a; a.Kind == sim.Reduce && s.usable(a) && inShuffleAt(a, s.jobs[s.job(int(a.Task), a.Job)].lastMap) {
-				s.shuffle = append(s.shuffle, k)
+			// the outcome and kind first: most ends are completed maps or
+			// reduces ending after their map phase, and the job lookup is
+			// not free
+			a := &s.ends[k].a
+			if a.Outcome == sim.Completed && a.Kind != sim.Reduce || !s.usable(a) {
+				continue
+			}
+			if mayHoldAtEnd(a, s.jobs[s.job(int(a.Task), a.Job)].lastMap) {
+				s.mayHold = append(s.mayHold, k)
 			}
 		}
 	}
@@ -456,7 +461,9 @@ func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 	}
 	s.life(i, a, t, j, l)
 	if !s.noReps {
-		s.locality(i, a, t, j, int(running), int(maybe))
+		// one stopped at its launch instant has its duration checked at its
+		// launch's place in the sweep (take), as Verify counts it
+		s.locality(i, a, t, j, int(running), int(maybe), true, held || !stoppedAtLaunch(a))
 	}
 	if a.Kind == sim.Map && !a.Resumed {
 		s.mapLaunches++
@@ -580,19 +587,19 @@ func (s *Stream) earlyWork(i, t, j int, start, end, dur, early sim.Time) sim.Tim
 	return early
 }
 
-// locality checks a record's Local flag against its block's replicas and
-// a launch's duration against the workload (Verify's locality).
-func (s *Stream) locality(i int, a *sim.Attempt, t, j, running, maybe int) {
+// locality checks a record's Local flag against its block's replicas (flag)
+// and a launch's duration against the workload (dur) (Verify's locality).
+func (s *Stream) locality(i int, a *sim.Attempt, t, j, running, maybe int, flag, dur bool) {
 	local := false
 	if a.Kind == sim.Map {
 		for _, x := range s.reps[t*s.rep : (t+1)*s.rep] {
 			local = local || x == a.Node
 		}
 	}
-	if a.Local != local {
+	if flag && a.Local != local {
 		s.v.add(7, key{int64(i), 0}, "trace[%d]: task %d on node %d flagged local=%v; its replicas say %v", i, t, a.Node, a.Local, local)
 	}
-	if a.Resumed {
+	if a.Resumed || !dur {
 		return
 	}
 	if lo, hi, ok := duration(s.w, &s.opt, s.spec(t, j), a, local, running, maybe); !ok {
@@ -618,23 +625,21 @@ func (s *Stream) take(i int, a *sim.Attempt) {
 	} else {
 		s.release(i, t, j, a.Launch, arr)
 	}
-	if s.ended.has(i) { // ended at this instant: it held no slot
-		return
-	}
 	x := int(a.Node)
 	n := &s.nodes[x]
-	s.hold(n, a, t, j, 1)
-	running, maybe := n.maps, 0
-	if a.Kind != sim.Map {
-		running = n.reds
-		// the reduces of this instant's ends that may still have held a
-		// slot at this launch (Verify's runningAtLaunch)
-		for _, k := range s.shuffle {
-			if e := &s.ends[k]; e.a.Node == a.Node && e.i != i && (s.held[k] || e.i < i) {
-				maybe++
-			}
+	if s.ended.has(i) { // ended at this instant: it held no slot
+		// the launch record knows no outcome yet: its end's (this
+		// instant's ends are in trace order) tells a stop at its launch
+		k, found := slices.BinarySearchFunc(s.ends, i, func(e rec, i int) int { return cmp.Compare(e.i, i) })
+		if found && stoppedAtLaunch(&s.ends[k].a) && !s.noReps {
+			e := &s.ends[k].a
+			running, maybe := s.running(n, i, e)
+			s.locality(i, e, t, j, running+1, maybe, false, true)
 		}
+		return
 	}
+	s.hold(n, a, t, j, 1)
+	running, maybe := s.running(n, i, a)
 	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running), maybe: int32(maybe), task: int32(a.Task)})
 	nd := &s.w.Cluster.Nodes[x]
 	ck := func(sub int64) key { return key{int64(x), int64(a.Launch), int64(i), sub} }
@@ -651,6 +656,23 @@ func (s *Stream) take(i int, a *sim.Attempt) {
 	if nd.Disk > 0 && n.disk > nd.Disk*(1+metricTol) {
 		s.v.add(4, ck(2), "node %d at %d ms: disk %g over %g (trace[%d])", x, a.Launch, n.disk, nd.Disk, i)
 	}
+}
+
+// running is the count of a's kind on node n at its launch, as the sweep
+// has it (releases first, then the launches before it, a itself if it holds
+// a slot), and how many of this instant's ends may still have held one then
+// (Verify's runningAtLaunch).
+func (s *Stream) running(n *nodeLoad, i int, a *sim.Attempt) (running, maybe int) {
+	running = n.maps
+	if a.Kind != sim.Map {
+		running = n.reds
+	}
+	for _, k := range s.mayHold {
+		if e := &s.ends[k]; e.a.Node == a.Node && (e.a.Kind == sim.Map) == (a.Kind == sim.Map) && e.i != i && (s.held[k] || e.i < i) {
+			maybe++
+		}
+	}
+	return running, maybe
 }
 
 // arrival is job j's arrival as far as the records so far tell: known for

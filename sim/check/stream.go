@@ -55,6 +55,11 @@ type Stream struct {
 	validMap []bool // flush's scratch
 	held     []bool // flush's scratch: end k's record held a slot (pairHalves)
 	mayHold  []int  // flush's scratch: the ends k for which mayHoldAtEnd holds
+	// maybe holds, for a segment holding a slot, how many more same-kind
+	// tasks than openSeg.running it may have met at its launch
+	// (mayHoldAtEnd), when any: rare, so kept apart from the node's
+	// segments, which every end scans
+	maybe map[int]int32
 	// Per trace index: launched, ended.
 	launched, ended bitset
 
@@ -117,7 +122,6 @@ type openSeg struct {
 	i       int
 	launch  sim.Time
 	running int32 // same-kind tasks on the node at its launch, itself included
-	maybe   int32 // how many more may have been (mayHoldAtEnd)
 	task    int32 // the task its launch named, which its end must name too
 }
 
@@ -160,7 +164,7 @@ func (b bitset) has(i int) bool { return i >= 0 && i>>6 < len(b) && b[i>>6]&(1<<
 
 // NewStream returns a verifier of a run of w under opt.
 func NewStream(w *sim.Workload, opt sim.Options) *Stream {
-	s := &Stream{w: w, opt: opt, now: math.MinInt64, live: map[int32]*life{}}
+	s := &Stream{w: w, opt: opt, now: math.MinInt64, live: map[int32]*life{}, maybe: map[int]int32{}}
 	s.first = make([]int, 0, len(w.Jobs)+1)
 	s.jobs = make([]jobLoad, len(w.Jobs))
 	s.need = make([]int32, len(w.Jobs))
@@ -443,7 +447,11 @@ func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 		if o.task != int32(a.Task) {
 			s.v.add(0, key{int64(i), 1}, "trace[%d]: launched as task %d, ends as task %d", i, o.task, a.Task)
 		}
-		running, maybe = o.running, o.maybe
+		running = o.running
+		if len(s.maybe) > 0 {
+			maybe = s.maybe[i]
+			delete(s.maybe, i)
+		}
 		if a.End >= 0 {
 			s.hold(n, a, t, j, -1)
 		}
@@ -640,7 +648,10 @@ func (s *Stream) take(i int, a *sim.Attempt) {
 	}
 	s.hold(n, a, t, j, 1)
 	running, maybe := s.running(n, i, a)
-	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running), maybe: int32(maybe), task: int32(a.Task)})
+	if maybe > 0 {
+		s.maybe[i] = int32(maybe)
+	}
+	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running), task: int32(a.Task)})
 	nd := &s.w.Cluster.Nodes[x]
 	ck := func(sub int64) key { return key{int64(x), int64(a.Launch), int64(i), sub} }
 	if s.w.Cluster.Fungible {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -437,7 +438,7 @@ func (c *checker) locality() {
 			}
 		}
 	}
-	running := c.runningAtLaunch()
+	running, maybe := c.runningAtLaunch()
 	for i, a := range c.res.Trace {
 		t := int(a.Task)
 		local := false
@@ -452,24 +453,41 @@ func (c *checker) locality() {
 		if a.Resumed {
 			continue
 		}
-		n := 0
+		n, m := 0, 0
 		if running != nil {
 			n = int(running[i])
 		}
-		c.duration(i, a, local, n)
+		if maybe != nil {
+			m = int(maybe[i])
+		}
+		c.duration(i, a, local, n, m)
 	}
 }
 
 // runningAtLaunch counts, for each non-resumed segment, the same-kind tasks
-// holding a slot on its node at its launch, itself included. At equal times
-// releases come first and launches in trace order. Without contention
-// nobody reads the counts and it returns nil.
-func (c *checker) runningAtLaunch() []int32 {
+// holding a slot on its node at its launch, itself included (count), and
+// how many more may have held one then (maybe, see mayHoldAtEnd). At equal
+// times releases come first and launches in trace order; a segment killed
+// or suspended at its launch instant holds no slot in the sweep, but met
+// those holding one at its launch, itself included. Without contention
+// nobody reads the counts and it returns nil, nil; maybe is nil when no
+// launch has such a neighbour (most runs: the check then costs no memory).
+func (c *checker) runningAtLaunch() (count, maybe []int32) {
 	if c.opt.MapContention == 0 && c.opt.ReduceContention == 0 {
-		return nil
+		return nil, nil
 	}
 	tr := c.res.Trace
-	count := make([]int32, len(tr))
+	count = make([]int32, len(tr))
+	lastMap := make([]sim.Time, len(c.w.Jobs))
+	for j := range lastMap {
+		lastMap[j] = -1
+	}
+	for _, a := range tr {
+		if a.Kind == sim.Map && a.Outcome == sim.Completed {
+			lastMap[a.Job] = max(lastMap[a.Job], a.End)
+		}
+	}
+	var amb [2][]int32 // one node's maps and reduces that may have held a slot at their end
 	type ev struct {
 		at    sim.Time
 		delta int
@@ -479,55 +497,130 @@ func (c *checker) runningAtLaunch() []int32 {
 	var lists [2][]ev // one node's maps and reduces, reused
 	for x := range c.w.Cluster.Nodes {
 		lists[0], lists[1] = lists[0][:0], lists[1][:0]
+		amb[0], amb[1] = amb[0][:0], amb[1][:0]
 		for _, i := range byNode.of(x) {
 			a := &tr[i]
+			k := 0
+			if a.Kind != sim.Map {
+				k = 1
+			}
+			if mayHoldAtEnd(a, lastMap[a.Job]) {
+				amb[k] = append(amb[k], i)
+			}
 			end := a.End
 			if end < 0 {
 				end = math.MaxInt64
 			}
 			if end == a.Launch {
+				if stoppedAtLaunch(a) {
+					// a probe: counted at its place among the launches,
+					// taking no slot
+					lists[k] = append(lists[k], ev{a.Launch, 0, int(i)})
+				}
 				continue
-			}
-			k := 0
-			if a.Kind != sim.Map {
-				k = 1
 			}
 			lists[k] = append(lists[k], ev{a.Launch, 1, int(i)}, ev{end, -1, int(i)})
 		}
-		for _, list := range lists {
-			sort.Slice(list, func(i, k int) bool {
-				if list[i].at != list[k].at {
-					return list[i].at < list[k].at
+		for k, list := range lists {
+			sort.Slice(list, func(p, q int) bool {
+				if list[p].at != list[q].at {
+					return list[p].at < list[q].at
 				}
-				if list[i].delta != list[k].delta {
-					return list[i].delta < list[k].delta
+				if rp, rq := list[p].delta < 0, list[q].delta < 0; rp != rq {
+					return rp
 				}
-				return list[i].seg < list[k].seg
+				return list[p].seg < list[q].seg
 			})
 			active := int32(0)
 			for _, e := range list {
 				active += int32(e.delta)
-				if e.delta > 0 {
+				switch {
+				case e.delta > 0:
 					count[e.seg] = active
+				case e.delta == 0:
+					count[e.seg] = active + 1
+				}
+			}
+			if len(amb[k]) == 0 {
+				continue
+			}
+			if maybe == nil {
+				maybe = make([]int32, len(tr))
+			}
+			// by end, so that a launch finds those ending at its instant at
+			// once (a day may have many zero-length reduces on a node)
+			slices.SortStableFunc(amb[k], func(p, q int32) int { return cmp.Compare(tr[p].End, tr[q].End) })
+			for _, e := range list {
+				if e.delta < 0 {
+					continue
+				}
+				at := tr[e.seg].Launch
+				from := sort.Search(len(amb[k]), func(q int) bool { return tr[amb[k][q]].End >= at })
+				for _, q := range amb[k][from:] {
+					if b := &tr[q]; b.End != at {
+						break
+					} else if int(q) != e.seg && (b.Launch < b.End || int(q) < e.seg) {
+						maybe[e.seg]++
+					}
 				}
 			}
 		}
 	}
-	return count
+	return count, maybe
+}
+
+// stoppedAtLaunch: a was killed or suspended at the instant it launched (or
+// resumed; a resumed segment's duration is not checked). It held its slot
+// for no time, but its duration was drawn at its launch, beside the tasks
+// holding a slot then and counting itself.
+func stoppedAtLaunch(a *sim.Attempt) bool {
+	return !a.Resumed && (a.Outcome == sim.Killed || a.Outcome == sim.Suspended) && a.End == a.Launch
+}
+
+// mayHoldAtEnd reports whether segment a may still have held its slot at
+// a launch at the instant it ended, though the sweep releases it first:
+// the trace orders the launches of an instant, not its releases among
+// them. Task ends due before an instant come before its launches in the
+// engine, but two releases may come later:
+//
+//   - a kill or suspend: the policy's action, before or after its launches
+//     at that instant;
+//   - a reduce's completion at the instant its job's map phase ended
+//     (lastMap, its last map completion). The engine counts a reduce
+//     waiting for its map phase in the contention of a reduce launched
+//     beside it (the package doc of sim), and a zero-length map launched at
+//     an instant ends the map phase only after the policy's call that
+//     launched it: a reduce launched in the same call, after the map, still
+//     met the waiting one, which the trace shows as released at that
+//     instant (launched then too: Launch == End) as it does when the
+//     reduce was launched after the map phase ended.
+//
+// A launch at that instant may then have met one more task per such
+// segment (launched before it) than the sweep's count: the duration check
+// accepts either.
+func mayHoldAtEnd(a *sim.Attempt, lastMap sim.Time) bool {
+	switch a.Outcome {
+	case sim.Killed, sim.Suspended:
+		return a.End >= 0
+	case sim.Completed:
+		return a.Kind == sim.Reduce && a.End >= 0 && a.End == lastMap
+	}
+	return false
 }
 
 // duration recomputes an attempt's true duration from the workload.
-func (c *checker) duration(i int, a sim.Attempt, local bool, running int) {
-	if lo, hi, ok := duration(c.w, &c.opt, c.spec(int(a.Task)), &a, local, running); !ok {
+func (c *checker) duration(i int, a sim.Attempt, local bool, running, maybe int) {
+	if lo, hi, ok := duration(c.w, &c.opt, c.spec(int(a.Task)), &a, local, running, maybe); !ok {
 		c.fail("trace[%d]: task %d on node %d has duration %d ms, the workload gives [%d, %d] ms", i, a.Task, a.Node, a.Duration, lo, hi)
 	}
 }
 
 // duration is the range [lo, hi] of an attempt's true duration by the
 // workload (spec is its task's) and whether a.Duration lies in it: per
-// group or work/speed, times the contention of the running same-kind tasks,
-// within the noise band, plus the non-local penalty for a map.
-func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt, local bool, running int) (lo, hi sim.Time, ok bool) {
+// group or work/speed, times the contention of the running same-kind tasks
+// (running, or up to maybe more: mayHoldAtEnd), within the noise band, plus
+// the non-local penalty for a map.
+func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt, local bool, running, maybe int) (lo, hi sim.Time, ok bool) {
 	n := &w.Cluster.Nodes[a.Node] // not a copy: a Node is 11 words, two read
 	var base float64
 	if len(s.ByGroup()) > 0 {
@@ -543,7 +636,9 @@ func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt
 	if a.Kind == sim.Reduce {
 		gamma = opt.ReduceContention
 	}
+	top := base
 	if gamma > 0 {
+		top = base * (1 + gamma*float64(running+maybe-1))
 		base *= 1 + gamma*float64(running-1)
 	}
 	pen := sim.Time(0)
@@ -551,7 +646,7 @@ func duration(w *sim.Workload, opt *sim.Options, s *sim.TaskSpec, a *sim.Attempt
 		pen = w.Cluster.NonLocalPenalty
 	}
 	lo = sim.Time(math.Round(base*(1-opt.Noise))) + pen
-	hi = sim.Time(math.Round(base*(1+opt.Noise))) + pen
+	hi = sim.Time(math.Round(top*(1+opt.Noise))) + pen
 	if opt.Noise > 0 {
 		lo, hi = lo-1, hi+1 // rounding of the drawn factor
 	}

@@ -17,6 +17,12 @@
 //   - Durations: each attempt's duration is recomputed from the workload (per
 //     group or work/speed, contention counted from the trace, the non-local
 //     penalty from the replicas); with noise it must lie within the noise band.
+//     The trace orders an instant's launches, not its releases among them: a
+//     task launched at the instant another on its node was killed or
+//     suspended, or a reduce launched at the instant a reduce waiting there
+//     ended with its job's map phase, may have met it or not, and either
+//     count is accepted. A task stopped at its launch instant counts itself
+//     and the tasks running at its launch.
 //   - Reduces: a reduce launches only when slow-start held (maps completed by
 //     then, from the trace), and of each attempt's work (its segments since
 //     the last kill, completed, killed or suspended alike) at most

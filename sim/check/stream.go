@@ -54,6 +54,12 @@ type Stream struct {
 	ends     []rec
 	validMap []bool // flush's scratch
 	held     []bool // flush's scratch: end k's record held a slot (pairHalves)
+	mayHold  []int  // flush's scratch: the ends k for which mayHoldAtEnd holds
+	// maybe holds, for a segment holding a slot, how many more same-kind
+	// tasks than openSeg.running it may have met at its launch
+	// (mayHoldAtEnd), when any: rare, so kept apart from the node's
+	// segments, which every end scans
+	maybe map[int]int32
 	// Per trace index: launched, ended.
 	launched, ended bitset
 
@@ -158,7 +164,7 @@ func (b bitset) has(i int) bool { return i >= 0 && i>>6 < len(b) && b[i>>6]&(1<<
 
 // NewStream returns a verifier of a run of w under opt.
 func NewStream(w *sim.Workload, opt sim.Options) *Stream {
-	s := &Stream{w: w, opt: opt, now: math.MinInt64, live: map[int32]*life{}}
+	s := &Stream{w: w, opt: opt, now: math.MinInt64, live: map[int32]*life{}, maybe: map[int]int32{}}
 	s.first = make([]int, 0, len(w.Jobs)+1)
 	s.jobs = make([]jobLoad, len(w.Jobs))
 	s.need = make([]int32, len(w.Jobs))
@@ -302,6 +308,21 @@ func (s *Stream) flush() {
 	for k := range s.ends {
 		s.end(s.ends[k].i, &s.ends[k].a, s.validMap[k], s.held[k])
 	}
+	s.mayHold = s.mayHold[:0]
+	if s.opt.MapContention != 0 || s.opt.ReduceContention != 0 {
+		for k := range s.ends {
+			// the outcome and kind first: most ends are completed maps or
+			// reduces ending after their map phase, and the job lookup is
+			// not free
+			a := &s.ends[k].a
+			if a.Outcome == sim.Completed && a.Kind != sim.Reduce || !s.usable(a) {
+				continue
+			}
+			if mayHoldAtEnd(a, s.jobs[s.job(int(a.Task), a.Job)].lastMap) {
+				s.mayHold = append(s.mayHold, k)
+			}
+		}
+	}
 	for k := range s.launches {
 		s.take(s.launches[k].i, &s.launches[k].a)
 	}
@@ -409,7 +430,7 @@ func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 	t := int(a.Task)
 	j := s.job(t, a.Job)
 	// the slot it held, and the contention it met at its launch
-	running := int32(0)
+	running, maybe := int32(0), int32(0)
 	if held {
 		n := &s.nodes[a.Node]
 		k := slices.IndexFunc(n.segs, func(o openSeg) bool { return o.i == i })
@@ -427,6 +448,10 @@ func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 			s.v.add(0, key{int64(i), 1}, "trace[%d]: launched as task %d, ends as task %d", i, o.task, a.Task)
 		}
 		running = o.running
+		if len(s.maybe) > 0 {
+			maybe = s.maybe[i]
+			delete(s.maybe, i)
+		}
 		if a.End >= 0 {
 			s.hold(n, a, t, j, -1)
 		}
@@ -444,7 +469,9 @@ func (s *Stream) end(i int, a *sim.Attempt, valid, held bool) {
 	}
 	s.life(i, a, t, j, l)
 	if !s.noReps {
-		s.locality(i, a, t, j, int(running))
+		// one stopped at its launch instant has its duration checked at its
+		// launch's place in the sweep (take), as Verify counts it
+		s.locality(i, a, t, j, int(running), int(maybe), true, held || !stoppedAtLaunch(a))
 	}
 	if a.Kind == sim.Map && !a.Resumed {
 		s.mapLaunches++
@@ -568,22 +595,22 @@ func (s *Stream) earlyWork(i, t, j int, start, end, dur, early sim.Time) sim.Tim
 	return early
 }
 
-// locality checks a record's Local flag against its block's replicas and
-// a launch's duration against the workload (Verify's locality).
-func (s *Stream) locality(i int, a *sim.Attempt, t, j, running int) {
+// locality checks a record's Local flag against its block's replicas (flag)
+// and a launch's duration against the workload (dur) (Verify's locality).
+func (s *Stream) locality(i int, a *sim.Attempt, t, j, running, maybe int, flag, dur bool) {
 	local := false
 	if a.Kind == sim.Map {
 		for _, x := range s.reps[t*s.rep : (t+1)*s.rep] {
 			local = local || x == a.Node
 		}
 	}
-	if a.Local != local {
+	if flag && a.Local != local {
 		s.v.add(7, key{int64(i), 0}, "trace[%d]: task %d on node %d flagged local=%v; its replicas say %v", i, t, a.Node, a.Local, local)
 	}
-	if a.Resumed {
+	if a.Resumed || !dur {
 		return
 	}
-	if lo, hi, ok := duration(s.w, &s.opt, s.spec(t, j), a, local, running); !ok {
+	if lo, hi, ok := duration(s.w, &s.opt, s.spec(t, j), a, local, running, maybe); !ok {
 		s.v.add(7, key{int64(i), 1}, "trace[%d]: task %d on node %d has duration %d ms, the workload gives [%d, %d] ms", i, a.Task, a.Node, a.Duration, lo, hi)
 	}
 }
@@ -606,15 +633,23 @@ func (s *Stream) take(i int, a *sim.Attempt) {
 	} else {
 		s.release(i, t, j, a.Launch, arr)
 	}
-	if s.ended.has(i) { // ended at this instant: it held no slot
-		return
-	}
 	x := int(a.Node)
 	n := &s.nodes[x]
+	if s.ended.has(i) { // ended at this instant: it held no slot
+		// the launch record knows no outcome yet: its end's (this
+		// instant's ends are in trace order) tells a stop at its launch
+		k, found := slices.BinarySearchFunc(s.ends, i, func(e rec, i int) int { return cmp.Compare(e.i, i) })
+		if found && stoppedAtLaunch(&s.ends[k].a) && !s.noReps {
+			e := &s.ends[k].a
+			running, maybe := s.running(n, i, e)
+			s.locality(i, e, t, j, running+1, maybe, false, true)
+		}
+		return
+	}
 	s.hold(n, a, t, j, 1)
-	running := n.maps
-	if a.Kind != sim.Map {
-		running = n.reds
+	running, maybe := s.running(n, i, a)
+	if maybe > 0 {
+		s.maybe[i] = int32(maybe)
 	}
 	n.segs = append(n.segs, openSeg{i: i, launch: a.Launch, running: int32(running), task: int32(a.Task)})
 	nd := &s.w.Cluster.Nodes[x]
@@ -632,6 +667,23 @@ func (s *Stream) take(i int, a *sim.Attempt) {
 	if nd.Disk > 0 && n.disk > nd.Disk*(1+metricTol) {
 		s.v.add(4, ck(2), "node %d at %d ms: disk %g over %g (trace[%d])", x, a.Launch, n.disk, nd.Disk, i)
 	}
+}
+
+// running is the count of a's kind on node n at its launch, as the sweep
+// has it (releases first, then the launches before it, a itself if it holds
+// a slot), and how many of this instant's ends may still have held one then
+// (Verify's runningAtLaunch).
+func (s *Stream) running(n *nodeLoad, i int, a *sim.Attempt) (running, maybe int) {
+	running = n.maps
+	if a.Kind != sim.Map {
+		running = n.reds
+	}
+	for _, k := range s.mayHold {
+		if e := &s.ends[k]; e.a.Node == a.Node && (e.a.Kind == sim.Map) == (a.Kind == sim.Map) && e.i != i && (s.held[k] || e.i < i) {
+			maybe++
+		}
+	}
+	return running, maybe
 }
 
 // arrival is job j's arrival as far as the records so far tell: known for

@@ -30,14 +30,7 @@ func TestIntervalLPBetweenLagrangianAndOptimum(t *testing.T) {
 		}
 		o := lagrangeGrids[i%3] // 4 to 256 steps: the LP is one column per interval
 		o.NoStarts = true
-		lag, err := IntervalLagrangian(context.Background(), p, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lp, err := IntervalLP(context.Background(), p, o, solve.Options{Solver: "native"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		lag, lp := lagrangianAndLP(t, p, o)
 		if lp.Status != solve.Optimal {
 			t.Fatalf("instance %d: LP status %v", i, lp.Status)
 		}
@@ -62,18 +55,26 @@ func TestIntervalLPBetweenLagrangianAndOptimum(t *testing.T) {
 func TestIntervalLagrangianReachesItsLP(t *testing.T) {
 	for name, p := range map[string]*Problem{"loaded": loadedStream(), "wide": wideStream()} {
 		o := LagrangeOptions{Intervals: 256, Iterations: 120, NoStarts: true}
-		lag, err := IntervalLagrangian(context.Background(), p, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lp, err := IntervalLP(context.Background(), p, o, solve.Options{Solver: "native"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		lag, lp := lagrangianAndLP(t, p, o)
 		if lp.Status != solve.Optimal || lag.Value > lp.Value || lag.Value < 0.985*lp.Value {
 			t.Errorf("%s stream: Lagrangian %.6g, LP %.6g (%v): want 0.985·LP ≤ Lagrangian ≤ LP", name, lag.Value, lp.Value, lp.Status)
 		}
 		n := float64(len(p.Jobs)) * 1000
 		t.Logf("%s stream, mean turnaround: LP %.3f s, Lagrangian %.3f s (%d steps)", name, lp.Value/n, lag.Value/n, lag.Iterations)
 	}
+}
+
+// lagrangianAndLP runs the Lagrangian of o on p and solves the LP it relaxes
+// on the same grid with the native solver.
+func lagrangianAndLP(t *testing.T, p *Problem, o LagrangeOptions) (LagrangeResult, LPResult) {
+	t.Helper()
+	lag, err := IntervalLagrangian(context.Background(), p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, err := IntervalLP(context.Background(), p, o, solve.Options{Solver: "native"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lag, lp
 }

@@ -36,18 +36,23 @@ type decideScratch struct {
 	cur, next []uint64 // packMiss's states
 }
 
-// windowLoad is the map work of the jobs released at or after r with
-// deadlines at or before dl, and the slot time the window [r, dl] offers.
-func (sc *decideScratch) windowLoad(r, dl int64) (w, capa int64) {
+// windowWork is the map work of the jobs released at or after r with
+// deadlines at or before dl.
+func (sc *decideScratch) windowWork(r, dl int64) (w int64) {
 	for _, j := range sc.js {
 		if j.rho >= r && j.d <= dl {
 			w += int64(j.n) * j.p
 		}
 	}
+	return w
+}
+
+// windowRoom is the slot time the window [r, dl] offers.
+func (sc *decideScratch) windowRoom(r, dl int64) (capa int64) {
 	for _, a := range sc.avail {
 		capa += max(0, dl-max(a, r))
 	}
-	return w, capa
+	return capa
 }
 
 // cannotBeat reports whether no schedule of Comp(N) has a makespan or a
@@ -127,10 +132,11 @@ func (s *searcher) cannotBeat(avail []int64) bool {
 		sc.ds = slices.Compact(sc.ds)
 		for _, r := range sc.rs {
 			for _, dl := range sc.ds {
-				w, capa := sc.windowLoad(r, dl)
+				w := sc.windowWork(r, dl)
 				if w == 0 {
 					continue
 				}
+				capa := sc.windowRoom(r, dl)
 				if w > capa {
 					return true
 				}
@@ -194,12 +200,7 @@ func (s *searcher) wholeTasksMiss() bool {
 			}
 		}
 		for _, r := range sc.rs {
-			var w int64
-			for _, j := range sc.js {
-				if j.rho >= r && j.d <= dl {
-					w += int64(j.n) * j.p
-				}
-			}
+			w := sc.windowWork(r, dl)
 			if w == 0 {
 				continue
 			}
@@ -238,10 +239,11 @@ func (s *searcher) packMiss() bool {
 	sigma := int64(math.MaxInt64)
 	for _, r := range sc.rs {
 		for _, dl := range sc.ds {
-			w, capa := sc.windowLoad(r, dl)
+			w := sc.windowWork(r, dl)
 			if w == 0 {
 				continue
 			}
+			capa := sc.windowRoom(r, dl)
 			if capa-w < sigma {
 				bestR, bestD, sigma = r, dl, capa-w
 			}

@@ -73,10 +73,7 @@ func (s *searcher) runMax() {
 		s.order = r
 		end := s.nodes + (total-s.nodes)/int64(numOrders-r)
 		for {
-			s.limit = max(end, s.nodes+1)
-			s.stopped, s.openMin, s.restart = solve.StatusUnknown, math.Inf(1), false
-			s.freshMemo()
-			s.run()
+			s.round(end)
 			if s.finished || (s.stopped == solve.StatusUnknown && !s.restart) {
 				return // the incumbent met Known, or every node closed
 			}
@@ -93,11 +90,16 @@ func (s *searcher) runMax() {
 	s.openMin = bound
 }
 
-// freshMemo empties the memo before a search from the root (after the first).
-func (s *searcher) freshMemo() {
+// round runs one depth-first search from the root, to node end at most
+// (one node at least), with a fresh memo (after the first search) and the
+// previous round's stop, open bound and restart cleared.
+func (s *searcher) round(end int64) {
+	s.limit = max(end, s.nodes+1)
+	s.stopped, s.openMin, s.restart = solve.StatusUnknown, math.Inf(1), false
 	if s.memo != nil && s.nodes > 0 {
 		s.memo = newMemo(s.memo.width, s.memo.max)
 	}
+	s.run()
 }
 
 // probes decides, level by level from the best proven one up, whether a
@@ -122,10 +124,7 @@ func (s *searcher) probes(budget int64) int64 {
 		decided := false
 		for r := range numOrders {
 			s.order = r
-			s.limit = max(s.nodes+(end-s.nodes)/int64(numOrders-r), s.nodes+1)
-			s.stopped, s.openMin, s.restart = solve.StatusUnknown, math.Inf(1), false
-			s.freshMemo()
-			s.run()
+			s.round(s.nodes + (end-s.nodes)/int64(numOrders-r))
 			if s.finished {
 				return lo // s.inc ≤ lo, its schedule in s.best
 			}

@@ -47,12 +47,17 @@ func (sc *decideScratch) windowWork(r, dl int64) (w int64) {
 	return w
 }
 
-// windowRoom is the slot time the window [r, dl] offers.
-func (sc *decideScratch) windowRoom(r, dl int64) (capa int64) {
-	for _, a := range sc.avail {
-		capa += max(0, dl-max(a, r))
+// windowSlack is the slot time the window [r, dl] offers less its work
+// (windowWork); ok is false for a window without work.
+func (sc *decideScratch) windowSlack(r, dl int64) (slack int64, ok bool) {
+	w := sc.windowWork(r, dl)
+	if w == 0 {
+		return 0, false
 	}
-	return capa
+	for _, a := range sc.avail {
+		slack += max(0, dl-max(a, r))
+	}
+	return slack - w, true
 }
 
 // cannotBeat reports whether no schedule of Comp(N) has a makespan or a
@@ -132,15 +137,13 @@ func (s *searcher) cannotBeat(avail []int64) bool {
 		sc.ds = slices.Compact(sc.ds)
 		for _, r := range sc.rs {
 			for _, dl := range sc.ds {
-				w := sc.windowWork(r, dl)
-				if w == 0 {
+				slack, ok := sc.windowSlack(r, dl)
+				if !ok {
 					continue
 				}
-				capa := sc.windowRoom(r, dl)
-				if w > capa {
+				if slack < 0 {
 					return true
 				}
-				slack := capa - w
 				for x := range sc.js {
 					j := &sc.js[x]
 					if j.rho < r && j.d <= dl && j.p > slack && j.d > r+slack {
@@ -239,13 +242,8 @@ func (s *searcher) packMiss() bool {
 	sigma := int64(math.MaxInt64)
 	for _, r := range sc.rs {
 		for _, dl := range sc.ds {
-			w := sc.windowWork(r, dl)
-			if w == 0 {
-				continue
-			}
-			capa := sc.windowRoom(r, dl)
-			if capa-w < sigma {
-				bestR, bestD, sigma = r, dl, capa-w
+			if slack, ok := sc.windowSlack(r, dl); ok && slack < sigma {
+				bestR, bestD, sigma = r, dl, slack
 			}
 		}
 	}

@@ -125,6 +125,7 @@ func value(p *lowerbound.Problem, m lowerbound.Metric, pl []Placement) (float64,
 func TestMatchesExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 12))
 	ctx := context.Background()
+	keepAfter := lpAfterNodes
 	for it := range 400 {
 		p := tiny(r)
 		opt, err := lowerbound.Exact(p)
@@ -159,6 +160,15 @@ func TestMatchesExact(t *testing.T) {
 				}
 				if got, err := value(p, m, res.Placements); err != nil || got != want {
 					t.Fatalf("problem %d %v with the optimum + 1 as incumbent: schedule %v (value %v, want %v)", it, m, err, got, want)
+				}
+				// Again with the root's weighted-load LP at every probed
+				// level (the search alone decides these within
+				// lpAfterNodes): it must not refute the optimum's level.
+				lpAfterNodes = 0
+				res, err = Solve(ctx, p, m, Options{Incumbent: want + 1})
+				lpAfterNodes = keepAfter
+				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements == nil {
+					t.Fatalf("problem %d %v with the optimum + 1 as incumbent and the LP: %v %+v, exact %v", it, m, err, res, want)
 				}
 			}
 			res, err = Solve(ctx, p, m, Options{MemoEntries: -1})

@@ -34,6 +34,11 @@ type decideScratch struct {
 	reach     []uint64
 	groups    map[int64]int
 	cur, next []uint64 // packMiss's states
+	// weightedLoadMiss's state: lpOff skips it (probes' first rounds);
+	// lpMissInc is the incumbent at which its LP refuted the root (0:
+	// none yet), lpHoldInc the least at which it did not (0: none yet).
+	lpOff                bool
+	lpMissInc, lpHoldInc int64
 }
 
 // windowWork is the map work of the jobs released at or after r with
@@ -161,7 +166,7 @@ func (s *searcher) cannotBeat(avail []int64) bool {
 			return true
 		}
 	}
-	return s.wholeTasksMiss() || s.packMiss()
+	return s.wholeTasksMiss() || s.packMiss() || s.weightedLoadMiss()
 }
 
 // wholeTasksMiss is cannotBeat's third rule: for each deadline δ, the set

@@ -102,12 +102,21 @@ func (s *searcher) round(end int64) {
 	s.run()
 }
 
+// lpAfterNodes is the nodes a probe's level gets without the root's
+// weighted-load LP (bound_lp.go) before it: the search decides most levels
+// within a few hundred nodes (docs/results.md, s13max), where the LP would
+// cost as much as 10^4.
+// It is a variable so that the tests can give the LP every level.
+var lpAfterNodes int64 = 4096
+
 // probes decides, level by level from the best proven one up, whether a
 // schedule of score ≤ lo exists, within budget nodes: the incumbent is set
 // to lo + 1 for the probe (cannotBeat's deadlines are then the tightest,
 // and off-by-one gaps close), a search that closes every node refutes lo
 // (the next multiple of the unit becomes the proven level, Known), one
 // that reaches a leaf has found a schedule at the proven level — optimal.
+// Each level is first searched without the root's weighted-load LP for
+// lpAfterNodes nodes, then with it.
 // It returns the proven level; s.finished reports a schedule found, s.stopped
 // a probe stopped undecided (or interrupted).
 func (s *searcher) probes(budget int64) int64 {
@@ -116,15 +125,26 @@ func (s *searcher) probes(budget int64) int64 {
 		return 0
 	}
 	end := s.nodes + budget
+	s.dec.lpOff = true // the LP waits for a level the search leaves open
 	lo := max(s.known, int64(ceilSafe(s.bound())), 0)
+	s.dec.lpOff = false
 	lo = (lo + u - 1) / u * u // scores of the tree are multiples of u
 	for lo < s.inc && s.nodes < end {
 		real := s.inc
 		s.inc, s.known = lo+1, lo
 		decided := false
-		for r := range numOrders {
-			s.order = r
-			s.round(s.nodes + (end-s.nodes)/int64(numOrders-r))
+		for r := -1; r < int(numOrders); r++ {
+			// A first round without the root's LP (most levels are
+			// decided within lpAfterNodes, and the LP then costs nothing),
+			// then the three orders with it.
+			if r < 0 {
+				s.order, s.dec.lpOff = byArrival, true
+				s.round(min(end, s.nodes+lpAfterNodes))
+				s.dec.lpOff = false
+			} else {
+				s.order = maxOrder(r)
+				s.round(s.nodes + (end-s.nodes)/int64(int(numOrders)-r))
+			}
 			if s.finished {
 				return lo // s.inc ≤ lo, its schedule in s.best
 			}

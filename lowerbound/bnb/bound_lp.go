@@ -32,26 +32,67 @@ const lpMinGain = 1e-6
 // about 0.2 iterations per unknown); a capped LP refutes nothing.
 const lpIterations = 4
 
-// weightedLoadMiss is cannotBeat's fifth rule, run at the root only (its
-// LP costs about as much as 10^4 nodes): weights y_t ∈ [0, 1] on the units
-// of time t, chosen by an LP, with
+// lpNodeEvery, lpNodeDepth and lpNodeCalls choose the nodes below the
+// root where a probe solves the weighted-load LP: every lpNodeEvery-th
+// depth up to lpNodeDepth placed tasks, at most lpNodeCalls LPs per Solve
+// (each costs about as much as 10^4 nodes, and the count, not a clock,
+// bounds them). Their refuting weights join the pool that every node
+// checks: on the 20-job MRCP streams a handful of them, found at depths
+// 8–80, let the probe at the optimum's level reach a schedule in about
+// 5,000 nodes where the search without them finds none in 3·10^6
+// (docs/results.md, s15max).
+const (
+	lpNodeEvery = 8
+	lpNodeDepth = 80
+	lpNodeCalls = 48
+)
+
+// lpPoolSize caps the refuting weight vectors kept: each costs every node
+// a pass over the jobs' start windows.
+const lpPoolSize = 16
+
+// lpCert is a refuting weight vector kept for other nodes: pre[c] is the
+// rounded weight (in 1/lpScale) of the units [t0, t0 + c); units outside
+// weigh nothing.
+type lpCert struct {
+	t0  int64
+	pre []int64
+}
+
+// weightedLoadMiss is cannotBeat's fifth rule: weights y_t ∈ [0, 1] on the
+// units of time t with
 //
 //	Σ_j n_j · min_{ρ_j ≤ s ≤ d_j − p_j} Σ_{t=s}^{s+p_j−1} y_t  >  Σ_t c_t · y_t,
 //
 // c_t the map slots free at t, prove that no schedule meets the deadlines
 // (docs/bounds.md §14d, weighted load): in any that does, the weight of the
 // slot time its maps hold is at least the left side and at most the right.
-// The LP maximises the difference; its weights, rounded to multiples of
-// 1/lpScale, are then checked in integer arithmetic, so the simplex's
-// float error can lose a refutation but never make one. The root's data
-// depend on the incumbent alone, and a larger incumbent only loosens the
-// deadlines, so the LP is not solved again at an incumbent where it
-// refuted (the verdict stands) or at or above one where it did not (it
-// would not refute there either; skipping is sound anyway).
+// Any weights will do, so the node first checks the pool of weights that
+// refuted other nodes (at every node, in integers). New weights come from
+// an LP that maximises the difference, at the root and, in the probes'
+// searches, at a few shallow nodes (lpNodeEvery); the LP's weights,
+// rounded to multiples of 1/lpScale, are checked in integer arithmetic, so
+// the simplex's float error can lose a refutation but never make one. The
+// root's data depend on the incumbent alone, and a larger incumbent only
+// loosens the deadlines, so the root's LP is not solved again at an
+// incumbent where it refuted (the verdict stands) or at or above one where
+// it did not (it would not refute there either; skipping is sound anyway).
 func (s *searcher) weightedLoadMiss() bool {
 	sc := &s.dec
-	if s.placed != 0 || sc.lpOff {
+	for i := range sc.pool {
+		if certRefutes(sc.js, sc.avail, &sc.pool[i]) {
+			return true
+		}
+	}
+	if sc.lpOff {
 		return false
+	}
+	if s.placed != 0 {
+		if !sc.lpNodes || s.placed > lpNodeDepth || s.placed%lpNodeEvery != 0 || sc.lpCalls >= lpNodeCalls {
+			return false
+		}
+		sc.lpCalls++
+		return s.weightedLoad()
 	}
 	if s.inc == sc.lpMissInc {
 		return true
@@ -152,37 +193,44 @@ func (s *searcher) weightedLoad() bool {
 	if lp.Solve(s.ctx) != solve.Optimal || lp.Objective() <= lpMinGain {
 		return false
 	}
-	y := lp.X()[:nT]
-	return weightsRefute(sc.js, sc.avail, t0, y)
+	c := lpCert{t0: t0, pre: make([]int64, nT+1)}
+	for i, v := range lp.X()[:nT] {
+		c.pre[i+1] = c.pre[i] + int64(math.Round(math.Min(1, math.Max(0, v))*lpScale))
+	}
+	if !certRefutes(sc.js, sc.avail, &c) {
+		return false
+	}
+	if len(sc.pool) < lpPoolSize {
+		sc.pool = append(sc.pool, c)
+	}
+	return true
 }
 
-// weightsRefute checks the weighted-load inequality exactly for the weights
-// y (y[c] weighs the unit t0 + c), rounded to multiples of 1/lpScale: it
-// reports whether the weight that the jobs' maps must cover exceeds the
-// weight the slots offer.
-func weightsRefute(js []dlJob, avail []int64, t0 int64, y []float64) bool {
-	// pre[c] is the rounded weight of [t0, t0 + c).
-	pre := make([]int64, len(y)+1)
-	var offer int64
-	free := 0
-	for c, v := range y {
-		w := int64(math.Round(math.Min(1, math.Max(0, v)) * lpScale))
-		pre[c+1] = pre[c] + w
-		for free < len(avail) && avail[free] <= t0+int64(c) {
-			free++
-		}
-		offer += int64(free) * w
+// certRefutes checks the weighted-load inequality exactly, in integers,
+// for the weights of c on the jobs js and the map slots free from avail
+// (sorted), all in units: it reports whether the weight that the jobs'
+// maps must cover exceeds the weight the slots offer.
+func certRefutes(js []dlJob, avail []int64, c *lpCert) bool {
+	// at is the weight of the units before t.
+	last := c.t0 + int64(len(c.pre)) - 1
+	at := func(t int64) int64 {
+		return c.pre[min(max(t, c.t0), last)-c.t0]
 	}
 	var need int64
 	for _, j := range js {
 		least := int64(math.MaxInt64)
 		for st := j.rho; st <= j.d-j.p; st++ {
-			least = min(least, pre[st+j.p-t0]-pre[st-t0])
+			least = min(least, at(st+j.p)-at(st))
 		}
 		if least == math.MaxInt64 {
 			return true // no start meets the deadline
 		}
 		need += int64(j.n) * least
+	}
+	// Σ_t c_t y_t: slot i offers the weight of the units from A_i on.
+	var offer int64
+	for _, a := range avail {
+		offer += at(last+1) - at(a)
 	}
 	return need > offer
 }

@@ -34,11 +34,15 @@ type decideScratch struct {
 	reach     []uint64
 	groups    map[int64]int
 	cur, next []uint64 // packMiss's states
-	// weightedLoadMiss's state: lpOff skips it (probes' first rounds);
-	// lpMissInc is the incumbent at which its LP refuted the root (0:
-	// none yet), lpHoldInc the least at which it did not (0: none yet).
-	lpOff                bool
+	// weightedLoadMiss's state (bound_lp.go): lpOff skips its LPs (the
+	// probes' first rounds), lpNodes allows them below the root (the
+	// probes' searches), lpCalls counts those; lpMissInc is the incumbent
+	// at which the root's LP refuted (0: none yet), lpHoldInc the least at
+	// which it did not (0: none yet); pool holds refuting weights.
+	lpOff, lpNodes       bool
+	lpCalls              int
 	lpMissInc, lpHoldInc int64
+	pool                 []lpCert
 }
 
 // windowWork is the map work of the jobs released at or after r with

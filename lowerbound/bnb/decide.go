@@ -115,8 +115,9 @@ var lpAfterNodes int64 = 4096
 // and off-by-one gaps close), a search that closes every node refutes lo
 // (the next multiple of the unit becomes the proven level, Known), one
 // that reaches a leaf has found a schedule at the proven level — optimal.
-// Each level is first searched without the root's weighted-load LP for
-// lpAfterNodes nodes, then with it.
+// Each level is first searched without the weighted-load LPs for
+// lpAfterNodes nodes, then with them, at the root and at a few shallow
+// nodes (bound_lp.go).
 // It returns the proven level; s.finished reports a schedule found, s.stopped
 // a probe stopped undecided (or interrupted).
 func (s *searcher) probes(budget int64) int64 {
@@ -142,8 +143,9 @@ func (s *searcher) probes(budget int64) int64 {
 				s.round(min(end, s.nodes+lpAfterNodes))
 				s.dec.lpOff = false
 			} else {
-				s.order = maxOrder(r)
+				s.order, s.dec.lpNodes = maxOrder(r), true
 				s.round(s.nodes + (end-s.nodes)/int64(int(numOrders)-r))
+				s.dec.lpNodes = false
 			}
 			if s.finished {
 				return lo // s.inc ≤ lo, its schedule in s.best

@@ -33,14 +33,17 @@ const lpMinGain = 1e-6
 const lpIterations = 4
 
 // lpNodeEvery, lpNodeDepth and lpNodeCalls choose the nodes below the
-// root where a probe solves the weighted-load LP: every lpNodeEvery-th
-// depth up to lpNodeDepth placed tasks, at most lpNodeCalls LPs per Solve
-// (each costs about as much as 10^4 nodes, and the count, not a clock,
-// bounds them). Their refuting weights join the pool that every node
-// checks: on the 20-job MRCP streams a handful of them, found at depths
-// 8–80, let the probe at the optimum's level reach a schedule in about
-// 5,000 nodes where the search without them finds none in 3·10^6
-// (docs/results.md, s15max).
+// root where a probe solves the weighted-load LP, once the root's LP has
+// refuted a level of this Solve (on a stream where it never bites at the
+// root, such as the MRCP streams' makespans, the node LPs refuted next to
+// nothing and cost up to 10 s): every lpNodeEvery-th depth up to
+// lpNodeDepth placed tasks, at most lpNodeCalls LPs per Solve (each costs
+// about as much as 10^4 nodes, and the count, not a clock, bounds them).
+// Their refuting weights join the pool that every node checks: on the
+// 20-job MRCP streams' maximum turnarounds 2–5 of them, found at depths
+// 32–72 within 23–33 LPs, let the probe at the optimum's level reach a
+// schedule in 5,000–20,000 nodes where the search without them finds none
+// in 3·10^6 (docs/results.md, s15max).
 const (
 	lpNodeEvery = 8
 	lpNodeDepth = 80
@@ -88,7 +91,7 @@ func (s *searcher) weightedLoadMiss() bool {
 		return false
 	}
 	if s.placed != 0 {
-		if !sc.lpNodes || s.placed > lpNodeDepth || s.placed%lpNodeEvery != 0 || sc.lpCalls >= lpNodeCalls {
+		if !sc.lpNodes || sc.lpMissInc == 0 || s.placed > lpNodeDepth || s.placed%lpNodeEvery != 0 || sc.lpCalls >= lpNodeCalls {
 			return false
 		}
 		sc.lpCalls++

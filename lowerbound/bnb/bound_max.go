@@ -88,7 +88,8 @@ func (sc *decideScratch) windowSlack(r, dl int64) (slack int64, ok bool) {
 //     fits in δ − max(A_i, r);
 //
 // and, per job, its remaining maps alone list-scheduled on the slots end by
-// its deadline.
+// its deadline; then the packing of the window of least slack (packMiss)
+// and the weighted load (weightedLoadMiss, bound_lp.go).
 func (s *searcher) cannotBeat(avail []int64) bool {
 	if s.inc == math.MaxInt64 || (s.metric != lowerbound.Makespan && s.metric != lowerbound.MaxTurnaround) {
 		return false

@@ -54,8 +54,9 @@
 // schedule scores U − 1 or less: each job's last map gets a deadline, which
 // window loads, edge finding, whole-task capacities and a packing of the
 // map lengths into the slots' rooms check at every node (bound_max.go),
-// and at the root an LP's weighted load, its weights checked exactly
-// (bound_lp.go).
+// with a weighted load whose weights an LP finds at the root and a few
+// shallow nodes, each refuting weight vector checked exactly and kept for
+// every later node (bound_lp.go).
 // The search probes the levels from the proven bound up, each with its
 // level + 1 as incumbent — a complete search refutes the level, a leaf at
 // it is optimal — on half the node limit, then spends the rest in rounds of

@@ -65,10 +65,14 @@ type lagSum struct {
 	// scratch
 	f    []float64 // the chains' table, (rows) × (hx + 1)
 	b    []float64 // the reduces' table
-	useM []float64 // the root's subgradient: use per cell
+	useM []float64 // the subgradient: use per cell
 	useR []float64
+	capM []float64 // and capacity per cell
+	capR []float64
 	// root is the value at the root with the final multipliers.
-	root float64
+	root   float64
+	target float64 // the root's step target
+
 }
 
 func (ls *lagSum) time(c int) int64 { return ls.base + int64(c)*ls.u }
@@ -116,7 +120,9 @@ func newLagSum(s *searcher, target float64) *lagSum {
 	ls.lam, ls.mu = make([]float64, ls.h), make([]float64, ls.h)
 	ls.pl, ls.pm = make([]float64, ls.hx+maxp+1), make([]float64, ls.hx+maxq+1)
 	ls.useM, ls.useR = make([]float64, ls.h), make([]float64, ls.h)
-	ls.optimise(target)
+	ls.capM, ls.capR = make([]float64, ls.h), make([]float64, ls.h)
+	ls.root = ls.optimise(s, s.minA, target, lagIters)
+	ls.target = target
 	return ls
 }
 
@@ -424,35 +430,61 @@ func (ls *lagSum) jobVal(j, nLeft, rho int) float64 {
 	return v[rho]
 }
 
-// rootValue is the dual function at the root with the current multipliers,
-// the subgradient's use in useM and useR.
-func (ls *lagSum) rootValue() float64 {
+// value is the dual function at the current node of s (last start t0)
+// with the current multipliers, computed afresh (no memo), with the
+// argmin's use per cell in useM, useR and the capacity left per cell in
+// capM, capR: its subgradient is use − cap.
+func (ls *lagSum) value(s *searcher, t0 int64) (v, mag float64) {
 	clear(ls.useM)
 	clear(ls.useR)
-	var v float64
-	for j := range ls.jobs {
+	clear(ls.capM)
+	clear(ls.capR)
+	tc := ls.cell(t0)
+	for j := range s.jobs {
+		jb := &s.jobs[j]
 		lj := &ls.jobs[j]
+		var x float64
 		switch {
-		case lj.n > 0:
-			v += ls.mapVal(lj, lj.n, lj.aCell, ls.useM, ls.useR)
+		case s.mapsDone[j] < jb.nMaps:
+			x = ls.mapVal(lj, jb.nMaps-s.mapsDone[j], max(lj.aCell, tc), ls.useM, ls.useR)
+		case s.redsDone[j] < jb.nReds:
+			L := max(ls.cell(s.lme[j]), tc, lj.aCell)
+			x = ls.gAt(lj, jb.nReds-s.redsDone[j], L)
+			ls.reduceUse(lj, jb.nReds-s.redsDone[j], L, ls.useR)
 		default:
-			v += lj.g[lj.r][lj.aCell]
-			ls.reduceUse(lj, lj.r, lj.aCell, ls.useR)
+			x = float64(s.done[j] - jb.arrival)
+		}
+		v += x
+		mag += math.Abs(x)
+	}
+	for k, pre := range [2][]float64{ls.pl, ls.pm} {
+		cp := ls.capM
+		if k == 1 {
+			cp = ls.capR
+		}
+		for _, sl := range s.slots[k] {
+			c := min(ls.cell(max(sl.free, t0)), ls.h)
+			v -= pre[ls.h] - pre[c]
+			mag += pre[ls.h] - pre[c]
+			for t := c; t < ls.h; t++ {
+				cp[t]++
+			}
 		}
 	}
-	return v - float64(ls.nM)*ls.pl[ls.h] - float64(ls.nR)*ls.pm[ls.h]
+	return v, mag
 }
 
-// optimise runs lagIters projected subgradient steps (Polyak's length
-// towards target, the factor halved after lagStall steps without a better
-// value) and keeps the best multipliers.
-func (ls *lagSum) optimise(target float64) {
+// optimise runs iters projected subgradient steps at the current node of s
+// (Polyak's length towards target, the factor halved after lagStall steps
+// without a better value), keeps the best multipliers and returns their
+// value, less the slack for float error.
+func (ls *lagSum) optimise(s *searcher, t0 int64, target float64, iters int) float64 {
 	ls.prefix()
 	best := math.Inf(-1)
 	bestLam, bestMu := make([]float64, ls.h), make([]float64, ls.h)
 	theta, stall := 1.0, 0
-	for it := 0; it < lagIters; it++ {
-		v := ls.rootValue()
+	for it := 0; it < iters; it++ {
+		v, _ := ls.value(s, t0)
 		if v > best {
 			best, stall = v, 0
 			copy(bestLam, ls.lam)
@@ -461,11 +493,11 @@ func (ls *lagSum) optimise(target float64) {
 			theta, stall = theta/2, 0
 		}
 		// Polyak's step along the projected subgradient: the use per cell
-		// less the slots (components held at 0 by the projection left out
-		// of the norm).
+		// less the capacity (components held at 0 by the projection left
+		// out of the norm).
 		var norm float64
 		for c := range ls.h {
-			gm, gr := ls.useM[c]-float64(ls.nM), ls.useR[c]-float64(ls.nR)
+			gm, gr := ls.useM[c]-ls.capM[c], ls.useR[c]-ls.capR[c]
 			if ls.lam[c] > 0 || gm > 0 {
 				norm += gm * gm
 			}
@@ -479,15 +511,16 @@ func (ls *lagSum) optimise(target float64) {
 		}
 		step := theta * gap / norm
 		for c := range ls.h {
-			ls.lam[c] = quantise(math.Max(0, ls.lam[c]+step*(ls.useM[c]-float64(ls.nM))))
-			ls.mu[c] = quantise(math.Max(0, ls.mu[c]+step*(ls.useR[c]-float64(ls.nR))))
+			ls.lam[c] = quantise(math.Max(0, ls.lam[c]+step*(ls.useM[c]-ls.capM[c])))
+			ls.mu[c] = quantise(math.Max(0, ls.mu[c]+step*(ls.useR[c]-ls.capR[c])))
 		}
 		ls.prefix()
 	}
 	copy(ls.lam, bestLam)
 	copy(ls.mu, bestMu)
 	ls.prefix()
-	ls.root = ls.rootValue()
+	v, mag := ls.value(s, t0)
+	return v - lagSlack(mag)
 }
 
 func quantise(x float64) float64 { return math.Round(x*lagQuantum) / lagQuantum }

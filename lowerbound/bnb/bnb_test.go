@@ -390,7 +390,7 @@ func TestSplitMatchesExact(t *testing.T) {
 // whole stream's own search, stopped, bounds it from below and finds no
 // better schedule.
 func TestSplitProvesMRCPStream(t *testing.T) {
-	p := mrcpGenerated(t, 4)
+	p := mrcpGenerated(t, 20, 4)
 	ctx := context.Background()
 	opt, err := Solve(ctx, p, lowerbound.TotalTurnaround, Options{NodeLimit: 20_000, BoundNodes: 100_000})
 	if err != nil || opt == nil || opt.Status != solve.Optimal {
@@ -481,9 +481,10 @@ func TestSplitUnionIsASchedule(t *testing.T) {
 	}
 }
 
-// mrcpGenerated is the 20-job MRCP mixed stream of a seed (λ 0.02, issue 26).
-func mrcpGenerated(t testing.TB, seed uint64) *lowerbound.Problem {
-	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 20, Lambda: 0.02, Seed: seed})
+// mrcpGenerated is the MRCP mixed stream of a seed and job count (λ 0.02,
+// issue 26).
+func mrcpGenerated(t testing.TB, jobs int, seed uint64) *lowerbound.Problem {
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: 0.02, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,13 @@
 package bnb
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/solve"
 )
 
 // bruteJob is the least value of job j of ls's problem alone — C_j − a_j
@@ -153,4 +155,29 @@ func TestLagRootBelowExact(t *testing.T) {
 		t.Fatalf("the Lagrangian raised the root bound on %d of 300 problems, %d jobs checked for equality: too few to test it", raised, exactJobs)
 	}
 	t.Logf("raised the root bound on %d of 300 problems; %d jobs equal to the enumeration", raised, exactJobs)
+}
+
+// TestLagProvesMRCPStream: the 10-job MRCP mixed stream of seed 6 (λ 0.02),
+// searched whole (it has no idle instant before its last job), is proven
+// with the Lagrangian in the node bound within 20,000 depth-first and
+// 60,000 best-first nodes — its schedule passing the independent check
+// with the optimum's value — and not without it in the same budget, whose
+// bound is at or below that optimum and whose schedule no better.
+func TestLagProvesMRCPStream(t *testing.T) {
+	p := mrcpGenerated(t, 10, 6)
+	ctx := context.Background()
+	o := Options{NodeLimit: 20_000, BoundNodes: 60_000, whole: true}
+	res, err := Solve(ctx, p, lowerbound.TotalTurnaround, o)
+	if err != nil || res == nil || res.Status != solve.Optimal {
+		t.Fatalf("with the Lagrangian: %v %+v, want optimal", err, res)
+	}
+	if v, err := value(p, lowerbound.TotalTurnaround, res.Placements); err != nil || v != res.Value {
+		t.Fatalf("schedule: %v, value %v against %v", err, v, res.Value)
+	}
+	o.noLag = true
+	base, err := Solve(ctx, p, lowerbound.TotalTurnaround, o)
+	if err != nil || base.Status == solve.Optimal || base.Bound > res.Value || base.Value < res.Value {
+		t.Fatalf("without the Lagrangian: %v %+v, want a stopped search around the optimum %v", err, base, res.Value)
+	}
+	t.Logf("optimum %v in %d nodes; without the Lagrangian bound %v, value %v after %d", res.Value, res.Nodes, base.Bound, base.Value, base.Nodes)
 }

@@ -29,8 +29,8 @@ const (
 	// factor: 8 or 40 instead of 20 ended 20–60 s lower at seed 3's root.
 	lagStall = 20
 	// lagQuantum: multipliers are rounded to multiples of 2^-10, so that
-	// every sum of them is exact in float64 while it stays below 2^43
-	// (newLagSum checks the largest); lagSlack covers the rest.
+	// every sum of them and of integer times is exact in float64 while it
+	// stays below 2^43; lagSlack covers any excess.
 	lagQuantum = 1024
 )
 

@@ -28,6 +28,10 @@ const (
 	// lagStall is how many steps without a better value halve the step
 	// factor: 8 or 40 instead of 20 ended 20–60 s lower at seed 3's root.
 	lagStall = 20
+	// lagMinTheta ends the steps early: after 9 halvings (at least 180
+	// steps without a better value) they are too short to matter, and
+	// the tiny problems of the tests stop there.
+	lagMinTheta = 1.0 / 512
 	// lagQuantum: multipliers are rounded to multiples of 2^-10, so that
 	// every sum of them and of integer times is exact in float64 while it
 	// stays below 2^43; lagSlack covers any excess.
@@ -491,6 +495,9 @@ func (ls *lagSum) optimise(s *searcher, t0 int64, target float64, iters int) flo
 			copy(bestMu, ls.mu)
 		} else if stall++; stall >= lagStall {
 			theta, stall = theta/2, 0
+			if theta < lagMinTheta {
+				break // the steps no longer move the value
+			}
 		}
 		// Polyak's step along the projected subgradient: the use per cell
 		// less the capacity (components held at 0 by the projection left

@@ -400,24 +400,7 @@ func TestSplitMatchesExact(t *testing.T) {
 // whole stream's own search, stopped, bounds it from below and finds no
 // better schedule.
 func TestSplitProvesMRCPStream(t *testing.T) {
-	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 20, Lambda: 0.02, Seed: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
-	for _, r := range in.Resources {
-		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: r.MapSlots, ReduceSlots: r.ReduceSlots})
-	}
-	for _, j := range in.Jobs {
-		jb := lowerbound.Job{Arrival: int64(j.Release)}
-		for _, x := range j.Maps {
-			jb.Maps = append(jb.Maps, lowerbound.Task{Dur: []int64{int64(x.Duration)}})
-		}
-		for _, x := range j.Reduces {
-			jb.Reduces = append(jb.Reduces, lowerbound.Task{Dur: []int64{int64(x.Duration)}})
-		}
-		p.Jobs = append(p.Jobs, jb)
-	}
+	p := mrcpGenerated(t, 20, 4)
 	ctx := context.Background()
 	opt, err := Solve(ctx, p, lowerbound.TotalTurnaround, Options{NodeLimit: 20_000, BoundNodes: 100_000})
 	if err != nil || opt == nil || opt.Status != solve.Optimal {
@@ -506,4 +489,28 @@ func TestSplitUnionIsASchedule(t *testing.T) {
 			t.Fatalf("stream %d: split %v, value %v, bound %v; whole stream's optimum %v\n%+v", i, res.Status, res.Value, res.Bound, whole.Value, q)
 		}
 	}
+}
+
+// mrcpGenerated is the MRCP mixed stream of a seed and job count (λ 0.02,
+// issue 26).
+func mrcpGenerated(t testing.TB, jobs int, seed uint64) *lowerbound.Problem {
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: 0.02, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1}
+	for _, r := range in.Resources {
+		p.Nodes = append(p.Nodes, lowerbound.Node{MapSlots: r.MapSlots, ReduceSlots: r.ReduceSlots})
+	}
+	for _, j := range in.Jobs {
+		jb := lowerbound.Job{Arrival: int64(j.Release)}
+		for _, x := range j.Maps {
+			jb.Maps = append(jb.Maps, lowerbound.Task{Dur: []int64{int64(x.Duration)}})
+		}
+		for _, x := range j.Reduces {
+			jb.Reduces = append(jb.Reduces, lowerbound.Task{Dur: []int64{int64(x.Duration)}})
+		}
+		p.Jobs = append(p.Jobs, jb)
+	}
+	return p
 }

@@ -80,7 +80,7 @@ func (s *searcher) bound() float64 {
 		case lowerbound.MaxTurnaround:
 			return maxT
 		}
-		return known
+		return s.withLag(known, t0)
 	}
 	if (s.metric == lowerbound.MaxTurnaround || s.metric == lowerbound.Makespan) && s.inc != math.MaxInt64 {
 		// Deadlines for the last map ends of a schedule better than the
@@ -123,7 +123,16 @@ func (s *searcher) bound() float64 {
 		paired += math.Max(s.critG[k], e+tmin)
 		fluidSum += e
 	}
-	return known + math.Max(paired, fluidSum+tailSum) - sumAG
+	return s.withLag(known+math.Max(paired, fluidSum+tailSum)-sumAG, t0)
+}
+
+// withLag is the sums' bound b raised to the time-indexed Lagrangian's at
+// the node (§14e), when there is one.
+func (s *searcher) withLag(b float64, t0 int64) float64 {
+	if s.lag == nil {
+		return b
+	}
+	return math.Max(b, s.lag.node(s, t0))
 }
 
 // listEnd is when the last of n tasks of duration d, released at rho, ends

@@ -30,8 +30,11 @@
 // placed start: per job, its critical path over the slots' free times; for
 // the sums, preemptive SRPT of the remaining map work on the slots'
 // availability profile (SRPT's sorted completion times are componentwise
-// least) plus the least reduce tail; for the maximum turnaround, EDF
-// feasibility of the same relaxation against the incumbent's deadlines.
+// least) plus the least reduce tail, and a time-indexed Lagrangian (per-cell
+// prices of the slots, each job alone bounded by chains of its tasks that
+// never exceed its parallelism; docs/bounds.md §14e, lagsum.go); for the
+// maximum turnaround, EDF feasibility of the same relaxation against the
+// incumbent's deadlines.
 //
 // With Options.BoundNodes a best-first phase follows a depth-first search
 // stopped by its node limit: the same tree expanded from the root in order

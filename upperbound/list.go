@@ -34,6 +34,11 @@ type List struct {
 
 	// hold is srpt-hold's bookkeeping (nil for every other rule).
 	hold *holdState
+	// holdFirstFree makes srpt-hold judge a hold as s13up's rule did: the
+	// candidate's wait saved up to the first reduce slot to free, no rival
+	// ranked before it, no candidate with maps left, no hold given up to
+	// a better-ranked job (tests only: what the finer estimate beats).
+	holdFirstFree bool
 
 	st         []jobStats // this run's unlaunched work per job
 	key        []float64

@@ -184,6 +184,9 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	}
 	// c is the hold's cost per second idle.
 	c := holdCost * float64(l.reds.Len()) / math.Sqrt(math.Max(1, l.c.slots[1]))
+	if l.holdScale > 0 {
+		c *= l.holdScale
+	}
 	for h.next < len(h.byArrival) && l.st[h.byArrival[h.next]].arrival <= now {
 		h.next++
 	}
@@ -201,7 +204,11 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 		if frees != nil {
 			fi = l.firstFreeFor(i, frees, rivals, c)
 		}
-		if gain := (fi - e) - (e-now)*c; gain > bestGain {
+		gain := (fi - e) - (e-now)*c
+		if l.holdBias != nil {
+			gain += l.holdBias[i]
+		}
+		if gain > bestGain {
 			best, bestGain, bestE = i, gain, e
 		}
 	}

@@ -39,6 +39,11 @@ type List struct {
 	// ranked before it, no candidate with maps left, no hold given up to
 	// a better-ranked job (tests only: what the finer estimate beats).
 	holdFirstFree bool
+	// holdBias, when set, is added per job to the wait a hold for the job
+	// saves, and holdScale (0: 1) multiplies a hold's cost: the search's
+	// moves on srpt-hold's decisions.
+	holdBias  []float64
+	holdScale float64
 
 	st         []jobStats // this run's unlaunched work per job
 	key        []float64

@@ -3,6 +3,7 @@ package upperbound
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -343,21 +344,36 @@ func (e *evaluator) search() error {
 func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) error {
 	n := len(e.c.jobs)
 	cur := make([]float64, n)
+	// Around srpt-hold, half the moves change its hold decisions instead
+	// (holdMove); the other rules' searches draw exactly as before.
+	holds := start.rule == SRPTHold && e.c.holdable()
+	var hm holdMoves
+	if holds {
+		hm = holdMoves{bias: make([]float64, n), scale: 1}
+	}
 	curC, curVal, bestVal := start.Completion, start.Value, start.Value
 	var best *Schedule
 	for range budget {
 		if e.stop() {
 			break
 		}
-		cand := slices.Clone(cur)
-		j, sign := e.offsetMove(rng, curC)
-		st := &e.c.jobs[j]
-		cand[j] += sign * rng.Float64() * max(st.work[0]+st.work[1], 1)
+		cand, candHold := cur, hm
+		if holds && rng.IntN(2) == 0 {
+			candHold = e.holdMove(rng, hm, curC)
+		} else {
+			cand = slices.Clone(cur)
+			j, sign := e.offsetMove(rng, curC)
+			st := &e.c.jobs[j]
+			cand[j] += sign * rng.Float64() * max(st.work[0]+st.work[1], 1)
+		}
 		pol, err := newList(e.c, start.rule, start.fast)
 		if err != nil {
 			return err
 		}
 		pol.offset = cand
+		if holds {
+			pol.holdBias, pol.holdScale = candHold.bias, candHold.scale
+		}
 		sc, res, err := e.simulate(pol)
 		if err != nil {
 			return err
@@ -372,12 +388,54 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) e
 			b := sc
 			best, bestVal = &b, sc.Value
 		}
-		cur, curC, curVal = cand, sc.Completion, sc.Value
+		cur, hm, curC, curVal = cand, candHold, sc.Completion, sc.Value
 	}
 	if best != nil {
 		e.consider(*best)
 	}
 	return nil
+}
+
+// holdMoves are a search candidate's changes to srpt-hold's decisions: a
+// per-job bias added to the wait a hold for the job saves, and a factor on
+// every hold's cost.
+type holdMoves struct {
+	bias  []float64
+	scale float64
+}
+
+// holdMove changes srpt-hold's decisions: a quarter of the time the cost
+// of every hold, by a factor between ½ and 2 (the cost's weight was chosen
+// on average; an instance may want more or fewer holds); otherwise one
+// job's bias — half the time raised by up to its wait beyond its critical
+// path, for the one-reduce job that waited longest among a sample (a hold
+// for it may have been judged just not worth it), otherwise a random
+// job's, either way by up to its critical path.
+func (e *evaluator) holdMove(rng *rand.Rand, cur holdMoves, c []int64) holdMoves {
+	if rng.IntN(4) == 0 {
+		return holdMoves{bias: cur.bias, scale: cur.scale * math.Exp2(2*rng.Float64()-1)}
+	}
+	out := holdMoves{bias: slices.Clone(cur.bias), scale: cur.scale}
+	n := len(e.c.jobs)
+	if rng.IntN(2) == 0 {
+		best, bestEx := -1, 0.0
+		for range min(n, 16) {
+			j := rng.IntN(n)
+			if len(e.w.Jobs[j].Reduces) != 1 {
+				continue
+			}
+			if ex := float64(c[j]-e.p.Jobs[j].Arrival) - e.c.jobs[j].cp; best < 0 || ex > bestEx {
+				best, bestEx = j, ex
+			}
+		}
+		if best >= 0 {
+			out.bias[best] += rng.Float64() * max(bestEx, 0)
+			return out
+		}
+	}
+	j := rng.IntN(n)
+	out.bias[j] += (2*rng.Float64() - 1) * e.c.jobs[j].cp
+	return out
 }
 
 // offsetMove picks the job whose offset a move changes and the direction

@@ -200,6 +200,11 @@ func TestSearchMovesHolds(t *testing.T) {
 // four reduces per reduce slot of 60–90 s), arriving over a window that
 // loads the reduce slots fully — the load at which srpt-hold holds slots.
 func holdFamily(rng *rand.Rand) *sim.Workload {
+	return holdFamilyOf(rng, 5, 1)
+}
+
+// holdFamilyOf is holdFamily with short one-reduce jobs and wide ones.
+func holdFamilyOf(rng *rand.Rand, short, wide int) *sim.Workload {
 	nodes := 1 + rng.IntN(2)
 	w := &sim.Workload{Name: "hold family"}
 	for range nodes {
@@ -217,14 +222,16 @@ func holdFamily(rng *rand.Rand) *sim.Workload {
 		red += reds * redDur
 		return j
 	}
-	for range 5 {
+	for range short {
 		d := 1
 		if rng.IntN(2) == 0 {
 			d = 2 + rng.IntN(120)
 		}
 		w.Jobs = append(w.Jobs, job(1+rng.IntN(3), 1+rng.IntN(5), 1, d))
 	}
-	w.Jobs = append(w.Jobs, job(2*nodes, 1+rng.IntN(5), nodes*(3+rng.IntN(2)), 60+rng.IntN(31)))
+	for range wide {
+		w.Jobs = append(w.Jobs, job(2*nodes, 1+rng.IntN(5), nodes*(3+rng.IntN(2)), 60+rng.IntN(31)))
+	}
 	window := red / nodes
 	for i := range w.Jobs {
 		w.Jobs[i].Arrival = sim.Time(rng.IntN(window)) * 1000
@@ -279,4 +286,47 @@ func TestHoldNeverBelowOptimum(t *testing.T) {
 		}
 	}
 	t.Logf("optimum proven on %d of %d; srpt-hold beat srpt on %d, Best beat srpt-hold on %d", proven, n, better, searched)
+}
+
+// TestLongWaitsSearchNeverBelowBound: on seeded instances of the family
+// large enough (70 jobs) that the moves around srpt-hold draw from the
+// longest waits, Best's schedule is verified and at least the branch and
+// bound's bound (proven or not, a lower bound) and compare's certified one
+// — a search candidate below either would be a bug. The log says how often
+// the search improved on srpt-hold.
+func TestLongWaitsSearchNeverBelowBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 15))
+	n := 3
+	if testing.Short() {
+		n = 1
+	}
+	searched := 0
+	for i := range n {
+		w := holdFamilyOf(rng, 66, 4)
+		p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hold := runRule(t, w, p, upperbound.SRPTHold)
+		best, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: lowerbound.MeanTurnaround, Sim: simbridge.IdealOptions(), Seed: uint64(i)})
+		if err != nil || best.Best == nil || !best.Best.Verified {
+			t.Fatalf("instance %d: Best: %v (%+v)", i, err, best)
+		}
+		res, err := bnb.Solve(context.Background(), p, lowerbound.MeanTurnaround, bnb.Options{Incumbent: best.Best.Value, NodeLimit: 20_000})
+		if err != nil || res == nil {
+			t.Fatalf("instance %d: the branch and bound: %v (nil %v)", i, err, res == nil)
+		}
+		bounds, err := lowerbound.Compute(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cert := bounds.Get(lowerbound.MeanTurnaround).Certified
+		if v := best.Best.Value; v < res.Bound-1e-6 || v < cert-1e-6 {
+			t.Errorf("instance %d: Best's %s %g below the branch and bound's %g or the certified bound %g", i, best.Best.By, v, res.Bound, cert)
+		}
+		if best.Best.Value < hold {
+			searched++
+		}
+	}
+	t.Logf("the search improved on srpt-hold on %d of %d", searched, n)
 }

@@ -44,6 +44,10 @@ type holdState struct {
 	// passed.
 	byArrival []int
 	next      int
+	// cands, frees and rivals are tryHold's buffers: the candidates (job
+	// and ready time), holdHorizon's free instants and rivals.
+	cands, rivals []rival
+	frees         []float64
 }
 
 // holdable reports whether srpt-hold can foresee this workload: fixed
@@ -190,26 +194,12 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	for h.next < len(h.byArrival) && l.st[h.byArrival[h.next]].arrival <= now {
 		h.next++
 	}
-	var frees []float64
-	var rivals []rival
-	if !l.holdFirstFree {
-		frees, rivals = l.holdHorizon(now, own)
-	}
-	best, bestGain, bestE := -1, 0.0, 0.0
+	// The candidates first; the horizon of free instants and rivals, the
+	// costlier part, only when there is one (most offers have none).
+	h.cands = h.cands[:0]
 	consider := func(i int, e float64) {
-		if e <= now || e >= f || h.reserved[i] >= l.st[i].pending[1] || l.dynamicKey(i) >= l.key[j] {
-			return
-		}
-		fi := f
-		if frees != nil {
-			fi = l.firstFreeFor(i, frees, rivals, c)
-		}
-		gain := (fi - e) - (e-now)*c
-		if l.holdBias != nil {
-			gain += l.holdBias[i]
-		}
-		if gain > bestGain {
-			best, bestGain, bestE = i, gain, e
+		if e > now && e < f && h.reserved[i] < l.st[i].pending[1] && l.dynamicKey(i) < l.key[j] {
+			h.cands = append(h.cands, rival{job: i, ready: e})
 		}
 	}
 	for _, i := range h.inFlight {
@@ -223,11 +213,31 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 		}
 	}
 	for _, i := range h.byArrival[h.next:] {
-		st := &l.st[i]
-		if st.arrival >= f {
+		if l.st[i].arrival >= f {
 			break
 		}
 		consider(i, l.readyEstimate(i))
+	}
+	if len(h.cands) == 0 {
+		return false
+	}
+	if !l.holdFirstFree {
+		l.holdHorizon(now, own)
+	}
+	best, bestGain, bestE := -1, 0.0, 0.0
+	for _, cd := range h.cands {
+		i, e := cd.job, cd.ready
+		fi := f
+		if !l.holdFirstFree {
+			fi = l.firstFreeFor(i, c)
+		}
+		gain := (fi - e) - (e-now)*c
+		if l.holdBias != nil {
+			gain += l.holdBias[i]
+		}
+		if gain > bestGain {
+			best, bestGain, bestE = i, gain, e
+		}
 	}
 	if best < 0 {
 		return false
@@ -269,25 +279,25 @@ type rival struct {
 // hundreds queued, and those past the first few dozen rank far back.
 const maxLookahead = 64
 
-// holdHorizon lists the reduce slots' next free instants after now (the
-// running reduces' ends and own, this slot's end with srpt's choice), in
-// order, and the jobs whose reduces will be ready before the last of them
-// (maps all launched, maps left to launch, or arriving), by ready time.
-func (l *List) holdHorizon(now, own float64) ([]float64, []rival) {
+// holdHorizon fills h.frees with the reduce slots' next free instants
+// after now (the running reduces' ends and own, this slot's end with
+// srpt's choice), in order, and h.rivals with the jobs whose reduces will
+// be ready before the last of them (maps all launched, maps left to
+// launch, or arriving), by ready time.
+func (l *List) holdHorizon(now, own float64) {
 	h := l.hold
-	frees := make([]float64, 0, h.redEnds.Len()+1)
-	frees = append(frees, own)
+	h.frees = append(h.frees[:0], own)
 	for _, t := range h.redEnds {
 		if t > now {
-			frees = append(frees, t)
+			h.frees = append(h.frees, t)
 		}
 	}
-	slices.Sort(frees)
-	last := frees[len(frees)-1]
-	var rv []rival
+	slices.Sort(h.frees)
+	last := h.frees[len(h.frees)-1]
+	h.rivals = h.rivals[:0]
 	add := func(i int, e float64) {
 		if r := l.st[i].pending[1] - h.reserved[i]; r > 0 && e < last {
-			rv = append(rv, rival{i, e, r})
+			h.rivals = append(h.rivals, rival{i, e, r})
 		}
 	}
 	for _, i := range h.inFlight {
@@ -303,20 +313,20 @@ func (l *List) holdHorizon(now, own float64) ([]float64, []rival) {
 		}
 		add(i, l.readyEstimate(i))
 	}
-	slices.SortFunc(rv, func(a, b rival) int { return cmpFloat(a.ready, b.ready) })
-	return frees, rv
+	slices.SortFunc(h.rivals, func(a, b rival) int { return cmpFloat(a.ready, b.ready) })
 }
 
 // firstFreeFor is when job i's reduce would start without a hold: the
-// first of the free instants (ascending) not taken by a rival srpt ranks
-// before i. A rival takes instant t if its reduce is ready by t, or soon
+// first of the free instants (h.frees) not taken by a rival (h.rivals)
+// srpt ranks before i. A rival takes instant t if its reduce is ready by t, or soon
 // enough after t that srpt-hold would hold the slot for it — by t + (t' −
 // t)/(1 + c), t' the next instant and c the hold's cost per second of
 // idling (a hold of δ is worth it when it saves more than δ·c, and it
 // saves at most t' − t − δ). i's own reduce is ready before the first
 // instant (tryHold's candidates), so the first instant left is i's. Past
 // the last known instant, the last: an underestimate of the wait saved.
-func (l *List) firstFreeFor(i int, frees []float64, rivals []rival, c float64) float64 {
+func (l *List) firstFreeFor(i int, c float64) float64 {
+	frees, rivals := l.hold.frees, l.hold.rivals
 	ki := l.dynamicKey(i)
 	avail, r := 0, 0
 	for k, t := range frees {

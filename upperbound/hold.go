@@ -16,7 +16,9 @@ import (
 // measurement, on bench/looseside's small day-like family (2 reduce slots,
 // where the optimum is proven) and on the FB-2009 day at 20 nodes: holdCost
 // 1 with n/√R was best on both among δ·n, δ·(1 + κ(n−1)) and n/√R with
-// factors 0.25–4 (docs/results.md, issue 26, s13up).
+// factors 0.25–4 (docs/results.md, issue 26, s13up), and still with the
+// finer estimate of the wait saved (firstFreeFor; s15hold: factors 0.5–2,
+// n/R, √n/√R, 1 + (n−1)/√R).
 const holdCost = 1.0
 
 // hold is a reduce slot kept idle on one node for a job whose reduce will

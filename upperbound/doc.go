@@ -66,11 +66,14 @@
 // without deadlines is arrival order), and then a local search from the
 // best verified schedule so far, of one of two kinds:
 //
-//   - around a dynamic rule (srpt, srpt-span, lrpt, johnson): each
-//     candidate adds a per-job offset to the rule's keys, so the search
-//     starts from the rule's own schedule and keeps its dynamics; a move
-//     changes one job's offset by up to its work, often promoting the job
-//     that waited longest beyond its critical path;
+//   - around a dynamic rule (srpt, srpt-span, lrpt, johnson, srpt-hold):
+//     each candidate adds a per-job offset to the rule's keys, so the
+//     search starts from the rule's own schedule and keeps its dynamics; a
+//     move changes one job's offset by up to its work, often promoting the
+//     job that waited longest beyond its critical path; around srpt-hold
+//     half the moves change its hold decisions instead — a job's bias on
+//     the wait a hold for it saves (often raised for the one-reduce job
+//     that waited longest) or a factor of ½–2 on every hold's cost;
 //   - otherwise over static job orders, starting from the
 //     completion order of the best schedule (a construction's or a verified
 //     policy run's): a move shifts one job — often the one that decides the
@@ -91,13 +94,16 @@
 // srpt-hold does, in one targeted case: when a reduce slot frees and srpt's
 // next reduce would hold it for p, while a job srpt ranks first will have
 // its reduce ready at e = now + δ, before any reduce slot frees (its maps
-// all launched, or, not yet arrived, its arrival plus its maps in waves on
-// every map slot), the slot waits for that job if the wait it saves
-// exceeds δ·n/√R (n jobs with a reduce waiting, R reduce slots; see
-// tryHold). On instances small enough for a proven optimum this is what the
-// optimum does that srpt does not (bench/looseside; docs/results.md, issue
-// 26, s13up). Holding crudely instead — every reduce longer than a
-// threshold held until the day's last arrival — made the FB day's mean
-// turnaround far worse (s9h26upper): the held jobs' own turnaround counts as
-// much as anyone's.
+// all launched; its maps still to launch, in waves on every map slot; or,
+// not yet arrived, its arrival plus its maps in waves), the slot waits for
+// that job if the wait it saves exceeds δ·n/√R (n jobs with a reduce
+// waiting, R reduce slots; see tryHold). The wait saved runs to the first
+// reduce slot to free that no job srpt ranks before the candidate takes
+// (being ready by then, or held for); a held slot goes to such a job if
+// its reduce is ready first. On instances small enough for a proven
+// optimum this is what the optimum does that srpt does not
+// (bench/looseside; docs/results.md, issue 26, s13up and s15hold). Holding
+// crudely instead — every reduce longer than a threshold held until the
+// day's last arrival — made the FB day's mean turnaround far worse
+// (s9h26upper): the held jobs' own turnaround counts as much as anyone's.
 package upperbound

@@ -20,3 +20,15 @@ func NewWithOffsets(w *sim.Workload, r Rule, offset []float64) (*List, error) {
 	l.offset = offset
 	return l, nil
 }
+
+// NewHoldFirstFree is srpt-hold judging its holds as s13up's rule did (the
+// wait saved up to the first reduce slot to free; see List.holdFirstFree):
+// the rule the finer estimate is tested against.
+func NewHoldFirstFree(w *sim.Workload) (*List, error) {
+	l, err := New(w, SRPTHold)
+	if err != nil {
+		return nil, err
+	}
+	l.holdFirstFree = true
+	return l, nil
+}

@@ -16,7 +16,9 @@ import (
 // measurement, on bench/looseside's small day-like family (2 reduce slots,
 // where the optimum is proven) and on the FB-2009 day at 20 nodes: holdCost
 // 1 with n/√R was best on both among δ·n, δ·(1 + κ(n−1)) and n/√R with
-// factors 0.25–4 (docs/results.md, issue 26, s13up).
+// factors 0.25–4 (docs/results.md, issue 26, s13up), and still with the
+// finer estimate of the wait saved (firstFreeFor; s15hold: factors 0.5–2,
+// n/R, √n/√R, 1 + (n−1)/√R).
 const holdCost = 1.0
 
 // hold is a reduce slot kept idle on one node for a job whose reduce will
@@ -44,6 +46,10 @@ type holdState struct {
 	// passed.
 	byArrival []int
 	next      int
+	// cands, frees and rivals are tryHold's buffers: the candidates (job
+	// and ready time), holdHorizon's free instants and rivals.
+	cands, rivals []rival
+	frees         []float64
 }
 
 // holdable reports whether srpt-hold can foresee this workload: fixed
@@ -109,8 +115,9 @@ func (h *holdState) release(x int) {
 
 // offerReduces fills node x's free reduce slots as launchFrom does, except
 // that a slot held for a job stays idle until that job's reduce is ready
-// (then it runs there) or the hold expires, and that srpt-hold may hold a
-// slot (tryHold).
+// (then it runs there), a job srpt ranks before it has a reduce ready (it
+// would have taken the slot from the held job anyway), or the hold expires;
+// and that srpt-hold may hold a slot (tryHold).
 func (l *List) offerReduces(s *sim.Sim, x int) {
 	h := l.hold
 	for s.Free(x).Reduce > 0 {
@@ -122,6 +129,11 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 					continue
 				}
 			case s.Now() >= hd.until:
+				h.release(x)
+				continue
+			case !l.holdFirstFree && l.reds.Len() > 0 && l.key[l.reds.top()] < l.dynamicKey(hd.job):
+				// A job srpt ranks before the held one is ready: it takes
+				// the slot, as it would have taken it from the held job.
 				h.release(x)
 				continue
 			case s.Free(x).Reduce == 1:
@@ -144,15 +156,19 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 // tryHold decides whether to keep node x's free reduce slot idle for a job
 // whose reduce will be ready at e, soon, rather than start the next reduce
 // of srpt's choice j (length p) now. Without the hold the job waits until a
-// reduce slot frees after e — at the earliest F, the first end of a running
-// reduce or this slot's end with j's reduce, now + p — so it saves F − e of
-// its turnaround; the hold may cost δ = e − now to each of the n jobs with a
-// reduce waiting. It holds for the candidate of the largest saving beyond
-// holdCost·δ·n/√R (R reduce slots), among the jobs srpt would rank before
-// j: those whose maps are all launched (ready at their last map's end) and
-// those arriving before F (ready at arrival plus their maps in waves on
-// every map slot — an estimate: their maps may wait for slots; the hold
-// then expires at the estimate and the slot is offered again).
+// reduce slot frees after e and is not taken by a job srpt ranks before it
+// (firstFreeFor: among the running reduces' ends and this slot's end with
+// j's reduce, now + p, the first left over by the rivals ready by then), at
+// F, so the hold saves it F − e; it may cost δ = e − now to each of the n
+// jobs with a reduce waiting. It holds for the candidate of the largest
+// saving beyond holdCost·δ·n/√R (R reduce slots), among the jobs srpt
+// would rank before j whose reduce will be ready before any reduce slot
+// frees: those whose maps are all launched (ready at their last map's
+// end), those with maps left (their launched maps' end, or the rest in
+// waves on every map slot from now) and those arriving (their arrival plus
+// their maps in waves) — the last two estimates: their maps may wait for
+// slots; the hold then expires at the estimate and the slot is offered
+// again.
 func (l *List) tryHold(s *sim.Sim, x int) bool {
 	if l.reds.Len() == 0 {
 		return false
@@ -164,37 +180,66 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 		return false
 	}
 	now := float64(s.Now())
-	f := now + l.c.dur[1][j][s.Task(t).Index]
+	own := now + l.c.dur[1][j][s.Task(t).Index]
+	f := own
 	for h.redEnds.Len() > 0 && h.redEnds[0] <= now {
 		heap.Pop(&h.redEnds)
 	}
 	if h.redEnds.Len() > 0 {
 		f = math.Min(f, h.redEnds[0])
 	}
-	n := float64(l.reds.Len())
-	sqrtR := math.Sqrt(math.Max(1, l.c.slots[1]))
-	best, bestGain, bestE := -1, 0.0, 0.0
+	// c is the hold's cost per second idle.
+	c := holdCost * float64(l.reds.Len()) / math.Sqrt(math.Max(1, l.c.slots[1]))
+	if l.holdScale > 0 {
+		c *= l.holdScale
+	}
+	for h.next < len(h.byArrival) && l.st[h.byArrival[h.next]].arrival <= now {
+		h.next++
+	}
+	// The candidates first; the horizon of free instants and rivals, the
+	// costlier part, only when there is one (most offers have none).
+	h.cands = h.cands[:0]
 	consider := func(i int, e float64) {
-		if e <= now || e >= f || h.reserved[i] >= l.st[i].pending[1] || l.dynamicKey(i) >= l.key[j] {
-			return
-		}
-		if gain := (f - e) - holdCost*(e-now)*n/sqrtR; gain > bestGain {
-			best, bestGain, bestE = i, gain, e
+		if e > now && e < f && h.reserved[i] < l.st[i].pending[1] && l.dynamicKey(i) < l.key[j] {
+			h.cands = append(h.cands, rival{job: i, ready: e})
 		}
 	}
 	for _, i := range h.inFlight {
 		consider(i, h.mapEnd[i])
 	}
-	for h.next < len(h.byArrival) && l.st[h.byArrival[h.next]].arrival <= now {
-		h.next++
+	if !l.holdFirstFree {
+		for k := range min(l.maps.Len(), maxLookahead) {
+			if i := l.maps.at(k); l.st[i].pending[1] > 0 {
+				consider(i, l.mapsLeftEstimate(i, now))
+			}
+		}
 	}
 	for _, i := range h.byArrival[h.next:] {
-		st := &l.st[i]
-		if st.arrival >= f {
+		if l.st[i].arrival >= f {
 			break
 		}
-		// Its maps in waves on every map slot from its arrival.
-		consider(i, st.arrival+math.Ceil(float64(st.pending[0])/math.Max(1, l.c.slots[0]))*st.maxTask[0])
+		consider(i, l.readyEstimate(i))
+	}
+	if len(h.cands) == 0 {
+		return false
+	}
+	if !l.holdFirstFree {
+		l.holdHorizon(now, own)
+	}
+	best, bestGain, bestE := -1, 0.0, 0.0
+	for _, cd := range h.cands {
+		i, e := cd.job, cd.ready
+		fi := f
+		if !l.holdFirstFree {
+			fi = l.firstFreeFor(i, c)
+		}
+		gain := (fi - e) - (e-now)*c
+		if l.holdBias != nil {
+			gain += l.holdBias[i]
+		}
+		if gain > bestGain {
+			best, bestGain, bestE = i, gain, e
+		}
 	}
 	if best < 0 {
 		return false
@@ -220,4 +265,101 @@ func (f *floatHeap) Pop() any {
 	v := old[len(old)-1]
 	*f = old[:len(old)-1]
 	return v
+}
+
+// rival is a job whose reduces will be ready at ready, with tasks of them
+// to run: in srpt's order it takes a freed reduce slot before any job it
+// ranks before.
+type rival struct {
+	job   int
+	ready float64
+	tasks int
+}
+
+// maxLookahead caps the arrived jobs with maps left and the arrivals that
+// tryHold looks at on each offer: on the FB-2009 day a busy hour has
+// hundreds queued, and those past the first few dozen rank far back.
+const maxLookahead = 64
+
+// holdHorizon fills h.frees with the reduce slots' next free instants
+// after now (the running reduces' ends and own, this slot's end with
+// srpt's choice), in order, and h.rivals with the jobs whose reduces will
+// be ready before the last of them (maps all launched, maps left to
+// launch, or arriving), by ready time.
+func (l *List) holdHorizon(now, own float64) {
+	h := l.hold
+	h.frees = append(h.frees[:0], own)
+	for _, t := range h.redEnds {
+		if t > now {
+			h.frees = append(h.frees, t)
+		}
+	}
+	slices.Sort(h.frees)
+	last := h.frees[len(h.frees)-1]
+	h.rivals = h.rivals[:0]
+	add := func(i int, e float64) {
+		if r := l.st[i].pending[1] - h.reserved[i]; r > 0 && e < last {
+			h.rivals = append(h.rivals, rival{i, e, r})
+		}
+	}
+	for _, i := range h.inFlight {
+		add(i, h.mapEnd[i])
+	}
+	for k := range min(l.maps.Len(), maxLookahead) {
+		i := l.maps.at(k)
+		add(i, l.mapsLeftEstimate(i, now))
+	}
+	for k, i := range h.byArrival[h.next:] {
+		if l.st[i].arrival >= last || k >= maxLookahead {
+			break
+		}
+		add(i, l.readyEstimate(i))
+	}
+	slices.SortFunc(h.rivals, func(a, b rival) int { return cmpFloat(a.ready, b.ready) })
+}
+
+// firstFreeFor is when job i's reduce would start without a hold: the
+// first of the free instants (h.frees) not taken by a rival (h.rivals)
+// srpt ranks before i. A rival takes instant t if its reduce is ready by t, or soon
+// enough after t that srpt-hold would hold the slot for it — by t + (t' −
+// t)/(1 + c), t' the next instant and c the hold's cost per second of
+// idling (a hold of δ is worth it when it saves more than δ·c, and it
+// saves at most t' − t − δ). i's own reduce is ready before the first
+// instant (tryHold's candidates), so the first instant left is i's. Past
+// the last known instant, the last: an underestimate of the wait saved.
+func (l *List) firstFreeFor(i int, c float64) float64 {
+	frees, rivals := l.hold.frees, l.hold.rivals
+	ki := l.dynamicKey(i)
+	avail, r := 0, 0
+	for k, t := range frees {
+		reach := t
+		if k+1 < len(frees) {
+			reach = t + (frees[k+1]-t)/(1+c)
+		}
+		for ; r < len(rivals) && rivals[r].ready <= reach; r++ {
+			if o := rivals[r].job; o != i && l.dynamicKey(o) < ki {
+				avail += rivals[r].tasks
+			}
+		}
+		if avail == 0 {
+			return t
+		}
+		avail--
+	}
+	return frees[len(frees)-1]
+}
+
+// readyEstimate is when a job not yet arrived will have its reduces
+// ready: its arrival plus its maps in waves on every map slot.
+func (l *List) readyEstimate(i int) float64 {
+	st := &l.st[i]
+	return st.arrival + math.Ceil(float64(st.pending[0])/math.Max(1, l.c.slots[0]))*st.maxTask[0]
+}
+
+// mapsLeftEstimate is when an arrived job with maps still to launch will
+// have its reduces ready: its launched maps' end, or its unlaunched maps in
+// waves on every map slot from now, whichever is later.
+func (l *List) mapsLeftEstimate(i int, now float64) float64 {
+	st := &l.st[i]
+	return math.Max(l.hold.mapEnd[i], now+math.Ceil(float64(st.pending[0])/math.Max(1, l.c.slots[0]))*st.maxTask[0])
 }

@@ -24,19 +24,26 @@ func runRule(t *testing.T, w *sim.Workload, p *lowerbound.Problem, r upperbound.
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runPolicy(t, w, p, pol)
+}
+
+// runPolicy simulates pol on w in ideal mode, checks the trace with
+// sim/check and returns the mean turnaround (ms).
+func runPolicy(t *testing.T, w *sim.Workload, p *lowerbound.Problem, pol *upperbound.List) float64 {
+	t.Helper()
 	res, err := sim.Run(w, pol, simbridge.IdealOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := check.Verify(w, res); err != nil {
-		t.Fatalf("%v: %v", r, err)
+		t.Fatalf("%s: %v", pol.Name(), err)
 	}
 	if res.Rejected > 0 {
-		t.Fatalf("%v: %d invalid actions", r, res.Rejected)
+		t.Fatalf("%s: %d invalid actions", pol.Name(), res.Rejected)
 	}
 	c, err := simbridge.Completions(res)
 	if err != nil {
-		t.Fatalf("%v: %v", r, err)
+		t.Fatalf("%s: %v", pol.Name(), err)
 	}
 	v, err := compare.Value(p, lowerbound.MeanTurnaround, c)
 	if err != nil {
@@ -82,12 +89,122 @@ func TestHoldWaitsForShortJob(t *testing.T) {
 	}
 }
 
+// TestHoldCountsRivals: two nodes of two map slots and one reduce slot. W
+// arrives at 0 s with a 2-s map and two 11-s reduces, D at 0 s with a 1-s
+// map and a 7-s reduce, S at 3 s with a 3-s map and a 6-s reduce, T at 7 s
+// with a 3-s map and a 1-s reduce. At 2 s D's reduce runs on node 0 until 8
+// s and node 1's reduce slot is free for W; S's reduce will be ready at 6 s.
+// Judged by the first slot to free (s13up's estimate), holding for S saves
+// it 8 − 6 = 2 s against a cost of 4 s · 1/√2 = 2.8 s: W's reduce starts,
+// node 0 is then held at 8 s for T (ready at 10 s, ranked first) and S
+// waits until 11 s (mean turnaround 12.5 s). srpt-hold sees that T, which
+// srpt ranks before S, takes the slot that frees at 8 s, so S would wait
+// until W's reduce ends at 13 s: it holds node 1 for S (S [6, 12], T [10,
+// 11], W's reduces [11, 22] and [12, 23]: mean 11 s), which is the
+// enumerated optimum. The test asserts the three values and each trace's
+// verdict.
+func TestHoldCountsRivals(t *testing.T) {
+	w := &sim.Workload{Name: "rivals"}
+	for range 2 {
+		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{MapSlots: 2, ReduceSlots: 1})
+	}
+	for _, j := range []struct {
+		arrival, mapDur sim.Time
+		reds            int
+		red             sim.Time
+	}{{0, 2000, 2, 11000}, {0, 1000, 1, 7000}, {3000, 3000, 1, 6000}, {7000, 3000, 1, 1000}} {
+		job := sim.Job{Arrival: j.arrival, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{{Work: j.mapDur}}}
+		for range j.reds {
+			job.Reduces = append(job.Reduces, sim.TaskSpec{Work: j.red})
+		}
+		w.Jobs = append(w.Jobs, job)
+	}
+	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+	first, err := upperbound.NewHoldFirstFree(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runPolicy(t, w, p, first)
+	hold := runRule(t, w, p, upperbound.SRPTHold)
+	if before != 12500 || hold != 11000 || opt != 11000 {
+		t.Errorf("mean turnaround: first-free estimate %g, srpt-hold %g, optimum %g; want 12500, 11000, 11000", before, hold, opt)
+	}
+}
+
+// TestSearchMovesHolds: two nodes of two map slots and one reduce slot. W
+// arrives at 4 s with a 2-s map and three 12-s reduces, B at 6 s with a
+// 3-s map and a 7-s reduce, A at 9 s with a 4-s map and a 2-s reduce. At 6
+// s both reduce slots are free and W's reduces ready; srpt-hold keeps one
+// for B (ready at 9 s) and the other for A (ready at 13 s), and W's three
+// reduces then run in two waves from 15 s (W ends at 39 s; mean turnaround
+// 17 s, the best construction). The optimum holds only for B and runs a
+// W reduce at 6 s: W ends at 30 s, A waits 3 s (mean 15 s) — the 7-s hold
+// for A cost W a whole wave, which srpt-hold's cost per second of idling
+// does not see. The search around srpt-hold, whose moves now also change
+// its hold decisions (a job's bias, the cost's factor), finds it: the test
+// asserts that the best constructed schedule is 17 s, that Best's schedule
+// is the search's, verified, and equals the enumerated optimum. (The
+// offsets alone, main before these moves, end at 17 s.)
+func TestSearchMovesHolds(t *testing.T) {
+	w := &sim.Workload{Name: "hold moves"}
+	for range 2 {
+		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{MapSlots: 2, ReduceSlots: 1})
+	}
+	for _, j := range []struct {
+		arrival, mapDur sim.Time
+		reds            int
+		red             sim.Time
+	}{{4000, 2000, 3, 12000}, {9000, 4000, 1, 2000}, {6000, 3000, 1, 7000}} {
+		job := sim.Job{Arrival: j.arrival, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{{Work: j.mapDur}}}
+		for range j.reds {
+			job.Reduces = append(job.Reduces, sim.TaskSpec{Work: j.red})
+		}
+		w.Jobs = append(w.Jobs, job)
+	}
+	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+	res, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: lowerbound.MeanTurnaround, Sim: simbridge.IdealOptions(), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	constructed := math.Inf(1)
+	for _, sc := range res.Tried {
+		if sc.By != "offline-search" && sc.Verified {
+			constructed = math.Min(constructed, sc.Value)
+		}
+	}
+	b := res.Best
+	if b == nil || !b.Verified || b.By != "offline-search" || b.Value != opt || constructed != 17000 || opt != 15000 {
+		t.Errorf("best %+v, best construction %g, optimum %g; want the search's verified 15000, 17000, 15000", b, constructed, opt)
+	}
+}
+
 // holdFamily is a small seeded instance of bench/looseside's day-like
 // family: one or two nodes (2 map and 1 reduce slots each), five short
 // jobs (one reduce, half of them about 1 s long) and one wide job (three or
 // four reduces per reduce slot of 60–90 s), arriving over a window that
 // loads the reduce slots fully — the load at which srpt-hold holds slots.
 func holdFamily(rng *rand.Rand) *sim.Workload {
+	return holdFamilyOf(rng, 5, 1)
+}
+
+// holdFamilyOf is holdFamily with short one-reduce jobs and wide ones.
+func holdFamilyOf(rng *rand.Rand, short, wide int) *sim.Workload {
 	nodes := 1 + rng.IntN(2)
 	w := &sim.Workload{Name: "hold family"}
 	for range nodes {
@@ -105,14 +222,16 @@ func holdFamily(rng *rand.Rand) *sim.Workload {
 		red += reds * redDur
 		return j
 	}
-	for range 5 {
+	for range short {
 		d := 1
 		if rng.IntN(2) == 0 {
 			d = 2 + rng.IntN(120)
 		}
 		w.Jobs = append(w.Jobs, job(1+rng.IntN(3), 1+rng.IntN(5), 1, d))
 	}
-	w.Jobs = append(w.Jobs, job(2*nodes, 1+rng.IntN(5), nodes*(3+rng.IntN(2)), 60+rng.IntN(31)))
+	for range wide {
+		w.Jobs = append(w.Jobs, job(2*nodes, 1+rng.IntN(5), nodes*(3+rng.IntN(2)), 60+rng.IntN(31)))
+	}
 	window := red / nodes
 	for i := range w.Jobs {
 		w.Jobs[i].Arrival = sim.Time(rng.IntN(window)) * 1000
@@ -121,17 +240,19 @@ func holdFamily(rng *rand.Rand) *sim.Workload {
 }
 
 // TestHoldNeverBelowOptimum: on seeded instances of the day-like family,
-// srpt-hold's schedule passes sim/check and its mean turnaround is at
-// least the optimum the branch and bound proves — a hold that let a value
-// below the optimum through would be a bug in the construction or the
-// simulator. The log says on how many instances the hold beat srpt.
+// srpt-hold's schedule passes sim/check, and its mean turnaround and that
+// of Best's schedule (the search around srpt-hold, with its hold moves,
+// included) are at least the optimum the branch and bound proves — a
+// value below the optimum would be a bug in the construction, the search
+// or the simulator. The log says on how many instances the hold beat srpt
+// and the search beat the hold.
 func TestHoldNeverBelowOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 13))
 	n := 16
 	if testing.Short() {
 		n = 6
 	}
-	better, proven := 0, 0
+	better, proven, searched := 0, 0, 0
 	for i := range n {
 		w := holdFamily(rng)
 		p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
@@ -147,6 +268,16 @@ func TestHoldNeverBelowOptimum(t *testing.T) {
 		if hold < res.Bound-1e-6 {
 			t.Errorf("instance %d: srpt-hold %g below the proven bound %g (%v)", i, hold, res.Bound, res.Status)
 		}
+		best, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: lowerbound.MeanTurnaround, Sim: simbridge.IdealOptions(), Seed: uint64(i)})
+		if err != nil || best.Best == nil || !best.Best.Verified {
+			t.Fatalf("instance %d: Best: %v (%+v)", i, err, best)
+		}
+		if best.Best.Value < res.Bound-1e-6 {
+			t.Errorf("instance %d: Best's %s %g below the proven bound %g (%v)", i, best.Best.By, best.Best.Value, res.Bound, res.Status)
+		}
+		if best.Best.Value < hold {
+			searched++
+		}
 		if res.Status == solve.Optimal {
 			proven++
 		}
@@ -154,5 +285,48 @@ func TestHoldNeverBelowOptimum(t *testing.T) {
 			better++
 		}
 	}
-	t.Logf("optimum proven on %d of %d; srpt-hold beat srpt on %d", proven, n, better)
+	t.Logf("optimum proven on %d of %d; srpt-hold beat srpt on %d, Best beat srpt-hold on %d", proven, n, better, searched)
+}
+
+// TestLongWaitsSearchNeverBelowBound: on seeded instances of the family
+// large enough (70 jobs) that the moves around srpt-hold draw from the
+// longest waits, Best's schedule is verified and at least the branch and
+// bound's bound (proven or not, a lower bound) and compare's certified one
+// — a search candidate below either would be a bug. The log says how often
+// the search improved on srpt-hold.
+func TestLongWaitsSearchNeverBelowBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 15))
+	n := 3
+	if testing.Short() {
+		n = 1
+	}
+	searched := 0
+	for i := range n {
+		w := holdFamilyOf(rng, 66, 4)
+		p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hold := runRule(t, w, p, upperbound.SRPTHold)
+		best, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: lowerbound.MeanTurnaround, Sim: simbridge.IdealOptions(), Seed: uint64(i)})
+		if err != nil || best.Best == nil || !best.Best.Verified {
+			t.Fatalf("instance %d: Best: %v (%+v)", i, err, best)
+		}
+		res, err := bnb.Solve(context.Background(), p, lowerbound.MeanTurnaround, bnb.Options{Incumbent: best.Best.Value, NodeLimit: 20_000})
+		if err != nil || res == nil {
+			t.Fatalf("instance %d: the branch and bound: %v (nil %v)", i, err, res == nil)
+		}
+		bounds, err := lowerbound.Compute(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cert := bounds.Get(lowerbound.MeanTurnaround).Certified
+		if v := best.Best.Value; v < res.Bound-1e-6 || v < cert-1e-6 {
+			t.Errorf("instance %d: Best's %s %g below the branch and bound's %g or the certified bound %g", i, best.Best.By, v, res.Bound, cert)
+		}
+		if best.Best.Value < hold {
+			searched++
+		}
+	}
+	t.Logf("the search improved on srpt-hold on %d of %d", searched, n)
 }

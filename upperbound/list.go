@@ -34,6 +34,16 @@ type List struct {
 
 	// hold is srpt-hold's bookkeeping (nil for every other rule).
 	hold *holdState
+	// holdFirstFree makes srpt-hold judge a hold as s13up's rule did: the
+	// candidate's wait saved up to the first reduce slot to free, no rival
+	// ranked before it, no candidate with maps left, no hold given up to
+	// a better-ranked job (tests only: what the finer estimate beats).
+	holdFirstFree bool
+	// holdBias, when set, is added per job to the wait a hold for the job
+	// saves, and holdScale (0: 1) multiplies a hold's cost: the search's
+	// moves on srpt-hold's decisions.
+	holdBias  []float64
+	holdScale float64
 
 	st         []jobStats // this run's unlaunched work per job
 	key        []float64

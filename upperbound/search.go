@@ -3,6 +3,7 @@ package upperbound
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -343,21 +344,42 @@ func (e *evaluator) search() error {
 func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) error {
 	n := len(e.c.jobs)
 	cur := make([]float64, n)
+	// Around srpt-hold, half the moves change its hold decisions instead
+	// (holdMove); the other rules' searches draw exactly as before.
+	holds := start.rule == SRPTHold && e.c.holdable()
+	var hm holdMoves
+	if holds {
+		hm = holdMoves{bias: make([]float64, n), scale: 1}
+	}
 	curC, curVal, bestVal := start.Completion, start.Value, start.Value
 	var best *Schedule
+	var top, topOne []int // around srpt-hold: the jobs that waited longest
+	ranked := false       // top and topOne are those of curC
 	for range budget {
 		if e.stop() {
 			break
 		}
-		cand := slices.Clone(cur)
-		j, sign := e.offsetMove(rng, curC)
-		st := &e.c.jobs[j]
-		cand[j] += sign * rng.Float64() * max(st.work[0]+st.work[1], 1)
+		if holds && !ranked {
+			top, topOne = e.longestWaits(curC)
+			ranked = true
+		}
+		cand, candHold := cur, hm
+		if holds && rng.IntN(2) == 0 {
+			candHold = e.holdMove(rng, hm, curC, topOne)
+		} else {
+			cand = slices.Clone(cur)
+			j, sign := e.offsetMove(rng, curC, top)
+			st := &e.c.jobs[j]
+			cand[j] += sign * rng.Float64() * max(st.work[0]+st.work[1], 1)
+		}
 		pol, err := newList(e.c, start.rule, start.fast)
 		if err != nil {
 			return err
 		}
 		pol.offset = cand
+		if holds {
+			pol.holdBias, pol.holdScale = candHold.bias, candHold.scale
+		}
 		sc, res, err := e.simulate(pol)
 		if err != nil {
 			return err
@@ -372,7 +394,8 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) e
 			b := sc
 			best, bestVal = &b, sc.Value
 		}
-		cur, curC, curVal = cand, sc.Completion, sc.Value
+		cur, hm, curC, curVal = cand, candHold, sc.Completion, sc.Value
+		ranked = false
 	}
 	if best != nil {
 		e.consider(*best)
@@ -380,12 +403,117 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) e
 	return nil
 }
 
+// holdMoves are a search candidate's changes to srpt-hold's decisions: a
+// per-job bias added to the wait a hold for the job saves, and a factor on
+// every hold's cost.
+type holdMoves struct {
+	bias  []float64
+	scale float64
+}
+
+// holdMove changes srpt-hold's decisions: a quarter of the time the cost
+// of every hold, by a factor between ½ and 2 (the cost's weight was chosen
+// on average; an instance may want more or fewer holds); otherwise one
+// job's bias — half the time raised by up to its wait beyond its critical
+// path, for one of the one-reduce jobs that waited longest (topOne, or the
+// longest in a sample: a hold for it may have been judged just not worth
+// it), otherwise a random job's, either way by up to its critical path.
+func (e *evaluator) holdMove(rng *rand.Rand, cur holdMoves, c []int64, topOne []int) holdMoves {
+	if rng.IntN(4) == 0 {
+		return holdMoves{bias: cur.bias, scale: cur.scale * math.Exp2(2*rng.Float64()-1)}
+	}
+	out := holdMoves{bias: slices.Clone(cur.bias), scale: cur.scale}
+	n := len(e.c.jobs)
+	if rng.IntN(2) == 0 {
+		best := -1
+		if len(topOne) > 0 {
+			best = topOne[rng.IntN(len(topOne))]
+		} else {
+			for range min(n, 16) {
+				j := rng.IntN(n)
+				if len(e.w.Jobs[j].Reduces) == 1 && (best < 0 || e.excess(c, j) > e.excess(c, best)) {
+					best = j
+				}
+			}
+		}
+		if best >= 0 {
+			out.bias[best] += rng.Float64() * max(e.excess(c, best), 0)
+			return out
+		}
+	}
+	j := rng.IntN(n)
+	out.bias[j] += (2*rng.Float64() - 1) * e.c.jobs[j].cp
+	return out
+}
+
+// excess is job j's wait beyond its critical path in the schedule of
+// completions c.
+func (e *evaluator) excess(c []int64, j int) float64 {
+	return float64(c[j]-e.p.Jobs[j].Arrival) - e.c.jobs[j].cp
+}
+
+// topWaits is how many of the longest waits the moves around srpt-hold
+// draw from, at most: one per waitsPerTop jobs. On the FB-2009 day a move
+// drawn from a sample of 16 of its 5,894 jobs almost never meets one of
+// the few that wait longest — one job with a single 12,406-s reduce waits
+// 7,562 s under srpt-hold, 1.3 s of the mean — while promoting it alone
+// gains 0.45 s; on a dozen jobs the sample's longest is nearly always the
+// longest, and drawing from more than it lost the 2-node looseside family
+// 0.3 % (docs/results.md, issue 26, s15hold).
+const (
+	topWaits    = 16
+	waitsPerTop = 32
+)
+
+// longestWaits are the jobs with the longest waits beyond their critical
+// paths in the schedule c (topWaits, fewer on small instances, none below
+// 2·waitsPerTop jobs, where the moves draw from a sample), and the same
+// among the one-reduce jobs.
+func (e *evaluator) longestWaits(c []int64) (all, one []int) {
+	k := min(topWaits, len(c)/waitsPerTop)
+	if k < 2 {
+		return nil, nil // the sample's longest is nearly always the longest
+	}
+	order := make([]int, len(c))
+	for j := range order {
+		order[j] = j
+	}
+	ex := make([]float64, len(c))
+	for j := range ex {
+		ex[j] = e.excess(c, j)
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if ex[a] != ex[b] {
+			return cmpFloat(ex[b], ex[a])
+		}
+		return a - b
+	})
+	for _, j := range order {
+		if len(all) < k {
+			all = append(all, j)
+		}
+		if len(one) < k && len(e.w.Jobs[j].Reduces) == 1 {
+			one = append(one, j)
+		}
+		if len(all) == k && len(one) == k {
+			break
+		}
+	}
+	return all, one
+}
+
 // offsetMove picks the job whose offset a move changes and the direction
-// (−1 promotes it).
-func (e *evaluator) offsetMove(rng *rand.Rand, c []int64) (int, float64) {
+// (−1 promotes it): half the time a random job either way, otherwise one
+// promoted — one of top when given (the longest waits, around srpt-hold),
+// else the job that waited longest beyond its critical path among a
+// sample.
+func (e *evaluator) offsetMove(rng *rand.Rand, c []int64, top []int) (int, float64) {
 	n := len(e.c.jobs)
 	if rng.IntN(2) == 0 {
 		return rng.IntN(n), float64(1 - 2*rng.IntN(2))
+	}
+	if len(top) > 0 {
+		return top[rng.IntN(len(top))], -1
 	}
 	best, bestEx := -1, 0.0
 	for range min(n, 16) {

@@ -61,27 +61,7 @@ func runPolicy(t *testing.T, w *sim.Workload, p *lowerbound.Problem, pol *upperb
 // mean 12.5 s), which is the enumerated optimum: the test asserts both
 // values, that srpt-hold attains the optimum, and each trace's verdict.
 func TestHoldWaitsForShortJob(t *testing.T) {
-	w := &sim.Workload{Name: "hold", Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 2, ReduceSlots: 1}}}}
-	for _, j := range []struct {
-		arrival sim.Time
-		reds    int
-		red     sim.Time
-	}{{0, 2, 10000}, {1000, 1, 1000}} {
-		job := sim.Job{Arrival: j.arrival, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{{Work: 1000}}}
-		for range j.reds {
-			job.Reduces = append(job.Reduces, sim.TaskSpec{Work: j.red})
-		}
-		w.Jobs = append(w.Jobs, job)
-	}
-	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex, err := lowerbound.Exact(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+	w, p, opt := holdCase(t, "hold", 1, []holdJob{{0, 1000, 2, 10000}, {1000, 1000, 1, 1000}})
 	srpt := runRule(t, w, p, upperbound.SRPT)
 	hold := runRule(t, w, p, upperbound.SRPTHold)
 	if srpt != 16500 || hold != 12500 || opt != 12500 {
@@ -103,16 +83,22 @@ func TestHoldWaitsForShortJob(t *testing.T) {
 // 11], W's reduces [11, 22] and [12, 23]: mean 11 s), which is the
 // enumerated optimum. The test asserts the three values and each trace's
 // verdict.
-func TestHoldCountsRivals(t *testing.T) {
-	w := &sim.Workload{Name: "rivals"}
-	for range 2 {
+// holdJob is a job of one map and reds equal reduces.
+type holdJob struct {
+	arrival, mapDur sim.Time
+	reds            int
+	red             sim.Time
+}
+
+// holdCase builds a workload of nodes nodes (2 map and 1 reduce slots each)
+// running jobs, its problem and the enumerated optimal mean turnaround.
+func holdCase(t *testing.T, name string, nodes int, jobs []holdJob) (*sim.Workload, *lowerbound.Problem, float64) {
+	t.Helper()
+	w := &sim.Workload{Name: name}
+	for range nodes {
 		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{MapSlots: 2, ReduceSlots: 1})
 	}
-	for _, j := range []struct {
-		arrival, mapDur sim.Time
-		reds            int
-		red             sim.Time
-	}{{0, 2000, 2, 11000}, {0, 1000, 1, 7000}, {3000, 3000, 1, 6000}, {7000, 3000, 1, 1000}} {
+	for _, j := range jobs {
 		job := sim.Job{Arrival: j.arrival, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{{Work: j.mapDur}}}
 		for range j.reds {
 			job.Reduces = append(job.Reduces, sim.TaskSpec{Work: j.red})
@@ -127,7 +113,11 @@ func TestHoldCountsRivals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+	return w, p, ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+}
+
+func TestHoldCountsRivals(t *testing.T) {
+	w, p, opt := holdCase(t, "rivals", 2, []holdJob{{0, 2000, 2, 11000}, {0, 1000, 1, 7000}, {3000, 3000, 1, 6000}, {7000, 3000, 1, 1000}})
 	first, err := upperbound.NewHoldFirstFree(w)
 	if err != nil {
 		t.Fatal(err)
@@ -154,30 +144,7 @@ func TestHoldCountsRivals(t *testing.T) {
 // is the search's, verified, and equals the enumerated optimum. (The
 // offsets alone, main before these moves, end at 17 s.)
 func TestSearchMovesHolds(t *testing.T) {
-	w := &sim.Workload{Name: "hold moves"}
-	for range 2 {
-		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{MapSlots: 2, ReduceSlots: 1})
-	}
-	for _, j := range []struct {
-		arrival, mapDur sim.Time
-		reds            int
-		red             sim.Time
-	}{{4000, 2000, 3, 12000}, {9000, 4000, 1, 2000}, {6000, 3000, 1, 7000}} {
-		job := sim.Job{Arrival: j.arrival, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{{Work: j.mapDur}}}
-		for range j.reds {
-			job.Reduces = append(job.Reduces, sim.TaskSpec{Work: j.red})
-		}
-		w.Jobs = append(w.Jobs, job)
-	}
-	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex, err := lowerbound.Exact(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+	w, p, opt := holdCase(t, "hold moves", 2, []holdJob{{4000, 2000, 3, 12000}, {9000, 4000, 1, 2000}, {6000, 3000, 1, 7000}})
 	res, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: lowerbound.MeanTurnaround, Sim: simbridge.IdealOptions(), Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,9 @@ const lpMaxNonzeros = 1 << 21
 
 // lpScale is the denominator to which the LP's weights are rounded for the
 // exact check: the integer weights round(lpScale·y_t) stay below 2^20, so
-// the check's sums (at most slots·horizon·2^20 < 2^46) fit an int64.
+// the check's sums fit an int64: the offer is at most slots·2^14·2^20 (the
+// LP's horizon is below 2^14 units) and the need at most Σ_j n_j·min(p_j,
+// 2^14)·2^20, beyond reach for fewer than 2^29 slots or 2^29 maps.
 const lpScale = 1 << 20
 
 // lpMinGain is the LP objective (in units of slot time times a weight in
@@ -198,6 +200,9 @@ func (s *searcher) weightedLoad() bool {
 	}
 	c := lpCert{t0: t0, pre: make([]int64, nT+1)}
 	for i, v := range lp.X()[:nT] {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false // a negative weight would break the proof: trust no such answer
+		}
 		c.pre[i+1] = c.pre[i] + int64(math.Round(math.Min(1, math.Max(0, v))*lpScale))
 	}
 	if !certRefutes(sc.js, sc.avail, &c) {
@@ -219,21 +224,33 @@ func certRefutes(js []dlJob, avail []int64, c *lpCert) bool {
 	at := func(t int64) int64 {
 		return c.pre[min(max(t, c.t0), last)-c.t0]
 	}
-	var need int64
-	for _, j := range js {
-		least := int64(math.MaxInt64)
-		for st := j.rho; st <= j.d-j.p; st++ {
-			least = min(least, at(st+j.p)-at(st))
-		}
-		if least == math.MaxInt64 {
-			return true // no start meets the deadline
-		}
-		need += int64(j.n) * least
-	}
 	// Σ_t c_t y_t: slot i offers the weight of the units from A_i on.
 	var offer int64
 	for _, a := range avail {
 		offer += at(last+1) - at(a)
 	}
-	return need > offer
+	var need int64
+	for _, j := range js {
+		lo, hi := j.rho, j.d-j.p
+		if lo > hi {
+			return true // no start meets the deadline
+		}
+		// A start whose window lies wholly before t0 or at or after last
+		// covers no weight (the weights are ≥ 0): then the least is 0, and
+		// otherwise every start lies in the vector's range, so the scan is
+		// at most its length whatever the job's window (a pooled vector is
+		// checked at later nodes with wider windows).
+		if lo+j.p <= c.t0 || hi >= last {
+			continue
+		}
+		least := int64(math.MaxInt64)
+		for st := lo; st <= hi; st++ {
+			least = min(least, at(st+j.p)-at(st))
+		}
+		need += int64(j.n) * least
+		if need > offer {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package bnb
 import (
 	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/mrbound/mrbound/lowerbound"
@@ -141,4 +143,96 @@ func TestMRCPMaxTurnaroundLP(t *testing.T) {
 	if v, err := value(p, lowerbound.MaxTurnaround, res.Placements); err != nil || v != res.Value {
 		t.Fatalf("seed 1: schedule %v, value %v against %v", err, v, res.Value)
 	}
+}
+
+// meetsDeadlines reports, by enumeration, whether the maps of js (each
+// released at rho, due by d, of length p) fit on slots free from avail.
+func meetsDeadlines(js []dlJob, avail []int64) bool {
+	var ts []dlJob
+	for _, j := range js {
+		for range j.n {
+			ts = append(ts, dlJob{rho: j.rho, d: j.d, p: j.p, n: 1})
+		}
+	}
+	ends := append([]int64(nil), avail...)
+	used := make([]bool, len(ts))
+	var place func(k int) bool
+	place = func(k int) bool {
+		if k == len(ts) {
+			return true
+		}
+		for i, tk := range ts {
+			if used[i] {
+				continue
+			}
+			for sl, e := range ends {
+				st := max(e, tk.rho)
+				if st+tk.p > tk.d {
+					continue
+				}
+				ends[sl], used[i] = st+tk.p, true
+				ok := place(k + 1)
+				ends[sl], used[i] = e, false
+				if ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return place(0)
+}
+
+// TestWeightedLoadRefutesOnlyInfeasible: on 20 000 seeded small map-stage
+// problems (1–3 jobs, at most 6 maps, 1–3 slots), whenever the LP's
+// weights (weightedLoad) or arbitrary non-negative weights (certRefutes,
+// as a pooled vector from another node is used) refute the deadlines, no
+// placement by enumeration meets them; both refute some problems.
+// (s15max's rule, reviewed: 74 683 LP refutations in 200 000 problems, none
+// of a feasible one.)
+func TestWeightedLoadRefutesOnlyInfeasible(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	lpFired, poolFired := 0, 0
+	for it := range 20000 {
+		var js []dlJob
+		tasks := 0
+		for range 1 + r.IntN(3) {
+			rho, p := int64(r.IntN(5)), int64(1+r.IntN(4))
+			j := dlJob{rho: rho, p: p, d: rho + p + int64(r.IntN(6)), n: 1 + r.IntN(3)}
+			tasks += j.n
+			js = append(js, j)
+		}
+		if tasks > 6 {
+			continue
+		}
+		avail := make([]int64, 1+r.IntN(3))
+		for i := range avail {
+			avail[i] = int64(r.IntN(4))
+		}
+		slices.Sort(avail)
+		c := lpCert{t0: int64(r.IntN(4)), pre: make([]int64, 2+r.IntN(10))}
+		for i := 1; i < len(c.pre); i++ {
+			c.pre[i] = c.pre[i-1] + int64(r.IntN(3))*lpScale/2
+		}
+		s := &searcher{ctx: context.Background()}
+		s.dec.js, s.dec.avail = js, avail
+		byLP := s.weightedLoad()
+		byPool := certRefutes(js, avail, &c)
+		if !byLP && !byPool {
+			continue
+		}
+		if byLP {
+			lpFired++
+		}
+		if byPool {
+			poolFired++
+		}
+		if meetsDeadlines(js, avail) {
+			t.Fatalf("problem %d: refuted (LP %v, weights %v) though feasible: jobs %+v, slots from %v, weights from %d: %v", it, byLP, byPool, js, avail, c.t0, c.pre)
+		}
+	}
+	if lpFired == 0 || poolFired == 0 {
+		t.Errorf("refutations: LP %d, arbitrary weights %d; want both > 0", lpFired, poolFired)
+	}
+	t.Logf("refutations: LP %d, arbitrary weights %d", lpFired, poolFired)
 }

@@ -20,6 +20,15 @@ const (
 	// lagMaxCells is the most grid cells the bound spans; beyond it (a fine
 	// grid over a long stream) the search goes without it.
 	lagMaxCells = 1 << 14
+	// lagMaxWork caps the cell visits of the root's steps (each step
+	// rebuilds every job's reduce tables, about Σ_j Σ_{r ≤ r_j} (r/R + 2)
+	// visits per cell) and lagMaxTable the cells the tables hold: beyond
+	// either (many reduces per reduce slot, or many jobs on a long grid)
+	// the search goes without the bound rather than spend minutes or
+	// gigabytes before its first node. The 20-job MRCP streams need about
+	// 7·10^7 visits and 7·10^4 cells.
+	lagMaxWork  = 2e9
+	lagMaxTable = 1 << 23
 	// lagIters is the number of subgradient steps at the root: the result
 	// is a function of the data alone. On the 20-job MRCP streams 300 / 600
 	// steps give 2880.7 / 2884.9 s at seed 3's root (docs/results.md, issue
@@ -107,6 +116,15 @@ func newLagSum(s *searcher, target float64) *lagSum {
 	h := (hT-ls.base)/ls.u + 1
 	hx := h + span/ls.u + 2
 	if hx > lagMaxCells {
+		return nil
+	}
+	var work, table float64
+	for _, jb := range s.jobs {
+		r := float64(jb.nReds)
+		work += (r*(r+1)/(2*float64(max(ls.nR, 1))) + 2*(r+1)) * float64(hx)
+		table += float64(jb.nReds+jb.nMaps+2) * float64(hx)
+	}
+	if work*lagIters > lagMaxWork || table > lagMaxTable {
 		return nil
 	}
 	ls.h, ls.hx = int(h), int(hx)
@@ -488,6 +506,9 @@ func (ls *lagSum) optimise(s *searcher, t0 int64, target float64, iters int) flo
 	bestLam, bestMu := make([]float64, ls.h), make([]float64, ls.h)
 	theta, stall := 1.0, 0
 	for it := 0; it < iters; it++ {
+		if s.ctx != nil && s.ctx.Err() != nil {
+			break // any multipliers give a valid bound: keep the best so far
+		}
 		v, _ := ls.value(s, t0)
 		if v > best {
 			best, stall = v, 0

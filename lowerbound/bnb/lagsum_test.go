@@ -181,3 +181,53 @@ func TestLagProvesMRCPStream(t *testing.T) {
 	}
 	t.Logf("optimum %v in %d nodes; without the Lagrangian bound %v, value %v after %d", res.Value, res.Nodes, base.Bound, base.Value, base.Nodes)
 }
+
+// TestLagBudgets: the root's steps neither outlast the caller's context
+// nor start where they would take minutes. (1) Ten jobs of 10 maps and
+// 190 reduces on one map and one reduce slot (2 000 tasks) would cost
+// about 10^11 cell visits: the bound is not built, and a search of 10
+// nodes returns (before the budget it ran for minutes whatever its
+// context; reviewer rev15a). (2) On seed 3's MRCP stream the bound is
+// built, and with the context already cancelled the steps stop at once:
+// every multiplier stays 0 and the root value is at most the full steps'.
+func TestLagBudgets(t *testing.T) {
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}}
+	for j := range 10 {
+		jb := lowerbound.Job{Arrival: int64(j) * 1000}
+		for range 10 {
+			jb.Maps = append(jb.Maps, lowerbound.Task{Dur: []int64{1000}})
+		}
+		for range 190 {
+			jb.Reduces = append(jb.Reduces, lowerbound.Task{Dur: []int64{1000}})
+		}
+		p.Jobs = append(p.Jobs, jb)
+	}
+	s := newSearcher(p)
+	s.ctx, s.metric = context.Background(), lowerbound.TotalTurnaround
+	if _, target := fifoList(s); newLagSum(s, float64(target)) != nil {
+		t.Error("the 2 000-task stream's Lagrangian was built: its steps take minutes")
+	}
+	if _, err := Solve(context.Background(), p, lowerbound.TotalTurnaround, Options{NodeLimit: 10}); err != nil {
+		t.Fatal(err)
+	}
+
+	q := mrcpStream(mrcpSeed3)
+	full, stopped := newSearcher(q), newSearcher(q)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	full.ctx, stopped.ctx = context.Background(), ctx
+	full.metric, stopped.metric = lowerbound.TotalTurnaround, lowerbound.TotalTurnaround
+	_, target := fifoList(full)
+	lf, ls := newLagSum(full, float64(target)), newLagSum(stopped, float64(target))
+	if lf == nil || ls == nil {
+		t.Fatal("seed 3's Lagrangian was not built")
+	}
+	for c := range ls.lam {
+		if ls.lam[c] != 0 || ls.mu[c] != 0 {
+			t.Fatalf("cancelled steps moved the multipliers (cell %d: %g, %g)", c, ls.lam[c], ls.mu[c])
+		}
+	}
+	if ls.root > lf.root {
+		t.Errorf("root value with no steps %g above the full steps' %g", ls.root, lf.root)
+	}
+}

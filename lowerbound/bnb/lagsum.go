@@ -239,13 +239,7 @@ func (ls *lagSum) reduceSide(lj *lagJob, r int, g []float64) {
 		}
 		return
 	}
-	k, lo, rem := chains(r, ls.nR)
-	m0 := lo
-	if rem > 0 {
-		m0 = lo + 1
-	}
-	bt := ls.blocks(lj.q, m0, ls.pm)
-	w := ls.hx + lj.q + 1
+	m0, sizes, counts, bt, w := ls.reduceChains(lj, r)
 	row := func(m, s int) float64 {
 		if s >= ls.h {
 			return 0
@@ -254,16 +248,24 @@ func (ls *lagSum) reduceSide(lj *lagJob, r int, g []float64) {
 	}
 	for T := ls.hx; T >= 0; T-- {
 		v := float64(ls.time(T)+int64(m0*lj.q)*ls.u-lj.a) + ls.pm[T+lj.q] - ls.pm[T] + row(m0-1, T+lj.q)
-		if rem > 0 {
-			v += float64(rem-1)*row(lo+1, T) + float64(k-rem)*row(lo, T)
-		} else {
-			v += float64(k-1) * row(lo, T)
-		}
+		v += counts[0]*row(sizes[0], T) + counts[1]*row(sizes[1], T)
 		if T < ls.hx {
 			v = math.Min(v, g[T+1])
 		}
 		g[T] = v
 	}
+}
+
+// reduceChains splits r reduces of lj into chains (chains): the chain of
+// the first reduce has m0 blocks, and counts[i] other chains have sizes[i]
+// blocks each; bt is the blocks table up to m0 blocks and w its row width.
+func (ls *lagSum) reduceChains(lj *lagJob, r int) (m0 int, sizes [2]int, counts [2]float64, bt []float64, w int) {
+	k, lo, rem := chains(r, ls.nR)
+	m0, sizes, counts = lo, [2]int{lo, lo}, [2]float64{float64(k - 1), 0}
+	if rem > 0 {
+		m0, sizes, counts = lo+1, [2]int{lo + 1, lo}, [2]float64{float64(rem - 1), float64(k - rem)}
+	}
+	return m0, sizes, counts, ls.blocks(lj.q, m0, ls.pm), ls.hx + lj.q + 1
 }
 
 // blocks is the backward table b[m][s] (m ≤ mmax, s in [0, hx+p]) of the
@@ -398,13 +400,7 @@ func (ls *lagSum) reduceUse(lj *lagJob, r, L int, use []float64) {
 	for T < ls.hx && g[T] == g[T+1] {
 		T++
 	}
-	k, lo, rem := chains(r, ls.nR)
-	m0 := lo
-	if rem > 0 {
-		m0 = lo + 1
-	}
-	bt := ls.blocks(lj.q, m0, ls.pm)
-	w := ls.hx + lj.q + 1
+	m0, sizes, counts, bt, w := ls.reduceChains(lj, r)
 	q := lj.q
 	add := func(s int, mult float64) {
 		for c := s; c < s+q && c < ls.h; c++ {
@@ -424,11 +420,10 @@ func (ls *lagSum) reduceUse(lj *lagJob, r, L int, use []float64) {
 	}
 	add(T, 1)
 	trace(m0-1, T+q, 1)
-	if rem > 0 {
-		trace(lo+1, T, float64(rem-1))
-		trace(lo, T, float64(k-rem))
-	} else {
-		trace(lo, T, float64(k-1))
+	for i := range sizes {
+		if counts[i] > 0 {
+			trace(sizes[i], T, counts[i])
+		}
 	}
 }
 

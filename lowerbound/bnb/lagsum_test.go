@@ -35,6 +35,30 @@ func bruteJob(ls *lagSum, j int) float64 {
 		}
 		return true
 	}
+	// each calls visit with the last end and the priced use of every
+	// multiset of n starts in [from, last] of blocks of length d that fits
+	// k slots.
+	each := func(n, d, k int, pre []float64, from, last int, visit func(end int, v float64)) {
+		var rec func(from int, starts []int)
+		rec = func(from int, starts []int) {
+			if len(starts) == n {
+				if !fits(starts, d, k) {
+					return
+				}
+				end, v := 0, 0.0
+				for _, s := range starts {
+					end = max(end, s+d)
+					v += price(pre, s, d)
+				}
+				visit(end, v)
+				return
+			}
+			for s := from; s <= last; s++ {
+				rec(s, append(starts, s))
+			}
+		}
+		rec(from, nil)
+	}
 	// red[L]: the least reduce-side value with every reduce at or after L.
 	red := make([]float64, ls.hx+1)
 	for L := range red {
@@ -43,51 +67,17 @@ func bruteJob(ls *lagSum, j int) float64 {
 			red[L] = float64(ls.time(L) - lj.a)
 			continue
 		}
-		var rec func(from int, starts []int)
-		rec = func(from int, starts []int) {
-			if len(starts) == lj.r {
-				if !fits(starts, lj.q, ls.nR) {
-					return
-				}
-				c, v := 0, 0.0
-				for _, s := range starts {
-					c = max(c, s+lj.q)
-					v += price(ls.pm, s, lj.q)
-				}
-				red[L] = math.Min(red[L], v+float64(ls.time(c)-lj.a))
-				return
-			}
-			for s := from; s <= ls.hx; s++ {
-				rec(s, append(starts, s))
-			}
-		}
-		rec(L, nil)
+		each(lj.r, lj.q, ls.nR, ls.pm, L, ls.hx, func(c int, v float64) {
+			red[L] = math.Min(red[L], v+float64(ls.time(c)-lj.a))
+		})
 	}
 	if lj.n == 0 {
 		return red[lj.aCell]
 	}
 	best := math.Inf(1)
-	var rec func(from int, starts []int)
-	rec = func(from int, starts []int) {
-		if len(starts) == lj.n {
-			if !fits(starts, lj.p, ls.nM) {
-				return
-			}
-			l, v := 0, 0.0
-			for _, s := range starts {
-				l = max(l, s+lj.p)
-				v += price(ls.pl, s, lj.p)
-			}
-			if l <= ls.hx {
-				best = math.Min(best, v+red[l])
-			}
-			return
-		}
-		for s := from; s+lj.p <= ls.hx; s++ {
-			rec(s, append(starts, s))
-		}
-	}
-	rec(lj.aCell, nil)
+	each(lj.n, lj.p, ls.nM, ls.pl, lj.aCell, ls.hx-lj.p, func(l int, v float64) {
+		best = math.Min(best, v+red[l])
+	})
 	return best
 }
 

@@ -83,9 +83,7 @@ type lagSum struct {
 	capM []float64 // and capacity per cell
 	capR []float64
 	// root is the value at the root with the final multipliers.
-	root   float64
-	target float64 // the root's step target
-
+	root float64
 }
 
 func (ls *lagSum) time(c int) int64 { return ls.base + int64(c)*ls.u }
@@ -101,11 +99,10 @@ func (ls *lagSum) cell(t int64) int {
 // total, ms); nil when the grid is too fine or there are no slots.
 func newLagSum(s *searcher, target float64) *lagSum {
 	ls := &lagSum{base: s.minA, u: s.unit, nM: len(s.slots[0]), nR: len(s.slots[1])}
-	var span, lastA int64
+	var span int64
 	maxp, maxq := 1, 1
 	for _, jb := range s.jobs {
 		span = max(span, int64(jb.nMaps)*jb.pMap+int64(jb.nReds)*jb.pRed)
-		lastA = max(lastA, jb.arrival)
 		if (jb.nMaps > 0 && ls.nM == 0) || (jb.nReds > 0 && ls.nR == 0) {
 			return nil
 		}
@@ -144,7 +141,6 @@ func newLagSum(s *searcher, target float64) *lagSum {
 	ls.useM, ls.useR = make([]float64, ls.h), make([]float64, ls.h)
 	ls.capM, ls.capR = make([]float64, ls.h), make([]float64, ls.h)
 	ls.root = ls.optimise(s, s.minA, target, lagIters)
-	ls.target = target
 	return ls
 }
 

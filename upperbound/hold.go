@@ -204,22 +204,7 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 			h.cands = append(h.cands, rival{job: i, ready: e})
 		}
 	}
-	for _, i := range h.inFlight {
-		consider(i, h.mapEnd[i])
-	}
-	if !l.holdFirstFree {
-		for k := range min(l.maps.Len(), maxLookahead) {
-			if i := l.maps.at(k); l.st[i].pending[1] > 0 {
-				consider(i, l.mapsLeftEstimate(i, now))
-			}
-		}
-	}
-	for _, i := range h.byArrival[h.next:] {
-		if l.st[i].arrival >= f {
-			break
-		}
-		consider(i, l.readyEstimate(i))
-	}
+	l.soonReady(now, f, !l.holdFirstFree, len(h.byArrival), consider)
 	if len(h.cands) == 0 {
 		return false
 	}
@@ -302,20 +287,32 @@ func (l *List) holdHorizon(now, own float64) {
 			h.rivals = append(h.rivals, rival{i, e, r})
 		}
 	}
+	l.soonReady(now, last, true, maxLookahead, add)
+	slices.SortFunc(h.rivals, func(a, b rival) int { return cmpFloat(a.ready, b.ready) })
+}
+
+// soonReady calls visit with each job whose reduces may be ready soon and
+// the estimate of when: the jobs with every map launched (their last map's
+// end), when withLeft the first maxLookahead arrived jobs with maps left in
+// srpt's map order (mapsLeftEstimate), and at most limit of the jobs
+// arriving before until (readyEstimate), in that order.
+func (l *List) soonReady(now, until float64, withLeft bool, limit int, visit func(i int, e float64)) {
+	h := l.hold
 	for _, i := range h.inFlight {
-		add(i, h.mapEnd[i])
+		visit(i, h.mapEnd[i])
 	}
-	for k := range min(l.maps.Len(), maxLookahead) {
-		i := l.maps.at(k)
-		add(i, l.mapsLeftEstimate(i, now))
+	if withLeft {
+		for k := range min(l.maps.Len(), maxLookahead) {
+			i := l.maps.at(k)
+			visit(i, l.mapsLeftEstimate(i, now))
+		}
 	}
 	for k, i := range h.byArrival[h.next:] {
-		if l.st[i].arrival >= last || k >= maxLookahead {
+		if l.st[i].arrival >= until || k >= limit {
 			break
 		}
-		add(i, l.readyEstimate(i))
+		visit(i, l.readyEstimate(i))
 	}
-	slices.SortFunc(h.rivals, func(a, b rival) int { return cmpFloat(a.ready, b.ready) })
 }
 
 // firstFreeFor is when job i's reduce would start without a hold: the

@@ -63,6 +63,9 @@ type Options struct {
 	// noLag leaves the time-indexed Lagrangian out of the sums' node
 	// bound (tests and measurements).
 	noLag bool
+	// noTwins leaves the identical jobs' order (§14f) out of the tree
+	// (tests and measurements).
+	noTwins bool
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -128,8 +131,12 @@ type searcher struct {
 	hash               uint64 // zobrist hash of the placed counts
 	memo               *memo
 	lag                *lagSum // the sums' Lagrangian bound (§14e), or nil
-	vbuf               []int64
-	dominated          int64
+	// twin[k] is the identical job that precedes k (§14f: lower index, no
+	// later arrival), whose tasks of each kind k's must not overtake; -1
+	// when none or when the rule is off.
+	twin      []int
+	vbuf      []int64
+	dominated int64
 
 	inc      int64 // best score so far (math.MaxInt64: none)
 	known    int64 // stop once inc ≤ known
@@ -169,6 +176,11 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	s := newSearcher(p)
 	if s == nil {
 		return nil, nil
+	}
+	if o.noTwins {
+		for j := range s.twin {
+			s.twin[j] = -1
+		}
 	}
 	s.ctx, s.metric = ctx, m
 	s.limit = o.NodeLimit
@@ -323,6 +335,7 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 		idx += s.jobs[j].nReds
 	}
 	s.nTasks = idx
+	s.twin = twins(s.jobs)
 	// With identical durations on every node a slot's node never changes a
 	// duration; at most nk[k] slots of kind k are ever busy, so more are
 	// never chosen (each task takes the earliest-free one).
@@ -349,6 +362,42 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 	s.avail[1] = make([]int64, len(s.slots[1]))
 	s.candidates = make([][]cand, s.nTasks+1)
 	return s
+}
+
+// twins returns, per job k, the identical job i < k with a_i ≤ a_k of
+// largest index, or -1: the pairs of the twin rule (§14f). Identical means
+// the same numbers and durations of maps and of reduces (the class has one
+// duration per task on every node); a job without tasks has no twin.
+func twins(jobs []job) []int {
+	tw := make([]int, len(jobs))
+	for k, b := range jobs {
+		tw[k] = -1
+		if b.nMaps+b.nReds == 0 {
+			continue
+		}
+		for i := k - 1; i >= 0; i-- {
+			a := jobs[i]
+			if a.nMaps == b.nMaps && a.nReds == b.nReds && a.pMap == b.pMap && a.pRed == b.pRed && a.arrival <= b.arrival {
+				tw[k] = i
+				break
+			}
+		}
+	}
+	return tw
+}
+
+// overtakes reports whether placing job j's next task, of kind k, would let
+// j's tasks of that kind catch up with those of its twin (§14f): the twin
+// must have placed more of them first.
+func (s *searcher) overtakes(j, k int) bool {
+	i := s.twin[j]
+	if i < 0 {
+		return false
+	}
+	if k == 0 {
+		return s.mapsDone[i] < s.jobs[i].nMaps
+	}
+	return s.redsDone[i] < s.jobs[i].nReds
 }
 
 // cand is one child: job j's next task of kind k at start on slot.
@@ -555,7 +604,7 @@ func gcd(a, b int64) int64 {
 
 // children appends to cs the current node's children, each with its bound,
 // best first: the rules of §14 (keys grow, starts clamped to the key's
-// floor, the active rule).
+// floor, the active rule) and §14f (twins in order).
 func (s *searcher) children(cs []cand) []cand {
 	var f [2]int64
 	var fs [2]int
@@ -580,7 +629,10 @@ func (s *searcher) children(cs []cand) []cand {
 	// which the memo's dominance needs).
 	for j := range s.jobs {
 		k, idx, r, d, ok := s.next(j)
-		if !ok {
+		if !ok || s.overtakes(j, k) {
+			// A task the twin rule holds back is no witness of the
+			// active rule either (§14f: moving it earlier could break
+			// the twins' order).
 			continue
 		}
 		e := max(f[k], r, s.floor(idx)) + d
@@ -593,7 +645,7 @@ func (s *searcher) children(cs []cand) []cand {
 	}
 	for j := range s.jobs {
 		k, idx, r, d, ok := s.next(j)
-		if !ok {
+		if !ok || s.overtakes(j, k) {
 			continue
 		}
 		start := max(f[k], r, s.floor(idx))

@@ -24,7 +24,11 @@
 // cut the tree, both proven in §14: a task is not placed when another
 // available task of its kind could run entirely, on the same slot, before it
 // starts (the schedule would not be active), and a node whose lower bound
-// reaches the incumbent is closed.
+// reaches the incumbent is closed. Identical jobs (the same numbers and
+// durations of maps and of reduces) are taken in order: a job places no map
+// (reduce) while an identical job of lower index and no later arrival has
+// maps (reduces) left, since exchanging their tasks' owners makes any
+// schedule one of that order, no worse for every metric (§14f).
 //
 // Node bounds use that every remaining task starts no earlier than the last
 // placed start: per job, its critical path over the slots' free times; for

@@ -132,8 +132,8 @@ type searcher struct {
 	memo               *memo
 	lag                *lagSum // the sums' Lagrangian bound (§14e), or nil
 	// twin[k] is the identical job that precedes k (§14f: lower index, no
-	// later arrival), whose tasks of each kind k's must not overtake; -1
-	// when none or when the rule is off.
+	// later arrival), which places all its tasks of a kind before k places
+	// one; -1 when none or when the rule is off.
 	twin      []int
 	vbuf      []int64
 	dominated int64
@@ -386,9 +386,9 @@ func twins(jobs []job) []int {
 	return tw
 }
 
-// overtakes reports whether placing job j's next task, of kind k, would let
-// j's tasks of that kind catch up with those of its twin (§14f): the twin
-// must have placed more of them first.
+// overtakes reports whether job j's next task, of kind k, must wait for
+// j's twin (§14f): j places no task of a kind while its twin has tasks of
+// that kind left (some optimum gives the twin the earliest starts of both).
 func (s *searcher) overtakes(j, k int) bool {
 	i := s.twin[j]
 	if i < 0 {

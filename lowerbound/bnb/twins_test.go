@@ -132,7 +132,7 @@ func TestTwinsMatchExact(t *testing.T) {
 
 // TestTwinsProveMRCPStream: the 12-job MRCP mixed stream of seed 3 (λ 0.02;
 // three job types, so nine of the twelve jobs have an earlier twin) is
-// proven for the total turnaround within 10,000 depth-first and 110,000
+// proven for the total turnaround within 5,000 depth-first and 55,000
 // best-first nodes with the twin rule, its schedule passing the
 // independent check at the optimum's value, and in fewer nodes than the
 // budget that the search without the rule spends and stops at, with a
@@ -140,7 +140,7 @@ func TestTwinsMatchExact(t *testing.T) {
 func TestTwinsProveMRCPStream(t *testing.T) {
 	p := mrcpGenerated(t, 12, 3)
 	ctx := context.Background()
-	o := Options{NodeLimit: 10_000, BoundNodes: 110_000}
+	o := Options{NodeLimit: 5_000, BoundNodes: 55_000}
 	res, err := Solve(ctx, p, lowerbound.TotalTurnaround, o)
 	if err != nil || res == nil || res.Status != solve.Optimal {
 		t.Fatalf("with the twin rule: %v %+v, want optimal", err, res)

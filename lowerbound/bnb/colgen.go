@@ -75,12 +75,12 @@ const (
 // cgColumn is one job's relaxed schedule: its cost C_j − a_j (ms) and its
 // use per cell (maps then reduces), as sparse (cell, count) pairs.
 type cgColumn struct {
-	cost       float64
-	cellsM     []int
-	countM     []float64
-	cellsR     []int
-	countR     []float64
-	job        int
+	cost   float64
+	cellsM []int
+	countM []float64
+	cellsR []int
+	countR []float64
+	job    int
 }
 
 // sparse appends the non-zero cells of use (cleared on the way).

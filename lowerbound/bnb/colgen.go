@@ -36,16 +36,18 @@ import (
 //
 // What it is for: the search keeps the subgradient's multipliers (§14e).
 // On the 20-job MRCP streams the generation raises their root value by
-// less than a second at a hundred times their CPU, and its master, an
-// upper estimate of the Lagrangian dual, shows that no multipliers could
-// raise it by much more (docs/results.md, s16dw): RootLagrangian reports
-// both, for bench/mrcpexact -lag-root and the tests.
+// 0–5.7 s at 10–200 times their CPU, and its master, an upper estimate of
+// the Lagrangian dual, shows that no multipliers could raise it by more
+// than 0.4–15 s (docs/results.md, s16dw): the root gap is the
+// relaxation's. RootLagrangian reports both, for bench/mrcpexact
+// -lag-root and the tests.
 
 const (
 	// cgRounds is the number of LP solves of RootLagrangian's column
 	// generation by default: a count, so that the result is a function of
-	// the data. On seed 1 of the 20-job MRCP streams 400 rounds raise the
-	// subgradient's 2569.9 s by 0.2 s (docs/results.md, s16dw).
+	// the data. On the 20-job MRCP streams 400 solves raise the
+	// subgradient's root by 0–5.7 s at 5–170 s of CPU, two of them
+	// converging (docs/results.md, s16dw).
 	cgRounds = 400
 	// cgBox is the half width of the box around the best prices at the
 	// root, in grid steps u per task and cell (a price is in time units per

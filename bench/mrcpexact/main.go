@@ -15,6 +15,10 @@
 //
 //	nice go run ./bench/mrcpexact -seeds 1,2,3,4,5,6
 //	go run ./bench/mrcpexact -seeds 1 -metrics total-turnaround -model-lp native,highs -limit 3m
+//
+// With -lag-root N it runs no comparison and prints instead, per seed, the
+// sums' time-indexed Lagrangian at the root: the subgradient's value and
+// the column generation's after at most N LP solves (docs/bounds.md §14g).
 package main
 
 import (
@@ -30,6 +34,7 @@ import (
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/instances/mrcpscenario"
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/lowerbound/bnb"
 	"github.com/mrbound/mrbound/lowerbound/windowbound"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/solve"
@@ -46,7 +51,15 @@ func main() {
 	limit := flag.Duration("limit", simbridge.DefaultOptimumTimeLimit, "time limit of the whole-stream solve")
 	nodes := flag.Int64("search-nodes", 0, "node limit of the branch and bound (0: simbridge.DefaultSearchNodes, -1: none)")
 	lp := flag.String("model-lp", "", "for the turnaround metrics, also print the size of the whole-stream MILP (with the best verified schedule as incumbent) and solve its LP relaxation with these solvers (e.g. native,highs) within -limit")
+	lagRoot := flag.Int("lag-root", 0, "instead of compare, print per seed the sums' time-indexed Lagrangian at the root: the subgradient's value and the column generation's after at most this many LP solves (docs/bounds.md §14g), the master's value and the CPU of each")
 	flag.Parse()
+	if *lagRoot > 0 {
+		if err := runLagRoot(*seeds, *jobs, *lambda, *lagRoot); err != nil {
+			fmt.Fprintln(os.Stderr, "mrcpexact:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*seeds, *jobs, *lambda, *metrics, *limit, *nodes, *lp); err != nil {
 		fmt.Fprintln(os.Stderr, "mrcpexact:", err)
 		os.Exit(1)
@@ -141,6 +154,45 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 		for _, l := range models {
 			fmt.Println(l)
 		}
+	}
+	return nil
+}
+
+// runLagRoot prints, per seed, the root of the sums' time-indexed
+// Lagrangian (bnb.RootLagrangian) with the subgradient's multipliers and
+// with the column generation's after at most rounds LP solves, the
+// master's value (an upper estimate of what any multipliers give) and the
+// CPU seconds of the whole call, as a Markdown table.
+func runLagRoot(seeds string, jobs int, lambda float64, rounds int) error {
+	fmt.Println("| seed | subgradient | column generation | master (not certified) | LP solves | CPU s |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, ss := range strings.Split(seeds, ",") {
+		seed, err := strconv.ParseUint(ss, 10, 64)
+		if err != nil {
+			return fmt.Errorf("-seeds: %v", err)
+		}
+		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: lambda, Seed: seed})
+		if err != nil {
+			return err
+		}
+		w, err := workload.FromMRCP(fmt.Sprintf("seed %d", seed), in)
+		if err != nil {
+			return err
+		}
+		p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+		if err != nil {
+			return err
+		}
+		c0 := cpu()
+		lr, err := bnb.RootLagrangian(context.Background(), p, rounds)
+		if err != nil {
+			return fmt.Errorf("seed %d: %w", seed, err)
+		}
+		if lr == nil {
+			fmt.Printf("| %d | - | - | - | - | %.1f |\n", seed, (cpu() - c0).Seconds())
+			continue
+		}
+		fmt.Printf("| %d | %.1f s | %.1f s | %.1f s | %d | %.1f |\n", seed, lr.Subgradient/1000, lr.ColGen/1000, lr.Master/1000, lr.Solves, (cpu() - c0).Seconds())
 	}
 	return nil
 }

@@ -38,7 +38,10 @@
 // prices of the slots, each job alone bounded by chains of its tasks that
 // never exceed its parallelism; docs/bounds.md §14e, lagsum.go); for the
 // maximum turnaround, EDF feasibility of the same relaxation against the
-// incumbent's deadlines.
+// incumbent's deadlines. RootLagrangian measures that Lagrangian at the
+// root against multipliers from column generation (an LP over each job's
+// own schedules, colgen.go, §14g), whose master value bounds what any
+// multipliers could give.
 //
 // With Options.BoundNodes a best-first phase follows a depth-first search
 // stopped by its node limit: the same tree expanded from the root in order

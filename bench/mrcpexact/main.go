@@ -25,6 +25,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -192,7 +193,10 @@ func runLagRoot(seeds string, jobs int, lambda float64, rounds int) error {
 			fmt.Printf("| %d | - | - | - | - | %.1f |\n", seed, (cpu() - c0).Seconds())
 			continue
 		}
-		fmt.Printf("| %d | %.1f s | %.1f s | %.1f s | %d | %.1f |\n", seed, lr.Subgradient/1000, lr.ColGen/1000, lr.Master/1000, lr.Solves, (cpu() - c0).Seconds())
+		// Bounds rounded down, the master's upper estimate up, for display.
+		down := func(ms float64) float64 { return math.Floor(ms/100) / 10 }
+		up := func(ms float64) float64 { return math.Ceil(ms/100) / 10 }
+		fmt.Printf("| %d | %.1f s | %.1f s | %.1f s | %d | %.1f |\n", seed, down(lr.Subgradient), down(lr.ColGen), up(lr.Master), lr.Solves, (cpu() - c0).Seconds())
 	}
 	return nil
 }

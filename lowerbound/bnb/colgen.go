@@ -282,6 +282,11 @@ func (ls *lagSum) colGen(s *searcher, t0 int64, cols []cgColumn, rounds int, box
 		}
 		x := lp.X()
 		obj := lp.Objective()
+		if !finite(x) || math.IsNaN(obj) || math.IsInf(obj, 0) {
+			// A non-finite price would leave a job's argmin undefined:
+			// keep the best prices evaluated so far.
+			break
+		}
 		// price evaluates the Lagrangian at the quantised prices
 		// w·best + (1 − w)·x and queues every job's least column there
 		// that the LP's solution x violates.
@@ -437,4 +442,14 @@ func RootLagrangian(ctx context.Context, p *lowerbound.Problem, rounds int) (*La
 	r := &LagRoot{Subgradient: ls.root}
 	r.ColGen, r.Master, r.Solves = ls.colGen(s, s.minA, ls.fifoColumns(s), rounds, cgBox*float64(ls.u))
 	return r, nil
+}
+
+// finite reports whether every element of x is a finite number.
+func finite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }

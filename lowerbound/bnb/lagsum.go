@@ -358,7 +358,7 @@ func (ls *lagSum) mapVal(lj *lagJob, nLeft, rho int, use, useR []float64) float6
 			best, bestL = v, L
 		}
 	}
-	if use != nil {
+	if use != nil && bestL >= 0 {
 		// The argmin: each kind of chain's blocks (multiplicity the number
 		// of such chains), then the reduces from bestL.
 		trace := func(m int, mult float64) {

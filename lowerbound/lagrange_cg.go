@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -86,10 +87,21 @@ func IntervalLagrangianCG(ctx context.Context, p *Problem, o LagrangeOptions, co
 	if err := p.Validate(); err != nil {
 		return LagrangeResult{}, st, err
 	}
+	if o.Intervals > 0 {
+		if err := sizelimit.Check("LagrangeOptions.Intervals", float64(o.Intervals), lagIntervalBytes, "grid intervals"); err != nil {
+			return LagrangeResult{}, st, err
+		}
+	}
 	pr := newPrep(p)
 	if len(pr.jobs) == 0 {
 		return LagrangeResult{}, st, nil
 	}
+	return pr.intervalLagrangianCG(ctx, o, co)
+}
+
+// intervalLagrangianCG runs the column generation on a non-empty problem.
+func (pr *prep) intervalLagrangianCG(ctx context.Context, o LagrangeOptions, co CGOptions) (LagrangeResult, CGStats, error) {
+	st := CGStats{Master: math.Inf(1)}
 	steps := co.ThetaSteps
 	if steps <= 0 {
 		steps = thetaSteps

@@ -141,3 +141,49 @@ func TestIntervalLagrangianCGStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestComputeWithLagrangeCG: through ComputeWith, the column generation
+// gives the Lagrangian component at least the subgradient method's value
+// and at most the optimum.
+func TestComputeWithLagrangeCG(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 163))
+	raised := 0
+	for i := range 20 {
+		p := randomProblem(rng, 7)
+		opt, err := Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := cgGrids[i%len(cgGrids)]
+		plain, err := ComputeWith(context.Background(), p, Options{Lagrange: &o})
+		if err != nil {
+			t.Fatal(err)
+		}
+		co := cgTestOptions
+		cg, err := ComputeWith(context.Background(), p, Options{Lagrange: &o, LagrangeCG: &co})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := component(plain, LagrangeComponent), component(cg, LagrangeComponent)
+		optT := float64(opt.TotalTurnaround)
+		if b < a || b > optT+roundingSlack(optT) {
+			t.Errorf("instance %d: Lagrangian component %.9g with column generation, %.9g without, optimum %g", i, b, a, optT)
+		}
+		if b > a+1e-6*math.Max(1, a) {
+			raised++
+		}
+	}
+	if raised == 0 {
+		t.Errorf("column generation never raised the component: the test does not exercise it")
+	}
+}
+
+// component is the value of total turnaround's component name in b.
+func component(b *Bounds, name string) float64 {
+	for _, c := range b.Get(TotalTurnaround).Components {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return math.NaN()
+}

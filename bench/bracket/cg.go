@@ -15,6 +15,7 @@ import (
 var (
 	cgRounds, cgTheta, cgSeedEvery int
 	cgBox                          float64
+	cgStartsOnly                   bool
 )
 
 // cgLine runs IntervalLagrangianCG on p (n: jobs × 1000, for the mean in s)
@@ -22,6 +23,9 @@ var (
 // master's objective, rounds, columns, rows and CPU.
 func cgLine(p *lowerbound.Problem, n float64, intervals, steps int) error {
 	for _, noStarts := range []bool{true, false} {
+		if noStarts && cgStartsOnly {
+			continue
+		}
 		lo := lowerbound.LagrangeOptions{Intervals: intervals, Iterations: steps, NoStarts: noStarts}
 		c0 := cpuSeconds()
 		res, st, err := lowerbound.IntervalLagrangianCG(context.Background(), p, lo,

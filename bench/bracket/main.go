@@ -64,6 +64,7 @@ func main() {
 	flag.IntVar(&cgTheta, "cg-theta", 0, "with -cg-rounds: the completion weights' grid in the evaluations (0: the subgradient method's)")
 	flag.IntVar(&cgSeedEvery, "cg-seed-every", 0, "with -cg-rounds: seed the pool with every k-th subgradient iterate's columns (0: every one)")
 	flag.Float64Var(&cgBox, "cg-box", 0, "with -cg-rounds: the box step's relative half-width (0: the default)")
+	flag.BoolVar(&cgStartsOnly, "cg-starts-only", false, "with -cg-rounds: only the run with the start-time terms (§4c)")
 	flag.Parse()
 	if _, err := waitsRuleNamed(waitsRule); waits && err != nil {
 		fmt.Fprintln(os.Stderr, "bracket:", err)

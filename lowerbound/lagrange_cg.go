@@ -64,9 +64,8 @@ type CGStats struct {
 	// zero-usage tail columns); MasterRows of the last master.
 	Rounds, Columns, MasterRows int
 	// Master is the last master LP's optimum (+Inf when none was solved):
-	// a value of the cutting-plane model, not a bound; once pricing finds
-	// no column, an upper estimate of the dual optimum for the families
-	// chosen.
+	// the cutting-plane model's value with the box step's penalties, an
+	// estimate, never a bound.
 	Master float64
 	// Improving is the number of columns with negative reduced cost found
 	// at the last round's prices (0: the master is optimal for the pool's
@@ -76,12 +75,15 @@ type CGStats struct {
 
 // IntervalLagrangianCG bounds total turnaround by the interval Lagrangian of
 // docs/bounds.md §4b–§4c at prices found by column generation (§4f): the
-// subgradient method of IntervalLagrangian runs first (o), every iterate's
-// minimisers seed the master LP, and each master's capacity duals are
-// evaluated and priced for new columns, for co.Rounds rounds. The value is
+// subgradient method of IntervalLagrangian runs first (o), its iterates'
+// minimisers seed the master LP, and each master's duals (smoothed towards
+// the best point) are evaluated and priced for new columns, for co.Rounds
+// rounds. The value is
 // the Lagrangian at the best prices evaluated — the subgradient method's
 // best included — so it is at least IntervalLagrangian's with o, and valid
-// whenever the rounds stop (limit, cancelled ctx, a failed LP solve).
+// whenever the rounds stop (their limit, a cancelled ctx, a master not solved
+// to optimality). The error is non-nil only for an invalid problem or a
+// master solve that failed as a call (an unknown backend, say).
 func IntervalLagrangianCG(ctx context.Context, p *Problem, o LagrangeOptions, co CGOptions) (LagrangeResult, CGStats, error) {
 	st := CGStats{Master: math.Inf(1)}
 	if err := p.Validate(); err != nil {
@@ -145,6 +147,9 @@ func (pr *prep) intervalLagrangianCG(ctx context.Context, o LagrangeOptions, co 
 	for it := 0; it < rounds && ctx.Err() == nil; it++ {
 		d, obj, rows, err := pool.master(ctx, win, boxAround(best.Certificate, box), co.Solve)
 		if err != nil {
+			if ctx.Err() != nil {
+				break // cancelled during the solve: keep what is evaluated
+			}
 			return LagrangeResult{}, st, err
 		}
 		if d == nil {

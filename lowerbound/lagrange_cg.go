@@ -49,6 +49,10 @@ type CGOptions struct {
 	// Box is the box step's half-width around the best prices, relative
 	// to each price plus their mean; 0 means defaultCGBox.
 	Box float64
+	// MasterNoStarts keeps every job's §4b columns in the master (the
+	// Dantzig–Wolfe form of the LP (P), whatever term wins), while every
+	// evaluation still takes the larger of the two terms per job.
+	MasterNoStarts bool
 	// Log, when set, receives a line per round (progress only).
 	Log func(round int, master, best float64, rows, cols int)
 }
@@ -145,7 +149,11 @@ func (pr *prep) intervalLagrangianCG(ctx context.Context, o LagrangeOptions, co 
 		pool.add(consider(sub.Certificate.Lambda, nil), nil)
 	}
 	for it := 0; it < rounds && ctx.Err() == nil; it++ {
-		d, obj, rows, err := pool.master(ctx, win, boxAround(best.Certificate, box), co.Solve)
+		fams := win
+		if co.MasterNoStarts {
+			fams = nil
+		}
+		d, obj, rows, err := pool.master(ctx, fams, boxAround(best.Certificate, box), co.Solve)
 		if err != nil {
 			if ctx.Err() != nil {
 				break // cancelled during the solve: keep what is evaluated

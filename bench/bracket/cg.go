@@ -15,7 +15,7 @@ import (
 var (
 	cgRounds, cgTheta, cgSeedEvery int
 	cgBox                          float64
-	cgStartsOnly                   bool
+	cgStartsOnly, cgMasterNoStarts bool
 )
 
 // cgLine runs IntervalLagrangianCG on p (n: jobs × 1000, for the mean in s)
@@ -29,7 +29,7 @@ func cgLine(p *lowerbound.Problem, n float64, intervals, steps int) error {
 		lo := lowerbound.LagrangeOptions{Intervals: intervals, Iterations: steps, NoStarts: noStarts}
 		c0 := cpuSeconds()
 		res, st, err := lowerbound.IntervalLagrangianCG(context.Background(), p, lo,
-			lowerbound.CGOptions{Rounds: cgRounds, ThetaSteps: cgTheta, SeedEvery: cgSeedEvery, Box: cgBox,
+			lowerbound.CGOptions{Rounds: cgRounds, ThetaSteps: cgTheta, SeedEvery: cgSeedEvery, Box: cgBox, MasterNoStarts: cgMasterNoStarts,
 				Log: func(r int, m, b float64, rows, cols int) {
 					fmt.Printf("    round %d: master %.3f, best %.3f, %d rows, %d columns, %.1f CPU s\n", r, m/n, b/n, rows, cols, cpuSeconds()-c0)
 				}, Solve: solve.Options{Solver: "highs", Threads: 1}})

@@ -65,6 +65,7 @@ func main() {
 	flag.IntVar(&cgSeedEvery, "cg-seed-every", 0, "with -cg-rounds: seed the pool with every k-th subgradient iterate's columns (0: every one)")
 	flag.Float64Var(&cgBox, "cg-box", 0, "with -cg-rounds: the box step's relative half-width (0: the default)")
 	flag.BoolVar(&cgStartsOnly, "cg-starts-only", false, "with -cg-rounds: only the run with the start-time terms (§4c)")
+	flag.BoolVar(&cgMasterNoStarts, "cg-master-nostarts", false, "with -cg-rounds: the master holds every job's §4b columns; the evaluations still take §4c's terms")
 	flag.Parse()
 	if _, err := waitsRuleNamed(waitsRule); waits && err != nil {
 		fmt.Fprintln(os.Stderr, "bracket:", err)

@@ -54,6 +54,11 @@ type Options struct {
 	// Lagrange, when not nil, adds the interval-indexed Lagrangian bound
 	// (IntervalLagrangian) to the total and mean turnaround bounds.
 	Lagrange *LagrangeOptions
+	// LagrangeCG, when not nil with Lagrange, continues the Lagrangian's
+	// subgradient steps by column generation (IntervalLagrangianCG,
+	// docs/bounds.md §4f): the same bound at better multipliers, for
+	// master LP solves that cost far more than the steps (opt-in).
+	LagrangeCG *CGOptions
 }
 
 // ComputeWith is Compute with the optional components of o. The error is
@@ -84,7 +89,15 @@ func ComputeWith(ctx context.Context, p *Problem, o Options) (*Bounds, error) {
 		totalComps = append(totalComps, Component{"bucketed-lp", res.Value})
 	}
 	if o.Lagrange != nil && len(pr.jobs) > 0 {
-		res := pr.intervalLagrangian(ctx, *o.Lagrange)
+		var res LagrangeResult
+		if o.LagrangeCG != nil {
+			var err error
+			if res, _, err = pr.intervalLagrangianCG(ctx, *o.Lagrange, *o.LagrangeCG); err != nil {
+				return nil, err
+			}
+		} else {
+			res = pr.intervalLagrangian(ctx, *o.Lagrange)
+		}
 		totalComps = append(totalComps, Component{LagrangeComponent, res.Value})
 	}
 	total := newBound(TotalTurnaround, totalComps)

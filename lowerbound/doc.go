@@ -48,7 +48,10 @@
 // of that relaxation's term and a start-time term with reduces in one piece)
 // for total and mean turnaround; IntervalLP solves the Lagrangian's
 // relaxation itself as an LP, the oracle that tells how far the subgradient
-// method is from it. Heterogeneous durations are handled
+// method is from it, and IntervalLagrangianCG (ComputeWith's LagrangeCG)
+// continues the steps by column generation over the Lagrangian's own per-job
+// minimisers, still certified by the Lagrangian's value at the best point.
+// Heterogeneous durations are handled
 // by weighting each slot with a positive speed v_g: any choice gives a valid
 // bound, and several are tried.
 //

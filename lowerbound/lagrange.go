@@ -32,6 +32,9 @@ type LagrangeOptions struct {
 	// in which each reduce runs in one piece: the relaxation of §4b alone,
 	// as before s10lower. Preemptive problems never use it.
 	NoStarts bool
+	// visit, when set, is called with the multipliers at the start of
+	// every iteration (IntervalLagrangianCG collects its columns there).
+	visit func(lambda [][]float64)
 }
 
 const (
@@ -429,6 +432,9 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 	for it := 0; it < iters; it++ {
 		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 			break
+		}
+		if o.visit != nil {
+			o.visit(lambda)
 		}
 		for r := range lm.nrow {
 			clear(use[r])

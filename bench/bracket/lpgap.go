@@ -78,6 +78,11 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 			}
 		}
 		fmt.Println(" |")
+		if cgRounds > 0 {
+			if err := cgLine(&p, n, intervals, steps[0]); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

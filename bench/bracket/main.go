@@ -60,6 +60,12 @@ func main() {
 	flag.Float64Var(&lpTarget, "lp-target", 0, "with -lp: Polyak's target for the Lagrangian, in seconds of mean turnaround (0: its own estimate)")
 	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
+	flag.IntVar(&cgRounds, "cg-rounds", 0, "with -lp: also the column generation (docs/bounds.md §4f) with this many master rounds after the first -lp-steps count")
+	flag.IntVar(&cgTheta, "cg-theta", 0, "with -cg-rounds: the completion weights' grid in the evaluations (0: the subgradient method's)")
+	flag.IntVar(&cgSeedEvery, "cg-seed-every", 0, "with -cg-rounds: seed the pool with every k-th subgradient iterate's columns (0: every one)")
+	flag.Float64Var(&cgBox, "cg-box", 0, "with -cg-rounds: the box step's relative half-width (0: the default)")
+	flag.BoolVar(&cgStartsOnly, "cg-starts-only", false, "with -cg-rounds: only the run with the start-time terms (§4c)")
+	flag.BoolVar(&cgMasterNoStarts, "cg-master-nostarts", false, "with -cg-rounds: the master holds every job's §4b columns; the evaluations still take §4c's terms")
 	flag.Parse()
 	if _, err := waitsRuleNamed(waitsRule); waits && err != nil {
 		fmt.Fprintln(os.Stderr, "bracket:", err)

@@ -53,9 +53,16 @@ type CGOptions struct {
 	// Dantzig–Wolfe form of the LP (P), whatever term wins), while every
 	// evaluation still takes the larger of the two terms per job.
 	MasterNoStarts bool
+	// MaxColumns caps the pool: no column is added beyond it and no
+	// further master is solved (memory: at 20 nodes two rounds held
+	// 86,000 columns); 0 means defaultCGMaxColumns.
+	MaxColumns int
 	// Log, when set, receives a line per round (progress only).
 	Log func(round int, master, best float64, rows, cols int)
 }
+
+// defaultCGMaxColumns: the pool's cap when CGOptions.MaxColumns is 0.
+const defaultCGMaxColumns = 400_000
 
 // defaultCGRounds: master solves after the subgradient steps.
 const defaultCGRounds = 20
@@ -120,6 +127,10 @@ func (pr *prep) intervalLagrangianCG(ctx context.Context, o LagrangeOptions, co 
 	if rounds <= 0 {
 		rounds = defaultCGRounds
 	}
+	maxCols := co.MaxColumns
+	if maxCols <= 0 {
+		maxCols = defaultCGMaxColumns
+	}
 	lm := pr.newLagModel(o)
 	ev := newCGEval(lm, steps, !o.NoStarts && !pr.p.Preemptive)
 	pool := newCGPool(ev)
@@ -139,7 +150,7 @@ func (pr *prep) intervalLagrangianCG(ctx context.Context, o LagrangeOptions, co 
 	every := max(1, co.SeedEvery)
 	visits := 0
 	so.visit = func(lambda [][]float64) {
-		if visits++; ctx.Err() == nil && (visits-1)%every == 0 {
+		if visits++; ctx.Err() == nil && (visits-1)%every == 0 && pool.size() < maxCols {
 			pool.add(consider(lambda, nil), nil)
 		}
 	}
@@ -148,7 +159,7 @@ func (pr *prep) intervalLagrangianCG(ctx context.Context, o LagrangeOptions, co 
 	if sub.Certificate != nil && ctx.Err() == nil {
 		pool.add(consider(sub.Certificate.Lambda, nil), nil)
 	}
-	for it := 0; it < rounds && ctx.Err() == nil; it++ {
+	for it := 0; it < rounds && ctx.Err() == nil && pool.size() < maxCols; it++ {
 		fams := win
 		if co.MasterNoStarts {
 			fams = nil

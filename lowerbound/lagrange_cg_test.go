@@ -133,6 +133,13 @@ func TestIntervalLagrangianCGStopped(t *testing.T) {
 		if st.Rounds > 1 || one.Value < sub.Value || one.Value > optT+roundingSlack(optT) {
 			t.Errorf("instance %d: one round: %.9g after %d rounds, subgradient %.9g, optimum %g", i, one.Value, st.Rounds, sub.Value, optT)
 		}
+		capped, st, err := IntervalLagrangianCG(context.Background(), p, o, CGOptions{MaxColumns: 1, Solve: solve.Options{Solver: "native"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Rounds > 0 || capped.Value < sub.Value || capped.Value > optT+roundingSlack(optT) {
+			t.Errorf("instance %d: pool capped at one column: %.9g after %d rounds, subgradient %.9g, optimum %g", i, capped.Value, st.Rounds, sub.Value, optT)
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		stopped, _, err := IntervalLagrangianCG(ctx, p, o, cgTestOptions)

@@ -38,6 +38,7 @@ import (
 	"github.com/mrbound/mrbound/lowerbound/bnb"
 	"github.com/mrbound/mrbound/lowerbound/windowbound"
 	"github.com/mrbound/mrbound/policy"
+	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs"  // -model-lp highs
 	_ "github.com/mrbound/mrbound/solve/native" // the embedded default solver
@@ -81,15 +82,7 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 	fmt.Println("| seed | metric | bound (by) | upper (by) | bracket | search: status, bound, nodes | stream solve: status, bound, wall | compare CPU s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, ss := range strings.Split(seeds, ",") {
-		seed, err := strconv.ParseUint(ss, 10, 64)
-		if err != nil {
-			return fmt.Errorf("-seeds: %v", err)
-		}
-		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: lambda, Seed: seed})
-		if err != nil {
-			return err
-		}
-		w, err := workload.FromMRCP(fmt.Sprintf("seed %d", seed), in)
+		seed, w, err := stream(ss, jobs, lambda)
 		if err != nil {
 			return err
 		}
@@ -168,15 +161,7 @@ func runLagRoot(seeds string, jobs int, lambda float64, rounds int) error {
 	fmt.Println("| seed | subgradient | column generation | master (not certified) | LP solves | CPU s |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, ss := range strings.Split(seeds, ",") {
-		seed, err := strconv.ParseUint(ss, 10, 64)
-		if err != nil {
-			return fmt.Errorf("-seeds: %v", err)
-		}
-		in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: lambda, Seed: seed})
-		if err != nil {
-			return err
-		}
-		w, err := workload.FromMRCP(fmt.Sprintf("seed %d", seed), in)
+		seed, w, err := stream(ss, jobs, lambda)
 		if err != nil {
 			return err
 		}
@@ -234,4 +219,19 @@ func secs(v float64, m lowerbound.Metric) string {
 		return fmt.Sprint(v)
 	}
 	return strconv.FormatFloat(v/1000, 'f', -1, 64) + " s"
+}
+
+// stream generates the MRCP mixed stream of the seed written ss (one
+// element of -seeds).
+func stream(ss string, jobs int, lambda float64) (uint64, *sim.Workload, error) {
+	seed, err := strconv.ParseUint(ss, 10, 64)
+	if err != nil {
+		return 0, nil, fmt.Errorf("-seeds: %v", err)
+	}
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: jobs, Lambda: lambda, Seed: seed})
+	if err != nil {
+		return 0, nil, err
+	}
+	w, err := workload.FromMRCP(fmt.Sprintf("seed %d", seed), in)
+	return seed, w, err
 }

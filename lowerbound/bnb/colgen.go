@@ -131,15 +131,7 @@ func (ls *lagSum) jobColumn(s *searcher, j int, t0 int64, useM, useR []float64) 
 // every capacity row and the LP is bounded even without the box.
 func (ls *lagSum) fifoColumns(s *searcher) []cgColumn {
 	free := [2][]int64{make([]int64, len(s.slots[0])), make([]int64, len(s.slots[1]))}
-	order := make([]int, len(s.jobs))
-	for j := range order {
-		order[j] = j
-	}
-	for i := 1; i < len(order); i++ {
-		for k := i; k > 0 && s.jobs[order[k]].arrival < s.jobs[order[k-1]].arrival; k-- {
-			order[k], order[k-1] = order[k-1], order[k]
-		}
-	}
+	order := jobsByArrival(s)
 	useM, useR := make([]float64, ls.h), make([]float64, ls.h)
 	add := func(use []float64, start int64, d int) {
 		for c := ls.cell(start); c < ls.cell(start)+d && c < ls.h; c++ {

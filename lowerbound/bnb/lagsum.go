@@ -144,21 +144,27 @@ func newLagSum(s *searcher, target float64) *lagSum {
 	return ls
 }
 
-// fifoList is the makespan and the total turnaround of a FIFO list
-// schedule of s's jobs (each task on the earliest-free pooled slot): a
-// horizon for the prices and a target for the steps.
-func fifoList(s *searcher) (makespan, total int64) {
-	free := [2][]int64{make([]int64, len(s.slots[0])), make([]int64, len(s.slots[1]))}
+// jobsByArrival returns s's job indices by arrival, ties by index (insertion
+// sort: a few dozen jobs).
+func jobsByArrival(s *searcher) []int {
 	order := make([]int, len(s.jobs))
 	for j := range order {
 		order[j] = j
 	}
-	// Jobs by arrival (insertion sort: a few dozen jobs).
 	for i := 1; i < len(order); i++ {
 		for k := i; k > 0 && s.jobs[order[k]].arrival < s.jobs[order[k-1]].arrival; k-- {
 			order[k], order[k-1] = order[k-1], order[k]
 		}
 	}
+	return order
+}
+
+// fifoList is the makespan and the total turnaround of a FIFO list
+// schedule of s's jobs (each task on the earliest-free pooled slot): a
+// horizon for the prices and a target for the steps.
+func fifoList(s *searcher) (makespan, total int64) {
+	free := [2][]int64{make([]int64, len(s.slots[0])), make([]int64, len(s.slots[1]))}
+	order := jobsByArrival(s)
 	end := s.minA
 	for _, j := range order {
 		jb := &s.jobs[j]

@@ -50,7 +50,7 @@ func main() {
 	jobs := flag.Int("jobs", 20, "jobs per stream")
 	lambda := flag.Float64("lambda", 0.02, "arrival rate (jobs per s)")
 	metrics := flag.String("metrics", "mean-turnaround,total-turnaround,makespan,max-turnaround", "metrics")
-	limit := flag.Duration("limit", simbridge.DefaultOptimumTimeLimit, "time limit of the whole-stream solve")
+	limit := flag.Duration("limit", 0, "time limit of the whole-stream solve and the search (0: compare's defaults, simbridge.DefaultOptimumTimeLimit and SearchSafetyLimit; -model-lp's LPs then get the former)")
 	nodes := flag.Int64("search-nodes", 0, "node limit of the branch and bound (0: simbridge.DefaultSearchNodes, -1: none)")
 	lp := flag.String("model-lp", "", "for the turnaround metrics, also print the size of the whole-stream MILP (with the best verified schedule as incumbent) and solve its LP relaxation with these solvers (e.g. native,highs) within -limit")
 	lagRoot := flag.Int("lag-root", 0, "instead of compare, print per seed the sums' time-indexed Lagrangian at the root: the subgradient's value and the column generation's after at most this many LP solves (docs/bounds.md §14g), the master's value and the CPU of each")
@@ -204,6 +204,9 @@ func modelLP(out *simbridge.Outcome, m lowerbound.Metric, solvers string, limit 
 	line := fmt.Sprintf("%s | %d | %d | %d |", secs(inc, m), md.NumCols(), md.NumRows(), md.NumNonzeros())
 	for _, name := range strings.Split(solvers, ",") {
 		c0 := cpu()
+		if limit <= 0 {
+			limit = simbridge.DefaultOptimumTimeLimit
+		}
 		res, err := solve.Solve(context.Background(), md.Relaxation(), solve.Options{Solver: name, TimeLimit: limit})
 		if err != nil {
 			return "", err

@@ -145,22 +145,8 @@ func TestMatchesExact(t *testing.T) {
 			if err != nil || math.Abs(got-want) > 1e-9 {
 				t.Fatalf("problem %d %v: schedule %v (value %v, want %v)", it, m, err, got, want)
 			}
-			if want > 0 {
-				res, err = Solve(ctx, p, m, Options{Incumbent: want})
-				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements != nil {
-					t.Fatalf("problem %d %v with the optimum as incumbent: %v %+v", it, m, err, res)
-				}
-			}
+			checkFromIncumbent(t, p, m, want, it)
 			if want > 0 && (m == lowerbound.Makespan || m == lowerbound.MaxTurnaround) {
-				// An incumbent one unit above the optimum: the decision
-				// test (cannotBeat) must let the optimum through.
-				res, err = Solve(ctx, p, m, Options{Incumbent: want + 1})
-				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements == nil {
-					t.Fatalf("problem %d %v with the optimum + 1 as incumbent: %v %+v, exact %v", it, m, err, res, want)
-				}
-				if got, err := value(p, m, res.Placements); err != nil || got != want {
-					t.Fatalf("problem %d %v with the optimum + 1 as incumbent: schedule %v (value %v, want %v)", it, m, err, got, want)
-				}
 				// Again with the root's weighted-load LP at every probed
 				// level (the search alone decides these within
 				// lpAfterNodes): it must not refute the optimum's level.
@@ -513,4 +499,30 @@ func mrcpGenerated(t testing.TB, jobs int, seed uint64) *lowerbound.Problem {
 		p.Jobs = append(p.Jobs, jb)
 	}
 	return p
+}
+
+// checkFromIncumbent: given p's optimum want (for metric m) as incumbent
+// the search proves it without a schedule; on the maxima, given want + 1,
+// the decision test (cannotBeat) lets the optimum through and the search
+// finds a schedule of value want.
+func checkFromIncumbent(t *testing.T, p *lowerbound.Problem, m lowerbound.Metric, want float64, it int) {
+	t.Helper()
+	if want <= 0 {
+		return
+	}
+	ctx := context.Background()
+	res, err := Solve(ctx, p, m, Options{Incumbent: want})
+	if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements != nil {
+		t.Fatalf("problem %d %v with the optimum as incumbent: %v %+v", it, m, err, res)
+	}
+	if m != lowerbound.Makespan && m != lowerbound.MaxTurnaround {
+		return
+	}
+	res, err = Solve(ctx, p, m, Options{Incumbent: want + 1})
+	if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements == nil {
+		t.Fatalf("problem %d %v with the optimum + 1 as incumbent: %v %+v, exact %v", it, m, err, res, want)
+	}
+	if got, err := value(p, m, res.Placements); err != nil || got != want {
+		t.Fatalf("problem %d %v with the optimum + 1 as incumbent: schedule %v (value %v, want %v)", it, m, err, got, want)
+	}
 }

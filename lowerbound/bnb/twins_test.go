@@ -114,21 +114,7 @@ func TestTwinsMatchExact(t *testing.T) {
 			if res.Nodes < base.Nodes {
 				fewer++
 			}
-			if want > 0 {
-				res, err = Solve(ctx, p, m, Options{Incumbent: want})
-				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements != nil {
-					t.Fatalf("problem %d %v with the optimum as incumbent: %v %+v", it, m, err, res)
-				}
-			}
-			if want > 0 && (m == lowerbound.Makespan || m == lowerbound.MaxTurnaround) {
-				res, err = Solve(ctx, p, m, Options{Incumbent: want + 1})
-				if err != nil || res.Status != solve.Optimal || res.Value != want || res.Placements == nil {
-					t.Fatalf("problem %d %v with the optimum + 1 as incumbent: %v %+v, exact %v", it, m, err, res, want)
-				}
-				if got, err := value(p, m, res.Placements); err != nil || got != want {
-					t.Fatalf("problem %d %v with the optimum + 1 as incumbent: schedule %v (value %v, want %v)", it, m, err, got, want)
-				}
-			}
+			checkFromIncumbent(t, p, m, want, it)
 			for _, o := range []Options{{NodeLimit: 2}, {NodeLimit: 2, BoundNodes: 1 + int64(it%20)}, {NodeLimit: 2, MemoEntries: -1}} {
 				res, err := Solve(ctx, p, m, o)
 				if err != nil || res.Bound > want+1e-9 || (res.Status == solve.Optimal && math.Abs(res.Value-want) > 1e-9) {

@@ -679,7 +679,8 @@ func (pl *cgPool) master(ctx context.Context, win []bool, box [2][]float64, so s
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	if res.Status != solve.Optimal || res.RowDuals == nil {
+	if res.Status != solve.Optimal || res.RowDuals == nil || slices.ContainsFunc(res.RowDuals, notFinite) {
+		// A non-finite dual would make a price NaN: as no optimal master.
 		return nil, 0, m.NumRows(), nil
 	}
 	d := &cgDual{lambda: make([][]float64, lm.nrow), ab: make([][2]float64, n), pi: make([][nFam]float64, n)}
@@ -760,3 +761,6 @@ func boxAround(c *LagrangeCertificate, width float64) [2][]float64 {
 // defaultCGBox is the box step's half-width relative to the price (plus
 // the mean price).
 const defaultCGBox = 0.25
+
+// notFinite reports whether v is NaN or infinite.
+func notFinite(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }

@@ -3,6 +3,7 @@ package bnb
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/model"
@@ -274,7 +275,7 @@ func (ls *lagSum) colGen(s *searcher, t0 int64, cols []cgColumn, rounds int, box
 		}
 		x := lp.X()
 		obj := lp.Objective()
-		if !finite(x) || math.IsNaN(obj) || math.IsInf(obj, 0) {
+		if slices.ContainsFunc(x, notFinite) || notFinite(obj) {
 			// A non-finite price would leave a job's argmin undefined:
 			// keep the best prices evaluated so far.
 			break
@@ -436,12 +437,5 @@ func RootLagrangian(ctx context.Context, p *lowerbound.Problem, rounds int) (*La
 	return r, nil
 }
 
-// finite reports whether every element of x is a finite number.
-func finite(x []float64) bool {
-	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
-}
+// notFinite reports whether v is NaN or infinite.
+func notFinite(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }

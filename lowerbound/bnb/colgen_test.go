@@ -81,17 +81,7 @@ func TestLagColGenBelowExact(t *testing.T) {
 // stream with the context already cancelled no LP is solved: the value is
 // the (stopped) subgradient's, every multiplier 0.
 func TestLagColGenBudgets(t *testing.T) {
-	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}}
-	for j := range 10 {
-		jb := lowerbound.Job{Arrival: int64(j) * 1000}
-		for range 10 {
-			jb.Maps = append(jb.Maps, lowerbound.Task{Dur: []int64{1000}})
-		}
-		for range 190 {
-			jb.Reduces = append(jb.Reduces, lowerbound.Task{Dur: []int64{1000}})
-		}
-		p.Jobs = append(p.Jobs, jb)
-	}
+	p := wideReduceStream()
 	if lr, err := RootLagrangian(context.Background(), p, 0); err != nil || lr != nil {
 		t.Errorf("the 2 000-task stream: %+v %v, want no Lagrangian", lr, err)
 	}

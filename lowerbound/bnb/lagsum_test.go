@@ -157,13 +157,7 @@ func TestLagProvesMRCPStream(t *testing.T) {
 	p := mrcpGenerated(t, 10, 6)
 	ctx := context.Background()
 	o := Options{NodeLimit: 20_000, BoundNodes: 60_000, whole: true}
-	res, err := Solve(ctx, p, lowerbound.TotalTurnaround, o)
-	if err != nil || res == nil || res.Status != solve.Optimal {
-		t.Fatalf("with the Lagrangian: %v %+v, want optimal", err, res)
-	}
-	if v, err := value(p, lowerbound.TotalTurnaround, res.Placements); err != nil || v != res.Value {
-		t.Fatalf("schedule: %v, value %v against %v", err, v, res.Value)
-	}
+	res := provenTotal(t, p, o, "with the Lagrangian")
 	o.noLag = true
 	base, err := Solve(ctx, p, lowerbound.TotalTurnaround, o)
 	if err != nil || base.Status == solve.Optimal || base.Bound > res.Value || base.Value < res.Value {
@@ -181,17 +175,7 @@ func TestLagProvesMRCPStream(t *testing.T) {
 // built, and with the context already cancelled the steps stop at once:
 // every multiplier stays 0 and the root value is at most the full steps'.
 func TestLagBudgets(t *testing.T) {
-	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}}
-	for j := range 10 {
-		jb := lowerbound.Job{Arrival: int64(j) * 1000}
-		for range 10 {
-			jb.Maps = append(jb.Maps, lowerbound.Task{Dur: []int64{1000}})
-		}
-		for range 190 {
-			jb.Reduces = append(jb.Reduces, lowerbound.Task{Dur: []int64{1000}})
-		}
-		p.Jobs = append(p.Jobs, jb)
-	}
+	p := wideReduceStream()
 	s := newSearcher(p)
 	s.ctx, s.metric = context.Background(), lowerbound.TotalTurnaround
 	if _, target := fifoList(s); newLagSum(s, float64(target)) != nil {
@@ -220,4 +204,36 @@ func TestLagBudgets(t *testing.T) {
 	if ls.root > lf.root {
 		t.Errorf("root value with no steps %g above the full steps' %g", ls.root, lf.root)
 	}
+}
+
+// wideReduceStream is ten jobs of 10 maps and 190 reduces of 1 s, a second
+// apart, on one map and one reduce slot: 2,000 tasks whose Lagrangian steps
+// would take about 10^11 cell visits (beyond lagMaxWork).
+func wideReduceStream() *lowerbound.Problem {
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}}
+	for j := range 10 {
+		jb := lowerbound.Job{Arrival: int64(j) * 1000}
+		for range 10 {
+			jb.Maps = append(jb.Maps, lowerbound.Task{Dur: []int64{1000}})
+		}
+		for range 190 {
+			jb.Reduces = append(jb.Reduces, lowerbound.Task{Dur: []int64{1000}})
+		}
+		p.Jobs = append(p.Jobs, jb)
+	}
+	return p
+}
+
+// provenTotal searches p's total turnaround with o, which must prove the
+// optimum with a schedule that the independent check values at it.
+func provenTotal(t *testing.T, p *lowerbound.Problem, o Options, what string) *Result {
+	t.Helper()
+	res, err := Solve(context.Background(), p, lowerbound.TotalTurnaround, o)
+	if err != nil || res == nil || res.Status != solve.Optimal {
+		t.Fatalf("%s: %v %+v, want optimal", what, err, res)
+	}
+	if v, err := value(p, lowerbound.TotalTurnaround, res.Placements); err != nil || v != res.Value {
+		t.Fatalf("%s: schedule %v, value %v against %v", what, err, v, res.Value)
+	}
+	return res
 }

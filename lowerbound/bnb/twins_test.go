@@ -140,13 +140,7 @@ func TestTwinsProveMRCPStream(t *testing.T) {
 	p := mrcpGenerated(t, 12, 3)
 	ctx := context.Background()
 	o := Options{NodeLimit: 5_000, BoundNodes: 55_000}
-	res, err := Solve(ctx, p, lowerbound.TotalTurnaround, o)
-	if err != nil || res == nil || res.Status != solve.Optimal {
-		t.Fatalf("with the twin rule: %v %+v, want optimal", err, res)
-	}
-	if v, err := value(p, lowerbound.TotalTurnaround, res.Placements); err != nil || v != res.Value {
-		t.Fatalf("schedule: %v, value %v against %v", err, v, res.Value)
-	}
+	res := provenTotal(t, p, o, "with the twin rule")
 	o.noTwins = true
 	base, err := Solve(ctx, p, lowerbound.TotalTurnaround, o)
 	if err != nil || base.Bound > res.Value || base.Value < res.Value || base.Nodes <= res.Nodes {

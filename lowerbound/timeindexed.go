@@ -1,0 +1,294 @@
+package lowerbound
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mrbound/mrbound/internal/sizelimit"
+	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// TimeIndexedOptions configure TimeIndexedLP.
+type TimeIndexedOptions struct {
+	// Incumbent > 0 is the total turnaround in ms of a schedule known to
+	// exist (a verified one): it narrows every job's window (docs/bounds.md
+	// §4g). A value below the optimum makes the bound invalid; 0 uses the
+	// semi-active horizon alone.
+	Incumbent int64
+	// MaxColumns refuses a model of more start columns (0: 2,000,000).
+	MaxColumns int
+	// Solve is passed to the LP solver.
+	Solve solve.Options
+
+	// shift is added to every completion row's right-hand side, in units:
+	// 0 always but in the test that shows the property test can fail.
+	shift float64
+}
+
+// defaultTIColumns caps TimeIndexedLP's start columns: beyond a few million
+// the LP is more than a line's budget for either solver.
+const defaultTIColumns = 2_000_000
+
+// ErrTimeIndexedPreemptive: the relaxation charges each task one unbroken
+// window, which a suspended task does not have.
+var ErrTimeIndexedPreemptive = errors.New("lowerbound: the time-indexed LP needs non-preemptive tasks")
+
+// TimeIndexedLP bounds the total turnaround by the LP relaxation of the
+// pooled time-indexed model of non-preemptive slot scheduling
+// (docs/bounds.md §4g): durations shortened to each task's fastest group, the
+// slots of a kind pooled, time in units u (the gcd of every arrival and
+// duration, so that an optimal semi-active schedule starts every task at a
+// multiple of u), and per task group g (a job's tasks of one kind and one
+// duration, n_g of them) the cumulative start counts F_g(τ), with
+//
+//	F_g(τ) − F_g(τ−1) ≥ 0                                   (starts)
+//	Σ_g [F_g(τ) − F_g(τ − e_g)] ≤ c_k                       (capacity, each kind and unit τ)
+//	n_m·F_r(τ) ≤ n_r·F_m(τ − e_m)                           (a reduce only after every map)
+//	C_j ≥ e_g + lst_g − Σ_τ F_g(τ)/n_g                      (the last start ≥ the mean start)
+//
+// It sees non-preemption on the slots (a task holds a slot for its whole
+// window, so a capacity row counts every task started within e_g before τ),
+// which the interval relaxation of §4b cannot, but only fractionally. It has
+// a column per task group and unit of its window, so it is meant for
+// instances of a few thousand units and a few dozen groups (the small
+// day-like family of bench/looseside); the value is certified from the row
+// duals as BucketLP's.
+func TimeIndexedLP(ctx context.Context, p *Problem, o TimeIndexedOptions) (LPResult, error) {
+	if err := p.Validate(); err != nil {
+		return LPResult{}, err
+	}
+	if p.Preemptive {
+		return LPResult{}, ErrTimeIndexedPreemptive
+	}
+	pr := newPrep(p)
+	if len(pr.jobs) == 0 {
+		return LPResult{Status: solve.Optimal}, nil
+	}
+	m, err := pr.timeIndexedModel(o)
+	if err != nil {
+		return LPResult{}, err
+	}
+	return solveLP(ctx, m, o.Solve)
+}
+
+// tiGroup is one task group of the time-indexed model.
+type tiGroup struct {
+	job, kind int
+	// n tasks of duration e units; est and lst (units) bound every start:
+	// F is a variable on [est, lst), 0 before est and n from lst on.
+	n, e, est, lst int64
+	// vars[τ − est] is the column of F(τ).
+	vars []model.Var
+}
+
+// f adds coef·F_g(τ) to row, returning the constant part (F outside the
+// window) instead of adding it.
+func (g *tiGroup) f(row *model.Expr, tau int64, coef float64) float64 {
+	switch {
+	case tau < g.est:
+		return 0
+	case tau >= g.lst:
+		return coef * float64(g.n)
+	}
+	row.Add(g.vars[tau-g.est], coef)
+	return 0
+}
+
+// timeIndexedUnit is the gcd of every arrival and every task's shortest
+// duration on a group of its kind: the data of the relaxed problem (1 when all
+// are 0).
+func (pr *prep) timeIndexedUnit() int64 {
+	var u int64
+	gcd := func(a, b int64) int64 {
+		for b != 0 {
+			a, b = b, a%b
+		}
+		return a
+	}
+	for j := range pr.p.Jobs {
+		job := &pr.p.Jobs[j]
+		u = gcd(u, job.Arrival)
+		for k, tasks := range [2][]Task{job.Maps, job.Reduces} {
+			for i := range tasks {
+				u = gcd(u, int64(pr.pmin(&tasks[i], k)))
+			}
+		}
+	}
+	return max(u, 1)
+}
+
+// timeIndexedModel builds the LP of TimeIndexedLP.
+func (pr *prep) timeIndexedModel(o TimeIndexedOptions) (*model.Model, error) {
+	p := pr.p
+	u := pr.timeIndexedUnit()
+	// Times in units from t0 = min_j a_j (every release is at or after it).
+	t0 := pr.minArrival / u
+	// The relaxed problem's semi-active horizon: max a_j + Σ pmin (each start
+	// of a semi-active schedule is a release, the end of a map of its job or
+	// the end of the task before it on its slot).
+	var horizon, maxA int64
+	floor := make([]int64, len(p.Jobs)) // longest map + longest reduce: C_j − a_j in every schedule
+	groups := []tiGroup{}
+	for j := range p.Jobs {
+		job := &p.Jobs[j]
+		maxA = max(maxA, job.Arrival/u-t0)
+		var longest [2]int64
+		for k, tasks := range [2][]Task{job.Maps, job.Reduces} {
+			counts := map[int64]int64{}
+			var order []int64
+			for i := range tasks {
+				e := int64(pr.pmin(&tasks[i], k)) / u
+				horizon += e
+				longest[k] = max(longest[k], e)
+				if counts[e] == 0 {
+					order = append(order, e)
+				}
+				counts[e]++
+			}
+			for _, e := range order {
+				groups = append(groups, tiGroup{job: j, kind: k, n: counts[e], e: e})
+			}
+		}
+		floor[j] = longest[0] + longest[1]
+	}
+	horizon += maxA
+	// latest[j] bounds C_j (units from t0): the horizon, and with an
+	// incumbent U, a_j + U − Σ_{k≠j} floor_k (every schedule of value ≤ U).
+	latest := make([]int64, len(p.Jobs))
+	var sumFloor int64
+	for j := range p.Jobs {
+		sumFloor += floor[j]
+	}
+	for j := range p.Jobs {
+		latest[j] = horizon
+		if o.Incumbent > 0 {
+			l := p.Jobs[j].Arrival/u - t0 + o.Incumbent/u - (sumFloor - floor[j])
+			latest[j] = min(latest[j], l)
+		}
+		if latest[j] < p.Jobs[j].Arrival/u-t0+floor[j] {
+			return nil, fmt.Errorf("lowerbound: time-indexed LP: job %d cannot finish by %d ms: the incumbent %d ms is below the optimum", j, (latest[j]+t0)*u, o.Incumbent)
+		}
+	}
+	maxCols := o.MaxColumns
+	if maxCols <= 0 {
+		maxCols = defaultTIColumns
+	}
+	cols := 0
+	for i := range groups {
+		g := &groups[i]
+		a := p.Jobs[g.job].Arrival/u - t0
+		g.est = a
+		if g.kind == kRed {
+			// Every map of the job ends first.
+			for _, h := range groups {
+				if h.job == g.job && h.kind == kMap {
+					g.est = max(g.est, a+h.e)
+				}
+			}
+		}
+		g.lst = max(g.est, latest[g.job]-g.e)
+		cols += int(g.lst - g.est)
+		if cols > maxCols {
+			return nil, fmt.Errorf("lowerbound: time-indexed LP: more than %d start columns (%d jobs, horizon %d units of %d ms)", maxCols, len(p.Jobs), horizon, u)
+		}
+	}
+	nnz := 6 * float64(cols)
+	if err := sizelimit.CheckBytes("TimeIndexedLP", float64(cols)*sizelimit.ModelColumn+nnz*sizelimit.ModelNonzero,
+		fmt.Sprintf("a time-indexed LP of about %d columns and %.3g nonzeros", cols, nnz)); err != nil {
+		return nil, err
+	}
+	b := model.NewBuilder("lowerbound-time-indexed-lp")
+	for i := range groups {
+		g := &groups[i]
+		g.vars = make([]model.Var, g.lst-g.est)
+		for i := range g.vars {
+			g.vars[i] = b.Continuous("", 0, float64(g.n))
+		}
+		// Starts: F non-decreasing.
+		for tau := g.est + 1; tau < g.lst; tau++ {
+			var row model.Expr
+			g.f(&row, tau, 1)
+			g.f(&row, tau-1, -1)
+			b.GreaterEq("", row, 0)
+		}
+	}
+	cj := make([]model.Var, len(p.Jobs))
+	var obj model.Expr
+	var sumA float64
+	for j := range p.Jobs {
+		a := p.Jobs[j].Arrival/u - t0
+		cj[j] = b.Continuous("", float64(a+floor[j]), float64(latest[j])+o.shift)
+		obj.Add(cj[j], float64(u))
+		sumA += float64(p.Jobs[j].Arrival)
+	}
+	// Completion: the last start of a group is at least its mean start,
+	// est + Σ_{τ ∈ [est, lst)} (1 − F(τ)/n).
+	for i := range groups {
+		g := &groups[i]
+		row := model.NewExpr(int(g.lst-g.est) + 1)
+		row.Add(cj[g.job], 1)
+		for tau := g.est; tau < g.lst; tau++ {
+			g.f(&row, tau, 1/float64(g.n))
+		}
+		b.GreaterEq("", row, float64(g.e+g.lst)+o.shift)
+	}
+	// Precedence: n_m·F_r(τ) − n_r·F_m(τ − e_m) ≤ 0.
+	for _, r := range groups {
+		if r.kind != kRed {
+			continue
+		}
+		for _, m := range groups {
+			if m.job != r.job || m.kind != kMap {
+				continue
+			}
+			// τ = lst_r too, where F_r = n_r: every map must have started
+			// by lst_r − e_m (later τ follow by the start rows).
+			for tau := r.est; tau <= r.lst; tau++ {
+				if tau-m.e >= m.lst {
+					continue // every map started: F_r ≤ n_r is its bound
+				}
+				var row model.Expr
+				c := r.f(&row, tau, float64(m.n))
+				c += m.f(&row, tau-m.e, -float64(r.n))
+				b.LessEq("", row, -c)
+			}
+		}
+	}
+	// Capacity: per kind (one pool when fungible) and unit τ, the tasks
+	// running in [τ, τ+1) are those started in (τ − e, τ].
+	var end int64
+	for j := range latest {
+		end = max(end, latest[j])
+	}
+	pools := 2
+	if pr.fungible {
+		pools = 1
+	}
+	for k := range pools {
+		capacity := float64(pr.slots[k])
+		for tau := int64(0); tau < end; tau++ {
+			var row model.Expr
+			c := 0.0
+			for i := range groups {
+				g := &groups[i]
+				if g.e == 0 || (!pr.fungible && g.kind != k) || tau < g.est || tau >= g.lst+g.e {
+					continue
+				}
+				c += g.f(&row, tau, 1)
+				c += g.f(&row, tau-g.e, -1)
+			}
+			if len(row.Terms) > 0 {
+				b.LessEq("", row, capacity-c)
+			}
+		}
+	}
+	obj.AddConst(float64(t0*u)*float64(len(p.Jobs)) - sumA)
+	b.Minimize(obj)
+	m, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("lowerbound: time-indexed LP: %w", err)
+	}
+	return m, nil
+}

@@ -1,0 +1,97 @@
+package lowerbound
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mrbound/mrbound/solve"
+)
+
+// timeIndexedOnExact runs TimeIndexedLP on n seeded tiny instances, with
+// no incumbent and with the enumerated optimum as incumbent, and returns
+// per instance the optimum, the two values and the closed-form bound.
+func timeIndexedOnExact(t *testing.T, n int, shift float64) (over, above int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(26, 17))
+	for i := range n {
+		p := randomProblem(rng, 7)
+		opt, err := Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		optT := float64(opt.TotalTurnaround)
+		b, err := Compute(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := b.Get(TotalTurnaround).Certified
+		for _, inc := range []int64{0, opt.TotalTurnaround} {
+			o := TimeIndexedOptions{Incumbent: inc, Solve: solve.Options{Solver: "native"}, shift: shift}
+			lp, err := TimeIndexedLP(context.Background(), p, o)
+			if err != nil {
+				t.Fatalf("instance %d (incumbent %d): %v\n%s", i, inc, err, dump(p))
+			}
+			if lp.Status != solve.Optimal {
+				t.Fatalf("instance %d (incumbent %d): LP status %v\n%s", i, inc, lp.Status, dump(p))
+			}
+			if lp.Value > optT+roundingSlack(optT) {
+				over++
+				if shift == 0 {
+					t.Errorf("instance %d (incumbent %d): time-indexed LP %.9g > optimum %g\n%s", i, inc, lp.Value, optT, dump(p))
+				}
+			}
+			if lp.Value > closed+roundingSlack(closed) {
+				above++
+			}
+		}
+	}
+	return over, above
+}
+
+// TestTimeIndexedLPNeverExceedsOptimum: on 300 seeded tiny instances (fixed
+// and fungible slots, two duration groups, zero durations, jobs without maps
+// or reduces) the time-indexed LP of docs/bounds.md §4g, with and without
+// the optimum as incumbent, is at most the enumerated optimum, and it is
+// above the closed-form bound of Compute on some (so the comparison can
+// fail).
+func TestTimeIndexedLPNeverExceedsOptimum(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	_, above := timeIndexedOnExact(t, n, 0)
+	if above == 0 {
+		t.Errorf("the time-indexed LP is never above the closed-form bound on %d instances", n)
+	}
+	t.Logf("above the closed-form bound on %d of %d solves", above, 2*n)
+}
+
+// TestTimeIndexedLPCanFail: every completion row one unit tighter (the last
+// start taken one unit after the mean start, an invalid row) puts the LP
+// above the optimum on some instances: the property test has teeth.
+func TestTimeIndexedLPCanFail(t *testing.T) {
+	over, _ := timeIndexedOnExact(t, 60, 1)
+	if over == 0 {
+		t.Fatal("completion rows one unit too tight were never caught")
+	}
+	t.Logf("one unit too tight: above the optimum on %d of 120 solves", over)
+}
+
+// TestTimeIndexedLPRefuses: preemptive problems (a task in pieces has no one
+// window) and an incumbent below what the jobs' own floors allow.
+func TestTimeIndexedLPRefuses(t *testing.T) {
+	p := &Problem{Mode: Fixed, Groups: 1, Nodes: []Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []Job{{Arrival: 0, Maps: []Task{{Dur: []int64{5}}}, Reduces: []Task{{Dur: []int64{3}}}}}}
+	if _, err := TimeIndexedLP(context.Background(), p, TimeIndexedOptions{Incumbent: 7}); err == nil {
+		t.Error("an incumbent of 7 ms below the job's critical path of 8 ms was taken")
+	}
+	lp, err := TimeIndexedLP(context.Background(), p, TimeIndexedOptions{Incumbent: 8, Solve: solve.Options{Solver: "native"}})
+	if err != nil || lp.Value < 8-1e-6 || lp.Value > 8+1e-6 {
+		t.Errorf("one job of critical path 8 ms: %+v, %v; want 8", lp, err)
+	}
+	p.Preemptive = true
+	if _, err := TimeIndexedLP(context.Background(), p, TimeIndexedOptions{}); err != ErrTimeIndexedPreemptive {
+		t.Errorf("preemptive problem: %v, want ErrTimeIndexedPreemptive", err)
+	}
+}

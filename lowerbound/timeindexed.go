@@ -234,6 +234,67 @@ func (pr *prep) timeIndexedModel(o TimeIndexedOptions) (*model.Model, error) {
 		}
 		b.GreaterEq("", row, float64(g.e+g.lst)+o.shift)
 	}
+	// Mean busy times (§4b's rows, per job and kind): the work of kind k,
+	// W = Σ_g n_g·e_g, runs at rate ≤ c = min(#tasks, slots), so its last
+	// piece ends ≥ μ + W/(2c), μ its mean busy time, Σ_g n_g·e_g·(mean
+	// start_g + e_g/2)/W with mean start_g = lst_g − Σ_τ F_g(τ)/n_g. The maps'
+	// end is the last map end, which precedes every reduce start (so the
+	// reduces' mean starts too) and C_j − R_j.
+	for j := range p.Jobs {
+		var busy [2]model.Expr // Σ_g (e_g/W)·Σ_τ F_g(τ)
+		var rhs, w [2]float64  // (1/W)·Σ_g n_g·e_g·(lst_g + e_g/2); W
+		var count [2]int64
+		var longest [2]int64
+		for i := range groups {
+			g := &groups[i]
+			if g.job == j {
+				w[g.kind] += float64(g.n * g.e)
+				count[g.kind] += g.n
+				longest[g.kind] = max(longest[g.kind], g.e)
+			}
+		}
+		for k := range 2 {
+			if w[k] == 0 {
+				continue
+			}
+			for i := range groups {
+				g := &groups[i]
+				if g.job != j || g.kind != k {
+					continue
+				}
+				for tau := g.est; tau < g.lst; tau++ {
+					g.f(&busy[k], tau, float64(g.e)/w[k])
+				}
+				rhs[k] += float64(g.n*g.e) * (float64(g.lst) + float64(g.e)/2) / w[k]
+			}
+			c := float64(min(count[k], int64(pr.slots[k])))
+			end := w[k]/(2*c) + rhs[k] // the kind's last end ≥ end − busy
+			row := model.NewExpr(len(busy[k].Terms) + 1)
+			row.Add(cj[j], 1)
+			row.AddExpr(busy[k], 1)
+			tail := 0.0
+			if k == kMap {
+				tail = float64(longest[kRed])
+			}
+			b.GreaterEq("", row, end+tail+o.shift)
+			if k == kMap {
+				// Every reduce group's mean start ≥ the last map end:
+				// lst_r − Σ F_r/n_r ≥ end − busy.
+				for i := range groups {
+					r := &groups[i]
+					if r.job != j || r.kind != kRed {
+						continue
+					}
+					row := model.NewExpr(len(busy[k].Terms) + int(r.lst-r.est))
+					row.AddExpr(busy[k], 1)
+					for tau := r.est; tau < r.lst; tau++ {
+						r.f(&row, tau, -1/float64(r.n))
+					}
+					b.GreaterEq("", row, end-float64(r.lst))
+				}
+			}
+		}
+	}
 	// Precedence: n_m·F_r(τ) − n_r·F_m(τ − e_m) ≤ 0.
 	for _, r := range groups {
 		if r.kind != kRed {

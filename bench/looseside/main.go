@@ -48,14 +48,16 @@ import (
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
 	"github.com/mrbound/mrbound/solve"
+	_ "github.com/mrbound/mrbound/solve/highs"  // the time-indexed LP (-ti)
 	_ "github.com/mrbound/mrbound/solve/native" // the embedded solver, should compare's MILP run
 	"github.com/mrbound/mrbound/upperbound"
 )
 
-// show is -show, showRule -show-rule.
+// show is -show, showRule -show-rule, timeIndexed -ti.
 var (
-	show     bool
-	showRule upperbound.Rule
+	show        bool
+	showRule    upperbound.Rule
+	timeIndexed bool
 )
 
 // family are the generator's parameters.
@@ -75,6 +77,7 @@ func main() {
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
 	flag.BoolVar(&show, "show", false, "after each instance, every job's completion in the optimum found and in -show-rule's schedule, and both schedules' reduces")
 	showName := flag.String("show-rule", "srpt", "with -show: the construction set against the optimum (srpt, srpt-hold, …)")
+	flag.BoolVar(&timeIndexed, "ti", false, "also solve lowerbound.TimeIndexedLP (docs/bounds.md §4g) with HiGHS, the best verified schedule as incumbent, and print it against OPT and the bound")
 	flag.Parse()
 	for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
 		if r.String() == *showName {
@@ -183,6 +186,8 @@ type row struct {
 	seed                            uint64
 	jobs, tasks                     int
 	opt, bound, lagr, srpt, upper   float64
+	ti, ilp                         float64
+	tiCPU                           time.Duration
 	optBy, boundBy, upperBy, status string
 	proven                          bool
 	nodes                           int64
@@ -212,14 +217,21 @@ func run(seeds string, f family, searchNodes int64, evals int) error {
 		fmt.Printf("| %d | %d | %s | %s, %d nodes | %.2f (%s) | %.2f | %.2f | %.2f (%s) | %.4f | %.4f | %.4f | %.1f |\n",
 			r.seed, r.tasks, optCol, r.status, r.nodes, r.bound/1000, r.boundBy, r.lagr/1000, r.srpt/1000,
 			r.upper/1000, r.upperBy, r.upper/r.opt, r.opt/r.bound, r.srpt/r.opt, r.cpu.Seconds())
+		if timeIndexed {
+			fmt.Printf("|   | time-indexed LP %.2f s: OPT/LP %.4f, LP/bound %.4f, (LP − bound)/OPT %+.2f %%, %.1f CPU s; interval LP (§4b, 4,096 steps) %.2f s |\n",
+				r.ti/1000, r.opt/r.ti, r.ti/r.bound, 100*(r.ti-r.bound)/r.opt, r.tiCPU.Seconds(), r.ilp/1000)
+		}
 	}
 	var n int
-	var up, lo, sr, wu, wl float64
+	var up, lo, sr, wu, wl, ti float64
 	for _, r := range rows {
 		if !r.proven {
 			continue
 		}
 		n++
+		if timeIndexed {
+			ti += math.Log(r.opt / max(r.ti, r.bound))
+		}
 		up += math.Log(r.upper / r.opt)
 		lo += math.Log(r.opt / r.bound)
 		sr += math.Log(r.srpt / r.opt)
@@ -229,6 +241,9 @@ func run(seeds string, f family, searchNodes int64, evals int) error {
 	if n > 0 {
 		fmt.Printf("\nproven on %d of %d: geometric mean upper/OPT %.4f (worst %.4f), OPT/bound %.4f (worst %.4f), srpt/OPT %.4f\n",
 			n, len(rows), math.Exp(up/float64(n)), wu, math.Exp(lo/float64(n)), wl, math.Exp(sr/float64(n)))
+		if timeIndexed {
+			fmt.Printf("with the time-indexed LP: geometric mean OPT/max(bound, LP) %.4f\n", math.Exp(ti/float64(n)))
+		}
 	}
 	return nil
 }
@@ -293,6 +308,36 @@ func one(w *sim.Workload, seed uint64, searchNodes int64, evals int) (row, error
 		r.opt, r.proven = *rep.Optimum, true
 	} else {
 		r.opt = max(sr.Bound, r.bound)
+	}
+	if timeIndexed {
+		p, err := simbridge.Problem(w, o.Sim, false)
+		if err != nil {
+			return r, err
+		}
+		// The incumbent in ms: the mean of a verified schedule times the
+		// jobs, rounded down (the optimum is an integer ≤ it).
+		inc := int64(math.Floor(r.upper*float64(len(w.Jobs)) + 1e-6))
+		c0 := cpu()
+		lp, err := lowerbound.TimeIndexedLP(context.Background(), p, lowerbound.TimeIndexedOptions{
+			Incumbent: inc, Solve: solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute}})
+		if err != nil {
+			return r, fmt.Errorf("time-indexed LP: %w", err)
+		}
+		if lp.Status != solve.Optimal {
+			return r, fmt.Errorf("time-indexed LP: status %v", lp.Status)
+		}
+		r.ti, r.tiCPU = lp.Value/float64(len(w.Jobs)), cpu()-c0
+		// §4b's relaxation (preemptive: work per interval) on a fine grid:
+		// what the time-indexed LP gains beyond it is its windows.
+		ilp, err := lowerbound.IntervalLP(context.Background(), p, lowerbound.LagrangeOptions{Intervals: 4096},
+			solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute})
+		if err != nil {
+			return r, fmt.Errorf("interval LP: %w", err)
+		}
+		r.ilp = ilp.Value / float64(len(w.Jobs))
+		if r.proven && r.ti > r.opt+1e-6 {
+			return r, fmt.Errorf("time-indexed LP %.3f s above the proven optimum %.3f s", r.ti/1000, r.opt/1000)
+		}
 	}
 	if show && sr.Placements != nil {
 		if err := showSchedules(w, sr.Placements); err != nil {

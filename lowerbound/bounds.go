@@ -59,7 +59,16 @@ type Options struct {
 	// docs/bounds.md §4f): the same bound at better multipliers, for
 	// master LP solves that cost far more than the steps (opt-in).
 	LagrangeCG *CGOptions
+	// TimeIndexed, when not nil, adds the time-indexed LP relaxation
+	// (TimeIndexedLP, docs/bounds.md §4g; component TimeIndexedComponent)
+	// to the total and mean turnaround bounds: one column per task group and
+	// time unit, so for small instances only (opt-in). A preemptive problem
+	// is refused (ErrTimeIndexedPreemptive).
+	TimeIndexed *TimeIndexedOptions
 }
+
+// TimeIndexedComponent names TimeIndexedLP's value among the components.
+const TimeIndexedComponent = "time-indexed-lp"
 
 // ComputeWith is Compute with the optional components of o. The error is
 // non-nil for an invalid problem or a failed solver call; an LP that stops
@@ -99,6 +108,20 @@ func ComputeWith(ctx context.Context, p *Problem, o Options) (*Bounds, error) {
 			res = pr.intervalLagrangian(ctx, *o.Lagrange)
 		}
 		totalComps = append(totalComps, Component{LagrangeComponent, res.Value})
+	}
+	if o.TimeIndexed != nil && len(pr.jobs) > 0 {
+		if p.Preemptive {
+			return nil, ErrTimeIndexedPreemptive
+		}
+		m, err := pr.timeIndexedModel(*o.TimeIndexed)
+		if err != nil {
+			return nil, err
+		}
+		res, err := solveLP(ctx, m, o.TimeIndexed.Solve)
+		if err != nil {
+			return nil, err
+		}
+		totalComps = append(totalComps, Component{TimeIndexedComponent, res.Value})
 	}
 	total := newBound(TotalTurnaround, totalComps)
 	out.ByMetric[TotalTurnaround] = total

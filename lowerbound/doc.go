@@ -51,6 +51,10 @@
 // method is from it, and IntervalLagrangianCG (ComputeWith's LagrangeCG)
 // continues the steps by column generation over the Lagrangian's own per-job
 // minimisers, still certified by the Lagrangian's value at the best point.
+// TimeIndexedLP (ComputeWith's TimeIndexed) is the LP of the pooled
+// time-indexed model, in which each task holds a slot for its whole window
+// (non-preemption, fractionally): one column per task group and time unit,
+// for instances of a few dozen jobs.
 // Heterogeneous durations are handled
 // by weighting each slot with a positive speed v_g: any choice gives a valid
 // bound, and several are tried.

@@ -23,7 +23,10 @@
 // the day has), the interval Lagrangian alone, srpt's schedule, the best
 // offline schedule (upperbound.Best at compare's defaults: 40 search runs,
 // seed 1) and the ratios upper/OPT and OPT/bound; then their geometric means
-// over the proven instances (docs/results.md, issue 26, s13up).
+// over the proven instances (docs/results.md, issue 26, s13up). With -ti it
+// also solves lowerbound.TimeIndexedLP (docs/bounds.md §4g, the best verified
+// schedule as incumbent) and §4b's interval LP on 1,024 steps with HiGHS,
+// and prints both against OPT and the bound (s17np).
 //
 //	taskset -c 0 go run ./bench/looseside -seeds 1-12 -nodes 2 -short 10 -wide 2
 package main

@@ -66,6 +66,7 @@ func TestImproveMatchesExact(t *testing.T) {
 				{NodeLimit: 2, ImproveNodes: imp, BoundNodes: 1 + int64(it%40)},
 				{NodeLimit: 2, ImproveNodes: imp, whole: true},
 				{NodeLimit: 2, ImproveNodes: 100 * imp, BoundNodes: 1 + int64(it%40), Incumbent: want + 1},
+				{NodeLimit: 2, ImproveNodes: imp, Incumbent: want, whole: true},
 				{NodeLimit: first, ImproveNodes: 10 * imp, noBeam: true},
 				{NodeLimit: first, ImproveNodes: 10 * imp, BoundNodes: 1 + int64(it%40), noBeam: true},
 				{NodeLimit: first, ImproveNodes: 10 * imp, Incumbent: want + 1, whole: true, noBeam: true},
@@ -168,6 +169,11 @@ func TestImproveFindsMRCPOptimum(t *testing.T) {
 	res := checkImproved(t, p, lowerbound.TotalTurnaround, opt.Value, Options{NodeLimit: 2_000, ImproveNodes: 5_000, whole: true}, "the phase")
 	if res.Value != opt.Value || res.Placements == nil {
 		t.Fatalf("the phase: value %v (schedule %v), optimum %v", res.Value, res.Placements != nil, opt.Value)
+	}
+	// Given the optimum, the phase (cut short, its own schedules worse)
+	// must leave the caller's value without a schedule of its own.
+	for _, imp := range []int64{2_500, 3_000} {
+		checkImproved(t, p, lowerbound.TotalTurnaround, opt.Value, Options{NodeLimit: 2_000, ImproveNodes: imp, Incumbent: opt.Value, whole: true}, "the optimum as incumbent")
 	}
 	bf := checkImproved(t, p, lowerbound.TotalTurnaround, opt.Value, Options{NodeLimit: 2_000, BoundNodes: 40_000, whole: true}, "best first")
 	if bf.Value <= opt.Value || bf.Nodes <= res.Nodes {

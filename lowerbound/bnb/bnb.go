@@ -56,8 +56,12 @@ type Options struct {
 	BoundNodes int64
 	// ImproveNodes > 0 runs, on the sums, after a depth-first search
 	// stopped by its node limit and before the best-first phase, an
-	// improvement phase of at most that many nodes: searches of the
-	// subtrees along the best schedule's path (improve.go, §14h).
+	// improvement phase of at most that many nodes — a beam, then
+	// best-first searches of the subtrees along the best schedule's path
+	// (improve.go, §14h) — that only looks for better schedules; the
+	// best-first phase gets the nodes it leaves. Off in compare: on the
+	// 20-job MRCP streams it moved the brackets both ways and proved none
+	// (docs/results.md, s17inc).
 	ImproveNodes int64
 	// MaxOpen caps the nodes the best-first phase makes (DefaultMaxOpen
 	// when 0; 20 bytes each).

@@ -6,9 +6,9 @@ import (
 )
 
 // improve is the improvement phase (Options.ImproveNodes, docs/bounds.md
-// §14h): a beam search of width beamWidth from the root (when beam), then resolve
-// along the best schedule's path, within budget nodes. It returns the
-// nodes it used; the caller gives the rest to the best-first phase.
+// §14h): a beam search of width beamWidth from the root (when beam), then
+// resolve along the best schedule's path, within budget nodes. It returns
+// the nodes it used; the caller gives the rest to the best-first phase.
 //
 // The best-first phase closes a node only once the incumbent is at or
 // below its bound, and it reaches leaves only through its dives, which on
@@ -41,9 +41,10 @@ func (s *searcher) improve(budget int64, beam bool) int64 {
 // resolve searches again, best first, the subtrees along the best
 // schedule's path: it fixes the path's first d choices and runs the
 // best-first phase from that node within sub nodes made, for d = n−1,
-// n−1−n/resolveWalks, …, 0 (n tasks), from the leaf up; a better schedule starts the
-// walk again along its own path. A walk that finds nothing is repeated
-// with twice sub. It stops after budget nodes and returns the nodes used.
+// n−1−n/resolveWalks, …, 0 (n tasks), from the leaf up; a better schedule
+// starts the walk again along its own path. A walk that finds nothing is
+// repeated with twice sub; a search from the root that closes every node
+// ends the phase. It stops after budget nodes and returns the nodes used.
 //
 // A better schedule differs from the best one from some depth on; near the
 // leaf the subtree is small and the best-first search closes it, so the

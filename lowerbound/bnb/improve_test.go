@@ -34,13 +34,15 @@ func checkImproved(t *testing.T, p *lowerbound.Problem, m lowerbound.Metric, wan
 
 // TestImproveMatchesExact: on 300 seeded tiny problems (half of them with
 // identical jobs), for the total and the mean turnaround, searches with the
-// improvement phase (§14h) — cut short at 1–60 nodes, followed by a
-// best-first phase, or given a budget past the tree — never claim a value
-// they have no schedule for, never bound above Exact's optimum nor call
-// another value optimal. A beam wider than every level of the tree is a
-// complete search: with the optimum + 1 as the caller's incumbent it must
-// find a schedule of the optimum's value (pruning with the bound one unit
-// too high, or taking a node one task short of a leaf for one, fails it).
+// improvement phase (§14h) — cut short at 1–60 nodes (times 10 or 100 in
+// some settings), followed by a best-first phase or not, split or whole,
+// with the optimum or the optimum + 1 as the caller's incumbent, without
+// the beam — never claim a value they have no schedule for, never bound
+// above Exact's optimum nor call another value optimal. With a budget past
+// the tree the phase's last walk searches the whole tree best first, so
+// its schedule must be the optimum. Taking a beam node one task short of a
+// leaf for a leaf, pruning the subtree searches with the incumbent one
+// unit lower, or a walk that unwinds without undoing its path fails it.
 func TestImproveMatchesExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 17))
 	var complete int

@@ -54,6 +54,15 @@ type Options struct {
 	// the least bound of its open nodes is a bound too, and on the sums far
 	// better than the depth-first one's (docs/results.md, issue 26, s12bnb).
 	BoundNodes int64
+	// ImproveNodes > 0 runs, on the sums, after a depth-first search
+	// stopped by its node limit and before the best-first phase, an
+	// improvement phase of at most that many nodes — a beam, then
+	// best-first searches of the subtrees along the best schedule's path
+	// (improve.go, §14h) — that only looks for better schedules; the
+	// best-first phase gets the nodes it leaves. Off in compare: on the
+	// 20-job MRCP streams it moved the brackets both ways and proved none
+	// (docs/results.md, s17inc).
+	ImproveNodes int64
 	// MaxOpen caps the nodes the best-first phase makes (DefaultMaxOpen
 	// when 0; 20 bytes each).
 	MaxOpen int
@@ -66,6 +75,9 @@ type Options struct {
 	// noTwins leaves the identical jobs' order (§14f) out of the tree
 	// (tests and measurements).
 	noTwins bool
+	// noBeam leaves the beam out of the improvement phase (tests: the
+	// subtree searches then start from the depth-first phase's schedule).
+	noBeam bool
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -227,6 +239,11 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		s.memo = newMemo(len(s.vector(nil))+1, me)
 	}
 	s.runMax()
+	var bfExtra int64 // the improvement phase's nodes left unused
+	if o.ImproveNodes > 0 && s.stopped == solve.NodeLimit && (m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround) {
+		used := s.improve(o.ImproveNodes, !o.noBeam)
+		bfExtra = o.ImproveNodes - used
+	}
 	bf := math.Inf(-1)
 	if o.BoundNodes > 0 && s.stopped == solve.NodeLimit {
 		mo := o.MaxOpen
@@ -234,7 +251,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 			mo = DefaultMaxOpen
 		}
 		mo = min(mo, math.MaxInt32) // nodes are indexed by int32
-		b, stopped := s.bestFirst(o.BoundNodes, mo)
+		b, stopped := s.bestFirst(o.BoundNodes+bfExtra, mo)
 		if !stopped {
 			s.stopped = solve.StatusUnknown // every node closed: the incumbent is optimal
 		} else {

@@ -41,8 +41,9 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 	if dfs <= 0 {
 		dfs = DefaultNodeLimit
 	}
-	pool := dfs + max(o.BoundNodes, 0)
+	pool := dfs + max(o.BoundNodes, 0) + max(o.ImproveNodes, 0)
 	ratio := float64(dfs) / float64(pool)
+	iratio := float64(max(o.ImproveNodes, 0)) / float64(pool)
 	n := 1.0
 	if m == lowerbound.MeanTurnaround {
 		n = float64(len(p.Jobs))
@@ -56,9 +57,12 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 		for i, j := range g.jobs {
 			sub.Jobs[i] = p.Jobs[j]
 		}
-		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, whole: true, noLag: o.noLag, noTwins: o.noTwins}
+		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, whole: true, noLag: o.noLag, noTwins: o.noTwins, noBeam: o.noBeam}
+		if o.ImproveNodes > 0 {
+			so.ImproveNodes = max(1, int64(float64(share)*iratio))
+		}
 		if o.BoundNodes > 0 {
-			so.BoundNodes = max(1, share-so.NodeLimit)
+			so.BoundNodes = max(1, share-so.NodeLimit-so.ImproveNodes)
 		}
 		if o.Incumbent > 0 {
 			// The caller's schedule, its other groups' tasks deleted, is a

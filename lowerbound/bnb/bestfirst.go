@@ -54,10 +54,29 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 		mm = newMemo(s.memo.width, s.memo.max)
 	}
 	s.memo = mm
-	var path []int16
+	// The state applied now is the node at[len(at)-1], reached from the
+	// root by cands (undos to go back). A node is rebuilt from the deepest
+	// of its ancestors on that path: the next node popped is most often a
+	// child or near cousin of the last (deeper first at a tie), where a
+	// replay from the root cost O(depth) child steps per node — 150–400
+	// tasks deep on the MRCP streams. Every node is a function of its
+	// path, and undo restores exactly what apply changed, so the state
+	// reached is the replay's.
+	at := []int32{0}
+	var path []int32
 	var undos []undoRec
 	var cands []cand
 	var cs []cand
+	// unwind leaves the state at the depth-d ancestor of the current node.
+	unwind := func(d int) {
+		for len(cands) > d {
+			q := len(cands) - 1
+			s.undo(&cands[q], undos[q])
+			cands, undos = cands[:q], undos[:q]
+		}
+		at = at[:d+1]
+	}
+	defer unwind(0) // the searcher's state back at the root
 	for expanded := int64(0); ; expanded++ {
 		if h.Len() == 0 {
 			return math.Inf(1), false
@@ -75,16 +94,20 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 		}
 		i := heap.Pop(h).(int32)
 		s.nodes++
-		// Replay the node from the root.
+		// Walk up from the node to the path applied now (the root is on
+		// it), undo below that ancestor and apply the way down.
 		path = path[:0]
-		for x := i; h.nodes[x].parent >= 0; x = h.nodes[x].parent {
-			path = append(path, h.nodes[x].j)
+		x := i
+		for d := int(h.nodes[x].depth); d >= len(at) || at[d] != x; d-- {
+			path = append(path, x)
+			x = h.nodes[x].parent
 		}
-		cands, undos = cands[:0], undos[:0]
+		unwind(int(h.nodes[x].depth))
 		for q := len(path) - 1; q >= 0; q-- {
-			c := s.childOf(int(path[q]))
+			c := s.childOf(int(h.nodes[path[q]].j))
 			cands = append(cands, c)
 			undos = append(undos, s.apply(&cands[len(cands)-1]))
+			at = append(at, path[q])
 		}
 		if mm != nil && s.placed < s.nTasks {
 			s.vbuf = s.vector(s.vbuf)
@@ -106,8 +129,8 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 				s.dive()
 			}
 		}
-		for q := len(cands) - 1; q >= 0; q-- {
-			s.undo(&cands[q], undos[q])
+		if s.plain {
+			unwind(0) // the reference: every node replayed from the root
 		}
 	}
 }

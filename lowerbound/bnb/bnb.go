@@ -66,6 +66,11 @@ type Options struct {
 	// noTwins leaves the identical jobs' order (§14f) out of the tree
 	// (tests and measurements).
 	noTwins bool
+	// plain runs the search's reference forms (plain.go: every best-first
+	// node replayed from the root, the bound's kernels as first written,
+	// the memo without its filter): the tests require the same Result
+	// from both.
+	plain bool
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -159,6 +164,7 @@ type searcher struct {
 	// restartOn makes a better schedule unwind the search (restart) so
 	// that runMax starts again from the root with the tighter deadlines.
 	restartOn, restart bool
+	plain              bool // Options.plain
 }
 
 // Solve runs the branch and bound on p for metric m (makespan, total, mean
@@ -182,7 +188,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 			s.twin[j] = -1
 		}
 	}
-	s.ctx, s.metric = ctx, m
+	s.ctx, s.metric, s.plain = ctx, m, o.plain
 	s.limit = o.NodeLimit
 	if s.limit <= 0 {
 		s.limit = DefaultNodeLimit

@@ -56,7 +56,7 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 		for i, j := range g.jobs {
 			sub.Jobs[i] = p.Jobs[j]
 		}
-		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, whole: true, noLag: o.noLag, noTwins: o.noTwins}
+		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, whole: true, noLag: o.noLag, noTwins: o.noTwins, plain: o.plain}
 		if o.BoundNodes > 0 {
 			so.BoundNodes = max(1, share-so.NodeLimit)
 		}

@@ -1,0 +1,95 @@
+package bnb
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/mrbound/mrbound/lowerbound"
+)
+
+// sameResult reports whether a and b are the same Result: status, value
+// and bound to the bit (NaN equal to NaN), nodes, dominated and schedule.
+func sameResult(a, b *Result) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	same := func(x, y float64) bool {
+		return math.Float64bits(x) == math.Float64bits(y) || (math.IsNaN(x) && math.IsNaN(y))
+	}
+	return a.Metric == b.Metric && a.Status == b.Status && same(a.Value, b.Value) && same(a.Bound, b.Bound) &&
+		a.Nodes == b.Nodes && a.Dominated == b.Dominated && slices.Equal(a.Placements, b.Placements)
+}
+
+// TestFastMatchesPlain: the search's fast forms (best-first nodes rebuilt
+// from the nearest applied ancestor, the sorted-queue listEnd, fluid's
+// prefix of free slots, the memo's filter) decide exactly what the
+// reference forms of Options.plain decide: on 60 seeded tiny problems with
+// a depth-first phase of 4 nodes and a best-first one of 300, and on a
+// 12-job MRCP mixed stream with 2,000 + 10,000 nodes (split and whole),
+// for every metric, the two Results are equal — status, value, bound,
+// nodes, dominated and schedule.
+func TestFastMatchesPlain(t *testing.T) {
+	ctx := context.Background()
+	check := func(name string, p *lowerbound.Problem, m lowerbound.Metric, o Options) {
+		t.Helper()
+		fast, err1 := Solve(ctx, p, m, o)
+		o.plain = true
+		plain, err2 := Solve(ctx, p, m, o)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s %v: %v, %v", name, m, err1, err2)
+		}
+		if !sameResult(fast, plain) {
+			t.Fatalf("%s %v: fast %+v\nplain %+v", name, m, fast, plain)
+		}
+	}
+	r := rand.New(rand.NewPCG(17, 26))
+	for it := range 60 {
+		p := tiny(r)
+		for _, m := range metrics {
+			check("tiny "+string(rune('0'+it%10)), p, m, Options{NodeLimit: 4, BoundNodes: 300, whole: true})
+		}
+	}
+	p := mrcpGenerated(t, 12, 3)
+	for _, m := range metrics {
+		check("mrcp 12 split", p, m, Options{NodeLimit: 2_000, BoundNodes: 10_000})
+		check("mrcp 12 whole", p, m, Options{NodeLimit: 2_000, BoundNodes: 10_000, whole: true})
+	}
+}
+
+// TestKernelsMatchPlain: listEnd and fluid give, to the bit, what their
+// reference forms give on 20,000 seeded sorted slot lists and job sets
+// (ties of free times, releases before and after them, slots free far
+// apart and close together).
+func TestKernelsMatchPlain(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 17))
+	for it := range 20_000 {
+		avail := make([]int64, 1+r.IntN(20))
+		for i := range avail {
+			avail[i] = int64(r.IntN(1 + 5*r.IntN(20)))
+		}
+		slices.Sort(avail)
+		rho, n, d := int64(r.IntN(60)), r.IntN(30), int64(1+r.IntN(9))
+		if a, b := listEnd(avail, rho, n, d), listEndPlain(avail, rho, n, d); a != b {
+			t.Fatalf("case %d: listEnd(%v, %d, %d, %d) = %d, plain %d", it, avail, rho, n, d, a, b)
+		}
+		js := make([]fluidJob, 1+r.IntN(8))
+		for i := range js {
+			js[i] = fluidJob{release: float64(r.IntN(50)), work: float64(1 + r.IntN(40)), deadline: float64(r.IntN(120))}
+		}
+		for _, rl := range []rule{srpt, edf} {
+			a, b := slices.Clone(js), slices.Clone(js)
+			ma, mb := fluid(avail, a, rl), fluidPlain(avail, b, rl)
+			if ma != mb {
+				t.Fatalf("case %d rule %d: missed %v, plain %v", it, rl, ma, mb)
+			}
+			for i := range a {
+				if math.Float64bits(a[i].end) != math.Float64bits(b[i].end) {
+					t.Fatalf("case %d rule %d: job %d ends at %v, plain %v", it, rl, i, a[i].end, b[i].end)
+				}
+			}
+		}
+	}
+}

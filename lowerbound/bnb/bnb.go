@@ -155,6 +155,7 @@ type searcher struct {
 
 	// scratch for the bounds
 	avail      [2][]int64
+	ends       []int64 // listEnd's
 	fl         []fluidJob
 	critG, eG  []float64
 	arrG       []int64

@@ -140,7 +140,10 @@ func (s *searcher) listEnd(avail []int64, rho int64, n int, d int64) int64 {
 	if s.plain {
 		return listEndPlain(avail, rho, n, d)
 	}
-	return listEnd(avail, rho, n, d)
+	if cap(s.ends) < n {
+		s.ends = make([]int64, n)
+	}
+	return listEnd(avail, rho, n, d, s.ends)
 }
 
 // fluid is fluid, or fluidPlain under Options.plain.
@@ -157,33 +160,29 @@ func (s *searcher) fluid(avail []int64, js []fluidJob, r rule) bool {
 //
 // The tasks start in order of time, so the ends they add to the slots come
 // in order too: the earliest-free slot is the first of two sorted queues,
-// the slots not yet taken (avail raised to rho) and the ends added, which
-// holds at most len(avail) of them (one leaves as one joins) — O(n) steps
-// where a scan of the slots per task took O(n·len(avail)).
-func listEnd(avail []int64, rho int64, n int, d int64) int64 {
+// the slots not yet taken (avail raised to rho) and the ends added: O(n)
+// steps where a scan of the slots per task took O(n·len(avail)).
+func listEnd(avail []int64, rho int64, n int, d int64, ends []int64) int64 {
 	m := len(avail)
 	if m == 0 || n == 0 {
 		return rho
 	}
-	var buf [16]int64
-	var ends []int64 // a ring of the added ends not yet taken
-	if m <= len(buf) {
-		ends = buf[:m]
-	} else {
-		ends = make([]int64, m)
-	}
-	var ia, head, size int
+	// ends (capacity ≥ n, the caller's scratch) gets the added ends in
+	// order; ends[ib:] are those not yet taken. A ring of len(avail) would
+	// do, but its index's modulo cost more than the writes.
+	ends = ends[:n]
+	var ia, ib, w int
 	var x int64
 	for range n {
-		if ia < m && (size == 0 || max(avail[ia], rho) <= ends[head]) {
+		if ia < m && (ib == w || max(avail[ia], rho) <= ends[ib]) {
 			x = max(avail[ia], rho)
 			ia++
 		} else {
-			x = ends[head]
-			head, size = (head+1)%m, size-1
+			x = ends[ib]
+			ib++
 		}
-		ends[(head+size)%m] = x + d
-		size++
+		ends[w] = x + d
+		w++
 	}
 	return x + d // the starts never decrease: the last one ends last
 }

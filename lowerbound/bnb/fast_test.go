@@ -72,7 +72,7 @@ func TestKernelsMatchPlain(t *testing.T) {
 		}
 		slices.Sort(avail)
 		rho, n, d := int64(r.IntN(60)), r.IntN(30), int64(1+r.IntN(9))
-		if a, b := listEnd(avail, rho, n, d), listEndPlain(avail, rho, n, d); a != b {
+		if a, b := listEnd(avail, rho, n, d, make([]int64, n)), listEndPlain(avail, rho, n, d); a != b {
 			t.Fatalf("case %d: listEnd(%v, %d, %d, %d) = %d, plain %d", it, avail, rho, n, d, a, b)
 		}
 		js := make([]fluidJob, 1+r.IntN(8))

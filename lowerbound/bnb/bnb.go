@@ -55,7 +55,7 @@ type Options struct {
 	// better than the depth-first one's (docs/results.md, issue 26, s12bnb).
 	BoundNodes int64
 	// MaxOpen caps the nodes the best-first phase makes (DefaultMaxOpen
-	// when 0; 20 bytes each).
+	// when 0; 8 bytes each, 16 more while open).
 	MaxOpen int
 	// whole: search the sums without splitting the stream (splitSolve's
 	// own searches).

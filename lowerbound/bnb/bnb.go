@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/lowerbound"
@@ -156,6 +155,7 @@ type searcher struct {
 	// scratch for the bounds
 	avail      [2][]int64
 	ends       []int64 // listEnd's
+	act        []int32 // fluid's
 	fl         []fluidJob
 	critG, eG  []float64
 	arrG       []int64
@@ -672,14 +672,25 @@ func (s *searcher) children(cs []cand) []cand {
 		s.undo(c, undo)
 		c.tie = s.tie(c)
 	}
-	sort.Slice(cs, func(a, b int) bool {
-		if cs[a].lb != cs[b].lb {
-			return cs[a].lb < cs[b].lb
+	// Insertion sort: a few dozen children at most, and sort.Slice's
+	// reflection allocated per node. Children have distinct indices (one
+	// per job) and no NaN bound, so the order is total and any sort gives
+	// this one.
+	for i := 1; i < len(cs); i++ {
+		for k := i; k > 0 && cs[k].before(&cs[k-1]); k-- {
+			cs[k], cs[k-1] = cs[k-1], cs[k]
 		}
-		if cs[a].tie != cs[b].tie {
-			return cs[a].tie < cs[b].tie
-		}
-		return cs[a].idx < cs[b].idx
-	})
+	}
 	return cs
+}
+
+// before orders children: bound, then tie, then index.
+func (c *cand) before(d *cand) bool {
+	if c.lb != d.lb {
+		return c.lb < d.lb
+	}
+	if c.tie != d.tie {
+		return c.tie < d.tie
+	}
+	return c.idx < d.idx
 }

@@ -22,7 +22,9 @@ type fluidJob struct {
 
 // bound is a lower bound on the score of every schedule that extends the
 // current node (§14): every remaining task starts no earlier than the last
-// placed start t0, on a slot no earlier than the slot's free time.
+// placed start t0, on a slot no earlier than the slot's free time. It takes
+// the builtin min and max, math.Min and math.Max without their calls: the
+// same results on every operand but NaN, which none of these is.
 func (s *searcher) bound() float64 {
 	t0 := s.lastStart
 	if s.placed == 0 {
@@ -59,7 +61,7 @@ func (s *searcher) bound() float64 {
 			s.fl = append(s.fl, fluidJob{release: float64(rho), work: float64(int64(left) * jb.pMap), tail: tail})
 			s.critG = append(s.critG, c)
 			s.arrG = append(s.arrG, jb.arrival)
-			tmin = math.Min(tmin, tail)
+			tmin = min(tmin, tail)
 			tailSum += tail
 			sumAG += a
 		case s.redsDone[j] < jb.nReds:
@@ -70,8 +72,8 @@ func (s *searcher) bound() float64 {
 			c = float64(s.done[j])
 			known += c - a
 		}
-		maxC = math.Max(maxC, c)
-		maxT = math.Max(maxT, c-a)
+		maxC = max(maxC, c)
+		maxT = max(maxT, c-a)
 	}
 	if len(s.fl) == 0 {
 		switch s.metric {
@@ -106,24 +108,24 @@ func (s *searcher) bound() float64 {
 	slices.Sort(s.eG)
 	switch s.metric {
 	case lowerbound.Makespan:
-		return math.Max(maxC, s.eG[len(s.eG)-1]+tmin) - float64(s.minA)
+		return max(maxC, s.eG[len(s.eG)-1]+tmin) - float64(s.minA)
 	case lowerbound.MaxTurnaround:
 		// Sorted last map ends are at least the fluid's sorted ends; the
 		// jobs ranked k or later (n−k+1 of them) include one that arrived
 		// no later than the k-th arrival.
 		slices.Sort(s.arrG)
 		for k, e := range s.eG {
-			maxT = math.Max(maxT, e+tmin-float64(s.arrG[k]))
+			maxT = max(maxT, e+tmin-float64(s.arrG[k]))
 		}
 		return maxT
 	}
 	slices.Sort(s.critG)
 	var paired, fluidSum float64
 	for k, e := range s.eG {
-		paired += math.Max(s.critG[k], e+tmin)
+		paired += max(s.critG[k], e+tmin)
 		fluidSum += e
 	}
-	return s.withLag(known+math.Max(paired, fluidSum+tailSum)-sumAG, t0)
+	return s.withLag(known+max(paired, fluidSum+tailSum)-sumAG, t0)
 }
 
 // withLag is the sums' bound b raised to the time-indexed Lagrangian's at
@@ -132,7 +134,7 @@ func (s *searcher) withLag(b float64, t0 int64) float64 {
 	if s.lag == nil {
 		return b
 	}
-	return math.Max(b, s.lag.node(s, t0))
+	return max(b, s.lag.node(s, t0))
 }
 
 // listEnd is listEnd, or listEndPlain under Options.plain.
@@ -151,7 +153,10 @@ func (s *searcher) fluid(avail []int64, js []fluidJob, r rule) bool {
 	if s.plain {
 		return fluidPlain(avail, js, r)
 	}
-	return fluid(avail, js, r)
+	if cap(s.act) < len(js) {
+		s.act = make([]int32, len(js))
+	}
+	return fluid(avail, js, r, s.act)
 }
 
 // listEnd is when the last of n tasks of duration d, released at rho, ends
@@ -201,23 +206,26 @@ const (
 // relaxation (a time change turns it into a unit-speed machine, where SRPT
 // minimises the number of unfinished jobs at every instant), and EDF meets
 // every deadline whenever any schedule does.
-func fluid(avail []int64, js []fluidJob, r rule) bool {
+func fluid(avail []int64, js []fluidJob, r rule, act []int32) bool {
 	// The builtin min is math.Min without its call (the same result for
 	// every operand but NaN, which never occurs here: times are finite or
 	// +Inf); t never decreases, so the slots free by t are a growing prefix
 	// of the sorted avail and the next one to come free is the first after
 	// it (where a scan of avail per event took a fifth of the search's time
-	// on the MRCP streams).
-	n := len(js)
+	// on the MRCP streams). act (the caller's scratch, capacity ≥ len(js))
+	// lists the jobs not done in order of index, so that the scans skip the
+	// done ones and still meet the others in the same order (the first of
+	// equal keys is picked).
+	act = act[:0]
 	t := math.Inf(1)
 	for i := range js {
 		js[i].rem, js[i].done = js[i].work, false
 		t = min(t, js[i].release)
+		act = append(act, int32(i))
 	}
 	missed := false
-	left := n
 	speed := 0
-	for left > 0 {
+	for len(act) > 0 {
 		for speed < len(avail) && float64(avail[speed]) <= t {
 			speed++
 		}
@@ -226,17 +234,15 @@ func fluid(avail []int64, js []fluidJob, r rule) bool {
 			nextAvail = float64(avail[speed])
 		}
 		nextRel := math.Inf(1)
-		pick := -1
-		for i := range js {
-			if js[i].done {
-				continue
-			}
+		pick, at := -1, -1
+		for q, i32 := range act {
+			i := int(i32)
 			if js[i].release > t {
 				nextRel = min(nextRel, js[i].release)
 				continue
 			}
 			if pick < 0 || better(js, i, pick, r) {
-				pick = i
+				pick, at = i, q
 			}
 		}
 		if pick < 0 || speed == 0 {
@@ -247,7 +253,7 @@ func fluid(avail []int64, js []fluidJob, r rule) bool {
 		step := min(fin, min(nextRel, nextAvail))
 		if step >= fin {
 			js[pick].end, js[pick].done = fin, true
-			left--
+			act = append(act[:at], act[at+1:]...)
 			if r == edf && fin > js[pick].deadline+fluidTol {
 				missed = true
 			}

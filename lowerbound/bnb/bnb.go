@@ -66,9 +66,8 @@ type Options struct {
 	// (tests and measurements).
 	noTwins bool
 	// plain runs the search's reference forms (plain.go: every best-first
-	// node replayed from the root, the bound's kernels as first written,
-	// the memo without its filter): the tests require the same Result
-	// from both.
+	// node replayed from the root, the bound's kernels as first written):
+	// the tests require the same Result from both.
 	plain bool
 }
 

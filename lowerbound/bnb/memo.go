@@ -25,12 +25,8 @@ type memo struct {
 	// counts and vals hold memoChunk entries per chunk, so that growing
 	// them copies nothing (a doubling slice's copies were a fifth of the
 	// memo's time on the MRCP streams).
-	counts [][]int32 // per entry: every job's maps and reduces placed
-	vals   [][]int64 // per entry: the dominance vector (searcher.vector) and last index
-	// sums is per entry the float sum of its vector, in order: a filter,
-	// since an entry no greater in every component has no greater a sum
-	// (conversion to float64 and rounded addition are both monotone).
-	sums    []float64
+	counts  [][]int32 // per entry: every job's maps and reduces placed
+	vals    [][]int64 // per entry: the dominance vector (searcher.vector) and last index
 	width   int
 	entries int
 	max     int
@@ -95,18 +91,11 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 	for j := range n {
 		m.cbuf = append(m.cbuf, int32(s.mapsDone[j]), int32(s.redsDone[j]))
 	}
-	var sum float64
-	for _, x := range v {
-		sum += float64(x)
-	}
 	for _, id := range ids {
-		if m.sums[id] > sum && !s.plain {
-			continue // some component is greater
-		}
+		// The counts (equal but for a hash collision) are compared last:
+		// the vector rules out most entries in its first components (the
+		// last start, the map slots' free times).
 		ch, at := int(id)/memoChunk, int(id)%memoChunk
-		if !slices.Equal(m.counts[ch][at*2*n:(at+1)*2*n], m.cbuf) {
-			continue
-		}
 		e := m.vals[ch][at*m.width : (at+1)*m.width]
 		dom := true
 		for i := range v {
@@ -120,22 +109,29 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 		if dom && e[0] == v[0] && e[m.width-1] > int64(s.lastIdx) {
 			dom = false
 		}
+		if dom && !slices.Equal(m.counts[ch][at*2*n:(at+1)*2*n], m.cbuf) {
+			dom = false
+		}
 		if dom {
 			return true
 		}
 	}
 	if m.entries < m.max && len(ids) < memoBucket && m.entries < math.MaxInt32 {
 		if m.entries%memoChunk == 0 {
-			// A chunk grows by append to its memoChunk entries: a
-			// search of a few nodes allocates little.
-			m.counts = append(m.counts, nil)
-			m.vals = append(m.vals, nil)
+			// The first chunk grows by append (a search of a few nodes
+			// allocates little), the others are made whole.
+			var c []int32
+			var x []int64
+			if m.entries > 0 {
+				c, x = make([]int32, 0, memoChunk*2*n), make([]int64, 0, memoChunk*m.width)
+			}
+			m.counts = append(m.counts, c)
+			m.vals = append(m.vals, x)
 		}
 		ch := len(m.vals) - 1
 		m.counts[ch] = append(m.counts[ch], m.cbuf...)
 		m.vals[ch] = append(m.vals[ch], v...)
 		m.vals[ch] = append(m.vals[ch], int64(s.lastIdx))
-		m.sums = append(m.sums, sum)
 		m.index[s.hash] = append(ids, int32(m.entries))
 		m.entries++
 	}

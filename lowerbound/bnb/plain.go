@@ -4,8 +4,8 @@ import "math"
 
 // The reference forms of the search's hot kernels, as first written: the
 // tests run Solve with Options.plain, which takes these (and replays every
-// best-first node from the root, and checks every memo entry in full), and
-// require the Result of the fast forms, node for node.
+// best-first node from the root), and require the Result of the fast forms,
+// node for node.
 
 // listEndPlain is listEnd by a scan of the slots per task.
 func listEndPlain(avail []int64, rho int64, n int, d int64) int64 {

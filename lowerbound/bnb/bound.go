@@ -153,8 +153,8 @@ func (s *searcher) fluid(avail []int64, js []fluidJob, r rule) bool {
 	if s.plain {
 		return fluidPlain(avail, js, r)
 	}
-	if cap(s.act) < len(js) {
-		s.act = make([]int32, len(js))
+	if cap(s.act) < 2*len(js) {
+		s.act = make([]int32, 2*len(js))
 	}
 	return fluid(avail, js, r, s.act)
 }
@@ -206,42 +206,62 @@ const (
 // relaxation (a time change turns it into a unit-speed machine, where SRPT
 // minimises the number of unfinished jobs at every instant), and EDF meets
 // every deadline whenever any schedule does.
-func fluid(avail []int64, js []fluidJob, r rule, act []int32) bool {
+func fluid(avail []int64, js []fluidJob, r rule, scratch []int32) bool {
 	// The builtin min is math.Min without its call (the same result for
 	// every operand but NaN, which never occurs here: times are finite or
 	// +Inf); t never decreases, so the slots free by t are a growing prefix
 	// of the sorted avail and the next one to come free is the first after
 	// it (where a scan of avail per event took a fifth of the search's time
-	// on the MRCP streams). act (the caller's scratch, capacity ≥ len(js))
-	// lists the jobs not done in order of index, so that the scans skip the
-	// done ones and still meet the others in the same order (the first of
-	// equal keys is picked).
-	act = act[:0]
+	// on the MRCP streams). Likewise act lists the jobs released and not
+	// done in order of index, so that the scan for the pick meets them in
+	// the same order (the first of equal keys is picked), and pend the
+	// jobs not yet released by release: its first is the next release.
+	// scratch is the caller's, of capacity ≥ 2·len(js).
+	n := len(js)
+	scratch = scratch[:2*n]
+	act, pend := scratch[:0:n], scratch[n:n]
 	t := math.Inf(1)
 	for i := range js {
 		js[i].rem, js[i].done = js[i].work, false
 		t = min(t, js[i].release)
-		act = append(act, int32(i))
+	}
+	for i := range js {
+		if js[i].release <= t {
+			act = append(act, int32(i))
+			continue
+		}
+		// By release, then index (the jobs come by index): an insertion
+		// sort, the releases are mostly in order already.
+		pend = append(pend, int32(i))
+		for q := len(pend) - 1; q > 0 && js[pend[q-1]].release > js[i].release; q-- {
+			pend[q], pend[q-1] = pend[q-1], pend[q]
+		}
 	}
 	missed := false
 	speed := 0
-	for len(act) > 0 {
+	for len(act)+len(pend) > 0 {
 		for speed < len(avail) && float64(avail[speed]) <= t {
 			speed++
 		}
-		nextAvail := math.Inf(1)
+		for len(pend) > 0 && js[pend[0]].release <= t {
+			// Released: into act at its place by index.
+			i := pend[0]
+			pend = pend[1:]
+			act = append(act, i)
+			for q := len(act) - 1; q > 0 && act[q-1] > i; q-- {
+				act[q], act[q-1] = act[q-1], act[q]
+			}
+		}
+		nextAvail, nextRel := math.Inf(1), math.Inf(1)
 		if speed < len(avail) {
 			nextAvail = float64(avail[speed])
 		}
-		nextRel := math.Inf(1)
+		if len(pend) > 0 {
+			nextRel = js[pend[0]].release
+		}
 		pick, at := -1, -1
 		for q, i32 := range act {
-			i := int(i32)
-			if js[i].release > t {
-				nextRel = min(nextRel, js[i].release)
-				continue
-			}
-			if pick < 0 || better(js, i, pick, r) {
+			if i := int(i32); pick < 0 || better(js, i, pick, r) {
 				pick, at = i, q
 			}
 		}

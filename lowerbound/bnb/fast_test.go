@@ -82,7 +82,7 @@ func TestKernelsMatchPlain(t *testing.T) {
 		}
 		for _, rl := range []rule{srpt, edf} {
 			a, b := slices.Clone(js), slices.Clone(js)
-			ma, mb := fluid(avail, a, rl, nil), fluidPlain(avail, b, rl)
+			ma, mb := fluid(avail, a, rl, make([]int32, 2*len(a))), fluidPlain(avail, b, rl)
 			if ma != mb {
 				t.Fatalf("case %d rule %d: missed %v, plain %v", it, rl, ma, mb)
 			}

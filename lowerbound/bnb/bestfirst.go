@@ -85,10 +85,10 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 	// The nodes made are at most maxOpen and a last expansion's children
 	// (one per job), or the root and every expansion's (full). The arrays
 	// are made for bfReserve nodes at first (the pages untouched cost
-	// nothing) and, once full, for all at once: no copies as they double
-	// (a tenth of the search's time on the MRCP streams) and no more room
-	// than can be used (doubling past 8 M took 16 M nodes' worth, 576 MB
-	// at the copy).
+	// nothing: their copies as they doubled from small took a tenth of the
+	// search's time on the MRCP streams), then double, but never past
+	// full (at the default cap, doubling past 8 M took 16 M nodes' worth,
+	// 576 MB at the copy).
 	full := int64(maxOpen) + int64(len(s.jobs))
 	if n := int64(len(s.jobs)); n > 0 && limit < full/n {
 		full = 1 + limit*n
@@ -169,7 +169,7 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 		default:
 			cs = s.children(cs[:0])
 			if need := len(h.nodes) + len(cs); need > cap(h.nodes) {
-				room := max(int64(need), full)
+				room := max(int64(need), min(2*int64(cap(h.nodes)), full))
 				h.nodes = slices.Grow(h.nodes, int(room)-len(h.nodes))
 				h.open = slices.Grow(h.open, int(room)-len(h.open))
 			}

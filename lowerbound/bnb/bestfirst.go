@@ -2,7 +2,6 @@ package bnb
 
 import (
 	"math"
-	"slices"
 
 	"github.com/mrbound/mrbound/solve"
 )
@@ -83,17 +82,15 @@ func (h *bfHeap) pop() bfOpen {
 // closed here (§14, Lemma 3).
 func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 	// The nodes made are at most maxOpen and a last expansion's children
-	// (one per job), or the root and every expansion's (full). The arrays
-	// are made for bfReserve nodes at first (the pages untouched cost
-	// nothing: their copies as they doubled from small took a tenth of the
-	// search's time on the MRCP streams), then double, but never past
-	// full (at the default cap, doubling past 8 M took 16 M nodes' worth,
-	// 576 MB at the copy).
-	full := int64(maxOpen) + int64(len(s.jobs))
-	if n := int64(len(s.jobs)); n > 0 && limit < full/n {
-		full = 1 + limit*n
+	// (one per job), or the root and every expansion's: made at that size
+	// at once (up to bfReserve), the arrays are never copied as they grow
+	// (a tenth of the search's time on the MRCP streams), and the pages
+	// untouched cost nothing.
+	made := int64(maxOpen) + int64(len(s.jobs))
+	if n := int64(len(s.jobs)); n > 0 && limit < made/n {
+		made = 1 + limit*n
 	}
-	made := min(full, bfReserve)
+	made = min(made, bfReserve)
 	h := &bfHeap{nodes: make([]bfNode, 1, made), open: make([]bfOpen, 1, made)}
 	h.nodes[0], h.open[0] = bfNode{parent: -1, j: -1}, bfOpen{lb: s.bound()}
 	// The depth-first memo is dropped: its dominators' subtrees may have
@@ -168,11 +165,6 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 			s.dominated++
 		default:
 			cs = s.children(cs[:0])
-			if need := len(h.nodes) + len(cs); need > cap(h.nodes) {
-				room := max(int64(need), min(2*int64(cap(h.nodes)), full))
-				h.nodes = slices.Grow(h.nodes, int(room)-len(h.nodes))
-				h.open = slices.Grow(h.open, int(room)-len(h.open))
-			}
 			for _, c := range cs {
 				if !s.prune(c.lb) {
 					d := h.nodes[i].depth + 1

@@ -11,8 +11,12 @@ import (
 	"github.com/mrbound/mrbound/solve"
 )
 
-// DefaultMaxOpen is Options.MaxOpen when 0.
-const DefaultMaxOpen = 4_000_000
+// DefaultMaxOpen is Options.MaxOpen when 0: 8 bytes per node made and 16
+// more per node open, up to about 300 MB at the cap (more while the arrays
+// grow). Raised from 4 M with compare's node budget (s17fast): on the
+// 20-job MRCP streams' sums a cap of 16 M took up to 760 MB and more CPU
+// for bounds 1–3 s higher (docs/results.md, issue 26, s17fast).
+const DefaultMaxOpen = 12_000_000
 
 // DefaultNodeLimit is the node limit when Options.NodeLimit is 0.
 const DefaultNodeLimit = 2_000_000

@@ -3,6 +3,7 @@ package bnb
 import (
 	"container/heap"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -50,7 +51,7 @@ func TestFastMatchesPlain(t *testing.T) {
 	for it := range 60 {
 		p := tiny(r)
 		for _, m := range metrics {
-			check("tiny "+string(rune('0'+it%10)), p, m, Options{NodeLimit: 4, BoundNodes: 300, whole: true})
+			check(fmt.Sprintf("tiny problem %d", it), p, m, Options{NodeLimit: 4, BoundNodes: 300, whole: true})
 		}
 	}
 	p := mrcpGenerated(t, 12, 3)

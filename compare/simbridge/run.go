@@ -120,7 +120,11 @@ const TurnaroundOptimumColumns = 1200
 // stream of seed 2 (λ 0.02; 2.22 M nodes visited, dives included), about
 // 30 s of CPU, and every comparison of those streams stays within 50 s of
 // CPU (the wall-clock net is SearchSafetyLimit unless a limit is given).
-const DefaultSearchNodes = 2_000_000
+// Raised from 2 M by s17fast, whose search visits 2.5–3 times as many
+// nodes per CPU second: 6 M nodes also prove the sums of seed 6, and the
+// largest comparison of those streams takes about 40 s of CPU on a quiet
+// core (docs/results.md, issue 26, s17fast).
+const DefaultSearchNodes = 6_000_000
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).

@@ -1,41 +1,76 @@
 package bnb
 
 import (
-	"container/heap"
 	"math"
 
 	"github.com/mrbound/mrbound/solve"
 )
 
-// bfNode is an open node of the best-first phase, kept as the job whose
-// next task its parent's child placed: replaying the jobs from the root
-// rebuilds the node (every child is a function of its parent's state).
+// bfNode is a node of the best-first phase, kept as the job whose next
+// task its parent's child placed: applying the jobs from the root rebuilds
+// the node (every child is a function of its parent's state).
 type bfNode struct {
-	lb     float64
 	parent int32
 	j      int16
 	depth  int16
 }
 
-// bfHeap orders open nodes by bound, deeper first at a tie.
-type bfHeap struct {
-	nodes []bfNode
-	open  []int32
+// bfOpen is an open node in the heap, with its keys: comparing them there
+// reads no bfNode (a random access into millions of them), and bfNode
+// keeps 8 bytes for the nodes closed.
+type bfOpen struct {
+	lb    float64
+	id    int32
+	depth int16
 }
 
-func (h *bfHeap) Len() int { return len(h.open) }
-func (h *bfHeap) Less(a, b int) bool {
-	x, y := &h.nodes[h.open[a]], &h.nodes[h.open[b]]
+// bfHeap is a binary min-heap of open nodes by bound, deeper first at a
+// tie: its sifts are container/heap's, step for step (TestHeapOrder), so
+// that nodes of equal keys come out in the same order, without the
+// interface calls and a boxed index per push.
+type bfHeap struct {
+	nodes []bfNode
+	open  []bfOpen
+}
+
+func (x *bfOpen) before(y *bfOpen) bool {
 	if x.lb != y.lb {
 		return x.lb < y.lb
 	}
 	return x.depth > y.depth
 }
-func (h *bfHeap) Swap(a, b int) { h.open[a], h.open[b] = h.open[b], h.open[a] }
-func (h *bfHeap) Push(x any)    { h.open = append(h.open, x.(int32)) }
-func (h *bfHeap) Pop() any {
-	x := h.open[len(h.open)-1]
-	h.open = h.open[:len(h.open)-1]
+
+func (h *bfHeap) push(o bfOpen) {
+	h.open = append(h.open, o)
+	for j := len(h.open) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !h.open[j].before(&h.open[i]) {
+			break
+		}
+		h.open[i], h.open[j] = h.open[j], h.open[i]
+		j = i
+	}
+}
+
+func (h *bfHeap) pop() bfOpen {
+	n := len(h.open) - 1
+	h.open[0], h.open[n] = h.open[n], h.open[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j2 := j + 1; j2 < n && h.open[j2].before(&h.open[j]) {
+			j = j2
+		}
+		if !h.open[j].before(&h.open[i]) {
+			break
+		}
+		h.open[i], h.open[j] = h.open[j], h.open[i]
+		i = j
+	}
+	x := h.open[n]
+	h.open = h.open[:n]
 	return x
 }
 
@@ -46,7 +81,18 @@ func (h *bfHeap) Pop() any {
 // a dominator must be a node expanded here, whose children are open or
 // closed here (§14, Lemma 3).
 func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
-	h := &bfHeap{nodes: []bfNode{{lb: s.bound(), parent: -1, j: -1}}, open: []int32{0}}
+	// The nodes made are at most maxOpen and a last expansion's children
+	// (one per job), or the root and every expansion's: made at that size
+	// at once (up to bfReserve), the arrays are never copied as they grow
+	// (a tenth of the search's time on the MRCP streams), and the pages
+	// untouched cost nothing.
+	made := int64(maxOpen) + int64(len(s.jobs))
+	if n := int64(len(s.jobs)); n > 0 && limit < made/n {
+		made = 1 + limit*n
+	}
+	made = min(made, bfReserve)
+	h := &bfHeap{nodes: make([]bfNode, 1, made), open: make([]bfOpen, 1, made)}
+	h.nodes[0], h.open[0] = bfNode{parent: -1, j: -1}, bfOpen{lb: s.bound()}
 	// The depth-first memo is dropped: its dominators' subtrees may have
 	// been left open by the stop, which this phase does not search.
 	var mm *memo
@@ -54,15 +100,34 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 		mm = newMemo(s.memo.width, s.memo.max)
 	}
 	s.memo = mm
-	var path []int16
+	// The state applied now is the node at[len(at)-1], reached from the
+	// root by cands (undos to go back). A node is rebuilt from the deepest
+	// of its ancestors on that path: the next node popped is most often a
+	// child or near cousin of the last (deeper first at a tie), where a
+	// replay from the root cost O(depth) child steps per node — 150–400
+	// tasks deep on the MRCP streams. Every node is a function of its
+	// path, and undo restores exactly what apply changed, so the state
+	// reached is the replay's.
+	at := []int32{0}
+	var path []int32
 	var undos []undoRec
 	var cands []cand
 	var cs []cand
+	// unwind leaves the state at the depth-d ancestor of the current node.
+	unwind := func(d int) {
+		for len(cands) > d {
+			q := len(cands) - 1
+			s.undo(&cands[q], undos[q])
+			cands, undos = cands[:q], undos[:q]
+		}
+		at = at[:d+1]
+	}
+	defer unwind(0) // the searcher's state back at the root
 	for expanded := int64(0); ; expanded++ {
-		if h.Len() == 0 {
+		if len(h.open) == 0 {
 			return math.Inf(1), false
 		}
-		top := h.nodes[h.open[0]]
+		top := h.open[0]
 		if s.prune(top.lb) || s.finished {
 			return math.Inf(1), false // every open node is no better than the incumbent
 		}
@@ -73,18 +138,22 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 			s.stopped = solve.Interrupted
 			return top.lb, true
 		}
-		i := heap.Pop(h).(int32)
+		i := h.pop().id
 		s.nodes++
-		// Replay the node from the root.
+		// Walk up from the node to the path applied now (the root is on
+		// it), undo below that ancestor and apply the way down.
 		path = path[:0]
-		for x := i; h.nodes[x].parent >= 0; x = h.nodes[x].parent {
-			path = append(path, h.nodes[x].j)
+		x := i
+		for d := int(h.nodes[x].depth); d >= len(at) || at[d] != x; d-- {
+			path = append(path, x)
+			x = h.nodes[x].parent
 		}
-		cands, undos = cands[:0], undos[:0]
+		unwind(int(h.nodes[x].depth))
 		for q := len(path) - 1; q >= 0; q-- {
-			c := s.childOf(int(path[q]))
+			c := s.childOf(int(h.nodes[path[q]].j))
 			cands = append(cands, c)
 			undos = append(undos, s.apply(&cands[len(cands)-1]))
+			at = append(at, path[q])
 		}
 		if mm != nil && s.placed < s.nTasks {
 			s.vbuf = s.vector(s.vbuf)
@@ -98,16 +167,17 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 			cs = s.children(cs[:0])
 			for _, c := range cs {
 				if !s.prune(c.lb) {
-					h.nodes = append(h.nodes, bfNode{lb: c.lb, parent: i, j: int16(c.j), depth: h.nodes[i].depth + 1})
-					heap.Push(h, int32(len(h.nodes)-1))
+					d := h.nodes[i].depth + 1
+					h.nodes = append(h.nodes, bfNode{parent: i, j: int16(c.j), depth: d})
+					h.push(bfOpen{lb: c.lb, id: int32(len(h.nodes) - 1), depth: d})
 				}
 			}
 			if expanded%diveEvery == 0 {
 				s.dive()
 			}
 		}
-		for q := len(cands) - 1; q >= 0; q-- {
-			s.undo(&cands[q], undos[q])
+		if s.plain {
+			unwind(0) // the reference: every node replayed from the root
 		}
 	}
 }
@@ -119,6 +189,10 @@ func (s *searcher) childOf(j int) cand {
 	start := max(s.slots[k][sl].free, r, s.floor(idx))
 	return cand{j: j, k: k, slot: sl, start: start, end: start + d, idx: idx}
 }
+
+// bfReserve caps the nodes the best-first arrays are made for at once
+// (96 MB of address space); beyond, they grow by append.
+const bfReserve = 1 << 22
 
 // diveEvery is how many best-first expansions pass between two dives.
 const diveEvery = 512

@@ -5,15 +5,18 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
 )
 
-// DefaultMaxOpen is Options.MaxOpen when 0.
-const DefaultMaxOpen = 4_000_000
+// DefaultMaxOpen is Options.MaxOpen when 0: 8 bytes per node made and 16
+// more per node open, up to about 300 MB at the cap (more while the arrays
+// grow). Raised from 4 M with compare's node budget (s17fast): on the
+// 20-job MRCP streams' sums a cap of 16 M took up to 760 MB and more CPU
+// for bounds 1–3 s higher (docs/results.md, issue 26, s17fast).
+const DefaultMaxOpen = 12_000_000
 
 // DefaultNodeLimit is the node limit when Options.NodeLimit is 0.
 const DefaultNodeLimit = 2_000_000
@@ -64,7 +67,7 @@ type Options struct {
 	// (docs/results.md, s17inc).
 	ImproveNodes int64
 	// MaxOpen caps the nodes the best-first phase makes (DefaultMaxOpen
-	// when 0; 20 bytes each).
+	// when 0; 8 bytes each, 16 more while open).
 	MaxOpen int
 	// whole: search the sums without splitting the stream (splitSolve's
 	// own searches).
@@ -78,6 +81,10 @@ type Options struct {
 	// noBeam leaves the beam out of the improvement phase (tests: the
 	// subtree searches then start from the depth-first phase's schedule).
 	noBeam bool
+	// plain runs the search's reference forms (plain.go: every best-first
+	// node replayed from the root, the bound's kernels as first written):
+	// the tests require the same Result from both.
+	plain bool
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -162,6 +169,8 @@ type searcher struct {
 
 	// scratch for the bounds
 	avail      [2][]int64
+	ends       []int64 // listEnd's
+	act        []int32 // fluid's
 	fl         []fluidJob
 	critG, eG  []float64
 	arrG       []int64
@@ -171,6 +180,7 @@ type searcher struct {
 	// restartOn makes a better schedule unwind the search (restart) so
 	// that runMax starts again from the root with the tighter deadlines.
 	restartOn, restart bool
+	plain              bool // Options.plain
 }
 
 // Solve runs the branch and bound on p for metric m (makespan, total, mean
@@ -194,7 +204,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 			s.twin[j] = -1
 		}
 	}
-	s.ctx, s.metric = ctx, m
+	s.ctx, s.metric, s.plain = ctx, m, o.plain
 	s.limit = o.NodeLimit
 	if s.limit <= 0 {
 		s.limit = DefaultNodeLimit
@@ -682,14 +692,25 @@ func (s *searcher) children(cs []cand) []cand {
 		s.undo(c, undo)
 		c.tie = s.tie(c)
 	}
-	sort.Slice(cs, func(a, b int) bool {
-		if cs[a].lb != cs[b].lb {
-			return cs[a].lb < cs[b].lb
+	// Insertion sort: a few dozen children at most, and sort.Slice's
+	// reflection allocated per node. Children have distinct indices (one
+	// per job) and no NaN bound, so the order is total and any sort gives
+	// this one.
+	for i := 1; i < len(cs); i++ {
+		for k := i; k > 0 && cs[k].before(&cs[k-1]); k-- {
+			cs[k], cs[k-1] = cs[k-1], cs[k]
 		}
-		if cs[a].tie != cs[b].tie {
-			return cs[a].tie < cs[b].tie
-		}
-		return cs[a].idx < cs[b].idx
-	})
+	}
 	return cs
+}
+
+// before orders children: bound, then tie, then index.
+func (c *cand) before(d *cand) bool {
+	if c.lb != d.lb {
+		return c.lb < d.lb
+	}
+	if c.tie != d.tie {
+		return c.tie < d.tie
+	}
+	return c.idx < d.idx
 }

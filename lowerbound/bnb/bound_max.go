@@ -167,7 +167,7 @@ func (s *searcher) cannotBeat(avail []int64) bool {
 		}
 	}
 	for _, j := range sc.js {
-		if listEnd(sc.avail, j.rho, j.n, j.p) > j.d {
+		if s.listEnd(sc.avail, j.rho, j.n, j.p) > j.d {
 			return true
 		}
 	}

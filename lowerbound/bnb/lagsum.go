@@ -347,7 +347,7 @@ func (ls *lagSum) mapVal(lj *lagJob, nLeft, rho int, use, useR []float64) float6
 			default:
 				v := f[(m-1)*w+L-p] + ls.pl[L] - ls.pl[L-p]
 				if L > first {
-					v = math.Min(v, row[L-1])
+					v = min(v, row[L-1]) // math.Min's value: no NaN here
 				}
 				row[L] = v
 			}

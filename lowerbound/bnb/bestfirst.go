@@ -88,7 +88,9 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 	// untouched cost nothing.
 	made := int64(maxOpen) + int64(len(s.jobs))
 	if n := int64(len(s.jobs)); n > 0 && limit < made/n {
-		made = 1 + limit*n
+		// A caller's limit may be spent already (the improvement phase's
+		// dives count beyond its budget): then only the root is made.
+		made = 1 + max(limit, 0)*n
 	}
 	made = min(made, bfReserve)
 	h := &bfHeap{nodes: make([]bfNode, 1, made), open: make([]bfOpen, 1, made)}

@@ -166,6 +166,11 @@ type searcher struct {
 	stopped  solve.Status
 	openMin  float64 // least bound of the nodes left open by a stop
 	finished bool    // inc reached known
+	// closed: the improvement phase's search from the root closed every
+	// node (the incumbent is optimal); maxOpen caps its searches' nodes
+	// as Options.MaxOpen does the best-first phase's.
+	closed  bool
+	maxOpen int
 
 	// scratch for the bounds
 	avail      [2][]int64
@@ -249,19 +254,30 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		s.memo = newMemo(len(s.vector(nil))+1, me)
 	}
 	s.runMax()
-	var bfExtra int64 // the improvement phase's nodes left unused
+	mo := o.MaxOpen
+	if mo <= 0 {
+		mo = DefaultMaxOpen
+	}
+	mo = min(mo, math.MaxInt32) // nodes are indexed by int32
+	s.maxOpen = mo
+	var bfExtra int64 // the improvement phase's nodes left unused (< 0: overspent by its dives)
 	if o.ImproveNodes > 0 && s.stopped == solve.NodeLimit && (m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround) {
 		used := s.improve(o.ImproveNodes, !o.noBeam)
 		bfExtra = o.ImproveNodes - used
+		switch {
+		case s.finished || s.closed:
+			s.stopped = solve.StatusUnknown // the incumbent is optimal
+		case ctx.Err() != nil:
+			s.stopped = solve.Interrupted
+		}
 	}
 	bf := math.Inf(-1)
 	if o.BoundNodes > 0 && s.stopped == solve.NodeLimit {
-		mo := o.MaxOpen
-		if mo <= 0 {
-			mo = DefaultMaxOpen
+		limit := o.BoundNodes
+		if bfExtra < math.MaxInt64-limit {
+			limit = max(0, limit+bfExtra)
 		}
-		mo = min(mo, math.MaxInt32) // nodes are indexed by int32
-		b, stopped := s.bestFirst(o.BoundNodes+bfExtra, mo)
+		b, stopped := s.bestFirst(limit, mo)
 		if !stopped {
 			s.stopped = solve.StatusUnknown // every node closed: the incumbent is optimal
 		} else {
@@ -320,7 +336,9 @@ func (s *searcher) ceilGrid(x float64) float64 {
 
 // newSearcher pools p's slots and jobs, or returns nil outside the class.
 func newSearcher(p *lowerbound.Problem) *searcher {
-	if p.Preemptive || p.Mode != lowerbound.Fixed || p.NumTasks() > MaxTasks {
+	if p.Preemptive || p.Mode != lowerbound.Fixed || p.NumTasks() > MaxTasks || len(p.Jobs) > math.MaxInt16 {
+		// (The best-first and beam nodes hold a job as an int16; jobs
+		// without tasks could otherwise pass MaxTasks in any number.)
 		return nil
 	}
 	one := func(ts []lowerbound.Task) (int64, bool) {

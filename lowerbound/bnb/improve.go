@@ -3,6 +3,8 @@ package bnb
 import (
 	"math"
 	"sort"
+
+	"github.com/mrbound/mrbound/solve"
 )
 
 // improve is the improvement phase (Options.ImproveNodes, docs/bounds.md
@@ -85,8 +87,10 @@ func (s *searcher) resolve(budget int64) int64 {
 			}
 			next = d - max(1, s.nTasks/resolveWalks)
 			left := budget - (s.nodes - start)
-			if _, cut := s.bestFirst(min(sub, left), int(min(sub, left))+1); !cut && d == 0 {
-				return s.nodes - start // every node closed: the incumbent is optimal
+			n := min(sub, left, int64(s.maxOpen))
+			if _, cut := s.bestFirst(n, int(n)+1); !cut && d == 0 {
+				s.closed = true // every node closed: the incumbent is optimal
+				return s.nodes - start
 			}
 		}
 		if s.inc == inc {
@@ -137,6 +141,10 @@ func (s *searcher) beam(w int, budget int64) int64 {
 		var next []beamNode
 		for i := range levels[depth] {
 			if s.nodes-start >= budget || s.finished {
+				return s.nodes - start
+			}
+			if (s.nodes-start)%ctxEvery == 0 && s.ctx.Err() != nil {
+				s.stopped = solve.Interrupted
 				return s.nodes - start
 			}
 			if s.prune(levels[depth][i].lb) {

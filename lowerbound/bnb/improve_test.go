@@ -24,6 +24,11 @@ func checkImproved(t *testing.T, p *lowerbound.Problem, m lowerbound.Metric, wan
 	if res.Bound > want+1e-9 || res.Value < want-1e-9 || (res.Status == solve.Optimal && math.Abs(res.Value-want) > 1e-9) {
 		t.Fatalf("%s: %v value %v bound %v, exact %v\n%+v", what, res.Status, res.Value, res.Bound, want, p)
 	}
+	if o.Incumbent > 0 && (res.Value > o.Incumbent+1e-9 || (res.Placements == nil && res.Value != o.Incumbent)) {
+		// The caller's verified value comes back unless a schedule of the
+		// search's beats it (a phase that set it aside must restore it).
+		t.Fatalf("%s: value %v (schedule %v) with the caller's %v\n%+v", what, res.Value, res.Placements != nil, o.Incumbent, p)
+	}
 	if res.Placements != nil {
 		if got, err := value(p, m, res.Placements); err != nil || math.Abs(got-res.Value) > 1e-9 {
 			t.Fatalf("%s: schedule %v (value %v, claimed %v)\n%+v", what, err, got, res.Value, p)

@@ -41,7 +41,7 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 	if dfs <= 0 {
 		dfs = DefaultNodeLimit
 	}
-	pool := dfs + max(o.BoundNodes, 0) + max(o.ImproveNodes, 0)
+	pool := satAdd(satAdd(dfs, max(o.BoundNodes, 0)), max(o.ImproveNodes, 0))
 	ratio := float64(dfs) / float64(pool)
 	iratio := float64(max(o.ImproveNodes, 0)) / float64(pool)
 	n := 1.0
@@ -315,4 +315,13 @@ func assignSlots(p *lowerbound.Problem, pl []Placement) bool {
 		}
 	}
 	return true
+}
+
+// satAdd is a + b for non-negative node counts, at most math.MaxInt64 (a
+// budget of "no limit" must not wrap around to a tiny share).
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
 }

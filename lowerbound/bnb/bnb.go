@@ -353,7 +353,7 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 		}
 		return d, true
 	}
-	s := &searcher{}
+	s := &searcher{maxOpen: DefaultMaxOpen}
 	var nk [2]int
 	for j := range p.Jobs {
 		pj := &p.Jobs[j]

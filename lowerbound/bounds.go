@@ -121,7 +121,7 @@ func ComputeWith(ctx context.Context, p *Problem, o Options) (*Bounds, error) {
 		if err != nil {
 			return nil, err
 		}
-		totalComps = append(totalComps, Component{TimeIndexedComponent, res.Value})
+		totalComps = append(totalComps, Component{TimeIndexedComponent, o.TimeIndexed.atMostIncumbent(res).Value})
 	}
 	total := newBound(TotalTurnaround, totalComps)
 	out.ByMetric[TotalTurnaround] = total

@@ -1,9 +1,12 @@
 package lowerbound
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/mrbound/mrbound/internal/sizelimit"
 	"github.com/mrbound/mrbound/model"
@@ -70,7 +73,19 @@ func TimeIndexedLP(ctx context.Context, p *Problem, o TimeIndexedOptions) (LPRes
 	if err != nil {
 		return LPResult{}, err
 	}
-	return solveLP(ctx, m, o.Solve)
+	res, err := solveLP(ctx, m, o.Solve)
+	return o.atMostIncumbent(res), err
+}
+
+// atMostIncumbent caps the value at the incumbent's: the windows hold for
+// schedules no worse than it, so the LP bounds the optimum only when the
+// incumbent is a schedule's value — and then the optimum is at most it too
+// (rev17a: a wrong incumbent must not make the bound exceed it).
+func (o TimeIndexedOptions) atMostIncumbent(r LPResult) LPResult {
+	if o.Incumbent > 0 && r.Value > float64(o.Incumbent) {
+		r.Value = float64(o.Incumbent)
+	}
+	return r
 }
 
 // tiGroup is one task group of the time-indexed model.
@@ -175,18 +190,21 @@ func (pr *prep) timeIndexedModel(o TimeIndexedOptions) (*model.Model, error) {
 	if maxCols <= 0 {
 		maxCols = defaultTIColumns
 	}
+	longestMap := make([]int64, len(p.Jobs))
+	byJob := make([][]int, len(p.Jobs)) // the groups of each job
+	for i, g := range groups {
+		byJob[g.job] = append(byJob[g.job], i)
+		if g.kind == kMap {
+			longestMap[g.job] = max(longestMap[g.job], g.e)
+		}
+	}
 	cols := 0
 	for i := range groups {
 		g := &groups[i]
 		a := p.Jobs[g.job].Arrival/u - t0
 		g.est = a
 		if g.kind == kRed {
-			// Every map of the job ends first.
-			for _, h := range groups {
-				if h.job == g.job && h.kind == kMap {
-					g.est = max(g.est, a+h.e)
-				}
-			}
+			g.est = a + longestMap[g.job] // every map of the job ends first
 		}
 		g.lst = max(g.est, latest[g.job]-g.e)
 		cols += int(g.lst - g.est)
@@ -194,10 +212,21 @@ func (pr *prep) timeIndexedModel(o TimeIndexedOptions) (*model.Model, error) {
 			return nil, fmt.Errorf("lowerbound: time-indexed LP: more than %d start columns (%d jobs, horizon %d units of %d ms)", maxCols, len(p.Jobs), horizon, u)
 		}
 	}
-	nnz := 6 * float64(cols)
-	if err := sizelimit.CheckBytes("TimeIndexedLP", float64(cols)*sizelimit.ModelColumn+nnz*sizelimit.ModelNonzero,
-		fmt.Sprintf("a time-indexed LP of about %d columns and %.3g nonzeros", cols, nnz)); err != nil {
+	// The model's size, counted from the groups before anything is made
+	// (rev17a: a fixed number of nonzeros per column undercounted jobs of
+	// many map and reduce groups 7.7 times): a row costs a nonzero's share.
+	rows, nnz := timeIndexedSize(groups, byJob)
+	if err := sizelimit.CheckBytes("TimeIndexedLP", float64(cols)*sizelimit.ModelColumn+(nnz+rows)*sizelimit.ModelNonzero,
+		fmt.Sprintf("a time-indexed LP of %d columns, %.3g rows and %.3g nonzeros", cols, rows, nnz)); err != nil {
 		return nil, err
+	}
+	// Only units where some F(τ) or F(τ − e) is a column get a capacity
+	// row (the others hold constants only): at most twice the columns,
+	// however far apart the arrivals (rev17a: a loop to the last latest end
+	// ran for ever on arrivals 2^40 ms apart). Each row scans the groups.
+	units := capacityUnits(groups)
+	if w := float64(len(units)) * float64(len(groups)); w > tiScanLimit {
+		return nil, fmt.Errorf("lowerbound: time-indexed LP: %d task groups over %d time units are too many to scan (%.3g > %.3g)", len(groups), len(units), w, float64(tiScanLimit))
 	}
 	b := model.NewBuilder("lowerbound-time-indexed-lp")
 	for i := range groups {
@@ -300,8 +329,9 @@ func (pr *prep) timeIndexedModel(o TimeIndexedOptions) (*model.Model, error) {
 		if r.kind != kRed {
 			continue
 		}
-		for _, m := range groups {
-			if m.job != r.job || m.kind != kMap {
+		for _, mi := range byJob[r.job] {
+			m := groups[mi]
+			if m.kind != kMap {
 				continue
 			}
 			// τ = lst_r too, where F_r = n_r: every map must have started
@@ -319,17 +349,13 @@ func (pr *prep) timeIndexedModel(o TimeIndexedOptions) (*model.Model, error) {
 	}
 	// Capacity: per kind (one pool when fungible) and unit τ, the tasks
 	// running in [τ, τ+1) are those started in (τ − e, τ].
-	var end int64
-	for j := range latest {
-		end = max(end, latest[j])
-	}
 	pools := 2
 	if pr.fungible {
 		pools = 1
 	}
 	for k := range pools {
 		capacity := float64(pr.slots[k])
-		for tau := int64(0); tau < end; tau++ {
+		for _, tau := range units {
 			var row model.Expr
 			c := 0.0
 			for i := range groups {
@@ -352,4 +378,72 @@ func (pr *prep) timeIndexedModel(o TimeIndexedOptions) (*model.Model, error) {
 		return nil, fmt.Errorf("lowerbound: time-indexed LP: %w", err)
 	}
 	return m, nil
+}
+
+// tiScanLimit caps the group visits of the capacity rows (units × groups):
+// a few seconds of building.
+const tiScanLimit = 4e8
+
+// capacityUnits returns, in order and once each, the units τ at which some
+// group has a column F(τ) or F(τ − e): ∪_g [est, lst) ∪ [est + e, lst + e).
+func capacityUnits(groups []tiGroup) []int64 {
+	type span struct{ lo, hi int64 }
+	var spans []span
+	for _, g := range groups {
+		if g.e == 0 || g.lst <= g.est {
+			continue
+		}
+		spans = append(spans, span{g.est, g.lst}, span{g.est + g.e, g.lst + g.e})
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	var out []int64
+	next := int64(math.MinInt64)
+	for _, sp := range spans {
+		for tau := max(sp.lo, next); tau < sp.hi; tau++ {
+			out = append(out, tau)
+		}
+		next = max(next, sp.hi)
+	}
+	return out
+}
+
+// timeIndexedSize counts the rows and nonzeros timeIndexedModel makes (the
+// capacity rows bounded by twice the columns and two nonzeros per column per
+// pool), before it makes them.
+func timeIndexedSize(groups []tiGroup, byJob [][]int) (rows, nnz float64) {
+	var kindCols [2][]float64
+	kindCols[0] = make([]float64, len(byJob))
+	kindCols[1] = make([]float64, len(byJob))
+	for _, g := range groups {
+		c := float64(g.lst - g.est)
+		rows += max(c-1, 0) + 1 // starts non-decreasing; completion
+		nnz += 2*max(c-1, 0) + c + 1
+		kindCols[g.kind][g.job] += c
+		nnz += 4 * c // capacity, in at most two pools
+	}
+	for j, gs := range byJob {
+		rows += 2 // mean busy times per kind
+		nnz += kindCols[0][j] + kindCols[1][j] + 2
+		for _, ri := range gs {
+			r := groups[ri]
+			if r.kind != kRed {
+				continue
+			}
+			rows++ // the reduces' mean start after the maps
+			nnz += kindCols[0][j] + float64(r.lst-r.est)
+			for _, mi := range gs {
+				if groups[mi].kind == kMap {
+					c := float64(r.lst-r.est) + 1
+					rows += c // precedence
+					nnz += 2 * c
+				}
+			}
+		}
+	}
+	var cols float64
+	for _, g := range groups {
+		cols += float64(g.lst - g.est)
+	}
+	rows += 4 * cols // capacity: at most twice the columns' units per pool
+	return rows, nnz
 }

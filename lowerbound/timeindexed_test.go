@@ -10,7 +10,8 @@ import (
 
 // timeIndexedOnExact runs TimeIndexedLP on n seeded tiny instances, with
 // no incumbent and with the enumerated optimum as incumbent, and returns
-// per instance the optimum, the two values and the closed-form bound.
+// how many values exceed the optimum (over) and how many exceed the
+// closed-form bound (above).
 func timeIndexedOnExact(t *testing.T, n int, shift float64) (over, above int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(26, 17))
@@ -139,4 +140,46 @@ func TestComputeWithTimeIndexed(t *testing.T) {
 		t.Error("the time-indexed LP never raised the certified bound")
 	}
 	t.Logf("raised the certified bound on %d of 40", raised)
+}
+
+// TestTimeIndexedLPFarArrivals: jobs 2^40 ms apart (with an incumbent, so
+// their windows are short, and jobs without tasks) make a model of a few
+// columns and rows, not a loop over the units between them (rev17a: it
+// ran for ever), with a value at or below the optimum; a wrong incumbent
+// below a schedule's value never lifts the value above it.
+func TestTimeIndexedLPFarArrivals(t *testing.T) {
+	far := int64(1) << 40
+	p := &Problem{Mode: Fixed, Groups: 1, Nodes: []Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []Job{
+			{Arrival: 0, Maps: []Task{{Dur: []int64{1}}}},
+			{Arrival: 1},
+			{Arrival: far, Maps: []Task{{Dur: []int64{1}}}},
+			{Arrival: far + 1},
+		}}
+	opt, err := Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, inc := range []int64{0, opt.TotalTurnaround, opt.TotalTurnaround + 3} {
+		o := TimeIndexedOptions{Incumbent: inc, Solve: solve.Options{Solver: "native"}}
+		lp, err := TimeIndexedLP(context.Background(), p, o)
+		if inc == 0 {
+			// The horizon spans 2^40 units: refused by the column cap, in
+			// one line, not built.
+			if err == nil {
+				t.Errorf("no incumbent over 2^40 units: %+v, want a refusal", lp)
+			}
+			continue
+		}
+		if err != nil || lp.Cols > 16 || lp.Rows > 64 || lp.Value > float64(opt.TotalTurnaround)+1e-6 {
+			t.Errorf("incumbent %d: %+v, %v (optimum %d)", inc, lp, err, opt.TotalTurnaround)
+		}
+	}
+	// The windows from an incumbent above the optimum by less than a
+	// job's slack admit the optimum; one of 2 ms when the optimum is 2
+	// gives the optimum, and the value never exceeds the incumbent.
+	lp, err := TimeIndexedLP(context.Background(), p, TimeIndexedOptions{Incumbent: 2, Solve: solve.Options{Solver: "native"}})
+	if err != nil || lp.Value > 2+1e-9 {
+		t.Errorf("incumbent 2: %+v, %v", lp, err)
+	}
 }

@@ -52,16 +52,7 @@ func TestImproveMatchesExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 17))
 	var complete int
 	for it := range 300 {
-		var p *lowerbound.Problem
-		if it%2 == 0 {
-			p = tiny(r)
-		} else {
-			p = twinsTiny(r)
-		}
-		opt, err := lowerbound.Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := tinyOrTwins(t, r, it)
 		for _, m := range []lowerbound.Metric{lowerbound.TotalTurnaround, lowerbound.MeanTurnaround} {
 			want := opt.Value(m, len(p.Jobs))
 			imp := 1 + int64(it%60)
@@ -117,16 +108,7 @@ func TestResolveFromWorstLeaf(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 18))
 	var improved int
 	for it := range 300 {
-		var p *lowerbound.Problem
-		if it%2 == 0 {
-			p = tiny(r)
-		} else {
-			p = twinsTiny(r)
-		}
-		opt, err := lowerbound.Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := tinyOrTwins(t, r, it)
 		want := opt.Value(lowerbound.TotalTurnaround, len(p.Jobs))
 		s := newSearcher(p)
 		if s == nil || s.nTasks == 0 {
@@ -187,4 +169,21 @@ func TestImproveFindsMRCPOptimum(t *testing.T) {
 		t.Fatalf("best first: value %v in %d nodes, want a worse schedule than the optimum %v after more than the phase's %d", bf.Value, bf.Nodes, opt.Value, res.Nodes)
 	}
 	t.Logf("optimum %v (proof: %d nodes); the phase finds it in %d nodes, best first holds %v after %d", opt.Value, opt.Nodes, res.Nodes, bf.Value, bf.Nodes)
+}
+
+// tinyOrTwins draws problem it of the improvement tests: a tiny problem, or
+// one with identical jobs every other time, with its enumerated optimum.
+func tinyOrTwins(t *testing.T, r *rand.Rand, it int) (*lowerbound.Problem, *lowerbound.Optimum) {
+	t.Helper()
+	var p *lowerbound.Problem
+	if it%2 == 0 {
+		p = tiny(r)
+	} else {
+		p = twinsTiny(r)
+	}
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, opt
 }

@@ -23,11 +23,7 @@ func TestIntervalLPBetweenLagrangianAndOptimum(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(26, 12))
 	for i := range n {
-		p := randomProblem(rng, 7)
-		opt, err := Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := randomWithOptimum(t, rng)
 		o := lagrangeGrids[i%3] // 4 to 256 steps: the LP is one column per interval
 		o.NoStarts = true
 		lag, lp := lagrangianAndLP(t, p, o)

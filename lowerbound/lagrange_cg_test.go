@@ -32,11 +32,7 @@ func TestIntervalLagrangianCGNeverExceedsOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 16))
 	raised := 0
 	for i := range n {
-		p := randomProblem(rng, 7)
-		opt, err := Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := randomWithOptimum(t, rng)
 		o := cgGrids[i%len(cgGrids)]
 		sub, err := IntervalLagrangian(context.Background(), p, o)
 		if err != nil {
@@ -115,11 +111,7 @@ func TestIntervalLagrangianCGReachesItsLP(t *testing.T) {
 func TestIntervalLagrangianCGStopped(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 162))
 	for i := range 20 {
-		p := randomProblem(rng, 7)
-		opt, err := Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := randomWithOptimum(t, rng)
 		optT := float64(opt.TotalTurnaround)
 		o := cgGrids[i%len(cgGrids)]
 		sub, err := IntervalLagrangian(context.Background(), p, o)
@@ -159,11 +151,7 @@ func TestComputeWithLagrangeCG(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 163))
 	raised := 0
 	for i := range 20 {
-		p := randomProblem(rng, 7)
-		opt, err := Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := randomWithOptimum(t, rng)
 		o := cgGrids[i%len(cgGrids)]
 		plain, err := ComputeWith(context.Background(), p, Options{Lagrange: &o})
 		if err != nil {

@@ -31,11 +31,7 @@ func TestIntervalLagrangianNeverExceedsOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 19))
 	stronger, withStarts, startsGain := 0, 0, 0
 	for i := range n {
-		p := randomProblem(rng, 7)
-		opt, err := Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := randomWithOptimum(t, rng)
 		o := lagrangeGrids[i%len(lagrangeGrids)]
 		res, err := IntervalLagrangian(context.Background(), p, o)
 		if err != nil {

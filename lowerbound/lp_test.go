@@ -23,11 +23,7 @@ func TestBucketLPNeverExceedsOptimum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 19))
 	stronger := 0
 	for i := range n {
-		p := randomProblem(rng, 7)
-		opt, err := Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := randomWithOptimum(t, rng)
 		b, err := Compute(p)
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,18 @@ import (
 	"testing"
 )
 
+// randomWithOptimum draws randomProblem(rng, 7) and enumerates its
+// optimum: the opening of the property tests that compare a bound with it.
+func randomWithOptimum(t *testing.T, rng *rand.Rand) (*Problem, *Optimum) {
+	t.Helper()
+	p := randomProblem(rng, 7)
+	opt, err := Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, opt
+}
+
 // randomProblem draws a tiny instance: 1–2 nodes, 1–2 slots of each kind (or
 // 1–3 fungible slots), 1–3 jobs, at most maxTasks tasks, durations in whole
 // ms at one of two scales, optional per-group durations, arrivals and

@@ -16,11 +16,7 @@ func timeIndexedOnExact(t *testing.T, n int, shift float64) (over, above int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(26, 17))
 	for i := range n {
-		p := randomProblem(rng, 7)
-		opt, err := Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := randomWithOptimum(t, rng)
 		optT := float64(opt.TotalTurnaround)
 		b, err := Compute(p)
 		if err != nil {
@@ -105,11 +101,7 @@ func TestComputeWithTimeIndexed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 171))
 	raised := 0
 	for i := range 40 {
-		p := randomProblem(rng, 7)
-		opt, err := Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := randomWithOptimum(t, rng)
 		plain, err := Compute(p)
 		if err != nil {
 			t.Fatal(err)

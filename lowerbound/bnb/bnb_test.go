@@ -14,6 +14,17 @@ import (
 
 var metrics = []lowerbound.Metric{lowerbound.Makespan, lowerbound.TotalTurnaround, lowerbound.MeanTurnaround, lowerbound.MaxTurnaround}
 
+// tinyWithOptimum draws tiny(r) and enumerates its optimum.
+func tinyWithOptimum(t *testing.T, r *rand.Rand) (*lowerbound.Problem, *lowerbound.Optimum) {
+	t.Helper()
+	p := tiny(r)
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, opt
+}
+
 // tiny draws a problem of the package's class small enough for
 // lowerbound.Exact: 1–3 nodes, 1–4 jobs, at most lowerbound.ExactMaxTasks
 // tasks, each job's maps of one duration and its reduces of another.
@@ -127,11 +138,7 @@ func TestMatchesExact(t *testing.T) {
 	ctx := context.Background()
 	keepAfter := lpAfterNodes
 	for it := range 400 {
-		p := tiny(r)
-		opt, err := lowerbound.Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := tinyWithOptimum(t, r)
 		for _, m := range metrics {
 			want := opt.Value(m, len(p.Jobs))
 			res, err := Solve(ctx, p, m, Options{})

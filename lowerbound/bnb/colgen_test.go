@@ -25,11 +25,7 @@ func TestLagColGenBelowExact(t *testing.T) {
 	ctx := context.Background()
 	var raised, converged, above int
 	for it := range 300 {
-		p := tiny(r)
-		opt, err := lowerbound.Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := tinyWithOptimum(t, r)
 		want := opt.Value(lowerbound.TotalTurnaround, len(p.Jobs))
 		lr, err := RootLagrangian(ctx, p, 200)
 		if err != nil || lr == nil {

@@ -175,12 +175,10 @@ func TestImproveFindsMRCPOptimum(t *testing.T) {
 // one with identical jobs every other time, with its enumerated optimum.
 func tinyOrTwins(t *testing.T, r *rand.Rand, it int) (*lowerbound.Problem, *lowerbound.Optimum) {
 	t.Helper()
-	var p *lowerbound.Problem
 	if it%2 == 0 {
-		p = tiny(r)
-	} else {
-		p = twinsTiny(r)
+		return tinyWithOptimum(t, r)
 	}
+	p := twinsTiny(r)
 	opt, err := lowerbound.Exact(p)
 	if err != nil {
 		t.Fatal(err)

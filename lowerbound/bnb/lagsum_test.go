@@ -93,11 +93,7 @@ func TestLagRootBelowExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 15))
 	var raised, exactJobs int
 	for it := range 300 {
-		p := tiny(r)
-		opt, err := lowerbound.Exact(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, opt := tinyWithOptimum(t, r)
 		want := opt.Value(lowerbound.TotalTurnaround, len(p.Jobs))
 		s := newSearcher(p)
 		s.metric, s.inc, s.lastStart = lowerbound.TotalTurnaround, math.MaxInt64, math.MinInt64

@@ -414,8 +414,10 @@ func timeIndexedSize(groups []tiGroup, byJob [][]int) (rows, nnz float64) {
 	var kindCols [2][]float64
 	kindCols[0] = make([]float64, len(byJob))
 	kindCols[1] = make([]float64, len(byJob))
+	var cols float64
 	for _, g := range groups {
 		c := float64(g.lst - g.est)
+		cols += c
 		rows += max(c-1, 0) + 1 // starts non-decreasing; completion
 		nnz += 2*max(c-1, 0) + c + 1
 		kindCols[g.kind][g.job] += c
@@ -439,10 +441,6 @@ func timeIndexedSize(groups []tiGroup, byJob [][]int) (rows, nnz float64) {
 				}
 			}
 		}
-	}
-	var cols float64
-	for _, g := range groups {
-		cols += float64(g.lst - g.est)
 	}
 	rows += 4 * cols // capacity: at most twice the columns' units per pool
 	return rows, nnz

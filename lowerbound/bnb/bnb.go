@@ -275,7 +275,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	if o.BoundNodes > 0 && s.stopped == solve.NodeLimit {
 		limit := o.BoundNodes
 		if bfExtra < math.MaxInt64-limit {
-			limit = max(0, limit+bfExtra)
+			limit += bfExtra // at most 0 when the phase overspent: bestFirst then makes the root only
 		}
 		b, stopped := s.bestFirst(limit, mo)
 		if !stopped {

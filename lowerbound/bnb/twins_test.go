@@ -148,3 +148,54 @@ func TestTwinsProveMRCPStream(t *testing.T) {
 	}
 	t.Logf("optimum %v in %d nodes; without the rule bound %v, value %v after %d", res.Value, res.Nodes, base.Bound, base.Value, base.Nodes)
 }
+
+// TestHeldBackIsNoWitness: a task the twin rule holds back is no witness of
+// the active rule (docs/bounds.md §14f), checked at a node where it would
+// be the only witness (s18audit). One node with 2 map slots and no reduce
+// slot; jobs 0 and 2 are twins (one 1-ms map, arrival 0), job 1 has one
+// 3-ms map, arrival 0. Node A places job 1's map first, at 0: job 0's map
+// then starts at 1 at the earliest (its key (0, 0) would precede A's last
+// key (0, 1)), and job 2's map, held back until job 0's is placed, could
+// run over [0, 1) on the free slot — ending at job 0's start. Were it a
+// witness, job 0's map would not be active, and neither would any other
+// task: A would have no child, although its completions in T exist (job
+// 0's map over [1, 2) and then job 2's over [2, 3), total turnaround
+// 3 + 2 + 3 = 8, the least, since job 0's map starts at 1 at the earliest
+// and job 2's, no earlier than job 0's, finds both slots busy until 2).
+// Lemma 1 with T holds for every node, not just the root — the memo's
+// dominance and the stopped searches' bounds need it there — so the
+// search from A must find 8. (Removing the exclusion in children makes
+// this test fail: A's search then closes with no schedule.)
+func TestHeldBackIsNoWitness(t *testing.T) {
+	one := func(d int64) []lowerbound.Task { return []lowerbound.Task{{Dur: []int64{d}}} }
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 2}},
+		Jobs: []lowerbound.Job{{Maps: one(1)}, {Maps: one(3)}, {Maps: one(1)}}}
+	s := newSearcher(p)
+	if s == nil || s.twin[2] != 0 {
+		t.Fatalf("jobs 0 and 2 must be in the class and twins: %+v", s)
+	}
+	s.ctx, s.metric, s.limit = context.Background(), lowerbound.TotalTurnaround, 1_000
+	s.inc, s.known, s.openMin = math.MaxInt64, -1, math.Inf(1)
+	c := s.childOf(1)
+	if c.start != 0 {
+		t.Fatalf("job 1's map at %d, want 0", c.start)
+	}
+	s.apply(&c)
+	s.dfs(s.bound())
+	if s.stopped != solve.StatusUnknown || s.inc != 8 {
+		t.Fatalf("the search from node A: stopped %v, best %d, want every node closed and a total of 8", s.stopped, s.inc)
+	}
+	if got, err := value(p, lowerbound.TotalTurnaround, s.best); err != nil || got != 8 {
+		t.Fatalf("node A's best schedule: %v, total %v, want 8", err, got)
+	}
+	// The whole search finds the optimum, 1 + 3 + 2 = 6 (job 0's map at
+	// 0 next to job 1's, job 2's at 1), as Exact does.
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Solve(context.Background(), p, lowerbound.TotalTurnaround, Options{})
+	if err != nil || res.Status != solve.Optimal || res.Value != 6 || float64(opt.TotalTurnaround) != 6 {
+		t.Fatalf("the whole search: %v %+v, exact %d, want 6", err, res, opt.TotalTurnaround)
+	}
+}

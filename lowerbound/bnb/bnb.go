@@ -219,7 +219,10 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	// still no above the optimum.
 	n := 1.0
 	if m == lowerbound.MeanTurnaround {
-		n = float64(len(p.Jobs))
+		// A stream without jobs has mean 0, as lowerbound.Optimum has:
+		// dividing by 0 reported NaN as optimal, and scaled any incumbent
+		// to 0, which then stood as the optimum (s18audit).
+		n = float64(max(1, len(p.Jobs)))
 	}
 	s.inc = math.MaxInt64
 	if o.Incumbent > 0 {

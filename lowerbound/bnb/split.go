@@ -46,7 +46,7 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 	iratio := float64(max(o.ImproveNodes, 0)) / float64(pool)
 	n := 1.0
 	if m == lowerbound.MeanTurnaround {
-		n = float64(len(p.Jobs))
+		n = float64(max(1, len(p.Jobs))) // as Solve: no job, mean 0
 	}
 	var nodes, dominated int64
 	var groups []group
@@ -181,11 +181,7 @@ func fifoGroups(p *lowerbound.Problem) []group {
 		order[j] = j
 	}
 	sort.SliceStable(order, func(a, b int) bool { return p.Jobs[order[a]].Arrival < p.Jobs[order[b]].Arrival })
-	var nm, nr int
-	for _, nd := range p.Nodes {
-		nm += nd.MapSlots
-		nr += nd.ReduceSlots
-	}
+	nm, nr := pooledSlots(p, 0), pooledSlots(p, 1)
 	mapFree, redFree := make([]int64, nm), make([]int64, nr)
 	earliest := func(free []int64) int {
 		b := 0
@@ -234,11 +230,7 @@ func fifoGroups(p *lowerbound.Problem) []group {
 // the earlier groups' starts too: an earlier group's reduce may start while
 // a later group's task runs.
 func collision(p *lowerbound.Problem, groups []group) int {
-	var slots [2]int
-	for _, nd := range p.Nodes {
-		slots[0] += nd.MapSlots
-		slots[1] += nd.ReduceSlots
-	}
+	slots := [2]int{pooledSlots(p, 0), pooledSlots(p, 1)}
 	var busy []Placement
 	for gi, g := range groups {
 		busy = append(busy, g.res.Placements...)
@@ -281,12 +273,15 @@ func assignSlots(p *lowerbound.Problem, pl []Placement) bool {
 		}
 		return !pl[a].Reduce && pl[b].Reduce
 	})
+	// At most len(pl) slots of a kind are ever taken (each task takes the
+	// lowest free one): a node's slots beyond that are never listed, so a
+	// count of 2^40 slots costs nothing.
 	var node [2][]int
 	for x, nd := range p.Nodes {
-		for range nd.MapSlots {
+		for i := 0; i < nd.MapSlots && len(node[0]) < len(pl); i++ {
 			node[0] = append(node[0], x)
 		}
-		for range nd.ReduceSlots {
+		for i := 0; i < nd.ReduceSlots && len(node[1]) < len(pl); i++ {
 			node[1] = append(node[1], x)
 		}
 	}
@@ -315,6 +310,23 @@ func assignSlots(p *lowerbound.Problem, pl []Placement) bool {
 		}
 	}
 	return true
+}
+
+// pooledSlots is the number of slots of kind k (0 maps, 1 reduces) in p,
+// capped at the number of p's tasks of that kind: no more are ever busy at
+// once, so the cap changes no schedule, and it keeps fifoGroups' slot
+// table (and the sum, over nodes of up to 2^63 slots each) small. Without
+// it a node of 2^40 map slots asked for 8 TB (s18audit).
+func pooledSlots(p *lowerbound.Problem, k int) int {
+	n := 0
+	for _, j := range p.Jobs {
+		n += [2]int{len(j.Maps), len(j.Reduces)}[k]
+	}
+	total := 0
+	for _, nd := range p.Nodes {
+		total = min(n, total+min(n, [2]int{nd.MapSlots, nd.ReduceSlots}[k]))
+	}
+	return total
 }
 
 // satAdd is a + b for non-negative node counts, at most math.MaxInt64 (a

@@ -45,25 +45,43 @@ type jobInfo struct {
 	head, tail, cp float64
 }
 
+// slotCap (2^40) caps the slot counts newPrep sums (see there): far above
+// any cluster, far below int overflow even summed over 2^20 groups.
+const slotCap = 1 << 40
+
 // newPrep computes capacities, speed weightings and per-job heads and tails.
 // p must be valid.
 func newPrep(p *Problem) *prep {
 	pr := &prep{p: p, fungible: p.Mode == Fungible}
+	// Slot counts are summed with a cap, slotCap or the number of tasks if
+	// larger: two nodes of 2^62 slots wrapped the sums of int round to
+	// negative capacities (+Inf and NaN in the LPs, s18audit). Capping is
+	// valid: at most n_k tasks of kind k run at once, in all and in any
+	// group, so a capacity of min(S, C) slots for any C ≥ n_k is still at
+	// least what a schedule can use; and no real cluster reaches the cap,
+	// so no bound changes.
+	var cap [2]int
+	for j := range p.Jobs {
+		cap[kMap] += len(p.Jobs[j].Maps)
+		cap[kRed] += len(p.Jobs[j].Reduces)
+	}
+	cap[kMap], cap[kRed] = max(cap[kMap], slotCap), max(cap[kRed], slotCap)
 	groupSlots := [2][]int{make([]int, p.Groups), make([]int, p.Groups)}
+	add := func(k, g, s int) { groupSlots[k][g] = min(cap[k], groupSlots[k][g]+min(cap[k], s)) }
 	for _, n := range p.Nodes {
 		if pr.fungible {
-			groupSlots[kMap][n.Group] += n.Slots
-			groupSlots[kRed][n.Group] += n.Slots
+			add(kMap, n.Group, n.Slots)
+			add(kRed, n.Group, n.Slots)
 		} else {
-			groupSlots[kMap][n.Group] += n.MapSlots
-			groupSlots[kRed][n.Group] += n.ReduceSlots
+			add(kMap, n.Group, n.MapSlots)
+			add(kRed, n.Group, n.ReduceSlots)
 		}
 	}
 	for k := range 2 {
 		pr.eligible[k] = make([]bool, p.Groups)
 		for g, s := range groupSlots[k] {
 			pr.eligible[k][g] = s > 0
-			pr.slots[k] += s
+			pr.slots[k] = min(cap[k], pr.slots[k]+s)
 		}
 	}
 	pr.weights = pr.speedWeightings()

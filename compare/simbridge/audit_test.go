@@ -29,7 +29,11 @@ func auditWorkload(rng *rand.Rand) *sim.Workload {
 		j := w.Jobs[0]
 		for i := range w.Jobs {
 			w.Jobs[i].Maps, w.Jobs[i].Reduces = j.Maps, j.Reduces
-			w.Jobs[i].Arrival = j.Arrival + sim.Time(rng.IntN(2))*1000
+			a := j.Arrival + sim.Time(rng.IntN(2))*1000
+			if w.Jobs[i].Deadline != sim.NoDeadline {
+				w.Jobs[i].Deadline += a - w.Jobs[i].Arrival // the same slack
+			}
+			w.Jobs[i].Arrival = a
 		}
 	}
 	for i := range w.Jobs {

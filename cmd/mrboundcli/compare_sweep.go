@@ -55,6 +55,11 @@ func compareSweepAction(c *cli.Context) (rerr error) {
 			return badInputf("--%s does not apply to a sweep (its records carry no upper value)", f)
 		}
 	}
+	if !c.IsSet("lambdas") {
+		// without this, the empty list read as one empty rate: `--lambdas:
+		// "" is not a positive rate`, which names no mistake a user made
+		return badInputf("compare --family needs --lambdas: the arrival rates in jobs/s, comma-separated (e.g. 1/100,1/50)")
+	}
 	o := simbridge.SweepOptions{Family: c.String("family"), Jobs: c.Int("jobs"), Seeds: c.Int("seeds")}
 	var err error
 	if o.Lambdas, err = parseRates(c.String("lambdas")); err != nil {

@@ -1,6 +1,9 @@
 package mrboundcli
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/mrbound/mrbound/internal/outpath"
@@ -61,5 +64,30 @@ func checkOutputs(c *cli.Context) error {
 	if path := c.String(cpuProfileFlag.Name); path != "" {
 		outputs = append(outputs, outpath.Output{Flag: "--" + cpuProfileFlag.Name, Path: path})
 	}
-	return outpath.Check(inputs, outputs)
+	if err := outpath.Check(inputs, outputs); err != nil {
+		return err
+	}
+	return checkOutputDirs(outputs)
+}
+
+// checkOutputDirs refuses an output whose directory does not exist. The
+// writers create no directories (a typo in a path should not leave a new
+// tree behind), so without this check such an output would fail only when
+// written, after the solve or the simulation it reports had run for
+// minutes, with a message naming the temporary file.
+func checkOutputDirs(outputs []outpath.Output) error {
+	for _, o := range outputs {
+		if o.Path == "" || o.Path == "-" {
+			continue
+		}
+		dir := filepath.Dir(o.Path)
+		st, err := os.Stat(dir)
+		switch {
+		case err != nil:
+			return badInputf("%s %s: directory %s does not exist (mrbound creates none: mkdir -p %s first)", o.Flag, o.Path, dir, dir)
+		case !st.IsDir():
+			return badInputf("%s %s: %s is not a directory", o.Flag, o.Path, dir)
+		}
+	}
+	return nil
 }

@@ -546,7 +546,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		return ew.err
 	}
 	ew.printf("\n")
-	if err := gantt.Text(w, r.Schedule.Bars(), ganttWidth); err != nil {
+	if err := gantt.TextIn(w, r.Schedule.Bars(), ganttWidth, "s"); err != nil {
 		return err
 	}
 	for _, mg := range r.Schedule.Migrations {

@@ -454,7 +454,7 @@ func (o *Report) WriteText(w io.Writer) error {
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return err
 	}
-	return gantt.Text(w, Bars(in, o.Schedule), GanttWidth)
+	return gantt.TextIn(w, Bars(in, o.Schedule), GanttWidth, chartUnit(in))
 }
 
 // unitSeconds is one time unit of in in seconds: its time_unit_seconds, 1
@@ -473,13 +473,19 @@ func (o *Report) WriteSVG(w io.Writer) error {
 	}
 	title := fmt.Sprintf("%s: %s, %s; %d late, max turnaround %d", o.Path, o.Built.Formulation, o.Built.Objective,
 		o.Schedule.LateJobs, o.Schedule.MaxTurnaround)
-	unit := "time units"
-	if u := o.Instance.TimeUnitSeconds; u == 1 {
-		unit = "s"
-	} else if u > 0 {
-		unit = fmt.Sprintf("time units of %g s", u)
+	return gantt.SVGChart(w, gantt.Chart{Title: title, Unit: chartUnit(o.Instance), Bars: Bars(o.Instance, o.Schedule)})
+}
+
+// chartUnit names the unit of in's times on its charts: s when a time unit
+// is a second, else the scenario's time units and, when known, their length.
+func chartUnit(in *mrcpscenario.Instance) string {
+	switch u := in.TimeUnitSeconds; {
+	case u == 1:
+		return "s"
+	case u > 0:
+		return fmt.Sprintf("time units of %g s", u)
 	}
-	return gantt.SVGChart(w, gantt.Chart{Title: title, Unit: unit, Bars: Bars(o.Instance, o.Schedule)})
+	return "time units"
 }
 
 // Bars turns a schedule into Gantt bars: one lane per resource, slot kind and

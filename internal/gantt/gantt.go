@@ -77,8 +77,16 @@ func fmtTime(t float64) string {
 }
 
 // Text writes a text Gantt chart of bars with a time axis width characters
-// wide (at least MinWidth), followed by a legend.
+// wide (at least MinWidth), followed by a legend; its times are in
+// unnamed "time units" (TextIn names them).
 func Text(w io.Writer, bars []Bar, width int) error {
+	return TextIn(w, bars, width, "time units")
+}
+
+// TextIn is Text with the unit of its times named on the scale line ("s"),
+// so that a chart printed beside a report in seconds does not say "time
+// units".
+func TextIn(w io.Writer, bars []Bar, width int, unit string) error {
 	if width < MinWidth {
 		return fmt.Errorf("gantt: width %d is below %d", width, MinWidth)
 	}
@@ -131,14 +139,22 @@ func Text(w io.Writer, bars []Bar, width int) error {
 	for _, l := range ls {
 		fmt.Fprintf(&sb, "%-*s |%s|\n", lw, l, rows[l])
 	}
-	// Axis: a tick every tickCols columns, labelled with the time there.
+	// Axis: ticks at round times (multiples of 1, 2, 2.5 or 5 × 10^k) at
+	// least tickCols columns apart, each labelled with its time where the
+	// label fits: 0 50 100 150 reads at a glance, 0 36.1111 72.2222 does not.
 	axis := []byte(strings.Repeat("-", width+1))
 	labels := []byte(strings.Repeat(" ", width+16))
 	const tickCols = 10
+	step := niceStep(tickCols / scale)
 	next := 0
-	for c := 0; c <= width; c += tickCols {
+	for k := math.Ceil(lo / step); ; k++ {
+		t := k * step
+		c := int(math.Round((t - lo) * scale))
+		if c > width {
+			break
+		}
 		axis[c] = '+'
-		s := fmtTime(lo + float64(c)/scale)
+		s := fmtTime(t)
 		if c >= next && c+len(s) <= len(labels) {
 			copy(labels[c:], s)
 			next = c + len(s) + 1
@@ -146,7 +162,7 @@ func Text(w io.Writer, bars []Bar, width int) error {
 	}
 	fmt.Fprintf(&sb, "%s %s\n", pad, axis)
 	fmt.Fprintf(&sb, "%s %s\n", pad, strings.TrimRight(string(labels), " "))
-	fmt.Fprintf(&sb, "one column = %s time units\n", fmtTime(1/scale))
+	fmt.Fprintf(&sb, "one column = %s %s\n", fmtTime(1/scale), unit)
 	sb.WriteString("legend:\n")
 	labW := 0
 	for _, b := range bars {
@@ -157,6 +173,20 @@ func Text(w io.Writer, bars []Bar, width int) error {
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// niceStep returns the least of 1, 2, 2.5 and 5 times a power of ten that
+// is at least min (> 0): the spacing of the text axis's ticks.
+func niceStep(min float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(min)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		// the tolerance keeps an exact min (5 columns of 1 s) on its own step
+		// despite the rounding of Log10 and Pow
+		if m*p >= min*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
 }
 
 // SVG size per lane and margins, in points.

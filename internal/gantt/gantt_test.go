@@ -121,3 +121,65 @@ func TestSVGChartJobColoursAndUnit(t *testing.T) {
 		t.Error("the time axis does not name its unit")
 	}
 }
+
+// TestTextAxisRoundTicks: the text axis labels round times (0 50 100 …, not
+// 0 36.1111 72.2222 …), every '+' sits on the column of a multiple of one
+// step of 1, 2, 2.5 or 5 × 10^k, the ticks are at least 10 columns apart,
+// and TextIn names the unit on the scale line.
+func TestTextAxisRoundTicks(t *testing.T) {
+	var buf bytes.Buffer
+	bars := []Bar{{Lane: "m1", Start: 0, End: 260, Label: "j1"}}
+	if err := TextIn(&buf, bars, 70, "s"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	if got, want := strings.Fields(lines[2]), []string{"0", "50", "100", "150", "200", "250"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("axis labels %q, want %q", got, want)
+	}
+	if !strings.HasPrefix(lines[3], "one column = ") || !strings.HasSuffix(lines[3], " s") {
+		t.Errorf("scale line %q does not name the unit s", lines[3])
+	}
+	for _, hi := range []float64{0.7, 1, 3.3, 17, 99.5, 260, 1234.5, 86430.476} {
+		for _, width := range []int{MinWidth, 35, 70, 100} {
+			buf.Reset()
+			if err := Text(&buf, []Bar{{Lane: "x", Start: 0, End: hi}}, width); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(buf.String(), "\n")
+			axis := strings.TrimLeft(lines[1], " ")
+			scale := float64(width) / hi
+			step := niceStep(10 / scale)
+			mant := step / math.Pow(10, math.Floor(math.Log10(step)+1e-9))
+			if !slicesContain([]float64{1, 2, 2.5, 5}, mant) {
+				t.Errorf("hi %v width %d: step %v is not 1, 2, 2.5 or 5 × 10^k", hi, width, step)
+			}
+			prev := -100
+			for c, ch := range axis {
+				if ch != '+' {
+					continue
+				}
+				if c-prev < 10-1 { // rounding may pull two ticks one column closer
+					t.Errorf("hi %v width %d: ticks at columns %d and %d", hi, width, prev, c)
+				}
+				prev = c
+				// the nearest multiple of step to this column's time
+				k := math.Round(float64(c) / scale / step)
+				if int(math.Round(k*step*scale)) != c {
+					t.Errorf("hi %v width %d: tick at column %d is not on a multiple of %v", hi, width, c, step)
+				}
+			}
+			if prev < 0 {
+				t.Errorf("hi %v width %d: no tick on %q", hi, width, axis)
+			}
+		}
+	}
+}
+
+func slicesContain(xs []float64, v float64) bool {
+	for _, x := range xs {
+		if math.Abs(x-v) < 1e-9 {
+			return true
+		}
+	}
+	return false
+}

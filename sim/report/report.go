@@ -196,7 +196,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if s.Tasks <= GanttMaxTasks {
 		fmt.Fprintln(w)
-		return gantt.Text(w, r.Bars(), ganttWidth)
+		return gantt.TextIn(w, r.Bars(), ganttWidth, "s")
 	}
 	return nil
 }

@@ -224,6 +224,12 @@ func listEnd(avail []int64, rho int64, n int, d int64, ends []int64) int64 {
 	if m == 0 || n == 0 {
 		return rho
 	}
+	if avail[m-1] <= rho {
+		// Every slot is free by rho: the tasks run in rounds of m from
+		// rho, the last in round ⌈n/m⌉ (a job not yet arrived, most of a
+		// node's on the MRCP streams; its reduces after its maps).
+		return rho + int64((n+m-1)/m)*d
+	}
 	// ends (capacity ≥ n, the caller's scratch) gets the added ends in
 	// order; ends[ib:] are those not yet taken. A ring of len(avail) would
 	// do, but its index's modulo cost more than the writes.

@@ -6,31 +6,62 @@ import (
 	"github.com/mrbound/mrbound/solve"
 )
 
-// bfNode is a node of the best-first phase, kept as the job whose next
-// task its parent's child placed: applying the jobs from the root rebuilds
-// the node (every child is a function of its parent's state).
+// bfNode is an expanded node of the best-first phase, kept as the job
+// whose next task its parent's child placed: applying the jobs from the
+// root rebuilds the node (every child is a function of its parent's state).
+// An open node is a bfOpen, which carries the same fields: a node gets a
+// bfNode only when it is popped, so the nodes made and never expanded —
+// more than half of them on the MRCP streams — cost their 16 bytes in the
+// heap while open and nothing after.
 type bfNode struct {
 	parent int32
 	j      int16
 	depth  int16
 }
 
-// bfOpen is an open node in the heap, with its keys: comparing them there
-// reads no bfNode (a random access into millions of them), and bfNode
-// keeps 8 bytes for the nodes closed.
+// bfOpen is an open node in the heap: its keys (bound, depth) and what
+// rebuilds it (the expanded parent and the job placed). Comparing keys
+// there reads no bfNode (a random access into millions of them).
 type bfOpen struct {
-	lb    float64
-	id    int32
-	depth int16
+	lb     float64
+	parent int32
+	j      int16
+	depth  int16
+}
+
+// bfChunkBits sets the entries per chunk of the best-first arrays: 2^14
+// (256 KB of open nodes), so that a search of a few nodes makes little and
+// one of millions grows by whole chunks, never copying what it holds.
+const bfChunkBits = 14
+
+// chunked is an array that grows by chunks of 2^bfChunkBits entries: an
+// append never copies the entries held (a doubling slice's copies, and
+// the garbage they left until a collection, were a tenth of the time and
+// most of the peak memory of the MRCP streams' sums, s18fast).
+type chunked[T any] struct {
+	c [][]T
+	n int
+}
+
+func (a *chunked[T]) at(i int) *T {
+	return &a.c[i>>bfChunkBits][i&(1<<bfChunkBits-1)]
+}
+
+func (a *chunked[T]) push(v T) {
+	if a.n>>bfChunkBits == len(a.c) {
+		a.c = append(a.c, make([]T, 1<<bfChunkBits))
+	}
+	*a.at(a.n) = v
+	a.n++
 }
 
 // bfHeap is a binary min-heap of open nodes by bound, deeper first at a
 // tie: its sifts are container/heap's, step for step (TestHeapOrder), so
 // that nodes of equal keys come out in the same order, without the
-// interface calls and a boxed index per push.
+// interface calls and a boxed index per push. Its chunks stay made as it
+// shrinks: it holds at most the phase's cap of nodes.
 type bfHeap struct {
-	nodes []bfNode
-	open  []bfOpen
+	open chunked[bfOpen]
 }
 
 func (x *bfOpen) before(y *bfOpen) bool {
@@ -40,37 +71,47 @@ func (x *bfOpen) before(y *bfOpen) bool {
 	return x.depth > y.depth
 }
 
+func (h *bfHeap) len() int { return h.open.n }
+
+func (h *bfHeap) top() *bfOpen { return h.open.at(0) }
+
 func (h *bfHeap) push(o bfOpen) {
-	h.open = append(h.open, o)
-	for j := len(h.open) - 1; j > 0; {
+	h.open.push(o)
+	for j := h.open.n - 1; j > 0; {
 		i := (j - 1) / 2
-		if !h.open[j].before(&h.open[i]) {
+		x, y := h.open.at(j), h.open.at(i)
+		if !x.before(y) {
 			break
 		}
-		h.open[i], h.open[j] = h.open[j], h.open[i]
+		*x, *y = *y, *x
 		j = i
 	}
 }
 
 func (h *bfHeap) pop() bfOpen {
-	n := len(h.open) - 1
-	h.open[0], h.open[n] = h.open[n], h.open[0]
+	n := h.open.n - 1
+	r, l := h.open.at(0), h.open.at(n)
+	*r, *l = *l, *r
 	for i := 0; ; {
 		j := 2*i + 1
 		if j >= n {
 			break
 		}
-		if j2 := j + 1; j2 < n && h.open[j2].before(&h.open[j]) {
-			j = j2
+		c := h.open.at(j)
+		if j2 := j + 1; j2 < n {
+			if c2 := h.open.at(j2); c2.before(c) {
+				j, c = j2, c2
+			}
 		}
-		if !h.open[j].before(&h.open[i]) {
+		p := h.open.at(i)
+		if !c.before(p) {
 			break
 		}
-		h.open[i], h.open[j] = h.open[j], h.open[i]
+		*p, *c = *c, *p
 		i = j
 	}
-	x := h.open[n]
-	h.open = h.open[:n]
+	x := *h.open.at(n)
+	h.open.n = n
 	return x
 }
 
@@ -81,20 +122,10 @@ func (h *bfHeap) pop() bfOpen {
 // a dominator must be a node expanded here, whose children are open or
 // closed here (§14, Lemma 3).
 func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
-	// The nodes made are at most maxOpen and a last expansion's children
-	// (one per job), or the root and every expansion's: made at that size
-	// at once (up to bfReserve), the arrays are never copied as they grow
-	// (a tenth of the search's time on the MRCP streams), and the pages
-	// untouched cost nothing.
-	made := int64(maxOpen) + int64(len(s.jobs))
-	if n := int64(len(s.jobs)); n > 0 && limit < made/n {
-		// A caller's limit may be spent already (the improvement phase's
-		// dives count beyond its budget): then only the root is made.
-		made = 1 + max(limit, 0)*n
-	}
-	made = min(made, bfReserve)
-	h := &bfHeap{nodes: make([]bfNode, 1, made), open: make([]bfOpen, 1, made)}
-	h.nodes[0], h.open[0] = bfNode{parent: -1, j: -1}, bfOpen{lb: s.bound()}
+	var h bfHeap
+	var nodes chunked[bfNode] // the expanded nodes, by id
+	h.push(bfOpen{lb: s.bound(), parent: -1, j: -1})
+	made := 1 // the nodes made: the root and the children pushed
 	// The depth-first memo is dropped: its dominators' subtrees may have
 	// been left open by the stop, which this phase does not search.
 	var mm *memo
@@ -126,33 +157,36 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 	}
 	defer unwind(0) // the searcher's state back at the root
 	for expanded := int64(0); ; expanded++ {
-		if len(h.open) == 0 {
+		if h.len() == 0 {
 			return math.Inf(1), false
 		}
-		top := h.open[0]
-		if s.prune(top.lb) || s.finished {
+		top := h.top().lb
+		if s.prune(top) || s.finished {
 			return math.Inf(1), false // every open node is no better than the incumbent
 		}
-		if expanded >= limit || len(h.nodes) >= maxOpen {
-			return top.lb, true
+		if expanded >= limit || made >= maxOpen {
+			return top, true
 		}
 		if expanded%ctxEvery == 0 && s.ctx.Err() != nil {
 			s.stopped = solve.Interrupted
-			return top.lb, true
+			return top, true
 		}
-		i := h.pop().id
+		o := h.pop()
+		i := int32(nodes.n)
+		nodes.push(bfNode{parent: o.parent, j: o.j, depth: o.depth})
 		s.nodes++
 		// Walk up from the node to the path applied now (the root is on
-		// it), undo below that ancestor and apply the way down.
+		// it; the node itself, new, is not), undo below that ancestor and
+		// apply the way down.
 		path = path[:0]
 		x := i
-		for d := int(h.nodes[x].depth); d >= len(at) || at[d] != x; d-- {
+		for d := int(o.depth); d >= len(at) || at[d] != x; d-- {
 			path = append(path, x)
-			x = h.nodes[x].parent
+			x = nodes.at(int(x)).parent
 		}
-		unwind(int(h.nodes[x].depth))
+		unwind(int(nodes.at(int(x)).depth))
 		for q := len(path) - 1; q >= 0; q-- {
-			c := s.childOf(int(h.nodes[path[q]].j))
+			c := s.childOf(int(nodes.at(int(path[q])).j))
 			cands = append(cands, c)
 			undos = append(undos, s.apply(&cands[len(cands)-1]))
 			at = append(at, path[q])
@@ -167,11 +201,11 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 			s.dominated++
 		default:
 			cs = s.children(cs[:0])
+			d := o.depth + 1
 			for _, c := range cs {
 				if !s.prune(c.lb) {
-					d := h.nodes[i].depth + 1
-					h.nodes = append(h.nodes, bfNode{parent: i, j: int16(c.j), depth: d})
-					h.push(bfOpen{lb: c.lb, id: int32(len(h.nodes) - 1), depth: d})
+					h.push(bfOpen{lb: c.lb, parent: i, j: int16(c.j), depth: d})
+					made++
 				}
 			}
 			if expanded%diveEvery == 0 {
@@ -191,10 +225,6 @@ func (s *searcher) childOf(j int) cand {
 	start := max(s.slots[k][sl].free, r, s.floor(idx))
 	return cand{j: j, k: k, slot: sl, start: start, end: start + d, idx: idx}
 }
-
-// bfReserve caps the nodes the best-first arrays are made for at once
-// (96 MB of address space); beyond, they grow by append.
-const bfReserve = 1 << 22
 
 // diveEvery is how many best-first expansions pass between two dives.
 const diveEvery = 512

@@ -11,11 +11,11 @@ import (
 	"github.com/mrbound/mrbound/solve"
 )
 
-// DefaultMaxOpen is Options.MaxOpen when 0: 8 bytes per node made and 16
-// more per node open, up to about 300 MB at the cap (more while the arrays
-// grow). Raised from 4 M with compare's node budget (s17fast): on the
-// 20-job MRCP streams' sums a cap of 16 M took up to 760 MB and more CPU
-// for bounds 1–3 s higher (docs/results.md, issue 26, s17fast).
+// DefaultMaxOpen is Options.MaxOpen when 0: 16 bytes per node open and 8
+// per node expanded, at most about 200 MB at the cap. Raised from 4 M with
+// compare's node budget (s17fast): on the 20-job MRCP streams' sums a cap
+// of 16 M took more CPU for bounds 1–3 s higher (docs/results.md, issue
+// 26, s17fast).
 const DefaultMaxOpen = 12_000_000
 
 // DefaultNodeLimit is the node limit when Options.NodeLimit is 0.
@@ -67,7 +67,7 @@ type Options struct {
 	// (docs/results.md, s17inc).
 	ImproveNodes int64
 	// MaxOpen caps the nodes the best-first phase makes (DefaultMaxOpen
-	// when 0; 8 bytes each, 16 more while open).
+	// when 0; 16 bytes each while open, 8 once expanded).
 	MaxOpen int
 	// whole: search the sums without splitting the stream (splitSolve's
 	// own searches).
@@ -119,6 +119,9 @@ type job struct {
 	arrival      int64
 	nMaps, nReds int
 	pMap, pRed   int64
+	// tail is the job's least reduce span after its last map,
+	// ⌈nReds / reduce slots⌉·pRed (the node bound's, integer-exact).
+	tail float64
 	// mapIdx and redIdx are the global index of the job's first map and
 	// first reduce: every map's index is below every reduce's (the build
 	// order's tie-break at equal starts, as in lowerbound.Exact).
@@ -393,6 +396,12 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 		}
 		for i := 0; i < nd.ReduceSlots && len(s.slots[1]) < nk[1]; i++ {
 			s.slots[1] = append(s.slots[1], slot{node: x})
+		}
+	}
+	if nR := len(s.slots[1]); nR > 0 {
+		for j := range s.jobs {
+			jb := &s.jobs[j]
+			jb.tail = float64(int64((jb.nReds+nR-1)/nR) * jb.pRed)
 		}
 	}
 	n := len(s.jobs)

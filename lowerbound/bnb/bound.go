@@ -34,7 +34,7 @@ func (s *searcher) bound() float64 {
 		for i, sl := range s.slots[k] {
 			s.avail[k][i] = max(sl.free, t0)
 		}
-		slices.Sort(s.avail[k])
+		s.sortInts(s.avail[k])
 	}
 	nR := len(s.slots[1])
 	var known float64 // Σ (C_j − a_j) of the jobs whose C_j is bounded alone
@@ -55,7 +55,10 @@ func (s *searcher) bound() float64 {
 			tail := 0.0
 			if jb.nReds > 0 {
 				cr = s.listEnd(s.avail[1], l, jb.nReds, jb.pRed)
-				tail = float64(int64((jb.nReds+nR-1)/nR) * jb.pRed)
+				tail = jb.tail
+				if s.plain {
+					tail = float64(int64((jb.nReds+nR-1)/nR) * jb.pRed)
+				}
 			}
 			c = float64(cr)
 			s.fl = append(s.fl, fluidJob{release: float64(rho), work: float64(int64(left) * jb.pMap), tail: tail})
@@ -100,12 +103,9 @@ func (s *searcher) bound() float64 {
 			return float64(s.inc) // no schedule better than the incumbent
 		}
 	}
-	s.fluid(s.avail[0], s.fl, srpt)
-	s.eG = s.eG[:0]
-	for _, f := range s.fl {
-		s.eG = append(s.eG, f.end)
-	}
-	slices.Sort(s.eG)
+	// eG gets the fluid's ends in order: fluid lists them as they come,
+	// which is in order (its clock never goes back), the plain form sorts.
+	s.eG = s.fluidEnds(s.avail[0], s.fl, s.eG[:0])
 	switch s.metric {
 	case lowerbound.Makespan:
 		return max(maxC, s.eG[len(s.eG)-1]+tmin) - float64(s.minA)
@@ -119,7 +119,7 @@ func (s *searcher) bound() float64 {
 		}
 		return maxT
 	}
-	slices.Sort(s.critG)
+	s.sortFloats(s.critG)
 	var paired, fluidSum float64
 	for k, e := range s.eG {
 		paired += max(s.critG[k], e+tmin)
@@ -156,7 +156,59 @@ func (s *searcher) fluid(avail []int64, js []fluidJob, r rule) bool {
 	if cap(s.act) < 2*len(js) {
 		s.act = make([]int32, 2*len(js))
 	}
-	return fluid(avail, js, r, s.act)
+	missed, _ := fluid(avail, js, r, s.act, nil)
+	return missed
+}
+
+// fluidEnds runs SRPT's fluid and appends its jobs' ends to e in
+// ascending order: as fluid lists them (in the order they come, which is
+// ascending), or under Options.plain read back from the jobs and sorted.
+func (s *searcher) fluidEnds(avail []int64, js []fluidJob, e []float64) []float64 {
+	if s.plain {
+		fluidPlain(avail, js, srpt)
+		for _, f := range js {
+			e = append(e, f.end)
+		}
+		slices.Sort(e)
+		return e
+	}
+	if cap(s.act) < 2*len(js) {
+		s.act = make([]int32, 2*len(js))
+	}
+	_, e = fluid(avail, js, srpt, s.act, e)
+	return e
+}
+
+// sortInts and sortFloats sort a few dozen values at most (slots, jobs) by
+// insertion, where slices.Sort's pdqsort set up more than it sorted; under
+// Options.plain they are slices.Sort. The values have no NaN and no −0 (times
+// from integers, fluid ends above them), so equal values are equal bits and
+// every sort gives the same slice.
+func (s *searcher) sortInts(x []int64) {
+	if s.plain {
+		slices.Sort(x)
+		return
+	}
+	insertionSort(x)
+}
+
+func (s *searcher) sortFloats(x []float64) {
+	if s.plain {
+		slices.Sort(x)
+		return
+	}
+	insertionSort(x)
+}
+
+func insertionSort[T int64 | float64](x []T) {
+	for i := 1; i < len(x); i++ {
+		v := x[i]
+		k := i
+		for ; k > 0 && x[k-1] > v; k-- {
+			x[k] = x[k-1]
+		}
+		x[k] = v
+	}
 }
 
 // listEnd is when the last of n tasks of duration d, released at rho, ends
@@ -171,6 +223,12 @@ func listEnd(avail []int64, rho int64, n int, d int64, ends []int64) int64 {
 	m := len(avail)
 	if m == 0 || n == 0 {
 		return rho
+	}
+	if avail[m-1] <= rho {
+		// Every slot is free by rho: the tasks run in rounds of m from
+		// rho, the last in round ⌈n/m⌉ (a job not yet arrived, most of a
+		// node's on the MRCP streams; its reduces after its maps).
+		return rho + int64((n+m-1)/m)*d
 	}
 	// ends (capacity ≥ n, the caller's scratch) gets the added ends in
 	// order; ends[ib:] are those not yet taken. A ring of len(avail) would
@@ -201,12 +259,14 @@ const (
 
 // fluid runs the preemptive relaxation of the map stage — one machine whose
 // speed at t is the number of slots free by t (avail sorted) — by SRPT or
-// EDF, setting each job's end; it reports whether EDF missed a deadline.
+// EDF, setting each job's end; it reports whether EDF missed a deadline and
+// returns ends with the jobs' ends appended as they come (ascending: its
+// clock never goes back, and each end is the clock's next value).
 // SRPT's sorted ends are componentwise the least of any schedule of the
 // relaxation (a time change turns it into a unit-speed machine, where SRPT
 // minimises the number of unfinished jobs at every instant), and EDF meets
 // every deadline whenever any schedule does.
-func fluid(avail []int64, js []fluidJob, r rule, scratch []int32) bool {
+func fluid(avail []int64, js []fluidJob, r rule, scratch []int32, ends []float64) (bool, []float64) {
 	// The builtin min is math.Min without its call (the same result for
 	// every operand but NaN, which never occurs here: times are finite or
 	// +Inf); t never decreases, so the slots free by t are a growing prefix
@@ -239,6 +299,13 @@ func fluid(avail []int64, js []fluidJob, r rule, scratch []int32) bool {
 	}
 	missed := false
 	speed := 0
+	// pick (at act[at]) is the job the scan in index order picks: the
+	// first of least key. Between events only the picked job's key changes
+	// (SRPT's remaining work falls, EDF's deadlines stay), so it stays the
+	// first of least key until it ends (pick −1: scan again) or a job is
+	// released (compared with it), where a scan per event took a third of
+	// fluid's time on the MRCP streams.
+	pick, at := -1, -1
 	for len(act)+len(pend) > 0 {
 		for speed < len(avail) && float64(avail[speed]) <= t {
 			speed++
@@ -248,8 +315,19 @@ func fluid(avail []int64, js []fluidJob, r rule, scratch []int32) bool {
 			i := pend[0]
 			pend = pend[1:]
 			act = append(act, i)
-			for q := len(act) - 1; q > 0 && act[q-1] > i; q-- {
+			q := len(act) - 1
+			for ; q > 0 && act[q-1] > i; q-- {
 				act[q], act[q-1] = act[q-1], act[q]
+			}
+			if pick >= 0 {
+				if at >= q {
+					at++
+				}
+				// The scan would meet i before pick when i < pick: it
+				// then takes i at an equal key too.
+				if ii := int(i); better(js, ii, pick, r) || (ii < pick && !better(js, pick, ii, r)) {
+					pick, at = ii, q
+				}
 			}
 		}
 		nextAvail, nextRel := math.Inf(1), math.Inf(1)
@@ -259,10 +337,11 @@ func fluid(avail []int64, js []fluidJob, r rule, scratch []int32) bool {
 		if len(pend) > 0 {
 			nextRel = js[pend[0]].release
 		}
-		pick, at := -1, -1
-		for q, i32 := range act {
-			if i := int(i32); pick < 0 || better(js, i, pick, r) {
-				pick, at = i, q
+		if pick < 0 {
+			for q, i32 := range act {
+				if i := int(i32); pick < 0 || better(js, i, pick, r) {
+					pick, at = i, q
+				}
 			}
 		}
 		if pick < 0 || speed == 0 {
@@ -273,17 +352,19 @@ func fluid(avail []int64, js []fluidJob, r rule, scratch []int32) bool {
 		step := min(fin, min(nextRel, nextAvail))
 		if step >= fin {
 			js[pick].end, js[pick].done = fin, true
+			ends = append(ends, fin)
 			act = append(act[:at], act[at+1:]...)
 			if r == edf && fin > js[pick].deadline+fluidTol {
 				missed = true
 			}
+			pick, at = -1, -1
 			t = fin
 			continue
 		}
 		js[pick].rem -= (step - t) * float64(speed)
 		t = step
 	}
-	return missed
+	return missed, ends
 }
 
 func better(js []fluidJob, i, j int, r rule) bool {

@@ -27,7 +27,9 @@ func sameResult(a, b *Result) bool {
 
 // TestFastMatchesPlain: the search's fast forms (best-first nodes rebuilt
 // from the nearest applied ancestor, the sorted-queue listEnd, fluid's
-// prefix of free slots) decide exactly what the
+// prefix of free slots, its pick kept between events and its ends listed
+// in order, the reduce tails precomputed, the small sorts by insertion)
+// decide exactly what the
 // reference forms of Options.plain decide: on 60 seeded tiny problems with
 // a depth-first phase of 4 nodes and a best-first one of 300, and on a
 // 12-job MRCP mixed stream with 2,000 + 10,000 nodes (split and whole),
@@ -64,7 +66,8 @@ func TestFastMatchesPlain(t *testing.T) {
 // TestKernelsMatchPlain: listEnd and fluid give, to the bit, what their
 // reference forms give on 20,000 seeded sorted slot lists and job sets
 // (ties of free times, releases before and after them, slots free far
-// apart and close together).
+// apart and close together); the ends fluid lists as they come are the
+// reference's ends sorted; insertionSort sorts as slices.Sort does.
 func TestKernelsMatchPlain(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 17))
 	for it := range 20_000 {
@@ -83,7 +86,8 @@ func TestKernelsMatchPlain(t *testing.T) {
 		}
 		for _, rl := range []rule{srpt, edf} {
 			a, b := slices.Clone(js), slices.Clone(js)
-			ma, mb := fluid(avail, a, rl, make([]int32, 2*len(a))), fluidPlain(avail, b, rl)
+			ma, ends := fluid(avail, a, rl, make([]int32, 2*len(a)), nil)
+			mb := fluidPlain(avail, b, rl)
 			if ma != mb {
 				t.Fatalf("case %d rule %d: missed %v, plain %v", it, rl, ma, mb)
 			}
@@ -92,6 +96,32 @@ func TestKernelsMatchPlain(t *testing.T) {
 					t.Fatalf("case %d rule %d: job %d ends at %v, plain %v", it, rl, i, a[i].end, b[i].end)
 				}
 			}
+			// The ends as listed are the plain ends sorted, to the bit.
+			want := make([]float64, len(b))
+			for i := range b {
+				want[i] = b[i].end
+			}
+			slices.Sort(want)
+			if !slices.EqualFunc(ends, want, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }) {
+				t.Fatalf("case %d rule %d: ends listed %v, plain sorted %v", it, rl, ends, want)
+			}
+		}
+		// insertionSort sorts as slices.Sort does (ties among few values).
+		xi, xf := make([]int64, r.IntN(30)), make([]float64, r.IntN(30))
+		for i := range xi {
+			xi[i] = int64(r.IntN(12))
+		}
+		for i := range xf {
+			xf[i] = float64(r.IntN(12)) / 4
+		}
+		wi, wf := slices.Clone(xi), slices.Clone(xf)
+		slices.Sort(wi)
+		slices.Sort(wf)
+		if insertionSort(xi); !slices.Equal(xi, wi) {
+			t.Fatalf("case %d: insertionSort gives %v, slices.Sort %v", it, xi, wi)
+		}
+		if insertionSort(xf); !slices.Equal(xf, wf) {
+			t.Fatalf("case %d: insertionSort gives %v, slices.Sort %v", it, xf, wf)
 		}
 	}
 }
@@ -121,23 +151,33 @@ func (h *refHeap) Pop() any {
 
 // TestHeapOrder: bfHeap pops open nodes in container/heap's order, ties
 // included (equal bound and depth, where the order is the sifts'), over
-// 200 seeded runs of 2,000 pushes and pops on a few keys.
+// 200 seeded runs of 2,000 pushes and pops on a few keys, and one of
+// 120,000 that holds several chunks of the heap's array at once (its
+// sifts cross from chunk to chunk).
 func TestHeapOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 3))
-	for it := range 200 {
+	for it := range 201 {
 		var h bfHeap
 		ref := &refHeap{}
-		for step := range 2_000 {
-			if len(h.open) == 0 || r.IntN(3) > 0 {
-				o := bfOpen{lb: float64(r.IntN(4)), id: int32(len(ref.keys)), depth: int16(r.IntN(3))}
+		steps := 2_000
+		if it == 200 {
+			steps = 120_000
+		}
+		for step := range steps {
+			if h.len() == 0 || r.IntN(3) > 0 {
+				// parent carries the node's number (any payload would do).
+				o := bfOpen{lb: float64(r.IntN(4)), parent: int32(len(ref.keys)), depth: int16(r.IntN(3))}
 				ref.keys = append(ref.keys, o)
-				heap.Push(ref, o.id)
+				heap.Push(ref, o.parent)
 				h.push(o)
 				continue
 			}
-			if got, want := h.pop().id, heap.Pop(ref).(int32); got != want {
+			if got, want := h.pop().parent, heap.Pop(ref).(int32); got != want {
 				t.Fatalf("run %d step %d: popped %d, container/heap %d", it, step, got, want)
 			}
+		}
+		if it == 200 && len(h.open.c) < 3 {
+			t.Fatalf("the long run held %d chunks, want several", len(h.open.c))
 		}
 	}
 }

@@ -64,7 +64,10 @@
 // Best runs every rule (the metric's own first), skipping a static rule
 // that ranks the jobs exactly as one already run (the same schedule: edf
 // without deadlines is arrival order), and then a local search from the
-// best verified schedule so far, of one of two kinds:
+// best verified schedule so far, of one of two kinds (around a dynamic
+// rule both, when its completion order replayed as a static order is no
+// worse than the rule: the order search first, each with the full budget;
+// when the replay is worse it costs that one run):
 //
 //   - around a dynamic rule (srpt, srpt-span, lrpt, johnson, srpt-hold):
 //     each candidate adds a per-job offset to the rule's keys, so the

@@ -43,7 +43,7 @@ func (k Kind) String() string {
 type Node struct {
 	Name        string
 	Rack        int
-	MapSlots    int // fixed mode: slots that run only maps
+	MapSlots    int // fixed mode: slots that run only maps (at most MaxNodeSlots)
 	ReduceSlots int // fixed mode: slots that run only reduces
 	TotalSlots  int // fungible mode: slots of either kind
 	// Group keys TaskSpec.ByGroup (per node-type durations).
@@ -229,6 +229,11 @@ type Workload struct {
 // ErrBadWorkload is wrapped by every validation error.
 var ErrBadWorkload = errors.New("sim: bad workload")
 
+// MaxNodeSlots is the most slots of a kind (or in all, fungible) one node
+// may have: the engine counts a node's free slots in 32 bits (a node of
+// 2^31 slots stalled the run; s18audit).
+const MaxNodeSlots = math.MaxInt32
+
 func badf(path, format string, a ...any) error {
 	return fmt.Errorf("%w: %s: %s", ErrBadWorkload, path, fmt.Sprintf(format, a...))
 }
@@ -246,6 +251,10 @@ func (w *Workload) Validate() error {
 		p := fmt.Sprintf("cluster.nodes[%d]", i)
 		if n.MapSlots < 0 || n.ReduceSlots < 0 || n.TotalSlots < 0 {
 			return badf(p, "negative slot count")
+		}
+		if max(n.MapSlots, n.ReduceSlots, n.TotalSlots) > MaxNodeSlots {
+			// The engine counts a node's free slots in 32 bits.
+			return badf(p, "%d slots: at most %d per node", max(n.MapSlots, n.ReduceSlots, n.TotalSlots), MaxNodeSlots)
 		}
 		if c.Fungible {
 			if n.TotalSlots > 0 {

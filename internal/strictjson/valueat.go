@@ -1,6 +1,10 @@
 package strictjson
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
 
 // ValueAt names the value that encoding/json was reading when it stopped
 // after end bytes of data (an UnmarshalTypeError's Offset): its JSON path
@@ -64,4 +68,36 @@ func TypePath(data []byte, te *json.UnmarshalTypeError) string {
 	}
 	path, _ := ValueAt(data, int(te.Offset))
 	return path
+}
+
+// TypeProblem says what a type error found and wanted in the file's words,
+// not Go's ("a string where a whole number was expected", not "string
+// where a int64 was expected").
+func TypeProblem(te *json.UnmarshalTypeError) string {
+	return fmt.Sprintf("%s where %s was expected", te.Value, jsonKind(te.Type))
+}
+
+// jsonKind names a Go type by the JSON values it takes.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another value"
 }

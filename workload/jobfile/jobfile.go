@@ -154,7 +154,7 @@ func lineErr(at string, text []byte, err error) error {
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &te):
-		return &badinput.PathError{File: at, Path: strictjson.TypePath(text, te), Problem: fmt.Sprintf("%s where a %s was expected", te.Value, te.Type)}
+		return &badinput.PathError{File: at, Path: strictjson.TypePath(text, te), Problem: strictjson.TypeProblem(te)}
 	case errors.As(err, &se):
 		return &badinput.PathError{File: fmt.Sprintf("%s:%d", at, se.Offset), Problem: "JSON syntax: " + se.Error()}
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -106,9 +106,9 @@ func TestBad(t *testing.T) {
 {"jobID": "c", "submitTime": 2, "mapTasks": [{"attempts": [{"hostName": "h", "startTime": 3, "finishTime": 4, "result": "SUCCESS"}]}]}`
 	for _, c := range []struct{ in, want string }{
 		{`{"jobID": "j", "mapTasks": []}`, `t.json:1:1: submitTime: missing or negative`},
-		{`{"jobID": "j", "submitTime": "x"}`, `t.json:1:30: submitTime: string where a int64 was expected`},
+		{`{"jobID": "j", "submitTime": "x"}`, `t.json:1:30: submitTime: string where a whole number was expected`},
 		{`{"jobID": "j", "submitTime": 1, "mapTasks": [{}, {"attempts": [{"result": "SUCCESS", "startTime": true}]}]}`,
-			`t.json:1:99: mapTasks[1].attempts[0].startTime: bool where a int64 was expected`},
+			`t.json:1:99: mapTasks[1].attempts[0].startTime: bool where a whole number was expected`},
 		{`{"jobID": "j", "submitTime": 0, "mapTasks": [{"attempts": [{"hostName": "h", "startTime": 5, "finishTime": 4, "result": "SUCCESS"}]}]}`,
 			`t.json:1:1: mapTasks[0].attempts[0]: finishTime 4 before startTime 5, or out of range`},
 		{`{"jobID": "j", "submitTime": 0, "mapTasks": []}`, `t.json: no job with a successful task`},

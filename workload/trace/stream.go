@@ -54,7 +54,7 @@ func Objects(data []byte, name string, fn func(decode func(v any) error, at stri
 				// Offset is just after the offending byte
 				return &badinput.PathError{File: pos.at(name, start+int(se.Offset)-1), Problem: "JSON syntax: " + err.Error()}
 			case errors.As(err, &te):
-				problem := fmt.Sprintf("%s where a %s was expected", te.Value, te.Type)
+				problem := strictjson.TypeProblem(te)
 				if te.Offset == 0 {
 					// from a field's own UnmarshalJSON: no offset, only the decoder's Field
 					return &badinput.PathError{File: at, Path: te.Field, Problem: problem}

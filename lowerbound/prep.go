@@ -65,6 +65,11 @@ func newPrep(p *Problem) *prep {
 		cap[kMap] += len(p.Jobs[j].Maps)
 		cap[kRed] += len(p.Jobs[j].Reduces)
 	}
+	if pr.fungible {
+		// One pool runs both kinds: at most n_map + n_red tasks at once.
+		cap[kMap] += cap[kRed]
+		cap[kRed] = cap[kMap]
+	}
 	cap[kMap], cap[kRed] = max(cap[kMap], slotCap), max(cap[kRed], slotCap)
 	groupSlots := [2][]int{make([]int, p.Groups), make([]int, p.Groups)}
 	add := func(k, g, s int) { groupSlots[k][g] = min(cap[k], groupSlots[k][g]+min(cap[k], s)) }

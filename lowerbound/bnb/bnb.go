@@ -12,7 +12,8 @@ import (
 )
 
 // DefaultMaxOpen is Options.MaxOpen when 0: 16 bytes per node open and 8
-// per node expanded, at most about 200 MB at the cap. Raised from 4 M with
+// per node expanded, about 200 MB at the cap typically and at most about
+// 290 MB (the open nodes' chunks stay at their high-water mark). Raised from 4 M with
 // compare's node budget (s17fast): on the 20-job MRCP streams' sums a cap
 // of 16 M took more CPU for bounds 1–3 s higher (docs/results.md, issue
 // 26, s17fast).

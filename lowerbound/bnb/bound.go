@@ -156,7 +156,10 @@ func (s *searcher) fluid(avail []int64, js []fluidJob, r rule) bool {
 	if cap(s.act) < 2*len(js) {
 		s.act = make([]int32, 2*len(js))
 	}
-	missed, _ := fluid(avail, js, r, s.act, nil)
+	// The ends go to s.eG's storage (overwritten by fluidEnds next): a nil
+	// slice here allocated at every EDF test (rev18a).
+	missed, ends := fluid(avail, js, r, s.act, s.eG[:0])
+	s.eG = ends[:0]
 	return missed
 }
 

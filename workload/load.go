@@ -106,7 +106,7 @@ func Parse(path string, data []byte, o Options) (*sim.Workload, error) {
 		}
 		return FromTuMM(path, sc)
 	case "":
-		return nil, &badinput.PathError{File: path, Path: "kind", Problem: "missing"}
+		return nil, &badinput.PathError{File: path, Path: "kind", Problem: "missing (one of mrcp, coshh, jlassi, tumm; or a trace: .tsv SWIM, a job file, SLS or Rumen JSON)"}
 	}
 	return nil, &badinput.PathError{File: path, Path: "kind", Problem: fmt.Sprintf("%q cannot be simulated (mrcp, coshh, jlassi, tumm, or a .tsv SWIM trace)", head.Kind)}
 }

@@ -33,7 +33,7 @@ func (n *num) UnmarshalJSON(b []byte) error {
 		f, ferr := strconv.ParseFloat(s, 64)
 		if ferr != nil || f != float64(int64(f)) {
 			// the decoder names the field of a type error
-			return &json.UnmarshalTypeError{Value: fmt.Sprintf("%s (not a whole number)", b), Type: reflect.TypeFor[int64]()}
+			return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[int64]()}
 		}
 		v = int64(f)
 	}

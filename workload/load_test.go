@@ -53,7 +53,7 @@ func TestLoadSWIMFromBytes(t *testing.T) {
 func TestLoadBad(t *testing.T) {
 	for _, c := range []struct{ name, data, want string }{
 		{"a.json", `{"kind": "jlassi2"}`, `a.json: kind: "jlassi2" cannot be simulated (mrcp, coshh, jlassi, tumm, or a .tsv SWIM trace)`},
-		{"a.json", `{}`, `a.json: kind: missing`},
+		{"a.json", `{}`, `a.json: kind: missing (one of mrcp, coshh, jlassi, tumm; or a trace: .tsv SWIM, a job file, SLS or Rumen JSON)`},
 		{"a.json", `nope`, `a.json:1:2: not a SWIM trace (.tsv), a JSON scenario, a job file, an SLS or a Rumen trace: invalid character 'o' in literal null (expecting 'u')`},
 	} {
 		_, err := Parse(c.name, []byte(c.data), DefaultOptions())

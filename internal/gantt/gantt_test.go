@@ -3,7 +3,10 @@ package gantt
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -182,4 +185,34 @@ func slicesContain(xs []float64, v float64) bool {
 		}
 	}
 	return false
+}
+
+// TestSVGLastLabelInside: the time labels fit the chart's width even in a
+// fallback font 1.3 times wider than the named one (digits about half an
+// em): the last label, centred on the axis's end, ran past the right edge
+// (s18walk, scenario5's `300`).
+func TestSVGLastLabelInside(t *testing.T) {
+	for _, end := range []float64{30, 300, 3000, 257, 99894} {
+		var buf bytes.Buffer
+		bars := []Bar{{Lane: "node 1", Start: 0, End: end, Label: "j0"}}
+		if err := SVG(&buf, bars, "t"); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		var width float64
+		if _, err := fmt.Sscanf(out[strings.Index(out, "viewBox="):], `viewBox="0 0 %g`, &width); err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile(`<text x="([-0-9.]+)"[^>]*\n?[^>]*font-size:10px">([0-9.]+)</text>`)
+		labels := re.FindAllStringSubmatch(out, -1)
+		if len(labels) < 2 {
+			t.Fatalf("end %g: %d time labels found", end, len(labels))
+		}
+		for _, m := range labels {
+			x, _ := strconv.ParseFloat(m[1], 64)
+			if right := x + float64(len(m[2]))*10*0.5*1.3; right > width {
+				t.Errorf("end %g: label %s ends at %.1f in a 1.3× font, past the width %g", end, m[2], right, width)
+			}
+		}
+	}
 }

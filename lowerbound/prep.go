@@ -60,19 +60,19 @@ func newPrep(p *Problem) *prep {
 	// group, so a capacity of min(S, C) slots for any C ≥ n_k is still at
 	// least what a schedule can use; and no real cluster reaches the cap,
 	// so no bound changes.
-	var cap [2]int
+	var most [2]int
 	for j := range p.Jobs {
-		cap[kMap] += len(p.Jobs[j].Maps)
-		cap[kRed] += len(p.Jobs[j].Reduces)
+		most[kMap] += len(p.Jobs[j].Maps)
+		most[kRed] += len(p.Jobs[j].Reduces)
 	}
 	if pr.fungible {
 		// One pool runs both kinds: at most n_map + n_red tasks at once.
-		cap[kMap] += cap[kRed]
-		cap[kRed] = cap[kMap]
+		most[kMap] += most[kRed]
+		most[kRed] = most[kMap]
 	}
-	cap[kMap], cap[kRed] = max(cap[kMap], slotCap), max(cap[kRed], slotCap)
+	most[kMap], most[kRed] = max(most[kMap], slotCap), max(most[kRed], slotCap)
 	groupSlots := [2][]int{make([]int, p.Groups), make([]int, p.Groups)}
-	add := func(k, g, s int) { groupSlots[k][g] = min(cap[k], groupSlots[k][g]+min(cap[k], s)) }
+	add := func(k, g, s int) { groupSlots[k][g] = min(most[k], groupSlots[k][g]+min(most[k], s)) }
 	for _, n := range p.Nodes {
 		if pr.fungible {
 			add(kMap, n.Group, n.Slots)
@@ -86,7 +86,7 @@ func newPrep(p *Problem) *prep {
 		pr.eligible[k] = make([]bool, p.Groups)
 		for g, s := range groupSlots[k] {
 			pr.eligible[k][g] = s > 0
-			pr.slots[k] = min(cap[k], pr.slots[k]+s)
+			pr.slots[k] = min(most[k], pr.slots[k]+s)
 		}
 	}
 	pr.weights = pr.speedWeightings()

@@ -43,9 +43,9 @@ func (k Kind) String() string {
 type Node struct {
 	Name        string
 	Rack        int
-	MapSlots    int // fixed mode: slots that run only maps (at most MaxNodeSlots)
+	MapSlots    int // fixed mode: slots that run only maps
 	ReduceSlots int // fixed mode: slots that run only reduces
-	TotalSlots  int // fungible mode: slots of either kind
+	TotalSlots  int // fungible mode: slots of either kind (each count at most MaxNodeSlots)
 	// Group keys TaskSpec.ByGroup (per node-type durations).
 	Group int
 	// Speed divides TaskSpec.Work (1 = the reference speed; 0 reads as 1).
@@ -252,9 +252,8 @@ func (w *Workload) Validate() error {
 		if n.MapSlots < 0 || n.ReduceSlots < 0 || n.TotalSlots < 0 {
 			return badf(p, "negative slot count")
 		}
-		if max(n.MapSlots, n.ReduceSlots, n.TotalSlots) > MaxNodeSlots {
-			// The engine counts a node's free slots in 32 bits.
-			return badf(p, "%d slots: at most %d per node", max(n.MapSlots, n.ReduceSlots, n.TotalSlots), MaxNodeSlots)
+		if most := max(n.MapSlots, n.ReduceSlots, n.TotalSlots); most > MaxNodeSlots {
+			return badf(p, "%d slots: at most %d per node", most, MaxNodeSlots)
 		}
 		if c.Fungible {
 			if n.TotalSlots > 0 {

@@ -286,13 +286,6 @@ func (e *evaluator) search() error {
 		budget = DefaultEvaluations
 	}
 	rng := sim.NewStream(e.o.Seed, "upperbound")
-	if !start.rule.dynamic() || !start.Verified {
-		best, err := e.searchOrder(rng, startC, fast, budget, math.Inf(1))
-		if best != nil {
-			e.consider(*best)
-		}
-		return err
-	}
 	// Around a dynamic rule the offsets keep its dynamics. Where replaying
 	// its completion order as a static order is no worse than the rule
 	// (small streams, the makespan) the order search runs first, with its
@@ -301,13 +294,18 @@ func (e *evaluator) search() error {
 	// Where the replay is worse (the FB-2009 day at 20 nodes: 139.9
 	// against 125.5 s) it stops after that one run, which draws nothing
 	// from rng: the offsets' search is then exactly what it was.
-	order, err := e.searchOrder(rng, startC, fast, budget, start.Value)
-	if err != nil {
-		return err
+	dynamic := start.rule.dynamic() && start.Verified
+	replayLimit := math.Inf(1)
+	if dynamic {
+		replayLimit = start.Value
 	}
-	best, err := e.searchOffsets(rng, start, budget)
-	if order != nil && (best == nil || order.Value < best.Value) {
-		best = order
+	best, err := e.searchOrder(rng, startC, fast, budget, replayLimit)
+	if err == nil && dynamic {
+		var off *Schedule
+		off, err = e.searchOffsets(rng, start, budget)
+		if off != nil && (best == nil || off.Value <= best.Value) {
+			best = off
+		}
 	}
 	if best != nil {
 		e.consider(*best)

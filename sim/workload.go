@@ -289,6 +289,7 @@ func (w *Workload) Validate() error {
 			return badf(fmt.Sprintf("users[%d]", i), "negative min share or weight")
 		}
 	}
+	var rooms nodeRooms
 	for j := range w.Jobs {
 		job := &w.Jobs[j]
 		// paths are built only for an error: this loop runs once per task
@@ -328,6 +329,10 @@ func (w *Workload) Validate() error {
 				if t.x.estimate < 0 || ram < 0 || disk < 0 || math.IsNaN(ram) || math.IsNaN(disk) {
 					return badf(tp(i), "negative duration or demand")
 				}
+				if (ram > 0 || disk > 0) && !rooms.fit(k, c, ram, disk) {
+					// it could never launch: the run would stall instead of saying why
+					return badf(tp(i), "demands RAM %g and disk %g, more than any node with a %s slot has", ram, disk, [2]string{"map", "reduce"}[k])
+				}
 				if len(byGroup) > 0 && len(byGroup) < groups {
 					return badf(tp(i)+".by_group", "%d durations for %d node groups", len(byGroup), groups)
 				}
@@ -351,6 +356,48 @@ func (w *Workload) Validate() error {
 		}
 	}
 	return nil
+}
+
+// nodeRooms holds, per task kind (0 map, 1 reduce), the distinct RAM and
+// disk limits of the nodes with a slot of that kind, made on first use;
+// unlimited[k] when one of them has no limit (0 RAM and 0 disk: every
+// demand fits there).
+type nodeRooms struct {
+	made      bool
+	unlimited [2]bool
+	limits    [2][][2]float64
+}
+
+// fit reports whether a task of kind k demanding ram and disk fits alone on
+// some node of c with a slot of its kind (a limit of 0 is none, as in Launch).
+func (r *nodeRooms) fit(k int, c *Cluster, ram, disk float64) bool {
+	if !r.made {
+		r.made = true
+		for _, n := range c.Nodes {
+			for kind := range 2 {
+				has := n.TotalSlots > 0
+				if !c.Fungible {
+					has = [2]int{n.MapSlots, n.ReduceSlots}[kind] > 0
+				}
+				switch {
+				case !has:
+				case n.RAM == 0 && n.Disk == 0:
+					r.unlimited[kind] = true
+				case !slices.Contains(r.limits[kind], [2]float64{n.RAM, n.Disk}):
+					r.limits[kind] = append(r.limits[kind], [2]float64{n.RAM, n.Disk})
+				}
+			}
+		}
+	}
+	if r.unlimited[k] {
+		return true
+	}
+	for _, l := range r.limits[k] {
+		if (l[0] == 0 || ram <= l[0]+capacityTol) && (l[1] == 0 || disk <= l[1]+capacityTol) {
+			return true
+		}
+	}
+	return false
 }
 
 // NumTasks is the total number of tasks of w.

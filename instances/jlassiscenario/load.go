@@ -299,6 +299,7 @@ func Compile(file string, sc *Scenario) (*Instance, error) {
 					c.fail(t.Path+".durations."+in.Machines[j].ID, "machine has no %s slot", t.Kind)
 				}
 			}
+			c.fits(in, t)
 		}
 	}
 	c.network(in, sc, ids, machine)
@@ -306,6 +307,36 @@ func Compile(file string, sc *Scenario) (*Instance, error) {
 		return nil, c.err
 	}
 	return in, nil
+}
+
+// fits fails a task whose RAM or disk demand exceeds every machine it has
+// durations on: it could never start, and a simulation would stall with the
+// job unfinished instead of saying why.
+func (c *compiler) fits(in *Instance, t *TaskInfo) {
+	var ram, disk float64 // the largest room among the task's machines
+	ramOn, diskOn := "", ""
+	for _, j := range sortedKeysInt(t.P) {
+		m := &in.Machines[j]
+		if t.RAM <= m.RAM && t.Disk <= m.Disk {
+			return
+		}
+		if m.RAM > ram || ramOn == "" {
+			ram, ramOn = m.RAM, m.ID
+		}
+		if m.Disk > disk || diskOn == "" {
+			disk, diskOn = m.Disk, m.ID
+		}
+	}
+	switch {
+	case ramOn == "":
+		// no machine listed: reported at its durations already
+	case t.RAM > ram:
+		c.fail(t.Path+".ram_mb", "the task needs %g MB of RAM, more than any machine it can run on has (at most %g MB, %s)", t.RAM, ram, ramOn)
+	case t.Disk > disk:
+		c.fail(t.Path+".disk_mb", "the task needs %g MB of disk, more than any machine it can run on has (at most %g MB, %s)", t.Disk, disk, diskOn)
+	default:
+		c.fail(t.Path, "the task needs %g MB of RAM and %g MB of disk, and no machine it can run on has both", t.RAM, t.Disk)
+	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

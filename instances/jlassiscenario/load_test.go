@@ -49,6 +49,8 @@ func TestLoadErrors(t *testing.T) {
 			}
 		}, "machines: no machine has a reduce slot, but jobs[0].reduces[0] is a reduce task"},
 		{"zero ram", func(sc *Scenario) { sc.Machines[2].RAMMB = 0 }, "machines[2].ram_mb: must be a positive"},
+		{"task RAM beyond every machine", func(sc *Scenario) { sc.Jobs[1].Maps[0].RAMMB = 1e19 }, "jobs[1].maps[0].ram_mb: the task needs 1e+19 MB of RAM, more than any machine it can run on has (at most "},
+		{"task disk beyond every machine", func(sc *Scenario) { sc.Jobs[0].Reduces[0].DiskMB = 1e12 }, "jobs[0].reduces[0].disk_mb: the task needs 1e+12 MB of disk, more than any machine it can run on has"},
 		{"negative task disk", func(sc *Scenario) { sc.Jobs[0].Maps[1].DiskMB = -1 }, "jobs[0].maps[1].disk_mb: must be a non-negative"},
 		{"no bwd", func(sc *Scenario) { sc.MigrationBandwidth = 0 }, "migration_bandwidth: must be a positive"},
 		{"shuffle to foreign map", func(sc *Scenario) { sc.Jobs[0].Reduces[0].Shuffle["j2.m1"] = 1 }, `jobs[0].reduces[0].shuffle.j2.m1: "j2.m1" is not a map task of job "j1"`},

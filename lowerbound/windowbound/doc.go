@@ -13,8 +13,10 @@
 // (policies.md §6). Each window is turned into an MRCP instance in time units
 // of u ms, in the direction that can only lower its optimum: releases
 // rounded down, durations rounded down (each task's fastest eligible node
-// group), deadlines rounded up, jobs that MRCP cannot express (no maps or no
-// reduces) and, for the late count, jobs without a deadline dropped. With
+// group), deadlines rounded up (one before the arrival, which MRCP cannot
+// hold, to the release: such a job is late either way), jobs that MRCP
+// cannot express (no maps or no reduces) and, for the late count, jobs
+// without a deadline dropped. With
 // integer data the MILP's integer-time optimum is the continuous optimum of
 // the rounded window, so
 //

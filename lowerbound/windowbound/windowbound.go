@@ -240,7 +240,10 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mr
 		if allLate {
 			mj.Deadline = mj.Release
 		} else {
-			mj.Deadline = int((job.Deadline + unit - 1) / unit)
+			// A deadline before the arrival (the Problem allows one; MRCP
+			// does not) is raised to the release: every kept task lasts a
+			// unit or more, so the job is late in every schedule either way.
+			mj.Deadline = max(mj.Release, int((job.Deadline+unit-1)/unit))
 		}
 		for k, ts := range [2][]lowerbound.Task{job.Maps, job.Reduces} {
 			for i, t := range ts {

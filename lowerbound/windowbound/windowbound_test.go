@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native"
 )
 
@@ -151,6 +152,47 @@ func TestWindowBoundRefuses(t *testing.T) {
 	for _, p := range []*lowerbound.Problem{fun, fix} {
 		if _, err := Bound(context.Background(), p, Options{}); !errors.Is(err, badinput.Err) {
 			t.Errorf("%v: want bad input, got %v", p.Mode, err)
+		}
+	}
+}
+
+// TestDeadlineBeforeArrival: a Problem may give a job a deadline before its
+// arrival (the job is late in every schedule); MRCP refuses one, so Bound
+// failed with "window: jobs[1].deadline: 1 is before the release 3" and
+// Optimum declined the late count and the product (issue 26's audit,
+// s19wb). The deadline is now raised to the release: the window is still
+// exact, and Bound and Optimum give Exact's optima (one late job, 4 s of
+// maximum turnaround, a product of 8 s).
+func TestDeadlineBeforeArrival(t *testing.T) {
+	task := []lowerbound.Task{{Dur: []int64{2000}}}
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []lowerbound.Job{
+			{Arrival: 3000, HasDeadline: true, Deadline: 1000, Maps: task, Reduces: task},
+			{Arrival: 1000, HasDeadline: true, Deadline: 9000, Maps: []lowerbound.Task{{Dur: []int64{1000}}}, Reduces: []lowerbound.Task{{Dur: []int64{1000}}}},
+		}}
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.LateJobs != 1 || opt.MaxTurnaround != 4000 || opt.MRCPProduct != 8000 {
+		t.Fatalf("enumerated %+v; want 1 late job, 4000 ms, product 8000", opt)
+	}
+	for _, per := range []int{1, 2} {
+		r, err := Bound(context.Background(), p, Options{WindowJobs: per})
+		if err != nil {
+			t.Fatalf("%d per window: %v", per, err)
+		}
+		if r.LateJobs != 1 || r.MaxTurnaroundMs != 4000 || r.Exact != (per == 2) {
+			t.Errorf("%d per window: late %d, max turnaround %d, exact %v; want 1, 4000, %v", per, r.LateJobs, r.MaxTurnaroundMs, r.Exact, per == 2)
+		}
+	}
+	for _, m := range []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MRCPProduct} {
+		so, err := Optimum(context.Background(), p, m, Options{})
+		if err != nil || so == nil {
+			t.Fatalf("%v: %+v, %v; want the optimum", m, so, err)
+		}
+		if want := opt.Value(m, len(p.Jobs)); so.Status != solve.Optimal || so.Value != want || so.Bound != want {
+			t.Errorf("%v: %v, value %v, bound %v; want the optimum %v", m, so.Status, so.Value, so.Bound, want)
 		}
 	}
 }

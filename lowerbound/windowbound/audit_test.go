@@ -489,7 +489,7 @@ func auditOptimum(t *testing.T, name string, d auditDraw, opt *lowerbound.Optimu
 	if unit <= 0 {
 		unit = timeGCD(p)
 	}
-	if unit >= 1 && horizonMs(p)/unit > auditMaxUnits {
+	if unit >= 1 && spanMs(p)/unit > auditMaxUnits {
 		st.optimumSkipped++
 		return
 	}
@@ -507,7 +507,7 @@ func auditOptimum(t *testing.T, name string, d auditDraw, opt *lowerbound.Optimu
 		if so == nil {
 			st.optimumNil++
 			turnaround := m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround
-			if isMRCPExactly(p, unit, deadlines) && horizonMs(p)/unit <= maxOptimumUnits && !turnaround {
+			if isMRCPExactly(p, unit, deadlines) && spanMs(p)/unit <= maxOptimumUnits && !turnaround {
 				t.Errorf("%s: refused a stream that is an MRCP instance in %d ms units\n%s", what, unit, dumpStream(p, d.unitMs))
 			}
 			continue

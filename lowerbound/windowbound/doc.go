@@ -11,10 +11,12 @@
 //	late(S) ≥ Σ_k OPT_late(W_k)    and    maxT(S) ≥ max_k OPT_maxT(W_k)
 //
 // (policies.md §6). Each window is turned into an MRCP instance in time units
-// of u ms, in the direction that can only lower its optimum: releases
+// of u ms (time 0 at its first arrival), in the direction that can only lower its optimum: releases
 // rounded down, durations rounded down (each task's fastest eligible node
-// group), deadlines rounded up, jobs that MRCP cannot express (no maps or no
-// reduces) and, for the late count, jobs without a deadline dropped. With
+// group), deadlines rounded up (one before the arrival, which MRCP cannot
+// hold, to the release: such a job is late either way), jobs that MRCP
+// cannot express (no maps or no reduces) and, for the late count, jobs
+// without a deadline dropped. With
 // integer data the MILP's integer-time optimum is the continuous optimum of
 // the rounded window, so
 //

@@ -58,8 +58,8 @@ type Placement struct {
 // far below it, and the optimum is a whole number of units.
 const incumbentSlack = 1e-6
 
-// maxOptimumUnits bounds the horizon, in time units, of a stream Optimum
-// solves: the time-indexed model has a column per task and unit of its
+// maxOptimumUnits bounds the horizon from the first arrival (spanMs), in
+// time units, of a stream Optimum solves: the time-indexed model has a column per task and unit of its
 // window (20-job mixed streams in 1 s units: about 5,500).
 const maxOptimumUnits = 50000
 
@@ -84,14 +84,18 @@ func exactUnit(p *lowerbound.Problem) int64 {
 	return g
 }
 
-// horizonMs is the latest arrival plus every task's longest duration: no
-// compacted schedule ends later.
-func horizonMs(p *lowerbound.Problem) int64 {
+// spanMs is the latest arrival plus every task's longest duration, less the
+// earliest arrival: no compacted schedule ends later than that after the
+// first arrival, where the MRCP instance starts (toMRCP).
+func spanMs(p *lowerbound.Problem) int64 {
 	var h int64
+	first := int64(math.MaxInt64)
 	for j := range p.Jobs {
 		job := &p.Jobs[j]
 		h = max(h, job.Arrival)
+		first = min(first, job.Arrival)
 	}
+	h -= first
 	for j := range p.Jobs {
 		for _, ts := range [][]lowerbound.Task{p.Jobs[j].Maps, p.Jobs[j].Reduces} {
 			for _, t := range ts {
@@ -110,7 +114,7 @@ func horizonMs(p *lowerbound.Problem) int64 {
 // jobs, max, total or mean turnaround, makespan or the MRCP product) when p
 // is exactly an MRCP instance: fixed slots, no preemption, every time a
 // multiple of the unit (o.UnitMs, or exactUnit, the gcd of all times; at
-// most maxOptimumUnits in the horizon), one duration per task on every node
+// most maxOptimumUnits from the first arrival to the horizon), one duration per task on every node
 // group, every job with maps and reduces and, for late jobs and the
 // product, a deadline. o.Incumbent, a verified schedule's value, narrows
 // the turnaround and makespan models (formulations/mrcp keeps every
@@ -129,7 +133,7 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 	in, jobs, unit, kind, mo := st.in, st.jobs, st.unit, st.mo.Objective.Kind, st.mo
 	inMetric := func(units float64) float64 { return units * float64(unit) / st.n }
 	if kind == mrcp.Makespan {
-		return makespanByDecisions(ctx, p, in, jobs, unit, mo.Incumbent, o.Solve)
+		return makespanByDecisions(ctx, p, in, jobs, unit, st.origin, mo.Incumbent, o.Solve)
 	}
 	if kind == mrcp.TotalTurnaround && o.MaxColumns > 0 {
 		// The model as RunInstance builds it but for the cutoff's one
@@ -180,7 +184,7 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 		if so.Status == solve.Optimal {
 			so.Bound = so.Value
 		}
-		so.Placements = placements(s, jobs, unit)
+		so.Placements = placements(s, jobs, unit, st.origin)
 	}
 	if out.Schedule != nil && !out.Verified {
 		// A schedule the checker rejects: a bug somewhere; claim nothing.
@@ -192,9 +196,10 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 // streamInstance is p as the MRCP instance Optimum solves for one metric.
 type streamInstance struct {
 	in *mrcpscenario.Instance
-	// jobs[i] is the problem's job of in's job i; unit the time unit (ms).
-	jobs []int
-	unit int64
+	// jobs[i] is the problem's job of in's job i; unit the time unit (ms);
+	// in's time 0 is origin units (toMRCP).
+	jobs         []int
+	unit, origin int64
 	// mo are the MRCP options (objective, incumbent in units, the others'
 	// floors of the total turnaround); n divides the total for the mean.
 	mo mrcp.Options
@@ -226,7 +231,7 @@ func prepare(p *lowerbound.Problem, m lowerbound.Metric, o Options) (*streamInst
 	if unit <= 0 {
 		unit = exactUnit(p)
 	}
-	if unit < 1 || horizonMs(p)/unit > maxOptimumUnits {
+	if unit < 1 || spanMs(p)/unit > maxOptimumUnits {
 		return nil, nil
 	}
 	jobs := make([]int, len(p.Jobs))
@@ -237,7 +242,7 @@ func prepare(p *lowerbound.Problem, m lowerbound.Metric, o Options) (*streamInst
 	// Only the late count and the product read deadlines; the other
 	// metrics take every job, with or without one.
 	allLate := m != lowerbound.LateJobs && m != lowerbound.MRCPProduct
-	in, exact, err := toMRCP(p, jobs, unit, allLate)
+	in, origin, exact, err := toMRCP(p, jobs, unit, allLate)
 	if err != nil || !exact {
 		return nil, nil // a task shorter than the unit, or something rounded or dropped
 	}
@@ -268,7 +273,7 @@ func prepare(p *lowerbound.Problem, m lowerbound.Metric, o Options) (*streamInst
 			return nil, err
 		}
 	}
-	return &streamInstance{in: in, jobs: jobs, unit: unit, mo: mo, n: n}, nil
+	return &streamInstance{in: in, jobs: jobs, unit: unit, origin: origin, mo: mo, n: n}, nil
 }
 
 // TurnaroundModel is the total (and mean) turnaround MILP Optimum solves
@@ -310,8 +315,8 @@ func othersFloors(p *lowerbound.Problem, jobs []int, unit int64) ([]int, error) 
 	return out, nil
 }
 
-// makespanByDecisions finds the least makespan of in (the stream in units,
-// jobs[i] the problem's job of in's job i) by deciding "can every job end
+// makespanByDecisions finds the least makespan of in (the stream in units
+// from origin, jobs[i] the problem's job of in's job i) by deciding "can every job end
 // by min_j s_j + T?" — formulations/mrcp's late-count objective with every
 // deadline there, whose combinatorial phase settles such questions fast —
 // in a binary search of T between a certified lower bound lo and the best
@@ -324,7 +329,7 @@ func othersFloors(p *lowerbound.Problem, jobs []int, unit int64) ([]int, error) 
 // limit (o.TimeLimit, shared by the decisions) or ctx stops it, leaving lo
 // as the bound. incumbent (> 0, units) is a verified schedule's makespan
 // from elsewhere: T ≤ incumbent is feasible, so the search starts below it.
-func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpscenario.Instance, jobs []int, unit int64, incumbent int, o solve.Options) (*StreamOptimum, error) {
+func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpscenario.Instance, jobs []int, unit, origin int64, incumbent int, o solve.Options) (*StreamOptimum, error) {
 	t0 := time.Now()
 	so := &StreamOptimum{Metric: lowerbound.Makespan, UnitMs: unit, Objective: "makespan (late-count decisions)",
 		Status: solve.StatusUnknown, Value: math.NaN()}
@@ -409,17 +414,17 @@ func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpsce
 		if so.Status == solve.Optimal {
 			so.Bound = so.Value
 		}
-		so.Placements = placements(best, jobs, unit)
+		so.Placements = placements(best, jobs, unit, origin)
 	}
 	return so, nil
 }
 
-// placements is s in the problem's terms.
-func placements(s *mrcp.Schedule, jobs []int, unit int64) []Placement {
+// placements is s in the problem's terms (s's time 0 at origin units).
+func placements(s *mrcp.Schedule, jobs []int, unit, origin int64) []Placement {
 	var out []Placement
 	for _, a := range s.Tasks {
 		out = append(out, Placement{Job: jobs[a.Task.Job], Index: a.Task.Index, Node: a.Resource,
-			Reduce: a.Task.Kind == mrcpscenario.Reduce, Start: int64(a.Start) * unit, End: int64(a.End) * unit})
+			Reduce: a.Task.Kind == mrcpscenario.Reduce, Start: (origin + int64(a.Start)) * unit, End: (origin + int64(a.End)) * unit})
 	}
 	return out
 }

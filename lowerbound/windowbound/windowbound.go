@@ -157,7 +157,7 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 // kept, Zmax and whether the instance is the window exactly (toMRCP). An empty instance is optimal with nothing to report.
 func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit int64, allLate bool, so solve.Options,
 	use func(bound float64, n, zmax int, exact, verified bool)) (solve.Status, error) {
-	in, exact, err := toMRCP(p, jobs, unit, allLate)
+	in, _, exact, err := toMRCP(p, jobs, unit, allLate)
 	if err != nil {
 		return solve.StatusUnknown, err
 	}
@@ -202,14 +202,22 @@ func gcd(a, b int64) int64 {
 }
 
 // toMRCP writes the jobs as an MRCP instance in units of unit ms, rounded so
-// that its optimum can only be lower (see the package comment). allLate sets
-// every deadline to the release; otherwise jobs without a deadline are
-// dropped. exact reports that nothing was rounded or dropped and every
-// node group gives each task the same duration: the instance is then the
-// window itself, and its optimum the window's.
-func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mrcpscenario.Instance, exact bool, err error) {
+// that its optimum can only be lower (see the package comment), with time 0
+// at origin units: the earliest arrival of jobs, rounded down. (Every
+// objective is the same under the shift, and formulations/mrcp's work grows
+// with the release values: a window of one job arriving at 2^36 ms took 16
+// s, and one at 2^41 ms passed MRCP's 2^31 − 1 limit on a release.)
+// allLate sets every deadline to the release; otherwise jobs without a
+// deadline are dropped. exact reports that nothing was rounded or dropped
+// and every node group gives each task the same duration: the instance is
+// then the window itself, and its optimum the window's.
+func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mrcpscenario.Instance, origin int64, exact bool, err error) {
 	in = &mrcpscenario.Instance{Kind: "mrcp", SchemaVersion: 1, TimeUnitSeconds: float64(unit) / 1000}
 	exact = true
+	origin = math.MaxInt64
+	for _, j := range jobs {
+		origin = min(origin, p.Jobs[j].Arrival/unit)
+	}
 	var minDur [2]func(t lowerbound.Task) int64
 	for k := range 2 {
 		eligible := make([]bool, p.Groups)
@@ -236,11 +244,14 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mr
 			continue
 		}
 		exact = exact && job.Arrival%unit == 0 && (allLate || job.Deadline%unit == 0)
-		mj := mrcpscenario.Job{Name: fmt.Sprintf("j%d", j), Release: int(job.Arrival / unit)}
+		mj := mrcpscenario.Job{Name: fmt.Sprintf("j%d", j), Release: int(job.Arrival/unit - origin)}
 		if allLate {
 			mj.Deadline = mj.Release
 		} else {
-			mj.Deadline = int((job.Deadline + unit - 1) / unit)
+			// A deadline before the arrival (the Problem allows one; MRCP
+			// does not) is raised to the release: every kept task lasts a
+			// unit or more, so the job is late in every schedule either way.
+			mj.Deadline = max(mj.Release, int((job.Deadline+unit-1)/unit-origin))
 		}
 		for k, ts := range [2][]lowerbound.Task{job.Maps, job.Reduces} {
 			for i, t := range ts {
@@ -250,7 +261,7 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mr
 					exact = exact && dg == minDur[k](t)
 				}
 				if d < 1 {
-					return nil, false, badinput.Errorf("windowbound: jobs[%d].%s[%d] is shorter than the %d ms unit",
+					return nil, 0, false, badinput.Errorf("windowbound: jobs[%d].%s[%d] is shorter than the %d ms unit",
 						j, [2]string{"maps", "reduces"}[k], i, unit)
 				}
 				task := mrcpscenario.Task{Duration: int(d), Demand: 1}
@@ -266,11 +277,11 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mr
 	// Round-trip through the loader so the instance is validated like a file.
 	var buf bytes.Buffer
 	if err := in.Write(&buf); err != nil {
-		return nil, false, err
+		return nil, 0, false, err
 	}
 	if len(in.Jobs) == 0 {
-		return in, exact, nil
+		return in, origin, exact, nil
 	}
 	in, err = mrcpscenario.Parse("window", buf.Bytes())
-	return in, exact, err
+	return in, origin, exact, err
 }

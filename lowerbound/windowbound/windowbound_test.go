@@ -9,6 +9,7 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/native"
 )
 
@@ -151,6 +152,86 @@ func TestWindowBoundRefuses(t *testing.T) {
 	for _, p := range []*lowerbound.Problem{fun, fix} {
 		if _, err := Bound(context.Background(), p, Options{}); !errors.Is(err, badinput.Err) {
 			t.Errorf("%v: want bad input, got %v", p.Mode, err)
+		}
+	}
+}
+
+// TestDeadlineBeforeArrival: a Problem may give a job a deadline before its
+// arrival (the job is late in every schedule); MRCP refuses one, so Bound
+// failed with "window: jobs[1].deadline: 1 is before the release 3" and
+// Optimum declined the late count and the product (issue 26's audit,
+// s19wb). The deadline is now raised to the release: the window is still
+// exact, and Bound and Optimum give Exact's optima (one late job, 4 s of
+// maximum turnaround, a product of 8 s).
+func TestDeadlineBeforeArrival(t *testing.T) {
+	task := []lowerbound.Task{{Dur: []int64{2000}}}
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []lowerbound.Job{
+			{Arrival: 3000, HasDeadline: true, Deadline: 1000, Maps: task, Reduces: task},
+			{Arrival: 1000, HasDeadline: true, Deadline: 9000, Maps: []lowerbound.Task{{Dur: []int64{1000}}}, Reduces: []lowerbound.Task{{Dur: []int64{1000}}}},
+		}}
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.LateJobs != 1 || opt.MaxTurnaround != 4000 || opt.MRCPProduct != 8000 {
+		t.Fatalf("enumerated %+v; want 1 late job, 4000 ms, product 8000", opt)
+	}
+	for _, per := range []int{1, 2} {
+		r, err := Bound(context.Background(), p, Options{WindowJobs: per})
+		if err != nil {
+			t.Fatalf("%d per window: %v", per, err)
+		}
+		if r.LateJobs != 1 || r.MaxTurnaroundMs != 4000 || r.Exact != (per == 2) {
+			t.Errorf("%d per window: late %d, max turnaround %d, exact %v; want 1, 4000, %v", per, r.LateJobs, r.MaxTurnaroundMs, r.Exact, per == 2)
+		}
+	}
+	for _, m := range []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MRCPProduct} {
+		so, err := Optimum(context.Background(), p, m, Options{})
+		if err != nil || so == nil {
+			t.Fatalf("%v: %+v, %v; want the optimum", m, so, err)
+		}
+		if want := opt.Value(m, len(p.Jobs)); so.Status != solve.Optimal || so.Value != want || so.Bound != want {
+			t.Errorf("%v: %v, value %v, bound %v; want the optimum %v", m, so.Status, so.Value, so.Bound, want)
+		}
+	}
+}
+
+// TestWindowStartsAtItsFirstArrival: each window's MRCP instance starts at
+// its earliest arrival, so a job arriving at 2^41 ms (2.2·10^9 units of 1 s,
+// past MRCP's 2^31 − 1 for a release) is bounded in a window of its own
+// rather than refused with "window: jobs[0].release: must be a
+// non-negative integer" (issue 26's audit, s19wb), and Optimum's schedule is
+// placed back at the stream's times: the job alone takes 4 s, as Exact
+// says, and its map starts at its arrival.
+func TestWindowStartsAtItsFirstArrival(t *testing.T) {
+	far := int64(1) << 41
+	far -= far % 1000
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []lowerbound.Job{{Arrival: far, HasDeadline: true, Deadline: far + 3000,
+			Maps: []lowerbound.Task{{Dur: []int64{1000}}}, Reduces: []lowerbound.Task{{Dur: []int64{3000}}}}}}
+	in, origin, exact, err := toMRCP(p, []int{0}, 1000, false)
+	if err != nil || !exact || origin != far/1000 || in.Jobs[0].Release != 0 || in.Jobs[0].Deadline != 3 {
+		t.Fatalf("instance %+v, origin %d, exact %v, %v; want release 0, deadline 3 from %d", in, origin, exact, err, far/1000)
+	}
+	r, err := Bound(context.Background(), p, Options{WindowJobs: 1, UnitMs: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Exact || int64(r.LateJobs) != opt.LateJobs || r.MaxTurnaroundMs != opt.MaxTurnaround || opt.MaxTurnaround != 4000 {
+		t.Errorf("exact %v, late %d, max turnaround %d; enumerated %d, %d (want 4000)", r.Exact, r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
+	}
+	so, err := Optimum(context.Background(), p, lowerbound.MaxTurnaround, Options{UnitMs: 1000})
+	if err != nil || so == nil || so.Status != solve.Optimal || so.Value != 4000 {
+		t.Fatalf("Optimum: %+v, %v; want 4000 ms proven", so, err)
+	}
+	for _, a := range so.Placements {
+		if want := far + map[bool]int64{false: 0, true: 1000}[a.Reduce]; a.Start != want {
+			t.Errorf("%+v starts at %d ms, want %d", a, a.Start, want)
 		}
 	}
 }

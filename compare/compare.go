@@ -150,17 +150,23 @@ func Value(p *lowerbound.Problem, m lowerbound.Metric, completion []int64) (floa
 	return 0, fmt.Errorf("compare: unknown metric %v", m)
 }
 
+// unitOfMetric is a report's Unit for metric m: jobs for late jobs, ms for
+// the times (and for MRCP's product, a time scaled by a count).
+func unitOfMetric(m lowerbound.Metric) string {
+	if m == lowerbound.LateJobs {
+		return "jobs"
+	}
+	return "ms"
+}
+
 // Build computes every run's value and ratios, and enforces the invariant:
 // a verified run or offline schedule below off.Bound or below a proven
 // optimum is an error wrapping ErrBelowBound (the report is not returned).
 // Unverified runs and schedules are reported with their verdict, not
 // checked against the bound and never the upper value.
 func Build(p *lowerbound.Problem, m lowerbound.Metric, off Offline, runs []Run) (*Report, error) {
-	r := &Report{Metric: m, Unit: "ms", Bound: off.Bound, By: off.By, BoundStatus: "bound",
+	r := &Report{Metric: m, Unit: unitOfMetric(m), Bound: off.Bound, By: off.By, BoundStatus: "bound",
 		Optimum: off.Optimum, OfflineVerified: off.Verified, Components: off.Components, Offline: off.Schedules, OfflineStopped: off.SchedulesStopped}
-	if m == lowerbound.LateJobs {
-		r.Unit = "jobs"
-	}
 	r.OfflineCheck = "certified lower bound: no schedule, valid by proof and property tests (docs/bounds.md)"
 	if off.Optimum != nil {
 		r.OfflineCheck = "proven optimum"

@@ -144,9 +144,3 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	}
 	return ts
 }
-
-// padRight is the drawing area of c less a right margin, so that the last
-// tick label of the x axis, centred on the axis end, is not cut in half.
-func padRight(c vg.CanvasSizer) draw.Canvas {
-	return draw.Crop(draw.New(c), 0, -vg.Points(14), 0, 0)
-}

@@ -16,9 +16,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/mrbound/mrbound/internal/plural"
+	"github.com/mrbound/mrbound/internal/svgplot"
 )
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
@@ -261,19 +261,29 @@ func (r *Report) WriteSVG(w io.Writer) error {
 	p.X.Min, p.X.Max = -0.5, math.Max(float64(len(vals))-0.5, 0.5)
 	width := fitWidth(p, vg.Points(float64(200+72*len(vals))))
 	height := fitHeight(p, vg.Points(320))
-	c := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(false))
-	p.Draw(padRight(c))
-	_, err := c.WriteTo(w)
-	return err
+	return svgplot.Write(w, p, width, height)
 }
 
 // humanUnit is the unit of the human reports: seconds for times (as in
 // simulate's report), jobs for late jobs. The JSON keeps Unit (ms).
-func (r *Report) humanUnit() string {
-	if r.Unit == "ms" {
+func (r *Report) humanUnit() string { return HumanUnit(r.Unit) }
+
+// HumanUnit is the unit that the text, Markdown and CSV reports give a
+// value of the JSON unit (Unit: "ms" or "jobs") in: seconds for times,
+// jobs for late jobs.
+func HumanUnit(unit string) string {
+	if unit == "ms" {
 		return "s"
 	}
-	return r.Unit
+	return unit
+}
+
+// InHumanUnit is v, a value in the JSON unit, in HumanUnit(unit).
+func InHumanUnit(unit string, v float64) float64 {
+	if unit == "ms" {
+		return v / 1000
+	}
+	return v
 }
 
 // unitOf is humanUnit after the value v: "1 job", "2 jobs", "3.5 s".
@@ -287,19 +297,14 @@ func (r *Report) unitOf(v float64) string {
 // short prints a value of the metric in humanUnit to four significant
 // digits, for charts.
 func (r *Report) short(v float64) string {
-	if r.Unit == "ms" {
-		v /= 1000
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
+	return strconv.FormatFloat(InHumanUnit(r.Unit, v), 'g', 4, 64)
 }
 
 // show prints a value of the metric in humanUnit for a person to read: six
 // significant digits ("73.2854", not "73.28543875" — the simulator's
 // millisecond clock gives no meaning to more), never an exponent.
 func (r *Report) show(v float64) string {
-	if r.Unit == "ms" {
-		v /= 1000
-	}
+	v = InHumanUnit(r.Unit, v)
 	s := strconv.FormatFloat(v, 'g', humanDigits, 64)
 	if strings.ContainsAny(s, "e") {
 		s = strconv.FormatFloat(math.Round(v), 'f', 0, 64)
@@ -312,9 +317,4 @@ const humanDigits = 6
 
 // exact prints a value of the metric in humanUnit to full precision, for
 // the CSV, which other programs read.
-func (r *Report) exact(v float64) string {
-	if r.Unit == "ms" {
-		return num(v / 1000)
-	}
-	return num(v)
-}
+func (r *Report) exact(v float64) string { return num(InHumanUnit(r.Unit, v)) }

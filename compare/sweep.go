@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -9,14 +10,15 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/mrbound/mrbound/internal/plural"
+	"github.com/mrbound/mrbound/internal/svgplot"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/sweep/record"
 )
@@ -31,6 +33,9 @@ type SweepRecord struct {
 	Seed         uint64
 	Policy       string
 	Metric       lowerbound.Metric
+	// Unit is the unit of Value and Bound, as in compare's CSV report:
+	// HumanUnit of the report's unit ("s" for times, "jobs" for late jobs).
+	Unit string
 	// Value is the policy's metric; Bound the certified bound (or proven
 	// optimum when BoundStatus is "optimal"); Ratio = Value/Bound (NaN when
 	// the bound is 0).
@@ -44,7 +49,13 @@ func (r SweepRecord) Key() string {
 	return fmt.Sprintf("%s|%s|%s|%d|%s|%s", r.Workload, ff(r.Lambda), ff(r.Load), r.Seed, r.Policy, r.Metric)
 }
 
-var sweepHeader = []string{"workload", "lambda", "load", "seed", "policy", "metric", "value", "bound", "ratio", "bound_status", "verified"}
+// sweepHeader is the table's header. Tables written before the unit column
+// have legacySweepHeader: their value and bound are in ms (jobs for late
+// jobs), and they are read as such.
+var (
+	sweepHeader       = []string{"workload", "lambda", "load", "seed", "policy", "metric", "unit", "value", "bound", "ratio", "bound_status", "verified"}
+	legacySweepHeader = []string{"workload", "lambda", "load", "seed", "policy", "metric", "value", "bound", "ratio", "bound_status", "verified"}
+)
 
 // ff is the shortest decimal that reads back to v exactly (resume keys and
 // round trips depend on it).
@@ -52,7 +63,7 @@ func ff(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func (r SweepRecord) fields() []string {
 	return []string{r.Workload, ff(r.Lambda), ff(r.Load), strconv.FormatUint(r.Seed, 10), r.Policy, r.Metric.String(),
-		ff(r.Value), ff(r.Bound), ff(r.Ratio), r.BoundStatus, strconv.FormatBool(r.Verified)}
+		r.Unit, ff(r.Value), ff(r.Bound), ff(r.Ratio), r.BoundStatus, strconv.FormatBool(r.Verified)}
 }
 
 // WriteSweepHeader writes the CSV header of a sweep file.
@@ -72,14 +83,30 @@ func WriteSweepRecord(w io.Writer, r SweepRecord) error {
 }
 
 // SweepRecords is the CSV codec of sweep tables (package sweep/record): a
-// truncated last line (a killed sweep) is dropped on reading.
-var SweepRecords = record.Codec[SweepRecord]{Header: sweepHeader, Fields: SweepRecord.fields, Parse: parseSweepRow}
+// truncated last line (a killed sweep) is dropped on reading, and a table
+// without the unit column (written before it) is read in its old units.
+var SweepRecords = record.Codec[SweepRecord]{Header: sweepHeader, Fields: SweepRecord.fields, Parse: parseSweepRow,
+	Legacy: [][]string{legacySweepHeader}}
 
 // ReadSweep reads a sweep CSV; name labels errors (name:line).
 func ReadSweep(name string, rd io.Reader) ([]SweepRecord, error) { return SweepRecords.Read(name, rd) }
 
+// IsLegacySweep reports whether a sweep table's content starts with the
+// header of the tables written before the unit column (which a resumed run
+// rewrites before appending to it).
+func IsLegacySweep(table []byte) bool {
+	line, _, _ := bytes.Cut(table, []byte("\n"))
+	return string(bytes.TrimSuffix(line, []byte("\r"))) == strings.Join(legacySweepHeader, ",")
+}
+
+// parseSweepRow reads a row of either header. A legacy row's times are in
+// ms: they are turned into seconds, the current table's unit.
 func parseSweepRow(row []string) (SweepRecord, error) {
 	var r SweepRecord
+	legacy := len(row) == len(legacySweepHeader)
+	if !legacy && len(row) != len(sweepHeader) {
+		return r, fmt.Errorf("%d fields, want %d", len(row), len(sweepHeader))
+	}
 	var errs []error
 	atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }
 	r.Workload = row[0]
@@ -89,9 +116,21 @@ func parseSweepRow(row []string) (SweepRecord, error) {
 	r.Seed = seed
 	r.Policy = row[4]
 	errs = append(errs, r.Metric.UnmarshalText([]byte(row[5])))
-	r.Value, r.Bound, r.Ratio = atof(row[6]), atof(row[7]), atof(row[8])
-	r.BoundStatus = row[9]
-	r.Verified = row[10] == "true"
+	rest := row[6:]
+	if legacy {
+		unit := unitOfMetric(r.Metric)
+		r.Unit = HumanUnit(unit)
+		r.Value, r.Bound = InHumanUnit(unit, atof(rest[0])), InHumanUnit(unit, atof(rest[1]))
+	} else {
+		r.Unit, rest = rest[0], rest[1:]
+		if want := HumanUnit(unitOfMetric(r.Metric)); r.Unit != want && r.Metric != lowerbound.MetricUnknown {
+			errs = append(errs, fmt.Errorf("unit %q, want %q for metric %s", r.Unit, want, r.Metric))
+		}
+		r.Value, r.Bound = atof(rest[0]), atof(rest[1])
+	}
+	r.Ratio = atof(rest[2])
+	r.BoundStatus = rest[3]
+	r.Verified = rest[4] == "true"
 	return r, errors.Join(errs...)
 }
 
@@ -236,10 +275,7 @@ func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 	if len(pts) > 0 {
 		p.X.Min, p.X.Max = xlo-0.06*xr, xhi+0.06*xr
 	}
-	c := vgsvg.NewWith(vgsvg.UseWH(fitWidth(p, vg.Points(560)), fitHeight(p, vg.Points(360))), vgsvg.EmbedFonts(false))
-	p.Draw(padRight(c))
-	_, err := c.WriteTo(w)
-	return err
+	return svgplot.Write(w, p, fitWidth(p, vg.Points(560)), fitHeight(p, vg.Points(360)))
 }
 
 // WriteSweepSummary prints the mean ratio per policy and arrival rate.
@@ -248,7 +284,9 @@ func WriteSweepSummary(w io.Writer, family string, m lowerbound.Metric, pts []Sw
 		return err
 	}
 	for _, p := range pts {
-		if _, err := fmt.Fprintf(w, "  %-14s λ %-9.4g load %-6.3f mean ratio %.3f over %d instances\n", p.Policy, p.Lambda, p.Load, p.Mean, p.N); err != nil {
+		// λ is in jobs/s, the unit --lambdas takes
+		rate := strconv.FormatFloat(p.Lambda, 'g', 4, 64) + "/s"
+		if _, err := fmt.Fprintf(w, "  %-14s λ %-11s load %-6.3f mean ratio %.3f over %s\n", p.Policy, rate, p.Load, p.Mean, plural.Count(p.N, "instance")); err != nil {
 			return err
 		}
 	}

@@ -14,10 +14,10 @@ import (
 // skip unverified and undefined ratios.
 func TestSweepRoundTripAndResume(t *testing.T) {
 	recs := []SweepRecord{
-		{"mrcp-mixed", 1.0 / 40, 0.8, 1, "fifo", lowerbound.MeanTurnaround, 120500, 100000, 1.205, "bound", true},
-		{"mrcp-mixed", 1.0 / 40, 0.8, 2, "fifo", lowerbound.MeanTurnaround, 130000, 100000, 1.3, "bound", true},
-		{"mrcp-mixed", 1.0 / 40, 0.8, 1, "edf", lowerbound.MeanTurnaround, 90000, 100000, 0.9, "bound", false},
-		{"mrcp-mixed", 1.0 / 35, 0.9, 1, "fifo", lowerbound.LateJobs, 3, 0, math.NaN(), "bound", true},
+		{"mrcp-mixed", 1.0 / 40, 0.8, 1, "fifo", lowerbound.MeanTurnaround, "s", 120.5, 100, 1.205, "bound", true},
+		{"mrcp-mixed", 1.0 / 40, 0.8, 2, "fifo", lowerbound.MeanTurnaround, "s", 130, 100, 1.3, "bound", true},
+		{"mrcp-mixed", 1.0 / 40, 0.8, 1, "edf", lowerbound.MeanTurnaround, "s", 90, 100, 0.9, "bound", false},
+		{"mrcp-mixed", 1.0 / 35, 0.9, 1, "fifo", lowerbound.LateJobs, "jobs", 3, 0, math.NaN(), "bound", true},
 	}
 	var buf bytes.Buffer
 	if err := WriteSweepHeader(&buf); err != nil {
@@ -37,7 +37,7 @@ func TestSweepRoundTripAndResume(t *testing.T) {
 		t.Fatalf("read %d records, want %d", len(got), len(recs))
 	}
 	for i := range recs {
-		if got[i].Key() != recs[i].Key() || got[i].fields()[6] != recs[i].fields()[6] || got[i].Verified != recs[i].Verified {
+		if got[i].Key() != recs[i].Key() || strings.Join(got[i].fields(), ",") != strings.Join(recs[i].fields(), ",") {
 			t.Errorf("record %d: %+v, want %+v", i, got[i], recs[i])
 		}
 	}
@@ -51,5 +51,69 @@ func TestSweepRoundTripAndResume(t *testing.T) {
 	}
 	if _, err := ReadSweep("bad.csv", strings.NewReader("a,b\n")); err == nil || !strings.Contains(err.Error(), "bad.csv:1") {
 		t.Errorf("bad header: %v", err)
+	}
+}
+
+// TestSweepUnits: the table's header names the unit of value and bound in a
+// unit column (as compare's CSV report does); a table written before that
+// column (times in ms) reads in seconds; a unit that does not match the
+// metric, or a row of another width, is refused with its line.
+func TestSweepUnits(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteSweepHeader(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if h := buf.String(); h != "workload,lambda,load,seed,policy,metric,unit,value,bound,ratio,bound_status,verified\n" {
+		t.Errorf("header %q", h)
+	}
+	legacy := "workload,lambda,load,seed,policy,metric,value,bound,ratio,bound_status,verified\n" +
+		"mrcp-small,0.016666666666666666,0.375,1,fifo,mean-turnaround,58500,51200,1.142578125,bound,true\n" +
+		"mrcp-small,0.016666666666666666,0.375,1,fifo,late-jobs,2,1,2,bound,true\n"
+	if !IsLegacySweep([]byte(legacy)) || IsLegacySweep(buf.Bytes()) {
+		t.Errorf("IsLegacySweep: legacy %t, current %t", IsLegacySweep([]byte(legacy)), IsLegacySweep(buf.Bytes()))
+	}
+	got, err := ReadSweep("old.csv", strings.NewReader(legacy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SweepRecord{
+		{"mrcp-small", 1.0 / 60, 0.375, 1, "fifo", lowerbound.MeanTurnaround, "s", 58.5, 51.2, 1.142578125, "bound", true},
+		{"mrcp-small", 1.0 / 60, 0.375, 1, "fifo", lowerbound.LateJobs, "jobs", 2, 1, 2, "bound", true},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("read %d records, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("legacy record %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	for _, c := range []struct{ row, wantErr string }{
+		{"mrcp-small,0.02,0.4,1,fifo,mean-turnaround,ms,58500,51200,1.14,bound,true", `bad.csv:2: unit "ms", want "s" for metric mean-turnaround`},
+		{"mrcp-small,0.02,0.4,1,fifo,late-jobs,s,2,1,2,bound,true", `bad.csv:2: unit "s", want "jobs" for metric late-jobs`},
+	} {
+		_, err := ReadSweep("bad.csv", strings.NewReader(buf.String()+c.row+"\n"))
+		if err == nil || err.Error() != c.wantErr {
+			t.Errorf("%s: error %v, want %s", c.row, err, c.wantErr)
+		}
+	}
+	if _, err := SweepRecords.Parse([]string{"mrcp-small", "0.02"}); err == nil || err.Error() != "2 fields, want 12" {
+		t.Errorf("short row: %v", err)
+	}
+}
+
+// TestSweepSummary: each line gives λ with its unit (jobs/s) and counts the
+// instances in the singular for one.
+func TestSweepSummary(t *testing.T) {
+	var buf bytes.Buffer
+	pts := []SweepPoint{{Policy: "fifo", Lambda: 1.0 / 40, Load: 0.8, Mean: 1.25, N: 1}, {Policy: "fifo", Lambda: 1.0 / 30, Load: 0.9, Mean: 1.5, N: 3}}
+	if err := WriteSweepSummary(&buf, "mrcp-small", lowerbound.MeanTurnaround, pts, 4); err != nil {
+		t.Fatal(err)
+	}
+	want := "mrcp-small, mean-turnaround: 4 records\n" +
+		"  fifo           λ 0.025/s     load 0.800  mean ratio 1.250 over 1 instance\n" +
+		"  fifo           λ 0.03333/s   load 0.900  mean ratio 1.500 over 3 instances\n"
+	if buf.String() != want {
+		t.Errorf("summary\n%s\nwant\n%s", buf.String(), want)
 	}
 }

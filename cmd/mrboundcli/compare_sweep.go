@@ -122,13 +122,22 @@ func compareSweepAction(c *cli.Context) (rerr error) {
 	case err != nil:
 		return badInputf("%s: %v", table, err)
 	default:
-		if o.Done, err = compare.ReadSweep(table, bytes.NewReader(old)); err != nil {
+		// A killed sweep may have left a partial line: it is neither read
+		// (a cut number may still parse) nor kept before appending.
+		whole := old[:bytes.LastIndexByte(old, '\n')+1]
+		if o.Done, err = compare.ReadSweep(table, bytes.NewReader(whole)); err != nil {
 			return badInput(err)
 		}
-		if len(old) > 0 && old[len(old)-1] != '\n' {
-			// A killed sweep left a partial line: drop it before appending.
-			cut := bytes.LastIndexByte(old, '\n') + 1
-			if err := writeFileAtomic(table, func(w io.Writer) error { _, err := w.Write(old[:cut]); return err }); err != nil {
+		switch {
+		case len(whole) == 0 || compare.IsLegacySweep(whole):
+			// A table written before the unit column is rewritten in the
+			// current form, so that the rows appended next match its header
+			// (and an empty one, or one cut inside its header, gets one).
+			if err := writeFileAtomic(table, func(w io.Writer) error { return compare.SweepRecords.WriteAll(w, o.Done) }); err != nil {
+				return err
+			}
+		case len(whole) < len(old):
+			if err := writeFileAtomic(table, func(w io.Writer) error { _, err := w.Write(whole); return err }); err != nil {
 				return err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -25,16 +26,78 @@ func TestCompareSweepResumesAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(full), "\n")
-	// Keep the header, the first instance (two rows) and half of the third row.
-	cut := strings.Join(lines[:3], "") + lines[3][:len(lines[3])/2]
-	if err := os.WriteFile(table, []byte(cut), 0o644); err != nil {
+	for _, cut := range []string{
+		// the header, the first instance (two rows) and half of the third row
+		strings.Join(lines[:3], "") + lines[3][:len(lines[3])/2],
+		// the second instance's last row cut inside "true": its fields all
+		// parse, but it is not finished and must be redone
+		strings.Join(lines[:4], "") + strings.TrimSuffix(lines[4], "e\n"),
+	} {
+		if err := os.WriteFile(table, []byte(cut), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code := run(args, &out, &errb); code != 0 {
+			t.Fatalf("resume exit %d: %s", code, errb.String())
+		}
+		again, _ := os.ReadFile(table)
+		if string(again) != string(full) {
+			t.Errorf("resumed from\n%s\nthe table\n%s\ndiffers from the full run\n%s", cut, again, full)
+		}
+	}
+}
+
+// TestCompareSweepResumesLegacyTable: a table written before the unit
+// column (value and bound in ms) is resumed: its rows are kept, in seconds
+// under the current header, and the rest is appended.
+func TestCompareSweepResumesLegacyTable(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "t.csv")
+	args := []string{"mrbound", "compare", "--family", "mrcp-small", "--jobs", "4", "--lambdas", "1/60,1/30", "--seeds", "1",
+		"--policies", "fifo,edf", "--table", table}
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	full, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(full), "\n"), "\n")
+	if lines[0] != "workload,lambda,load,seed,policy,metric,unit,value,bound,ratio,bound_status,verified" {
+		t.Fatalf("header %q", lines[0])
+	}
+	// The old form of the first instance's rows: no unit, ms. The first
+	// value is off by 1 ms, so that the resumed table shows it was read
+	// (in seconds), not recomputed.
+	legacy := []string{"workload,lambda,load,seed,policy,metric,value,bound,ratio,bound_status,verified"}
+	want := append([]string(nil), lines...)
+	for i := 1; i <= 2; i++ {
+		f := strings.Split(lines[i], ",")
+		if f[6] != "s" {
+			t.Fatalf("row %d: unit %q", i, f[6])
+		}
+		value, err1 := strconv.ParseFloat(f[7], 64)
+		bound, err2 := strconv.ParseFloat(f[8], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("row %d: %q", i, lines[i])
+		}
+		value *= 1000
+		if i == 1 {
+			value++
+			f[7] = strconv.FormatFloat(value/1000, 'g', -1, 64)
+			want[i] = strings.Join(f, ",")
+		}
+		old := append(append(f[:6:6], strconv.FormatFloat(value, 'g', -1, 64), strconv.FormatFloat(bound*1000, 'g', -1, 64)), f[9:]...)
+		legacy = append(legacy, strings.Join(old, ","))
+	}
+	if err := os.WriteFile(table, []byte(strings.Join(legacy, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code := run(args, &out, &errb); code != 0 {
 		t.Fatalf("resume exit %d: %s", code, errb.String())
 	}
 	again, _ := os.ReadFile(table)
-	if string(again) != string(full) {
-		t.Errorf("resumed table\n%s\ndiffers from the full run\n%s", again, full)
+	if string(again) != strings.Join(want, "\n")+"\n" {
+		t.Errorf("resumed from\n%s\nthe table\n%s\nwant\n%s", strings.Join(legacy, "\n"), again, strings.Join(want, "\n"))
 	}
 }

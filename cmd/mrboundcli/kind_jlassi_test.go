@@ -25,7 +25,8 @@ func TestParseScenarios(t *testing.T) {
 // that already holds every instance: nothing is solved, the table is rendered
 // from the records with the published rows, and the file, written before
 // the objective columns, is rewritten with them (objective realtime, value
-// = RealTime) and nothing else changed.
+// = RealTime) and realtime's unit in its column's name, and nothing else
+// changed.
 func TestTableJlassiResume(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "t.md")
@@ -44,12 +45,12 @@ func TestTableJlassiResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| Sc1 | highs | 2 | 0 | 2 |", "85.33", "paper (CPLEX 12.2)", "85.66"} {
+	for _, want := range []string{"| Sc1 | highs | 2 | 0 | 2 |", "85.33", "paper (CPLEX 12.2)", "85.66", "| RealTime (s) |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
 	}
-	upgraded := "scenario,seed,solver,status,T,nodes,seconds,realtime,bound,lp_bound,gap,verified,objective,value\n" +
+	upgraded := "scenario,seed,solver,status,T,nodes,seconds,realtime_s,bound,lp_bound,gap,verified,objective,value\n" +
 		"1,1,highs,optimal,3,1,1.5,256,256,226,0,true,realtime,256\n" +
 		"1,2,highs,optimal,3,80,7.2,237,237,207,0,true,realtime,237\n"
 	if got, _ := os.ReadFile(out + ".instances.csv"); string(got) != upgraded {
@@ -66,8 +67,8 @@ func TestTableJlassiResume(t *testing.T) {
 }
 
 // TestTableJlassiObjective resumes an --objective tst table: its records
-// (tst) are used, the realtime ones beside them are not, and the row is
-// labelled with the objective.
+// (tst) are used, the realtime ones beside them are not, the row is
+// labelled with the objective, and the records keep their values.
 func TestTableJlassiObjective(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "t.md")
@@ -88,7 +89,10 @@ func TestTableJlassiObjective(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
 	}
-	if got, _ := os.ReadFile(out + ".instances.csv"); string(got) != recs {
-		t.Errorf("records file changed:\n%s", got)
+	// The file, written before realtime's column named its unit, is
+	// rewritten with the name, and nothing else changed.
+	want := strings.Replace(recs, ",realtime,bound,", ",realtime_s,bound,", 1)
+	if got, _ := os.ReadFile(out + ".instances.csv"); string(got) != want {
+		t.Errorf("records file:\n%s\nwant:\n%s", got, want)
 	}
 }

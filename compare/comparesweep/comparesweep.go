@@ -112,8 +112,8 @@ func runItem(ctx context.Context, params, specJSON json.RawMessage, log io.Write
 	var res result
 	for _, r := range recs {
 		res.Rows = append(res.Rows, compare.SweepRecords.Fields(r))
-		fmt.Fprintf(log, "λ %g seed %d load %g: %s %s %g, bound %g (%s), ratio %g, verified %t\n",
-			r.Lambda, r.Seed, r.Load, r.Policy, r.Metric, r.Value, r.Bound, r.BoundStatus, r.Ratio, r.Verified)
+		fmt.Fprintf(log, "λ %g seed %d load %g: %s %s %g %s, bound %g %s (%s), ratio %g, verified %t\n",
+			r.Lambda, r.Seed, r.Load, r.Policy, r.Metric, r.Value, r.Unit, r.Bound, r.Unit, r.BoundStatus, r.Ratio, r.Verified)
 	}
 	return json.Marshal(res)
 }

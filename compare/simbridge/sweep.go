@@ -29,7 +29,8 @@ type SweepOptions struct {
 	// Compare configures each instance's comparison (Metric must be set).
 	Compare Options
 	// Done are records already written (resuming): an instance whose
-	// records are all there is skipped.
+	// records are all there is skipped; one with some of them is redone and
+	// only its missing records are emitted.
 	Done []compare.SweepRecord
 	// Emit receives each new record as soon as it is known (append it to
 	// the table file).
@@ -82,7 +83,20 @@ func Sweep(ctx context.Context, o SweepOptions) ([]compare.SweepRecord, error) {
 			if len(have) == len(o.Policies) {
 				out = append(out, have...)
 			} else {
-				recs, err := sweepOne(ctx, w, base, o)
+				// A sweep killed between two policies of an instance left
+				// some of its rows: the instance is redone whole, but only
+				// its missing rows are emitted (not a second copy of the
+				// others).
+				oi := o
+				if emit := o.Emit; emit != nil && len(have) > 0 {
+					oi.Emit = func(r compare.SweepRecord) error {
+						if _, ok := done[r.Key()]; ok {
+							return nil
+						}
+						return emit(r)
+					}
+				}
+				recs, err := sweepOne(ctx, w, base, oi)
 				if err != nil {
 					return out, err
 				}
@@ -129,7 +143,11 @@ func sweepOne(ctx context.Context, w *sim.Workload, base compare.SweepRecord, o 
 	var out []compare.SweepRecord
 	for _, row := range res.Report.Policies {
 		r := base
-		r.Policy, r.Value, r.Bound, r.BoundStatus, r.Verified = row.Policy, row.Value, res.Report.Bound, res.Report.BoundStatus, row.Verified
+		// the table's unit is the CSV report's (s for times); the ratio is
+		// the report's, taken in its own unit
+		unit := res.Report.Unit
+		r.Policy, r.BoundStatus, r.Verified = row.Policy, res.Report.BoundStatus, row.Verified
+		r.Unit, r.Value, r.Bound = compare.HumanUnit(unit), compare.InHumanUnit(unit, row.Value), compare.InHumanUnit(unit, res.Report.Bound)
 		r.Ratio = math.NaN()
 		if row.Ratio != nil {
 			r.Ratio = *row.Ratio

@@ -421,11 +421,21 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if err != nil || len(old) != 1 || old[0].objective() != RealTime || old[0].value() != 256 {
 		t.Errorf("legacy records: %+v, %v", old, err)
 	}
+	// The header names realtime's unit; a file written before that reads.
+	var hdr bytes.Buffer
+	if err := Records.WriteAll(&hdr, nil); err != nil || hdr.String() != "scenario,seed,solver,status,T,nodes,seconds,realtime_s,bound,lp_bound,gap,verified,objective,value\n" {
+		t.Errorf("records header %q (%v)", hdr.String(), err)
+	}
+	unitless := "scenario,seed,solver,status,T,nodes,seconds,realtime,bound,lp_bound,gap,verified,objective,value\n" +
+		"1,1,highs,optimal,3,1,1.5,700,25,25,0,true,tst,25\n"
+	if old, err := Records.Read("unitless.csv", strings.NewReader(unitless)); err != nil || len(old) != 1 || old[0].RealTime != 700 || old[0].objective() != TST || old[0].value() != 25 {
+		t.Errorf("records without realtime's unit: %+v, %v", old, err)
+	}
 	var out bytes.Buffer
 	if err := WriteTable(&out, rows, FormatMarkdown); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "paper (CPLEX 12.2)") || !strings.Contains(out.String(), "85.66") {
+	if !strings.Contains(out.String(), "paper (CPLEX 12.2)") || !strings.Contains(out.String(), "85.66") || !strings.Contains(out.String(), "| RealTime (s) |") {
 		t.Errorf("table lacks the published rows:\n%s", out.String())
 	}
 }

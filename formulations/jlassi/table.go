@@ -36,11 +36,15 @@ type Record struct {
 	Value     float64
 }
 
-// recordHeader is the records file's header; files written before the
-// objective columns have legacyHeader (their objective is RealTime).
+// recordHeader is the records file's header: realtime_s is RealTime in
+// seconds. Files written before the column named its unit have
+// unitlessHeader; files written before the objective columns have
+// legacyHeader (their objective is RealTime).
 var (
-	recordHeader = append(append([]string(nil), legacyHeader...), "objective", "value")
-	legacyHeader = []string{"scenario", "seed", "solver", "status", "T", "nodes", "seconds", "realtime", "bound", "lp_bound", "gap", "verified"}
+	recordHeader = []string{"scenario", "seed", "solver", "status", "T", "nodes", "seconds", "realtime_s", "bound", "lp_bound", "gap", "verified",
+		"objective", "value"}
+	unitlessHeader = append(append([]string(nil), legacyHeader...), "objective", "value")
+	legacyHeader   = []string{"scenario", "seed", "solver", "status", "T", "nodes", "seconds", "realtime", "bound", "lp_bound", "gap", "verified"}
 )
 
 func ff(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
@@ -71,7 +75,7 @@ func (r Record) value() float64 {
 // instance (package record keeps it while the table runs, or writes it from
 // a sweep's results).
 var Records = record.Codec[Record]{Header: recordHeader, Fields: Record.fields, Parse: parseRecord,
-	Legacy: [][]string{legacyHeader}}
+	Legacy: [][]string{unitlessHeader, legacyHeader}}
 
 func parseRecord(row []string) (Record, error) {
 	var r Record
@@ -376,7 +380,7 @@ const (
 func WriteTable(w io.Writer, rows []Row, format TableFormat) error {
 	tw := table.NewWriter()
 	tw.AppendHeader(table.Row{"Sc", "source", "n", "#InFeas", "#Solved", "MemLimit", "TimLimit", "N_min", "N_avg", "N_max",
-		"T_min (s)", "T_avg (s)", "T_max (s)", "unit of T (s)", "LP bound", "objective", "RealTime", "LP gap", "max gap (limit)", "unverified"})
+		"T_min (s)", "T_avg (s)", "T_max (s)", "unit of T (s)", "LP bound", "objective", "RealTime (s)", "LP gap", "max gap (limit)", "unverified"})
 	// Ours: LP bound and RealTime are averages (RealTime of the best verified
 	// schedule); "≤" marks a unit of T taken from non-optimal schedules.
 	num := func(v float64, prec int) any {

@@ -13,7 +13,8 @@ import (
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/mrbound/mrbound/internal/svgplot"
 )
 
 // Bar is one interval [Start, End) on a lane.
@@ -194,8 +195,6 @@ const (
 	svgWidth      = 720
 	svgLaneHeight = 28
 	svgMargin     = 60
-	// svgRightMargin is kept right of the plot for the last time label.
-	svgRightMargin = 14
 )
 
 // palette is a fixed colour cycle (colour-blind friendly, Okabe–Ito).
@@ -311,14 +310,8 @@ func SVGChart(w io.Writer, ch Chart) error {
 	// A viewer without the named font draws a wider fallback (up to ×1.3);
 	// widen the chart so that a long title is not cut off.
 	width := max(vg.Points(svgWidth), p.Title.TextStyle.Width(title)*1.6+vg.Points(24))
-	c := vgsvg.NewWith(vgsvg.UseWH(width, h), vgsvg.EmbedFonts(false))
 	// The last time label is centred on the axis's end; in a viewer's wider
 	// fallback font it ran past the chart's right edge (s18walk: `300` on
-	// scenario5's chart): keep a margin for it.
-	dc := draw.New(c)
-	r := dc.Rectangle
-	dc.FillPolygon(color.White, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}})
-	p.Draw(draw.Crop(dc, 0, -vg.Points(svgRightMargin), 0, 0))
-	_, err := c.WriteTo(w)
-	return err
+	// scenario5's chart): svgplot keeps a margin for it.
+	return svgplot.Write(w, p, width, h)
 }

@@ -286,7 +286,9 @@ func (r *Report) WriteTrace(w io.Writer) error {
 	return bw.Flush()
 }
 
-const traceHeader = "task\tjob\tkind\tindex\tnode\tlaunch\tstart\tend\tduration\toutcome\tlocal\tresumed\n"
+// traceHeader names the trace's columns; the times' names end in their unit
+// (s), as a number without its unit tells a reader nothing.
+const traceHeader = "task\tjob\tkind\tindex\tnode\tlaunch_s\tstart_s\tend_s\tduration_s\toutcome\tlocal\tresumed\n"
 
 // appendRow appends a's TSV row to b.
 func appendRow(b []byte, a *sim.Attempt) []byte {

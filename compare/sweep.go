@@ -280,7 +280,7 @@ func WriteSweepSVG(w io.Writer, title string, pts []SweepPoint) error {
 
 // WriteSweepSummary prints the mean ratio per policy and arrival rate.
 func WriteSweepSummary(w io.Writer, family string, m lowerbound.Metric, pts []SweepPoint, records int) error {
-	if _, err := fmt.Fprintf(w, "%s, %s: %d records\n", family, m, records); err != nil {
+	if _, err := fmt.Fprintf(w, "%s, %s: %s\n", family, m, plural.Count(records, "record")); err != nil {
 		return err
 	}
 	for _, p := range pts {

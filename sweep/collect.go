@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mrbound/mrbound/internal/plural"
 )
 
 // Report is the state of a sweep's items.
@@ -55,9 +57,9 @@ func (r Report) WriteProblems(w io.Writer) {
 	}
 }
 
-// Summary is one line: "12 items: 10 done, 1 failed, 1 missing".
+// Summary is one line: "12 items: 10 done, 1 failed, 1 missing" ("1 item: …").
 func (r Report) Summary() string {
-	return fmt.Sprintf("%d items: %d done, %d failed, %d missing", r.Items, r.Done, len(r.Failed), len(r.Missing))
+	return fmt.Sprintf("%s: %d done, %d failed, %d missing", plural.Count(r.Items, "item"), r.Done, len(r.Failed), len(r.Missing))
 }
 
 func tail(path string, n int) []string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/internal/progress"
 	"github.com/mrbound/mrbound/model"
 	"github.com/mrbound/mrbound/solve"
@@ -150,7 +151,7 @@ func solveModel(c *cli.Context, m *model.Model, opts solve.Options) error {
 	if c.Bool("json") {
 		return writeJSON(w, rep)
 	}
-	fmt.Fprintf(w, "model        %s (%d rows, %d columns, %d nonzeros)\n", filepath.Base(rep.File), m.NumRows(), m.NumCols(), m.NumNonzeros())
+	fmt.Fprintf(w, "model        %s (%s, %s, %s)\n", filepath.Base(rep.File), plural.Count(m.NumRows(), "row"), plural.Count(m.NumCols(), "column"), plural.Count(m.NumNonzeros(), "nonzero"))
 	if err := rep.Summary.WriteText(w); err != nil {
 		return err
 	}

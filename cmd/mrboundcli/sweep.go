@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/internal/progress"
 	"github.com/mrbound/mrbound/sweep"
 	"github.com/mrbound/mrbound/sweep/kube"
@@ -72,7 +73,7 @@ func sweepRun(c *cli.Context) error {
 			return badInputf("--items: %v", err)
 		}
 		if index < 0 || index >= len(list) {
-			return badInputf("%s %d: --items has %d entries", from, index, len(list))
+			return badInputf("%s %d: --items has %s", from, index, plural.Count(len(list), "entry"))
 		}
 		index = list[index]
 	}
@@ -165,7 +166,7 @@ func sweepSubmit(c *cli.Context) error {
 	todo := sweep.Todo(m)
 	w := c.App.Writer
 	if len(todo) == 0 {
-		fmt.Fprintf(w, "nothing to run: all %d items are done; next: mrbound sweep collect %s\n", len(m.Items), m.Dir())
+		fmt.Fprintf(w, "nothing to run: every item is done (%s); next: mrbound sweep collect %s\n", plural.Count(len(m.Items), "item"), m.Dir())
 		return nil
 	}
 	switch engine {
@@ -181,18 +182,18 @@ func sweepSubmit(c *cli.Context) error {
 	bar.finish()
 	if err != nil {
 		if ctx.Err() != nil {
-			return badInputf("interrupted: %d items ran, the others are left; submit again to finish", sum.Ran)
+			return badInputf("interrupted: %s ran, the others are left; submit again to finish", plural.Count(sum.Ran, "item"))
 		}
 		return err
 	}
-	fmt.Fprintf(w, "%d items: %d ran now, %d were done, %d failed\n", sum.Items, sum.Ran, sum.Skipped, sum.Failed)
+	fmt.Fprintf(w, "%s: %d ran now, %d done before, %d failed\n", plural.Count(sum.Items, "item"), sum.Ran, sum.Skipped, sum.Failed)
 	if sum.Failed > 0 {
 		rep, _, err := sweep.Status(m)
 		if err != nil {
 			return err
 		}
 		rep.WriteProblems(c.App.ErrWriter)
-		return badInputf("%d of %d items failed (their logs are listed above); fix and submit again", sum.Failed, sum.Items)
+		return badInputf("%d of %s failed (their logs are listed above); fix and submit again", sum.Failed, plural.Count(sum.Items, "item"))
 	}
 	fmt.Fprintf(w, "next: mrbound sweep collect %s\n", m.Dir())
 	return nil
@@ -218,7 +219,7 @@ func submitSlurm(c *cli.Context, m *sweep.Manifest, todo []int) error {
 	}
 	w := c.App.Writer
 	if c.Bool("dry-run") {
-		fmt.Fprintf(w, "wrote %s: %d of %d items; submit it with sbatch %s\n", script, len(todo), len(m.Items), script)
+		fmt.Fprintf(w, "wrote %s: %d of %s; submit it with sbatch %s\n", script, len(todo), plural.Count(len(m.Items), "item"), script)
 		return nil
 	}
 	ctx, stop := signalContext()
@@ -227,8 +228,8 @@ func submitSlurm(c *cli.Context, m *sweep.Manifest, todo []int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "submitted Slurm job %s: %d of %d items (array %s); logs in %s\nnext, when it is done: mrbound sweep collect %s\n",
-		id, len(todo), len(m.Items), sweep.FormatIndices(todo), m.LogDir(), m.Dir())
+	fmt.Fprintf(w, "submitted Slurm job %s: %d of %s (array %s); logs in %s\nnext, when it is done: mrbound sweep collect %s\n",
+		id, len(todo), plural.Count(len(m.Items), "item"), sweep.FormatIndices(todo), m.LogDir(), m.Dir())
 	return nil
 }
 
@@ -243,8 +244,8 @@ func submitKubernetes(c *cli.Context, m *sweep.Manifest, todo []int) error {
 	if err := writeFileAtomic(path, job.WriteJSON); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s: an Indexed Job of %d of %d items\nnext: put %s on claim %s, then kubectl apply -f %s; when it is done, mrbound sweep collect on the claim's copy\n",
-		path, len(todo), len(m.Items), m.Dir(), c.String("claim"), path)
+	fmt.Fprintf(c.App.Writer, "wrote %s: an Indexed Job of %d of %s\nnext: put %s on claim %s, then kubectl apply -f %s; when it is done, mrbound sweep collect on the claim's copy\n",
+		path, len(todo), plural.Count(len(m.Items), "item"), m.Dir(), c.String("claim"), path)
 	return nil
 }
 
@@ -312,8 +313,8 @@ func planSweep(c *cli.Context, dir string, m *sweep.Manifest) error {
 	if err := sweep.Write(dir, m); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "planned %s: %d items (%s)\nnext: mrbound sweep submit %s [--engine slurm|kubernetes], then mrbound sweep collect %s\n",
-		m.Path, len(m.Items), m.Sweep, dir, dir)
+	fmt.Fprintf(c.App.Writer, "planned %s: %s (%s)\nnext: mrbound sweep submit %s [--engine slurm|kubernetes], then mrbound sweep collect %s\n",
+		m.Path, plural.Count(len(m.Items), "item"), m.Sweep, dir, dir)
 	return nil
 }
 

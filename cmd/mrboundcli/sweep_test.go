@@ -47,6 +47,31 @@ func runCode(args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
+// TestSweepOneItem: a sweep of one item says "1 item" wherever it counts
+// them (Slurm script, submit, a second submit, status) and its title "1
+// instance"; TestSweepFailedItem has the plural of each.
+func TestSweepOneItem(t *testing.T) {
+	dir, m := planJlassi(t, "1", 1, "30s")
+	if m.Title != "Jlassi Table 6 analogue: scenarios [1], 1 instance each" {
+		t.Errorf("title %q", m.Title)
+	}
+	if out := mustRun(t, "sweep", "submit", dir, "--engine", "slurm", "--dry-run"); !strings.Contains(out, ": 1 of 1 item; submit it") {
+		t.Errorf("slurm dry run: %q", out)
+	}
+	if script, err := os.ReadFile(filepath.Join(dir, "sweep.sbatch")); err != nil || !strings.Contains(string(script), ": 1 of 1 item. Written") {
+		t.Errorf("slurm script: %v\n%s", err, script)
+	}
+	if out := mustRun(t, "sweep", "submit", dir, "--jobs", "1"); !strings.HasPrefix(out, "1 item: 1 ran now, 0 done before, 0 failed\n") {
+		t.Errorf("submit: %q", out)
+	}
+	if out := mustRun(t, "sweep", "submit", dir); !strings.HasPrefix(out, "nothing to run: every item is done (1 item); ") {
+		t.Errorf("second submit: %q", out)
+	}
+	if out := mustRun(t, "sweep", "status", dir); out != "1 item: 1 done, 0 failed, 0 missing\n" {
+		t.Errorf("status: %q", out)
+	}
+}
+
 // TestSweepFailedItem plans a three-instance Jlassi sweep, breaks one item
 // (scenario 9 does not exist), and checks that submit, collect and status
 // report it with its message and log, exit 1, and that the table covers the
@@ -63,7 +88,7 @@ func TestSweepFailedItem(t *testing.T) {
 	log := filepath.Join(dir, "logs", "1.log")
 
 	code, stdout, stderr := runCode("sweep", "submit", dir, "--jobs", "2")
-	if code != exitBadInput || !strings.Contains(stdout, "3 items: 2 ran now, 0 were done, 1 failed") ||
+	if code != exitBadInput || !strings.Contains(stdout, "3 items: 2 ran now, 0 done before, 1 failed") ||
 		!strings.Contains(stderr, "failed: item 1 (sc1-seed2): ") || !strings.Contains(stderr, "log: "+log) ||
 		!strings.Contains(stderr, "1 of 3 items failed") {
 		t.Errorf("submit: exit %d\n%s\n%s", code, stdout, stderr)
@@ -111,7 +136,7 @@ func TestSweepCLIErrors(t *testing.T) {
 	}{
 		{[]string{"sweep", "run", dir}, "no item index: give --index"},
 		{[]string{"sweep", "run", dir, "--index", "2"}, "item index 2 out of range 0..1"},
-		{[]string{"sweep", "run", dir, "--index", "1", "--items", "0"}, "--index 1: --items has 1 entries"},
+		{[]string{"sweep", "run", dir, "--index", "1", "--items", "0"}, "--index 1: --items has 1 entry"},
 		{[]string{"sweep", "submit", dir, "--image", "x"}, "--image: does not apply to --engine local"},
 		{[]string{"sweep", "submit", dir, "--engine", "slurm", "--jobs", "3"}, "--jobs: does not apply to --engine slurm"},
 		{[]string{"sweep", "submit", dir, "--engine", "pbs"}, `unknown engine "pbs"`},
@@ -220,7 +245,7 @@ func TestSweepKilledProcess(t *testing.T) {
 		t.Skip("the sweep finished before it could be killed")
 	}
 	out := mustRun(t, "sweep", "submit", dir, "--jobs", "2")
-	if !strings.Contains(out, "were done") {
+	if !strings.Contains(out, "done before") {
 		t.Errorf("resubmit: %s", out)
 	}
 	for i := range m.Items {

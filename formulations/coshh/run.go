@@ -295,7 +295,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	sb.WriteString("\n")
 	for _, a := range r.Allocations {
 		p := a.Problem
-		fmt.Fprintf(&sb, "\n%s classification: %d classes, solver %s, status %s\n", p.Name, len(p.Classes), a.Stage1.Solver, a.Status)
+		fmt.Fprintf(&sb, "\n%s classification: %s, solver %s, status %s\n", p.Name, plural.Count(len(p.Classes), "class"), a.Stage1.Solver, a.Status)
 		if a.Status != solve.Optimal {
 			continue
 		}

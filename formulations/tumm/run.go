@@ -282,8 +282,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	if h := r.Het; h != nil {
 		p := h.Problem
-		fmt.Fprintf(&sb, "\nPer-node program (eqs 8-17, %d nodes, n'_m = %d, n'_r = %d, objective %s, align %v): solver %s, status %s\n",
-			len(p.Nodes), p.MapTasks, p.ReduceTasks, p.Objective, p.Align, h.Solve.Solver, h.Status)
+		fmt.Fprintf(&sb, "\nPer-node program (eqs 8-17, %s, n'_m = %d, n'_r = %d, objective %s, align %v): solver %s, status %s\n",
+			plural.Count(len(p.Nodes), "node"), p.MapTasks, p.ReduceTasks, p.Objective, p.Align, h.Solve.Solver, h.Status)
 		if h.Solve.HasSolution {
 			fmt.Fprintf(&sb, "  %-10s %6s %6s %6s %6s\n", "node", "s_m", "s_r", "v_m", "v_r")
 			for i, n := range p.Nodes {

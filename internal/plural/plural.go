@@ -1,13 +1,26 @@
 package plural
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
-// Noun is noun in the singular when n is 1, with "s" appended otherwise.
-// Every noun the reports count (job, task, item, resource, user, …) takes a
-// plain "s".
+// Noun is noun in the singular when n is 1, and its regular plural otherwise:
+// "es" after s, x, z, ch and sh (class, box), "ies" for a "y" after a
+// consonant (entry), a plain "s" after anything else (day, job).
+// Every noun the reports count (job, task, item, resource, class, …) is
+// regular; the last word of a phrase takes the ending ("task event").
 func Noun(n float64, noun string) string {
 	if n == 1 {
 		return noun
+	}
+	if n := len(noun); n >= 2 && noun[n-1] == 'y' && !strings.ContainsRune("aeiou", rune(noun[n-2])) {
+		return noun[:n-1] + "ies"
+	}
+	for _, end := range []string{"s", "x", "z", "ch", "sh"} {
+		if strings.HasSuffix(noun, end) {
+			return noun + "es"
+		}
 	}
 	return noun + "s"
 }

@@ -161,12 +161,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	slots := fmt.Sprintf("%d map + %d reduce slots", s.MapSlots, s.ReduceSlots)
 	if r.Workload.Cluster.Fungible {
-		slots = fmt.Sprintf("%d fungible slots", s.MapSlots)
+		slots = plural.Count(s.MapSlots, "fungible slot")
 	}
 	lines := [][2]string{
 		{"policy", s.Policy},
 		{"workload", fmt.Sprintf("%s: %s, %s", s.File, plural.Count(s.Jobs, "job"), plural.Count(s.Tasks, "task"))},
-		{"cluster", fmt.Sprintf("%d nodes, %s", s.Nodes, slots)},
+		{"cluster", fmt.Sprintf("%s, %s", plural.Count(s.Nodes, "node"), slots)},
 		{"model", fmt.Sprintf("%s, slow-start %s, seed %d", mode, g(s.SlowStart), s.Seed)},
 		{"completed", fmt.Sprintf("%d of %s", s.CompletedJobs, plural.Count(s.Jobs, "job"))},
 	}
@@ -185,7 +185,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		lines = append(lines, [2]string{"users", fmt.Sprintf("dissatisfaction %s, fairness %s (COSHH, mean over completion instants)", g(*s.Dissatisfaction), g(*s.Fairness))})
 	}
 	lines = append(lines, [][2]string{
-		{"events", fmt.Sprintf("%d (%d task events, %d offers)", s.Events, s.TaskEvents, s.Offers)},
+		{"events", fmt.Sprintf("%d (%s, %s)", s.Events, plural.Count(int(s.TaskEvents), "task event"), plural.Count(int(s.Offers), "offer"))},
 		{"time", fmt.Sprintf("%.3f s wall, scheduler overhead %.6f s (O = %.6f s per job, O/T = %.3g)", s.Wall, s.Overhead, s.OverheadJob, ratio(s.OverheadJob, s.MeanTurn))},
 		{"verdict", verdict},
 	}...)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/formulations/jlassi"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/solve"
 	"github.com/mrbound/mrbound/sweep"
 	"github.com/mrbound/mrbound/sweep/record"
@@ -138,7 +139,7 @@ func Plan(opts jlassi.TableOptions) (*sweep.Manifest, error) {
 		return nil, err
 	}
 	m := &sweep.Manifest{Sweep: Name, Params: params, Limits: sweep.Limits{MemoryMB: ItemMemoryMB},
-		Title: fmt.Sprintf("Jlassi Table 6 analogue: scenarios %v, %d instances each", opts.Scenarios, opts.Instances)}
+		Title: fmt.Sprintf("Jlassi Table 6 analogue: scenarios %v, %s each", opts.Scenarios, plural.Count(opts.Instances, "instance"))}
 	if opts.Solve.TimeLimit > 0 {
 		m.Limits.Time = sweep.Duration(2*opts.Solve.TimeLimit + ItemOverhead)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/sweep"
 )
 
@@ -74,7 +75,7 @@ func Script(w io.Writer, m *sweep.Manifest, opts Options) error {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "#!/bin/sh\n")
-	fmt.Fprintf(&b, "# mrbound sweep %s: %d of %d items. Written by mrbound sweep submit --engine slurm.\n", m.Sweep, len(opts.Indices), len(m.Items))
+	fmt.Fprintf(&b, "# mrbound sweep %s: %d of %s. Written by mrbound sweep submit --engine slurm.\n", m.Sweep, len(opts.Indices), plural.Count(len(m.Items), "item"))
 	if m.Title != "" {
 		fmt.Fprintf(&b, "# %s\n", m.Title)
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/sim"
 )
 
@@ -345,7 +346,7 @@ func record(tr *Trace, w *sim.Workload) *Recorded {
 			x, ok = node[path.Base(c.Host)]
 		}
 		if !ok && rec.Problem == "" {
-			rec.Problem = fmt.Sprintf("%s: host %q of the record is not a node of the cluster (%d nodes)", c.Where, c.Host, len(w.Cluster.Nodes))
+			rec.Problem = fmt.Sprintf("%s: host %q of the record is not a node of the cluster (%s)", c.Where, c.Host, plural.Count(len(w.Cluster.Nodes), "node"))
 		}
 		if c.Successful {
 			rec.Completion[c.Job] = max(rec.Completion[c.Job], c.EndMs)

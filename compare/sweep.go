@@ -49,12 +49,17 @@ func (r SweepRecord) Key() string {
 	return fmt.Sprintf("%s|%s|%s|%d|%s|%s", r.Workload, ff(r.Lambda), ff(r.Load), r.Seed, r.Policy, r.Metric)
 }
 
-// sweepHeader is the table's header. Tables written before the unit column
-// have legacySweepHeader: their value and bound are in ms (jobs for late
-// jobs), and they are read as such.
+// sweepHeader is the table's header; lambda_per_s is the arrival rate in
+// jobs/s. Older tables are read and, on resume, rewritten under it:
+// legacySweepHeaders[0] (before the unit column) has value and bound in ms
+// (jobs for late jobs); legacySweepHeaders[1] (before lambda had its unit)
+// has the current columns under the old name.
 var (
-	sweepHeader       = []string{"workload", "lambda", "load", "seed", "policy", "metric", "unit", "value", "bound", "ratio", "bound_status", "verified"}
-	legacySweepHeader = []string{"workload", "lambda", "load", "seed", "policy", "metric", "value", "bound", "ratio", "bound_status", "verified"}
+	sweepHeader        = []string{"workload", "lambda_per_s", "load", "seed", "policy", "metric", "unit", "value", "bound", "ratio", "bound_status", "verified"}
+	legacySweepHeaders = [][]string{
+		{"workload", "lambda", "load", "seed", "policy", "metric", "value", "bound", "ratio", "bound_status", "verified"},
+		{"workload", "lambda", "load", "seed", "policy", "metric", "unit", "value", "bound", "ratio", "bound_status", "verified"},
+	}
 )
 
 // ff is the shortest decimal that reads back to v exactly (resume keys and
@@ -84,26 +89,33 @@ func WriteSweepRecord(w io.Writer, r SweepRecord) error {
 
 // SweepRecords is the CSV codec of sweep tables (package sweep/record): a
 // truncated last line (a killed sweep) is dropped on reading, and a table
-// without the unit column (written before it) is read in its old units.
+// under an older header (legacySweepHeaders) is read in its old units.
 var SweepRecords = record.Codec[SweepRecord]{Header: sweepHeader, Fields: SweepRecord.fields, Parse: parseSweepRow,
-	Legacy: [][]string{legacySweepHeader}}
+	Legacy: legacySweepHeaders}
 
 // ReadSweep reads a sweep CSV; name labels errors (name:line).
 func ReadSweep(name string, rd io.Reader) ([]SweepRecord, error) { return SweepRecords.Read(name, rd) }
 
-// IsLegacySweep reports whether a sweep table's content starts with the
-// header of the tables written before the unit column (which a resumed run
-// rewrites before appending to it).
+// IsLegacySweep reports whether a sweep table's content starts with an
+// older header (legacySweepHeaders), which a resumed run rewrites before
+// appending to it.
 func IsLegacySweep(table []byte) bool {
 	line, _, _ := bytes.Cut(table, []byte("\n"))
-	return string(bytes.TrimSuffix(line, []byte("\r"))) == strings.Join(legacySweepHeader, ",")
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	for _, h := range legacySweepHeaders {
+		if string(line) == strings.Join(h, ",") {
+			return true
+		}
+	}
+	return false
 }
 
-// parseSweepRow reads a row of either header. A legacy row's times are in
-// ms: they are turned into seconds, the current table's unit.
+// parseSweepRow reads a row of any header (the two of the current width
+// differ in a name only). A row without the unit column has its times in ms:
+// they are turned into seconds, the current table's unit.
 func parseSweepRow(row []string) (SweepRecord, error) {
 	var r SweepRecord
-	legacy := len(row) == len(legacySweepHeader)
+	legacy := len(row) == len(legacySweepHeaders[0])
 	if !legacy && len(row) != len(sweepHeader) {
 		return r, fmt.Errorf("%d fields, want %d", len(row), len(sweepHeader))
 	}

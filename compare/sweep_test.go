@@ -56,14 +56,15 @@ func TestSweepRoundTripAndResume(t *testing.T) {
 
 // TestSweepUnits: the table's header names the unit of value and bound in a
 // unit column (as compare's CSV report does); a table written before that
-// column (times in ms) reads in seconds; a unit that does not match the
-// metric, or a row of another width, is refused with its line.
+// column (times in ms) reads in seconds, and one from before lambda's unit
+// (lambda_per_s) reads as it was; a unit that does not match the metric, or a
+// row of another width, is refused with its line.
 func TestSweepUnits(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteSweepHeader(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if h := buf.String(); h != "workload,lambda,load,seed,policy,metric,unit,value,bound,ratio,bound_status,verified\n" {
+	if h := buf.String(); h != "workload,lambda_per_s,load,seed,policy,metric,unit,value,bound,ratio,bound_status,verified\n" {
 		t.Errorf("header %q", h)
 	}
 	legacy := "workload,lambda,load,seed,policy,metric,value,bound,ratio,bound_status,verified\n" +
@@ -87,6 +88,28 @@ func TestSweepUnits(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("legacy record %d: %+v, want %+v", i, got[i], want[i])
 		}
+	}
+	// The same records under the header that had the unit but not lambda's:
+	// read as they are, and the table is legacy (rewritten on resume).
+	unitOnly := "workload,lambda,load,seed,policy,metric,unit,value,bound,ratio,bound_status,verified\n" +
+		"mrcp-small,0.016666666666666666,0.375,1,fifo,mean-turnaround,s,58.5,51.2,1.142578125,bound,true\n" +
+		"mrcp-small,0.016666666666666666,0.375,1,fifo,late-jobs,jobs,2,1,2,bound,true\n"
+	if !IsLegacySweep([]byte(unitOnly)) {
+		t.Error("IsLegacySweep: a table headed lambda (with unit) is not the current form")
+	}
+	got, err = ReadSweep("unit.csv", strings.NewReader(unitOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("unit-only legacy table read as %+v, want %+v", got, want)
+	}
+	var rt bytes.Buffer
+	if err := SweepRecords.WriteAll(&rt, got); err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Replace(unitOnly, "workload,lambda,", "workload,lambda_per_s,", 1); rt.String() != w {
+		t.Errorf("rewritten as\n%s\nwant\n%s", rt.String(), w)
 	}
 	for _, c := range []struct{ row, wantErr string }{
 		{"mrcp-small,0.02,0.4,1,fifo,mean-turnaround,ms,58500,51200,1.14,bound,true", `bad.csv:2: unit "ms", want "s" for metric mean-turnaround`},

@@ -47,8 +47,9 @@ func TestCompareSweepResumesAfterKill(t *testing.T) {
 }
 
 // TestCompareSweepResumesLegacyTable: a table written before the unit
-// column (value and bound in ms) is resumed: its rows are kept, in seconds
-// under the current header, and the rest is appended.
+// column (value and bound in ms), or before lambda's unit (lambda_per_s), is
+// resumed: its rows are kept, in seconds under the current header, and the
+// rest is appended.
 func TestCompareSweepResumesLegacyTable(t *testing.T) {
 	dir := t.TempDir()
 	table := filepath.Join(dir, "t.csv")
@@ -63,7 +64,7 @@ func TestCompareSweepResumesLegacyTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(full), "\n"), "\n")
-	if lines[0] != "workload,lambda,load,seed,policy,metric,unit,value,bound,ratio,bound_status,verified" {
+	if lines[0] != "workload,lambda_per_s,load,seed,policy,metric,unit,value,bound,ratio,bound_status,verified" {
 		t.Fatalf("header %q", lines[0])
 	}
 	// The old form of the first instance's rows: no unit, ms. The first
@@ -99,5 +100,19 @@ func TestCompareSweepResumesLegacyTable(t *testing.T) {
 	again, _ := os.ReadFile(table)
 	if string(again) != strings.Join(want, "\n")+"\n" {
 		t.Errorf("resumed from\n%s\nthe table\n%s\nwant\n%s", strings.Join(legacy, "\n"), again, strings.Join(want, "\n"))
+	}
+	// A table from before lambda had its unit in the header (lambda, with
+	// the unit column): its first instance's rows, the altered value kept, are
+	// read as they are and the table is rewritten under lambda_per_s.
+	unitOnly := []string{strings.Replace(want[0], "lambda_per_s", "lambda", 1), want[1], want[2]}
+	if err := os.WriteFile(table, []byte(strings.Join(unitOnly, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("resume exit %d: %s", code, errb.String())
+	}
+	again, _ = os.ReadFile(table)
+	if string(again) != strings.Join(want, "\n")+"\n" {
+		t.Errorf("resumed from\n%s\nthe table\n%s\nwant\n%s", strings.Join(unitOnly, "\n"), again, strings.Join(want, "\n"))
 	}
 }

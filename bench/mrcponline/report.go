@@ -153,6 +153,11 @@ func writeSVG(path string, pts map[key][]point) error {
 	const rows, cols = 4, 2
 	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(720), vg.Points(960)), vgsvg.EmbedFonts(false))
 	dc := draw.New(c)
+	// One background over the whole canvas (the padding between tiles
+	// included), and none per tile: each tile painted its own and left the
+	// padding transparent, a grid of strips on a dark viewer.
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(12), PadY: vg.Points(12), PadTop: vg.Points(8), PadBottom: vg.Points(8), PadLeft: vg.Points(8), PadRight: vg.Points(8)}
 	for r, wl := range workloadOrder {
 		for ci, metric := range []string{"P (late fraction)", "T (mean turnaround, s)"} {
@@ -190,6 +195,7 @@ func writeSVG(path string, pts map[key][]point) error {
 			}
 			p.Legend.Top, p.Legend.Left = true, true
 			p.Y.Min = 0
+			p.BackgroundColor = nil
 			p.Draw(tiles.At(dc, ci, r))
 		}
 	}

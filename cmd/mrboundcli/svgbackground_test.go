@@ -20,14 +20,30 @@ var (
 // drew two (the canvas's and the plot's), compare's left the right margin
 // unpainted.
 func TestSVGGoldensOneBackground(t *testing.T) {
-	goldens, err := filepath.Glob("../mrbound/testdata/*/out.*.svg.golden")
+	checkOneBackground(t, "../mrbound/testdata/*/out.*.svg.golden", 5)
+}
+
+// TestDocFiguresOneBackground: the same for the committed figures of
+// docs/figures (the README's compare plots, the bench reproductions), drawn
+// by the sweep plot and the bench commands: the compare plots left the
+// right margin unpainted and mrcponline.svg painted each of its eight tiles
+// but not the padding between them.
+func TestDocFiguresOneBackground(t *testing.T) {
+	checkOneBackground(t, "../../docs/figures/*.svg", 14)
+}
+
+// checkOneBackground wants at least `least` files matching pattern, each with
+// one white background rectangle from the origin, the size of its viewBox.
+func checkOneBackground(t *testing.T, pattern string, least int) {
+	t.Helper()
+	files, err := filepath.Glob(pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(goldens) < 5 {
-		t.Fatalf("only %d SVG goldens: %q", len(goldens), goldens)
+	if len(files) < least {
+		t.Fatalf("only %d SVGs match %s: %q", len(files), pattern, files)
 	}
-	for _, g := range goldens {
+	for _, g := range files {
 		b, err := os.ReadFile(g)
 		if err != nil {
 			t.Fatal(err)

@@ -185,7 +185,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		lines = append(lines, [2]string{"users", fmt.Sprintf("dissatisfaction %s, fairness %s (COSHH, mean over completion instants)", g(*s.Dissatisfaction), g(*s.Fairness))})
 	}
 	lines = append(lines, [][2]string{
-		{"events", fmt.Sprintf("%d (%s, %s)", s.Events, plural.Count(int(s.TaskEvents), "task event"), plural.Count(int(s.Offers), "offer"))},
+		// The two counts overlap (a task end is both) but neither holds
+		// the other (a launch is no event of the queue): "N (M task
+		// events, …)" read as M of N, with M often above N.
+		{"events", fmt.Sprintf("%d processed (arrivals, task ends, heartbeats, timers); %s, %s", s.Events,
+			plural.Count(int(s.TaskEvents), "task event"), plural.Count(int(s.Offers), "offer"))},
 		{"time", fmt.Sprintf("%.3f s wall, scheduler overhead %.6f s (O = %.6f s per job, O/T = %.3g)", s.Wall, s.Overhead, s.OverheadJob, ratio(s.OverheadJob, s.MeanTurn))},
 		{"verdict", verdict},
 	}...)

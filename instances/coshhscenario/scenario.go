@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/internal/strictjson"
 )
 
@@ -310,7 +311,7 @@ func checkClasses(path string, cs []Class, m int) error {
 			return perr(p+".alpha", "arrival rate %v is not a non-negative number", c.Alpha)
 		}
 		if len(c.Mu) != m {
-			return perr(p+".mu", "has %d rates, want one per resource (%d)", len(c.Mu), m)
+			return perr(p+".mu", "has %s, want one per resource (%d)", plural.Count(len(c.Mu), "rate"), m)
 		}
 		for j, x := range c.Mu {
 			if x < 0 || bad(x) {
@@ -323,7 +324,7 @@ func checkClasses(path string, cs []Class, m int) error {
 
 func checkTimes(path string, ts []float64, m int, positive bool) error {
 	if len(ts) != m {
-		return perr(path, "has %d times, want one per resource (%d)", len(ts), m)
+		return perr(path, "has %s, want one per resource (%d)", plural.Count(len(ts), "time"), m)
 	}
 	for j, x := range ts {
 		if bad(x) || x < 0 || (positive && x == 0) {

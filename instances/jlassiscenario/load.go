@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/mrbound/mrbound/badinput"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/internal/strictjson"
 )
 
@@ -400,7 +401,7 @@ func (c *compiler) network(in *Instance, sc *Scenario, ids map[string]string, ma
 	if len(sc.Network.Links) != n-1 {
 		// Either disconnected or with a cycle; find which for the message.
 		if len(sc.Network.Links) > n-1 {
-			c.fail("network.links", "%d links for %d machines and switches: the network must be a tree (it has a cycle)", len(sc.Network.Links), n)
+			c.fail("network.links", "%s for %d machines and switches: the network must be a tree (it has a cycle)", plural.Count(len(sc.Network.Links), "link"), n)
 			return
 		}
 	}
@@ -448,6 +449,6 @@ func (c *compiler) network(in *Instance, sc *Scenario, ids map[string]string, ma
 		}
 	}
 	if len(sc.Network.Links) != n-1 {
-		c.fail("network.links", "%d links for %d machines and switches: the network must be a tree", len(sc.Network.Links), n)
+		c.fail("network.links", "%s for %d machines and switches: the network must be a tree", plural.Count(len(sc.Network.Links), "link"), n)
 	}
 }

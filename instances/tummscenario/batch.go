@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/workload/simclock"
 )
@@ -122,7 +123,7 @@ func (b *Batch) validate(p string) error {
 		for k, ts := range [2][]float64{j.MapTime, j.ReduceTime} {
 			field := [2]string{"map_time", "reduce_time"}[k]
 			if len(ts) != len(c.Groups) {
-				return perr(jp+"."+field, "%d times for %d node groups", len(ts), len(c.Groups))
+				return perr(jp+"."+field, "%s for %s", plural.Count(len(ts), "time"), plural.Count(len(c.Groups), "node group"))
 			}
 			for g, t := range ts {
 				path := fmt.Sprintf("%s.%s[%d]", jp, field, g)

@@ -156,12 +156,14 @@ func TestBatchRoundTripAndErrors(t *testing.T) {
 		`{"kind":"tumm","schema_version":3,"batch":{}}`:                                                                                                                                              "$.schema_version",
 		`{"kind":"tumm","schema_version":2,"batch":{` + ok + `,"jobs":[]}}`:                                                                                                                          "$.batch.jobs",
 		`{"kind":"tumm","schema_version":2,"batch":{` + ok + `,"jobs":[{"name":"a","parent":"b","maps":2,"reduces":1,"map_time":[1],"reduce_time":[1]}]}}`:                                           "$.batch.jobs[0].parent",
-		`{"kind":"tumm","schema_version":2,"batch":{` + ok + `,"jobs":[{"name":"a","maps":2,"reduces":1,"map_time":[1,2],"reduce_time":[1]}]}}`:                                                      "$.batch.jobs[0].map_time",
+		`{"kind":"tumm","schema_version":2,"batch":{` + ok + `,"jobs":[{"name":"a","maps":2,"reduces":1,"map_time":[1,2],"reduce_time":[1]}]}}`:                                                      "$.batch.jobs[0].map_time: 2 times for 1 node group",
 		`{"kind":"tumm","schema_version":2,"batch":{` + ok + `,"jobs":[{"name":"a","maps":2,"reduces":1,"map_time":[0],"reduce_time":[1]}]}}`:                                                        "$.batch.jobs[0].map_time[0]",
 		`{"kind":"tumm","schema_version":2,"batch":{"cluster":{"name":"c","groups":[{"name":"g"}],"nodes":[{"name":"n","group":1,"slots":4}]},"jobs":[` + job + `]}}`:                                "$.batch.cluster.nodes[0].group",
 		`{"kind":"tumm","schema_version":2,"batch":{"cluster":{"name":"c","groups":[{"name":"g"}],"nodes":[{"name":"n","group":0,"slots":4,"map_slots":3,"reduce_slots":2}]},"jobs":[` + job + `]}}`: "exceeds",
 	} {
-		if _, err := Parse("f.json", []byte(js)); err == nil || !strings.Contains(err.Error(), want) {
+		// want+"s" must not be there: "1 node group" is not the start of
+		// "1 node groups".
+		if _, err := Parse("f.json", []byte(js)); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), want+"s") {
 			t.Errorf("%s: error %v, want %q", js, err, want)
 		}
 	}

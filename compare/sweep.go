@@ -117,7 +117,7 @@ func parseSweepRow(row []string) (SweepRecord, error) {
 	var r SweepRecord
 	legacy := len(row) == len(legacySweepHeaders[0])
 	if !legacy && len(row) != len(sweepHeader) {
-		return r, fmt.Errorf("%d fields, want %d", len(row), len(sweepHeader))
+		return r, fmt.Errorf("%s, want %d", plural.Count(len(row), "field"), len(sweepHeader))
 	}
 	var errs []error
 	atof := func(s string) float64 { v, err := strconv.ParseFloat(s, 64); errs = append(errs, err); return v }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/internal/atomicfile"
+	"github.com/mrbound/mrbound/internal/plural"
 )
 
 // Codec reads and writes records of type R as CSV rows.
@@ -63,7 +64,7 @@ func (c Codec[R]) Read(name string, rd io.Reader) ([]R, error) {
 			if i == len(rows)-2 {
 				break
 			}
-			return nil, badinput.Errorf("%s:%d: %d fields, want %d", name, i+2, len(row), width)
+			return nil, badinput.Errorf("%s:%d: %s, want %d", name, i+2, plural.Count(len(row), "field"), width)
 		}
 		r, err := c.Parse(row)
 		if err != nil {

@@ -98,6 +98,7 @@ func TestReadBad(t *testing.T) {
 	for _, c := range []struct{ csv, want string }{
 		{"x,y\n", `f.csv:1: not a records file of this table (header "x,y"`},
 		{"name,n\na,1,9\nb,2\n", "f.csv:2: 3 fields, want 2"},
+		{"name,n\na\nb,2\n", "f.csv:2: 1 field, want 2"},
 		{"name,n\na,one\n", `f.csv:2: strconv.Atoi: parsing "one"`},
 		{"name,n\n\"a,1\n", "f.csv:"},
 	} {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/mrbound/mrbound/badinput"
@@ -46,7 +45,7 @@ type auditDraw struct {
 //
 // One draw in ten is bad input of a kind the package refuses whatever the
 // unit: fungible slots, preemption, a group out of range. (A task shorter
-// than the unit, which Bound also refuses, comes from the 500 ms base with
+// than the unit, which Bound drops, comes from the 500 ms base with
 // a unit of 1000 ms, explicit or the default.)
 func wideStream(rng *rand.Rand, maxTasks int) auditDraw {
 	base := []int64{500, 1000, 1000, 1500, 2000, 3000}[rng.IntN(6)]
@@ -126,7 +125,7 @@ func wideStream(rng *rand.Rand, maxTasks int) auditDraw {
 	case 1:
 		d.unitMs = base / 2 // still divides every aligned time
 	case 2:
-		d.unitMs = 1000 // rounds, or refuses 500 ms tasks
+		d.unitMs = 1000 // rounds, or drops 500 ms tasks
 	}
 	if rng.IntN(10) == 0 {
 		switch rng.IntN(3) {
@@ -169,7 +168,7 @@ func boundUnit(p *lowerbound.Problem, unitMs int64) int64 {
 
 // shorterThanUnit reports whether a task MRCP would keep (of a job with
 // maps and reduces) lasts less than u ms on every node with a slot of its
-// kind: Bound refuses such a stream.
+// kind: Bound drops such a task and must say so.
 func shorterThanUnit(p *lowerbound.Problem, u int64) bool {
 	for _, job := range p.Jobs {
 		if len(job.Maps) == 0 || len(job.Reduces) == 0 {
@@ -372,7 +371,7 @@ func sameValue(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, mat
 // auditStats counts what the audit exercised, so that a path it never
 // reaches shows up as a failure rather than as silent coverage.
 type auditStats struct {
-	draws, refused, shortRefused, windows, windowsStopped, exactWindows, exactStreams, rounded int
+	draws, refused, shortBounded, windows, windowsStopped, exactWindows, exactStreams, rounded int
 	optimumSolved, optimumProven, optimumNil, optimumSkipped, optimumStopped, withLate         int
 	cancelledProven                                                                            bool
 }
@@ -627,20 +626,19 @@ func TestAuditWindowsAndOptimumAgainstExact(t *testing.T) {
 			st.withLate++
 		}
 		if shorterThanUnit(d.p, boundUnit(d.p, d.unitMs)) {
-			st.shortRefused++
-			for _, per := range []int{1, len(d.p.Jobs)} {
-				_, err := Bound(context.Background(), d.p, Options{WindowJobs: per, UnitMs: d.unitMs, Solve: solve.Options{Solver: "native"}})
-				if !errors.Is(err, badinput.Err) || !strings.Contains(err.Error(), "shorter than") {
-					t.Fatalf("%s, %d per window: a task shorter than the unit, Bound gave %v\n%s", name, per, err, dumpStream(d.p, d.unitMs))
-				}
+			// Bound drops the short tasks (they were refused before
+			// s20wb): the same checks, and the drop must be reported.
+			st.shortBounded++
+			r, err := Bound(context.Background(), d.p, Options{UnitMs: d.unitMs, Solve: solve.Options{Solver: "native"}})
+			if err != nil || r.DroppedTasks == 0 || r.Exact {
+				t.Fatalf("%s: a task shorter than the unit, Bound gave %+v, %v; want dropped tasks, not exact\n%s", name, r, err, dumpStream(d.p, d.unitMs))
 			}
-		} else {
-			auditBound(t, name, d, opt, &st)
 		}
+		auditBound(t, name, d, opt, &st)
 		auditOptimum(t, name, d, opt, i%3 == 0, i%3 == 1, &st)
 	}
 	t.Logf("%+v", st)
-	if st.refused == 0 || st.shortRefused == 0 || st.exactWindows == 0 || st.exactStreams == 0 || st.rounded == 0 ||
+	if st.refused == 0 || st.shortBounded == 0 || st.exactWindows == 0 || st.exactStreams == 0 || st.rounded == 0 ||
 		st.optimumProven == 0 || st.optimumNil == 0 || st.withLate == 0 || st.windowsStopped == 0 || st.optimumStopped == 0 {
 		t.Errorf("a path is untested: %+v", st)
 	}

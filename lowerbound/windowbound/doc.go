@@ -54,8 +54,10 @@
 //
 // # Limits
 //
-// Fixed slots only (MRCP has no fungible slots); every kept task must last at
-// least one unit. The windows (Bound) bound late jobs and the maximum
+// Fixed slots only (MRCP has no fungible slots). Bound drops a task shorter
+// than the unit (and a job it leaves without a map or a reduce), which only
+// lowers the optimum, and counts it in Result.DroppedTasks; Optimum declines
+// such a stream (nil). The windows (Bound) bound late jobs and the maximum
 // turnaround only. The total-turnaround MILP's relaxation is weak: it proves
 // streams of a few jobs only.
 package windowbound

@@ -242,7 +242,7 @@ func prepare(p *lowerbound.Problem, m lowerbound.Metric, o Options) (*streamInst
 	// Only the late count and the product read deadlines; the other
 	// metrics take every job, with or without one.
 	allLate := m != lowerbound.LateJobs && m != lowerbound.MRCPProduct
-	in, origin, exact, err := toMRCP(p, jobs, unit, allLate)
+	in, origin, exact, _, err := toMRCP(p, jobs, unit, allLate)
 	if err != nil || !exact {
 		return nil, nil // a task shorter than the unit, or something rounded or dropped
 	}

@@ -60,7 +60,7 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 			for j := range jobs {
 				jobs[j] = j
 			}
-			if in, _, exact, err := toMRCP(p, jobs, unit, true); err == nil && exact {
+			if in, _, exact, _, err := toMRCP(p, jobs, unit, true); err == nil && exact {
 				for j := range in.Jobs {
 					in.Jobs[j].Deadline = mrcp.HorizonBound(in)
 				}

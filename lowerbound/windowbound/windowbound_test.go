@@ -143,15 +143,46 @@ func TestWindowBoundMRCPWindows(t *testing.T) {
 	}
 }
 
-// TestWindowBoundRefuses: fungible slots and tasks shorter than the unit are
-// bad input.
+// TestWindowBoundRefuses: fungible slots are bad input.
 func TestWindowBoundRefuses(t *testing.T) {
 	job := lowerbound.Job{Maps: []lowerbound.Task{{Dur: []int64{500}}}, Reduces: []lowerbound.Task{{Dur: []int64{2000}}}}
 	fun := &lowerbound.Problem{Mode: lowerbound.Fungible, Groups: 1, Nodes: []lowerbound.Node{{Slots: 2}}, Jobs: []lowerbound.Job{job}}
-	fix := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}, Jobs: []lowerbound.Job{job}}
-	for _, p := range []*lowerbound.Problem{fun, fix} {
-		if _, err := Bound(context.Background(), p, Options{}); !errors.Is(err, badinput.Err) {
-			t.Errorf("%v: want bad input, got %v", p.Mode, err)
+	if _, err := Bound(context.Background(), fun, Options{}); !errors.Is(err, badinput.Err) {
+		t.Errorf("fungible: want bad input, got %v", err)
+	}
+}
+
+// TestShortTasksDropped: a task shorter than the unit (refused before) is
+// left out and counted; the bounds stay at or under Exact's optima, and a
+// job left without a map goes with its reduce. Jobs 0 and 2 (one map each,
+// under a second) are dropped whole; job 1 keeps its 3-s map and reduce and
+// loses its 300-ms map.
+func TestShortTasksDropped(t *testing.T) {
+	task := func(ms int64) lowerbound.Task { return lowerbound.Task{Dur: []int64{ms}} }
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []lowerbound.Job{
+			{Arrival: 0, Deadline: 3000, HasDeadline: true, Maps: []lowerbound.Task{task(500)}, Reduces: []lowerbound.Task{task(2000)}},
+			{Arrival: 0, Deadline: 6000, HasDeadline: true, Maps: []lowerbound.Task{task(3000), task(300)}, Reduces: []lowerbound.Task{task(2000)}},
+			{Arrival: 1000, Deadline: 2000, HasDeadline: true, Maps: []lowerbound.Task{task(400)}, Reduces: []lowerbound.Task{task(3000)}},
+		}}
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, per := range []int{1, 3} {
+		r, err := Bound(context.Background(), p, Options{WindowJobs: per, UnitMs: 1000, Solve: solve.Options{Solver: "native"}})
+		if err != nil {
+			t.Fatalf("%d per window: %v", per, err)
+		}
+		// Jobs 0 and 2 whole (two tasks each) and job 1's 300-ms map.
+		if r.DroppedTasks != 5 || r.Exact {
+			t.Errorf("%d per window: dropped %d tasks, exact %v; want 5, false", per, r.DroppedTasks, r.Exact)
+		}
+		if int64(r.LateJobs) > opt.LateJobs || r.MaxTurnaroundMs > opt.MaxTurnaround {
+			t.Errorf("%d per window: late ≥ %d, max turnaround ≥ %d ms; optimum %d, %d ms", per, r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
+		}
+		if r.MaxTurnaroundMs == 0 {
+			t.Errorf("%d per window: no max-turnaround bound from the kept tasks", per)
 		}
 	}
 }
@@ -210,7 +241,7 @@ func TestWindowStartsAtItsFirstArrival(t *testing.T) {
 	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}},
 		Jobs: []lowerbound.Job{{Arrival: far, HasDeadline: true, Deadline: far + 3000,
 			Maps: []lowerbound.Task{{Dur: []int64{1000}}}, Reduces: []lowerbound.Task{{Dur: []int64{3000}}}}}}
-	in, origin, exact, err := toMRCP(p, []int{0}, 1000, false)
+	in, origin, exact, _, err := toMRCP(p, []int{0}, 1000, false)
 	if err != nil || !exact || origin != far/1000 || in.Jobs[0].Release != 0 || in.Jobs[0].Deadline != 3 {
 		t.Fatalf("instance %+v, origin %d, exact %v, %v; want release 0, deadline 3 from %d", in, origin, exact, err, far/1000)
 	}

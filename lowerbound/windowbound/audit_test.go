@@ -373,6 +373,7 @@ func sameValue(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, mat
 type auditStats struct {
 	draws, refused, shortBounded, windows, windowsStopped, exactWindows, exactStreams, rounded int
 	optimumSolved, optimumProven, optimumNil, optimumSkipped, optimumStopped, withLate         int
+	fineStopped                                                                                int
 	cancelledProven                                                                            bool
 }
 
@@ -464,11 +465,42 @@ func auditBound(t *testing.T, name string, d auditDraw, opt *lowerbound.Optimum,
 	}
 }
 
-// auditMaxUnits: auditOptimum leaves out streams whose horizon is more
-// units than this. On 1-ms data (units of 1 ms, horizons of 10^4) a
-// 7-task stream's makespan decisions take minutes (docs/results.md, issue
-// 26 s19wb); the package allows maxOptimumUnits.
+// auditMaxUnits: auditOptimum solves streams whose horizon is at most this
+// many units to the end; longer ones (1-ms data: horizons of 10^4 units,
+// whose makespan decisions took minutes, docs/results.md, issue 26 s19wb)
+// get auditFineUnits' stopped runs only. The package allows
+// maxOptimumUnits.
 const auditMaxUnits = 2000
+
+// auditFineUnits runs Optimum on a stream over auditMaxUnits for every
+// metric stopped early — at a node limit of 1 and after 200 context checks
+// (solvertest.Countdown: deterministic) — which before s20wb did not stop
+// the makespan's decisions: the answer must come back with a bound not
+// above the optimum, a verified schedule no better than it, and Optimal
+// only at the optimum (checkStreamOptimum).
+func auditFineUnits(t *testing.T, name string, d auditDraw, opt *lowerbound.Optimum, st *auditStats) {
+	t.Helper()
+	p := d.p
+	for _, m := range optimumMetrics {
+		want := opt.Value(m, len(p.Jobs))
+		for x, ctx := range []context.Context{context.Background(), solvertest.Countdown(200)} {
+			so := solve.Options{Solver: "native"}
+			if x == 0 {
+				so.NodeLimit = 1
+			}
+			what := fmt.Sprintf("%s %v (fine units), node limit %d, countdown %v", name, m, so.NodeLimit, x == 1)
+			r, err := Optimum(ctx, p, m, Options{UnitMs: d.unitMs, Solve: so, MaxColumns: 1200})
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", what, err, dumpStream(p, d.unitMs))
+			}
+			if r == nil {
+				continue
+			}
+			st.fineStopped++
+			checkStreamOptimum(t, what, p, m, r, want)
+		}
+	}
+}
 
 // optimumMetrics are the metrics Optimum solves.
 var optimumMetrics = []lowerbound.Metric{lowerbound.LateJobs, lowerbound.MaxTurnaround, lowerbound.MRCPProduct,
@@ -490,6 +522,7 @@ func auditOptimum(t *testing.T, name string, d auditDraw, opt *lowerbound.Optimu
 	}
 	if unit >= 1 && spanMs(p)/unit > auditMaxUnits {
 		st.optimumSkipped++
+		auditFineUnits(t, name, d, opt, st)
 		return
 	}
 	for _, m := range optimumMetrics {
@@ -639,7 +672,7 @@ func TestAuditWindowsAndOptimumAgainstExact(t *testing.T) {
 	}
 	t.Logf("%+v", st)
 	if st.refused == 0 || st.shortBounded == 0 || st.exactWindows == 0 || st.exactStreams == 0 || st.rounded == 0 ||
-		st.optimumProven == 0 || st.optimumNil == 0 || st.withLate == 0 || st.windowsStopped == 0 || st.optimumStopped == 0 {
+		st.optimumProven == 0 || st.optimumNil == 0 || st.fineStopped == 0 || st.withLate == 0 || st.windowsStopped == 0 || st.optimumStopped == 0 {
 		t.Errorf("a path is untested: %+v", st)
 	}
 }

@@ -178,7 +178,7 @@ func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit in
 		use(0, 0, 0, exact, true)
 		return solve.Optimal, dropped, nil
 	}
-	ro := mrcp.Options{Solve: so, Objective: mrcp.Objective{Kind: mrcp.Lexicographic}}
+	ro := mrcp.Options{Solve: so, SearchNodeLimit: so.NodeLimit, Objective: mrcp.Objective{Kind: mrcp.Lexicographic}}
 	out, err := mrcp.RunInstance(ctx, "window", in, ro)
 	if err != nil {
 		return solve.StatusUnknown, dropped, fmt.Errorf("windowbound: %w", err)

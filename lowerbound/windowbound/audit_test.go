@@ -98,7 +98,14 @@ func wideStream(rng *rand.Rand, maxTasks int) auditDraw {
 		case j > 0 && rng.IntN(4) == 0:
 			job.Arrival = last // tied with the previous job
 		case j > 0 && rng.IntN(8) == 0:
-			job.Arrival = last + base*(40+rng.Int64N(60)) // long after the others
+			// Long after the others; one in twelve of these 2^20 bases
+			// after (≈ 2^30 ms: a window spanning such a gap is solved in
+			// parts, gapParts).
+			g := 40 + rng.Int64N(60)
+			if g >= 95 {
+				g = 1 << 20
+			}
+			job.Arrival = last + base*g
 		default:
 			job.Arrival = base*rng.Int64N(5) + jitter()
 		}
@@ -373,7 +380,7 @@ func sameValue(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, mat
 type auditStats struct {
 	draws, refused, shortBounded, windows, windowsStopped, exactWindows, exactStreams, rounded int
 	optimumSolved, optimumProven, optimumNil, optimumSkipped, optimumStopped, withLate         int
-	fineStopped                                                                                int
+	fineStopped, splitWindows                                                                  int
 	cancelledProven                                                                            bool
 }
 
@@ -418,6 +425,9 @@ func auditBound(t *testing.T, name string, d auditDraw, opt *lowerbound.Optimum,
 		}
 		for _, w := range r.Windows {
 			st.windows++
+			if w.Parts > 1 {
+				st.splitWindows++
+			}
 			if w.LateStatus != solve.Optimal || w.TurnStatus != solve.Optimal {
 				st.windowsStopped++
 			}
@@ -672,7 +682,7 @@ func TestAuditWindowsAndOptimumAgainstExact(t *testing.T) {
 	}
 	t.Logf("%+v", st)
 	if st.refused == 0 || st.shortBounded == 0 || st.exactWindows == 0 || st.exactStreams == 0 || st.rounded == 0 ||
-		st.optimumProven == 0 || st.optimumNil == 0 || st.fineStopped == 0 || st.withLate == 0 || st.windowsStopped == 0 || st.optimumStopped == 0 {
+		st.optimumProven == 0 || st.optimumNil == 0 || st.fineStopped == 0 || st.splitWindows == 0 || st.withLate == 0 || st.windowsStopped == 0 || st.optimumStopped == 0 {
 		t.Errorf("a path is untested: %+v", st)
 	}
 }

@@ -67,7 +67,10 @@ type Window struct {
 	// reduce by that (docs/bounds.md §10): fewer tasks only lower the
 	// optimum, so the bounds hold, but the window is not Exact.
 	DroppedTasks int `json:"droppedTasks,omitempty"`
-	Wall         time.Duration
+	// Parts, when > 1, is the number of parts the window was solved in,
+	// split at idle gaps (gapParts; docs/bounds.md §10).
+	Parts int `json:"parts,omitempty"`
+	Wall  time.Duration
 }
 
 // Result is the decomposition's bounds for the whole stream.
@@ -118,38 +121,55 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 		t0 := time.Now()
 		w := Window{First: first, Last: last}
 		jobs := order[first : last+1]
-		// Late jobs: real deadlines, jobs without one dropped; K ≥ ⌊B/(Zmax+1)⌋.
-		var err error
-		lateExact, turnExact, lateChecked, turnChecked := false, false, false, false
-		w.LateStatus, _, err = solveWindow(ctx, p, jobs, unit, false, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
-			if n > 0 {
-				w.LateJobs = max(0, int(math.Floor((b-boundSlack)/float64(zmax+1))))
-			}
-			lateExact, lateChecked = exact, verified
-		})
-		if err != nil {
-			return nil, err
+		// The window's parts between idle gaps (gapParts) are solved apart:
+		// their sum (late jobs) and maximum (max turnaround) are the
+		// window's, and each part's MRCP instance starts at its own first
+		// arrival, so a long gap costs nothing.
+		parts := gapParts(p, jobs)
+		if len(parts) > 1 {
+			w.Parts = len(parts)
 		}
-		// Max turnaround: every deadline at the release, so K = n and
-		// Z ≥ B − n·(Zmax+1).
-		w.TurnStatus, w.DroppedTasks, err = solveWindow(ctx, p, jobs, unit, true, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
-			turnChecked = verified
-			if n == 0 {
-				return
+		lateExact, turnExact, lateChecked, turnChecked := true, true, true, true
+		w.LateStatus, w.TurnStatus = solve.Optimal, solve.Optimal
+		for _, part := range parts {
+			// Late jobs: real deadlines, jobs without one dropped; K ≥ ⌊B/(Zmax+1)⌋.
+			st, _, err := solveWindow(ctx, p, part, unit, false, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
+				if n > 0 {
+					w.LateJobs += max(0, int(math.Floor((b-boundSlack)/float64(zmax+1))))
+				}
+				lateExact, lateChecked = lateExact && exact, lateChecked && verified
+			})
+			if err != nil {
+				return nil, err
 			}
-			z := math.Ceil(b - boundSlack - float64(n)*float64(zmax+1))
-			switch {
-			case exact && z >= 0:
-				w.MaxTurnaroundMs = int64(z) * unit // nothing was rounded
-			case z >= 1:
-				w.MaxTurnaroundMs = (int64(z)-1)*unit + 1
+			if st != solve.Optimal && w.LateStatus == solve.Optimal {
+				w.LateStatus = st
 			}
-			turnExact = exact
-		})
+			// Max turnaround: every deadline at the release, so K = n and
+			// Z ≥ B − n·(Zmax+1).
+			st, dropped, err := solveWindow(ctx, p, part, unit, true, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
+				turnChecked = turnChecked && verified
+				turnExact = turnExact && exact && n > 0
+				if n == 0 {
+					return
+				}
+				z := math.Ceil(b - boundSlack - float64(n)*float64(zmax+1))
+				switch {
+				case exact && z >= 0:
+					w.MaxTurnaroundMs = max(w.MaxTurnaroundMs, int64(z)*unit) // nothing was rounded
+				case z >= 1:
+					w.MaxTurnaroundMs = max(w.MaxTurnaroundMs, (int64(z)-1)*unit+1)
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+			w.DroppedTasks += dropped
+			if st != solve.Optimal && w.TurnStatus == solve.Optimal {
+				w.TurnStatus = st
+			}
+		}
 		w.Verified = lateChecked && turnChecked
-		if err != nil {
-			return nil, err
-		}
 		w.Exact = lateExact && turnExact && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
 		w.Wall = time.Since(t0)
 		res.AllOptimal = res.AllOptimal && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
@@ -187,6 +207,40 @@ func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit in
 	// subproblem's own Zmax).
 	use(out.Result.Bound, len(in.Jobs), out.Built.ObjectiveSpan(), exact, out.Verified)
 	return out.Result.Status, dropped, nil
+}
+
+// gapParts splits jobs (in arrival order) before every job that arrives no
+// earlier than E(A) = the latest arrival of the jobs A since the last split
+// plus the sum of their tasks' longest durations: every schedule of A can be
+// left-shifted, no completion later, to one that ends by E(A) (each task
+// then starts at an arrival or at the end of another task of A, so a chain
+// of A's tasks, each at most its longest duration, leads from an arrival
+// ≤ the latest to the end). The optimal schedules of the parts, so
+// shifted, therefore never overlap in time, and together they are a
+// schedule of the window whose late count is the sum of the parts' and
+// whose maximum turnaround is their maximum (docs/bounds.md §10).
+func gapParts(p *lowerbound.Problem, jobs []int) [][]int {
+	var out [][]int
+	from := 0
+	var latest, work int64
+	for i, j := range jobs {
+		job := &p.Jobs[j]
+		if i > from && job.Arrival >= latest+work {
+			out = append(out, jobs[from:i])
+			from, work = i, 0
+		}
+		latest = job.Arrival
+		for _, ts := range [2][]lowerbound.Task{job.Maps, job.Reduces} {
+			for _, t := range ts {
+				longest := int64(0)
+				for _, d := range t.Dur {
+					longest = max(longest, d)
+				}
+				work += longest
+			}
+		}
+	}
+	return append(out, jobs[from:])
 }
 
 // defaultUnit is the gcd of all durations when it is ≥ 1000 ms, else 1000.

@@ -266,3 +266,50 @@ func TestWindowStartsAtItsFirstArrival(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowSplitsAtIdleGaps: a window whose jobs arrive ≈ 2^36 ms apart (one
+// MRCP instance spanning the gap hit the 30-s limit before s20wb) is solved
+// in parts, exactly, and equals Exact; a window whose second job arrives
+// before the first can be done is not split, and its bounds stay at or
+// under Exact's.
+func TestWindowSplitsAtIdleGaps(t *testing.T) {
+	task := func(ms int64) lowerbound.Task { return lowerbound.Task{Dur: []int64{ms}} }
+	job := func(a, d int64) lowerbound.Job {
+		return lowerbound.Job{Arrival: a, Deadline: a + d, HasDeadline: true,
+			Maps: []lowerbound.Task{task(3000), task(2000)}, Reduces: []lowerbound.Task{task(4000)}}
+	}
+	nodes := []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}
+	for _, c := range []struct {
+		name  string
+		jobs  []lowerbound.Job
+		parts int
+	}{
+		// 9 s of work from 0: the second job, at 2^26 s ≈ 2^36 ms, finds
+		// the node idle; the third (9 s after it) does too.
+		{"gap 2^36", []lowerbound.Job{job(0, 8000), job(1000<<26, 10000), job(1000<<26+9000, 9000)}, 3},
+		{"gap 2^30", []lowerbound.Job{job(0, 8000), job(1000<<20, 8000)}, 2},
+		// 8 s after the first: 9 s of its work might still run.
+		{"no idle gap", []lowerbound.Job{job(0, 8000), job(8000, 8000)}, 0},
+	} {
+		p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: nodes, Jobs: c.jobs}
+		opt, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Bound(context.Background(), p, Options{WindowJobs: len(c.jobs), UnitMs: 1000, Solve: solve.Options{Solver: "native"}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		w := r.Windows[0]
+		t.Logf("%s: late %d, max turnaround %d ms, %d parts; optimum %d, %d ms", c.name, r.LateJobs, r.MaxTurnaroundMs, w.Parts, opt.LateJobs, opt.MaxTurnaround)
+		if w.Parts != c.parts {
+			t.Errorf("%s: %d parts, want %d", c.name, w.Parts, c.parts)
+		}
+		if int64(r.LateJobs) > opt.LateJobs || r.MaxTurnaroundMs > opt.MaxTurnaround {
+			t.Errorf("%s: late ≥ %d, max turnaround ≥ %d ms above the optimum %d, %d ms", c.name, r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
+		}
+		if !r.Exact || int64(r.LateJobs) != opt.LateJobs || r.MaxTurnaroundMs != opt.MaxTurnaround {
+			t.Errorf("%s: exact %v, late %d, max turnaround %d ms; want exact at the optimum %d, %d ms", c.name, r.Exact, r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
+		}
+	}
+}

@@ -29,6 +29,11 @@
 // Z_k·u is its optimum; a single such window holding the whole stream gives
 // the stream's optima (Result.Exact).
 //
+// A window is solved in parts, cut before every job that arrives once the
+// jobs since the previous cut are provably done (their latest arrival plus
+// all their work, gapParts): the parts' optima combine exactly (sum, max),
+// and no MRCP instance spans the gap (docs/bounds.md §10).
+//
 // K_k and Z_k come from the solver's dual bound (proven optima when the
 // solve finishes): the late count from the lexicographic objective
 // K·(Zmax+1) + Z, the maximum turnaround from the same objective with every

@@ -36,6 +36,13 @@ type Options struct {
 	// NoSearch skips the decomposition's combinatorial phase (relaxation
 	// bounds and deadline search), leaving every late count to the MILP.
 	NoSearch bool
+	// SearchNodeLimit, when > 0, bounds the combinatorial phase too: the
+	// run stops with status NodeLimit after that many of its units of work
+	// (search nodes, late sets, relaxation checks; stopper.tick). Zero
+	// leaves the phase to its own fixed budgets, Solve.NodeLimit bounding
+	// the MILP sub-solves only. Callers whose node limit must hold for the
+	// whole run (lowerbound/windowbound) set both.
+	SearchNodeLimit int64
 	// Solve is passed to solve.Solve.
 	Solve solve.Options
 

@@ -135,7 +135,7 @@ func (lt lateTurn) zcap(k int, u float64) int {
 // incumbent.
 func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, o Options) (*Report, error) {
 	t0 := time.Now()
-	stop := newStopper(ctx, t0, o.Solve.TimeLimit)
+	stop := newRunStopper(ctx, t0, o)
 	bo := o
 	bo.cutoff = false
 	bo.stop = stop // every Build below stops with the run
@@ -490,6 +490,8 @@ func runDecomposed(ctx context.Context, path string, in *mrcpscenario.Instance, 
 		res.Message += "; interrupted (the context is done)"
 	case solve.TimeLimit:
 		res.Message += "; stopped at the time limit"
+	case solve.NodeLimit:
+		res.Message += "; stopped at the search node limit"
 	}
 	// Optimal unless a limit left a bound more than a unit below U; a
 	// bound within a unit of U proves U (values are integers). A late count

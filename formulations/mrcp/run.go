@@ -114,7 +114,7 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 	bo := o
 	bo.cutoff = o.Method != Plain
 	t0 := time.Now()
-	bo.stop = newStopper(ctx, t0, o.Solve.TimeLimit)
+	bo.stop = newRunStopper(ctx, t0, o)
 	bt, err := Build(in, bo)
 	if errors.Is(err, ErrNoImprovement) {
 		// Bounds alone prove the heuristic optimal; report that without a solve.

@@ -151,3 +151,48 @@ func TestCombinatorialPhaseStops(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNodeLimit: Options.SearchNodeLimit bounds the combinatorial
+// phase, which a node limit alone does not (TestCombinatorialPhaseStops: the
+// search still proves the 8-job stream at node limit 1). After one unit of
+// work nothing is proven, so the run stops with NodeLimit; larger limits
+// stop inside the proof or let it finish (2^40 is never reached: the proof
+// must stand), always with a verified schedule no better than the optimum
+// and a bound not above it.
+func TestSearchNodeLimit(t *testing.T) {
+	usable(t, "native")
+	in, err := mrcpscenario.Generate(mrcpscenario.GenOptions{Workload: mrcpscenario.Mixed, Jobs: 8, Lambda: 0.02, Seed: 3, TimeUnit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := runWatched(t, context.Background(), in, Options{Solve: solve.Options{Solver: "native"}})
+	if ref.Result.Status != solve.Optimal {
+		t.Fatalf("reference %v, want optimal", ref.Result.Status)
+	}
+	opt := ref.Result.Objective
+	stopped := 0
+	for _, n := range []int64{1, 10, 100, 1000, 100000} {
+		so := solve.Options{Solver: "native", NodeLimit: n}
+		out := runWatched(t, context.Background(), in, Options{Solve: so, SearchNodeLimit: n})
+		r := out.Result
+		name := fmt.Sprintf("search node limit %d", n)
+		t.Logf("%s: %v, objective %v, bound %v", name, r.Status, r.Objective, r.Bound)
+		checkOutcomeBounds(t, name, out, opt, so)
+		switch {
+		case n == 1 && r.Status != solve.NodeLimit:
+			t.Errorf("%s: %v, want node_limit", name, r.Status)
+		case r.Status == solve.NodeLimit:
+			stopped++
+		case r.Status != solve.Optimal:
+			t.Errorf("%s: %v, want optimal or node_limit", name, r.Status)
+		case r.Objective != opt || r.Bound != opt:
+			t.Errorf("%s: optimal at %v, bound %v; the optimum is %v", name, r.Objective, r.Bound, opt)
+		}
+	}
+	if stopped == 0 {
+		t.Error("no limit stopped the run")
+	}
+	if out := runWatched(t, context.Background(), in, Options{Solve: solve.Options{Solver: "native"}, SearchNodeLimit: 1 << 40}); out.Result.Status != solve.Optimal {
+		t.Errorf("search node limit 2^40: %v, want optimal", out.Result.Status)
+	}
+}

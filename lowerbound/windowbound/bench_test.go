@@ -54,3 +54,19 @@ func BenchmarkMixedStream(b *testing.B) {
 		b.Logf("%+v", w)
 	}
 }
+
+// BenchmarkOptimumFineUnits: Optimum on fineUnitStreams (1-ms units) for the
+// metric that was slow on each, at a node limit of 1 (before s20wb
+// the first did not return within 60 s, the second took 38 s).
+func BenchmarkOptimumFineUnits(b *testing.B) {
+	metrics := []lowerbound.Metric{lowerbound.Makespan, lowerbound.TotalTurnaround, lowerbound.MaxTurnaround}
+	for x, p := range fineUnitStreams() {
+		b.Run(metrics[x].String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Optimum(context.Background(), p, metrics[x], Options{UnitMs: 1, Solve: solve.Options{Solver: "native", NodeLimit: 1}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

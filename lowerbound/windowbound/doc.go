@@ -29,6 +29,11 @@
 // Z_k·u is its optimum; a single such window holding the whole stream gives
 // the stream's optima (Result.Exact).
 //
+// A window is solved in parts, cut before every job that arrives once the
+// jobs since the previous cut are provably done (their latest arrival plus
+// all their work, gapParts): the parts' optima combine exactly (sum, max),
+// and no MRCP instance spans the gap (docs/bounds.md §10).
+//
 // K_k and Z_k come from the solver's dual bound (proven optima when the
 // solve finishes): the late count from the lexicographic objective
 // K·(Zmax+1) + Z, the maximum turnaround from the same objective with every
@@ -54,8 +59,10 @@
 //
 // # Limits
 //
-// Fixed slots only (MRCP has no fungible slots); every kept task must last at
-// least one unit. The windows (Bound) bound late jobs and the maximum
+// Fixed slots only (MRCP has no fungible slots). Bound drops a task shorter
+// than the unit (and a job it leaves without a map or a reduce), which only
+// lowers the optimum, and counts it in Result.DroppedTasks; Optimum declines
+// such a stream (nil). The windows (Bound) bound late jobs and the maximum
 // turnaround only. The total-turnaround MILP's relaxation is weak: it proves
 // streams of a few jobs only.
 package windowbound

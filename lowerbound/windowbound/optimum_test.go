@@ -60,7 +60,7 @@ func TestOptimumMatchesEnumeration(t *testing.T) {
 			for j := range jobs {
 				jobs[j] = j
 			}
-			if in, _, exact, err := toMRCP(p, jobs, unit, true); err == nil && exact {
+			if in, _, exact, _, err := toMRCP(p, jobs, unit, true); err == nil && exact {
 				for j := range in.Jobs {
 					in.Jobs[j].Deadline = mrcp.HorizonBound(in)
 				}
@@ -285,5 +285,68 @@ func TestOptimumMaxColumns(t *testing.T) {
 	got, err := Optimum(context.Background(), p, lowerbound.TotalTurnaround, Options{Solve: so, MaxColumns: cols})
 	if err != nil || got == nil || got.Status != solve.Optimal || got.Value != ref.Value {
 		t.Errorf("MaxColumns %d, the model's: %+v, %v; want the optimum %v", cols, got, err, ref.Value)
+	}
+}
+
+// fineUnitStreams are wideStream draws 128, 345 and 859 of the audit (seed
+// 26, 19): 1-ms data, horizons of 7,000–40,000 units, where before s20wb a
+// node limit of 1 did not stop Optimum (the makespan of the first ran past
+// 60 s, the total turnaround of the second 38 s, the maximum turnaround of
+// the third 3 s: the combinatorial phase ignored node limits).
+func fineUnitStreams() []*lowerbound.Problem {
+	task := func(ms ...int64) lowerbound.Task { return lowerbound.Task{Dur: ms} }
+	return []*lowerbound.Problem{
+		{Mode: lowerbound.Fixed, Groups: 2, Nodes: []lowerbound.Node{{Group: 0, MapSlots: 1, ReduceSlots: 1}}, Jobs: []lowerbound.Job{
+			{Arrival: 5107, HasDeadline: true, Deadline: 18607, Maps: []lowerbound.Task{task(5589), task(5788), task(1500)}, Reduces: []lowerbound.Task{task(5070)}},
+			{Arrival: 306, HasDeadline: true, Deadline: 3306, Maps: []lowerbound.Task{task(3000)}, Reduces: []lowerbound.Task{task(4465)}},
+			{Arrival: 946, HasDeadline: true, Deadline: 3465, Maps: []lowerbound.Task{task(4500), task(2752)}, Reduces: []lowerbound.Task{task(2603)}},
+		}},
+		{Mode: lowerbound.Fixed, Groups: 2, Nodes: []lowerbound.Node{{Group: 1, MapSlots: 1, ReduceSlots: 1}, {Group: 0, MapSlots: 2}}, Jobs: []lowerbound.Job{
+			{Arrival: 0, HasDeadline: true, Deadline: 585, Maps: []lowerbound.Task{task(1000), task(887), task(1500)}, Reduces: []lowerbound.Task{task(500), task(1008)}},
+			{Arrival: 500, HasDeadline: true, Deadline: 1263, Maps: []lowerbound.Task{task(507)}, Reduces: []lowerbound.Task{task(500), task(500)}},
+		}},
+		{Mode: lowerbound.Fixed, Groups: 2, Nodes: []lowerbound.Node{{Group: 1, MapSlots: 1, ReduceSlots: 1}}, Jobs: []lowerbound.Job{
+			{Arrival: 2000, HasDeadline: true, Deadline: 776, Maps: []lowerbound.Task{task(3641), task(3025), task(1329)}, Reduces: []lowerbound.Task{task(2098), task(1000)}},
+			{Arrival: 0, HasDeadline: true, Deadline: 8000, Maps: []lowerbound.Task{task(3000), task(3000)}, Reduces: []lowerbound.Task{task(2523), task(3258)}},
+		}},
+	}
+}
+
+// TestOptimumLimitsHoldAtFineUnits: on fineUnitStreams, every metric at a
+// node limit of 1 stops with a limit (nothing is proven in one unit of
+// work; before s20wb the maximum turnaround of stream 2 was proven
+// "optimal" there after 3 s of search, and the others ran for minutes) and
+// a bound not above Exact's optimum, and the makespan still has a verified
+// schedule (the greedy start); after 200 context checks
+// (deterministic) the answer is a limit with such a bound or the optimum.
+func TestOptimumLimitsHoldAtFineUnits(t *testing.T) {
+	for x, p := range fineUnitStreams() {
+		opt, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range optimumMetrics {
+			want := opt.Value(m, len(p.Jobs))
+			for y, ctx := range []context.Context{context.Background(), solvertest.Countdown(200)} {
+				so := solve.Options{Solver: "native"}
+				if y == 0 {
+					so.NodeLimit = 1
+				}
+				what := fmt.Sprintf("stream %d %v, node limit %d, countdown %v", x, m, so.NodeLimit, y == 1)
+				r, err := Optimum(ctx, p, m, Options{UnitMs: 1, Solve: so})
+				if err != nil || r == nil {
+					t.Fatalf("%s: %v, %v", what, r, err)
+				}
+				checkStreamOptimum(t, what, p, m, r, want)
+				// Optimal at one node only where no search ran: the greedy
+				// makespan meets the certified bound (stream 2).
+				if y == 0 && !r.Status.IsLimit() && (m != lowerbound.Makespan || r.Status != solve.Optimal) {
+					t.Errorf("%s: %v, want a limit", what, r.Status)
+				}
+				if m == lowerbound.Makespan && r.Placements == nil {
+					t.Errorf("%s: no schedule", what)
+				}
+			}
+		}
 	}
 }

@@ -61,7 +61,16 @@ type Window struct {
 	Exact bool `json:"exact"`
 	// Verified: both solves' schedules passed formulations/mrcp's checker.
 	Verified bool `json:"verified"`
-	Wall     time.Duration
+	// DroppedTasks counts the tasks of the window (of the max-turnaround
+	// instance, which keeps every job with maps and reduces) left out for
+	// lasting less than the unit, with the jobs left without a map or a
+	// reduce by that (docs/bounds.md §10): fewer tasks only lower the
+	// optimum, so the bounds hold, but the window is not Exact.
+	DroppedTasks int `json:"droppedTasks,omitempty"`
+	// Parts, when > 1, is the number of parts the window was solved in,
+	// split at idle gaps (gapParts; docs/bounds.md §10).
+	Parts int `json:"parts,omitempty"`
+	Wall  time.Duration
 }
 
 // Result is the decomposition's bounds for the whole stream.
@@ -76,6 +85,9 @@ type Result struct {
 	// Exact: one window holds the whole stream and is Exact, so LateJobs
 	// and MaxTurnaroundMs are the stream's optima (each for its metric).
 	Exact bool `json:"exact"`
+	// DroppedTasks = Σ_k over the windows: tasks shorter than the unit,
+	// left out (see Window.DroppedTasks).
+	DroppedTasks int `json:"droppedTasks,omitempty"`
 }
 
 // Bound solves the windows of p and returns the bounds. The error is non-nil
@@ -109,43 +121,61 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 		t0 := time.Now()
 		w := Window{First: first, Last: last}
 		jobs := order[first : last+1]
-		// Late jobs: real deadlines, jobs without one dropped; K ≥ ⌊B/(Zmax+1)⌋.
-		var err error
-		lateExact, turnExact, lateChecked, turnChecked := false, false, false, false
-		w.LateStatus, err = solveWindow(ctx, p, jobs, unit, false, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
-			if n > 0 {
-				w.LateJobs = max(0, int(math.Floor((b-boundSlack)/float64(zmax+1))))
-			}
-			lateExact, lateChecked = exact, verified
-		})
-		if err != nil {
-			return nil, err
+		// The window's parts between idle gaps (gapParts) are solved apart:
+		// their sum (late jobs) and maximum (max turnaround) are the
+		// window's, and each part's MRCP instance starts at its own first
+		// arrival, so a long gap costs nothing.
+		parts := gapParts(p, jobs)
+		if len(parts) > 1 {
+			w.Parts = len(parts)
 		}
-		// Max turnaround: every deadline at the release, so K = n and
-		// Z ≥ B − n·(Zmax+1).
-		w.TurnStatus, err = solveWindow(ctx, p, jobs, unit, true, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
-			turnChecked = verified
-			if n == 0 {
-				return
+		lateExact, turnExact, lateChecked, turnChecked := true, true, true, true
+		w.LateStatus, w.TurnStatus = solve.Optimal, solve.Optimal
+		for _, part := range parts {
+			// Late jobs: real deadlines, jobs without one dropped; K ≥ ⌊B/(Zmax+1)⌋.
+			st, _, err := solveWindow(ctx, p, part, unit, false, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
+				if n > 0 {
+					w.LateJobs += max(0, int(math.Floor((b-boundSlack)/float64(zmax+1))))
+				}
+				lateExact, lateChecked = lateExact && exact, lateChecked && verified
+			})
+			if err != nil {
+				return nil, err
 			}
-			z := math.Ceil(b - boundSlack - float64(n)*float64(zmax+1))
-			switch {
-			case exact && z >= 0:
-				w.MaxTurnaroundMs = int64(z) * unit // nothing was rounded
-			case z >= 1:
-				w.MaxTurnaroundMs = (int64(z)-1)*unit + 1
+			if st != solve.Optimal && w.LateStatus == solve.Optimal {
+				w.LateStatus = st
 			}
-			turnExact = exact
-		})
+			// Max turnaround: every deadline at the release, so K = n and
+			// Z ≥ B − n·(Zmax+1).
+			st, dropped, err := solveWindow(ctx, p, part, unit, true, o.Solve, func(b float64, n, zmax int, exact, verified bool) {
+				turnChecked = turnChecked && verified
+				turnExact = turnExact && exact && n > 0
+				if n == 0 {
+					return
+				}
+				z := math.Ceil(b - boundSlack - float64(n)*float64(zmax+1))
+				switch {
+				case exact && z >= 0:
+					w.MaxTurnaroundMs = max(w.MaxTurnaroundMs, int64(z)*unit) // nothing was rounded
+				case z >= 1:
+					w.MaxTurnaroundMs = max(w.MaxTurnaroundMs, (int64(z)-1)*unit+1)
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+			w.DroppedTasks += dropped
+			if st != solve.Optimal && w.TurnStatus == solve.Optimal {
+				w.TurnStatus = st
+			}
+		}
 		w.Verified = lateChecked && turnChecked
-		if err != nil {
-			return nil, err
-		}
 		w.Exact = lateExact && turnExact && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
 		w.Wall = time.Since(t0)
 		res.AllOptimal = res.AllOptimal && w.LateStatus == solve.Optimal && w.TurnStatus == solve.Optimal
 		res.Exact = len(order) <= per && w.Exact
 		res.LateJobs += w.LateJobs
+		res.DroppedTasks += w.DroppedTasks
 		res.MaxTurnaroundMs = max(res.MaxTurnaroundMs, w.MaxTurnaroundMs)
 		res.Windows = append(res.Windows, w)
 	}
@@ -154,26 +184,63 @@ func Bound(ctx context.Context, p *lowerbound.Problem, o Options) (*Result, erro
 
 // solveWindow solves one window's MRCP instance (see toMRCP) with the
 // lexicographic objective and hands use the dual bound, the number of jobs
-// kept, Zmax and whether the instance is the window exactly (toMRCP). An empty instance is optimal with nothing to report.
+// kept, Zmax and whether the instance is the window exactly (toMRCP). It
+// returns the solve's status and the number of tasks toMRCP dropped for
+// lasting less than the unit. An empty instance is optimal with nothing to
+// report.
 func solveWindow(ctx context.Context, p *lowerbound.Problem, jobs []int, unit int64, allLate bool, so solve.Options,
-	use func(bound float64, n, zmax int, exact, verified bool)) (solve.Status, error) {
-	in, _, exact, err := toMRCP(p, jobs, unit, allLate)
+	use func(bound float64, n, zmax int, exact, verified bool)) (solve.Status, int, error) {
+	in, _, exact, dropped, err := toMRCP(p, jobs, unit, allLate)
 	if err != nil {
-		return solve.StatusUnknown, err
+		return solve.StatusUnknown, 0, err
 	}
 	if len(in.Jobs) == 0 {
 		use(0, 0, 0, exact, true)
-		return solve.Optimal, nil
+		return solve.Optimal, dropped, nil
 	}
-	ro := mrcp.Options{Solve: so, Objective: mrcp.Objective{Kind: mrcp.Lexicographic}}
+	ro := mrcp.Options{Solve: so, SearchNodeLimit: so.NodeLimit, Objective: mrcp.Objective{Kind: mrcp.Lexicographic}}
 	out, err := mrcp.RunInstance(ctx, "window", in, ro)
 	if err != nil {
-		return solve.StatusUnknown, fmt.Errorf("windowbound: %w", err)
+		return solve.StatusUnknown, dropped, fmt.Errorf("windowbound: %w", err)
 	}
 	// The weight of a late job is ObjectiveSpan + 1 (not a decomposition
 	// subproblem's own Zmax).
 	use(out.Result.Bound, len(in.Jobs), out.Built.ObjectiveSpan(), exact, out.Verified)
-	return out.Result.Status, nil
+	return out.Result.Status, dropped, nil
+}
+
+// gapParts splits jobs (in arrival order) before every job that arrives no
+// earlier than E(A) = the latest arrival of the jobs A since the last split
+// plus the sum of their tasks' longest durations: every schedule of A can be
+// left-shifted, no completion later, to one that ends by E(A) (each task
+// then starts at an arrival or at the end of another task of A, so a chain
+// of A's tasks, each at most its longest duration, leads from an arrival
+// ≤ the latest to the end). The optimal schedules of the parts, so
+// shifted, therefore never overlap in time, and together they are a
+// schedule of the window whose late count is the sum of the parts' and
+// whose maximum turnaround is their maximum (docs/bounds.md §10).
+func gapParts(p *lowerbound.Problem, jobs []int) [][]int {
+	var out [][]int
+	from := 0
+	var latest, work int64
+	for i, j := range jobs {
+		job := &p.Jobs[j]
+		if i > from && job.Arrival >= latest+work {
+			out = append(out, jobs[from:i])
+			from, work = i, 0
+		}
+		latest = job.Arrival
+		for _, ts := range [2][]lowerbound.Task{job.Maps, job.Reduces} {
+			for _, t := range ts {
+				longest := int64(0)
+				for _, d := range t.Dur {
+					longest = max(longest, d)
+				}
+				work += longest
+			}
+		}
+	}
+	return append(out, jobs[from:])
 }
 
 // defaultUnit is the gcd of all durations when it is ≥ 1000 ms, else 1000.
@@ -210,8 +277,11 @@ func gcd(a, b int64) int64 {
 // allLate sets every deadline to the release; otherwise jobs without a
 // deadline are dropped. exact reports that nothing was rounded or dropped
 // and every node group gives each task the same duration: the instance is
-// then the window itself, and its optimum the window's.
-func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mrcpscenario.Instance, origin int64, exact bool, err error) {
+// then the window itself, and its optimum the window's. A task shorter than
+// the unit on every eligible group is dropped (dropped counts them), and so
+// is a job left without a map or a reduce by that: a subset of the tasks
+// only lowers the optimum (docs/bounds.md §10).
+func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mrcpscenario.Instance, origin int64, exact bool, dropped int, err error) {
 	in = &mrcpscenario.Instance{Kind: "mrcp", SchemaVersion: 1, TimeUnitSeconds: float64(unit) / 1000}
 	exact = true
 	origin = math.MaxInt64
@@ -253,16 +323,19 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mr
 			// unit or more, so the job is late in every schedule either way.
 			mj.Deadline = max(mj.Release, int((job.Deadline+unit-1)/unit-origin))
 		}
+		// Tasks under a unit are left out; a job they leave without a map
+		// or a reduce goes too, with its other tasks.
+		short := 0
 		for k, ts := range [2][]lowerbound.Task{job.Maps, job.Reduces} {
-			for i, t := range ts {
+			for _, t := range ts {
 				d := minDur[k](t) / unit
 				exact = exact && minDur[k](t)%unit == 0
 				for _, dg := range t.Dur {
 					exact = exact && dg == minDur[k](t)
 				}
 				if d < 1 {
-					return nil, 0, false, badinput.Errorf("windowbound: jobs[%d].%s[%d] is shorter than the %d ms unit",
-						j, [2]string{"maps", "reduces"}[k], i, unit)
+					short++
+					continue
 				}
 				task := mrcpscenario.Task{Duration: int(d), Demand: 1}
 				if k == 0 {
@@ -272,16 +345,24 @@ func toMRCP(p *lowerbound.Problem, jobs []int, unit int64, allLate bool) (in *mr
 				}
 			}
 		}
+		if short > 0 {
+			exact = false
+			if len(mj.Maps) == 0 || len(mj.Reduces) == 0 {
+				dropped += len(job.Maps) + len(job.Reduces)
+				continue
+			}
+			dropped += short
+		}
 		in.Jobs = append(in.Jobs, mj)
 	}
 	// Round-trip through the loader so the instance is validated like a file.
 	var buf bytes.Buffer
 	if err := in.Write(&buf); err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, 0, err
 	}
 	if len(in.Jobs) == 0 {
-		return in, origin, exact, nil
+		return in, origin, exact, dropped, nil
 	}
 	in, err = mrcpscenario.Parse("window", buf.Bytes())
-	return in, origin, exact, err
+	return in, origin, exact, dropped, err
 }

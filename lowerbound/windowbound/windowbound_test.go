@@ -143,15 +143,46 @@ func TestWindowBoundMRCPWindows(t *testing.T) {
 	}
 }
 
-// TestWindowBoundRefuses: fungible slots and tasks shorter than the unit are
-// bad input.
+// TestWindowBoundRefuses: fungible slots are bad input.
 func TestWindowBoundRefuses(t *testing.T) {
 	job := lowerbound.Job{Maps: []lowerbound.Task{{Dur: []int64{500}}}, Reduces: []lowerbound.Task{{Dur: []int64{2000}}}}
 	fun := &lowerbound.Problem{Mode: lowerbound.Fungible, Groups: 1, Nodes: []lowerbound.Node{{Slots: 2}}, Jobs: []lowerbound.Job{job}}
-	fix := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}, Jobs: []lowerbound.Job{job}}
-	for _, p := range []*lowerbound.Problem{fun, fix} {
-		if _, err := Bound(context.Background(), p, Options{}); !errors.Is(err, badinput.Err) {
-			t.Errorf("%v: want bad input, got %v", p.Mode, err)
+	if _, err := Bound(context.Background(), fun, Options{}); !errors.Is(err, badinput.Err) {
+		t.Errorf("fungible: want bad input, got %v", err)
+	}
+}
+
+// TestShortTasksDropped: a task shorter than the unit (refused before) is
+// left out and counted; the bounds stay at or under Exact's optima, and a
+// job left without a map goes with its reduce. Jobs 0 and 2 (one map each,
+// under a second) are dropped whole; job 1 keeps its 3-s map and reduce and
+// loses its 300-ms map.
+func TestShortTasksDropped(t *testing.T) {
+	task := func(ms int64) lowerbound.Task { return lowerbound.Task{Dur: []int64{ms}} }
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []lowerbound.Job{
+			{Arrival: 0, Deadline: 3000, HasDeadline: true, Maps: []lowerbound.Task{task(500)}, Reduces: []lowerbound.Task{task(2000)}},
+			{Arrival: 0, Deadline: 6000, HasDeadline: true, Maps: []lowerbound.Task{task(3000), task(300)}, Reduces: []lowerbound.Task{task(2000)}},
+			{Arrival: 1000, Deadline: 2000, HasDeadline: true, Maps: []lowerbound.Task{task(400)}, Reduces: []lowerbound.Task{task(3000)}},
+		}}
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, per := range []int{1, 3} {
+		r, err := Bound(context.Background(), p, Options{WindowJobs: per, UnitMs: 1000, Solve: solve.Options{Solver: "native"}})
+		if err != nil {
+			t.Fatalf("%d per window: %v", per, err)
+		}
+		// Jobs 0 and 2 whole (two tasks each) and job 1's 300-ms map.
+		if r.DroppedTasks != 5 || r.Exact {
+			t.Errorf("%d per window: dropped %d tasks, exact %v; want 5, false", per, r.DroppedTasks, r.Exact)
+		}
+		if int64(r.LateJobs) > opt.LateJobs || r.MaxTurnaroundMs > opt.MaxTurnaround {
+			t.Errorf("%d per window: late ≥ %d, max turnaround ≥ %d ms; optimum %d, %d ms", per, r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
+		}
+		if r.MaxTurnaroundMs == 0 {
+			t.Errorf("%d per window: no max-turnaround bound from the kept tasks", per)
 		}
 	}
 }
@@ -210,7 +241,7 @@ func TestWindowStartsAtItsFirstArrival(t *testing.T) {
 	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}},
 		Jobs: []lowerbound.Job{{Arrival: far, HasDeadline: true, Deadline: far + 3000,
 			Maps: []lowerbound.Task{{Dur: []int64{1000}}}, Reduces: []lowerbound.Task{{Dur: []int64{3000}}}}}}
-	in, origin, exact, err := toMRCP(p, []int{0}, 1000, false)
+	in, origin, exact, _, err := toMRCP(p, []int{0}, 1000, false)
 	if err != nil || !exact || origin != far/1000 || in.Jobs[0].Release != 0 || in.Jobs[0].Deadline != 3 {
 		t.Fatalf("instance %+v, origin %d, exact %v, %v; want release 0, deadline 3 from %d", in, origin, exact, err, far/1000)
 	}
@@ -232,6 +263,53 @@ func TestWindowStartsAtItsFirstArrival(t *testing.T) {
 	for _, a := range so.Placements {
 		if want := far + map[bool]int64{false: 0, true: 1000}[a.Reduce]; a.Start != want {
 			t.Errorf("%+v starts at %d ms, want %d", a, a.Start, want)
+		}
+	}
+}
+
+// TestWindowSplitsAtIdleGaps: a window whose jobs arrive ≈ 2^36 ms apart (one
+// MRCP instance spanning the gap hit the 30-s limit before s20wb) is solved
+// in parts, exactly, and equals Exact; a window whose second job arrives
+// before the first can be done is not split, and its bounds stay at or
+// under Exact's.
+func TestWindowSplitsAtIdleGaps(t *testing.T) {
+	task := func(ms int64) lowerbound.Task { return lowerbound.Task{Dur: []int64{ms}} }
+	job := func(a, d int64) lowerbound.Job {
+		return lowerbound.Job{Arrival: a, Deadline: a + d, HasDeadline: true,
+			Maps: []lowerbound.Task{task(3000), task(2000)}, Reduces: []lowerbound.Task{task(4000)}}
+	}
+	nodes := []lowerbound.Node{{MapSlots: 1, ReduceSlots: 1}}
+	for _, c := range []struct {
+		name  string
+		jobs  []lowerbound.Job
+		parts int
+	}{
+		// 9 s of work from 0: the second job, at 2^26 s ≈ 2^36 ms, finds
+		// the node idle; the third (9 s after it) does too.
+		{"gap 2^36", []lowerbound.Job{job(0, 8000), job(1000<<26, 10000), job(1000<<26+9000, 9000)}, 3},
+		{"gap 2^30", []lowerbound.Job{job(0, 8000), job(1000<<20, 8000)}, 2},
+		// 8 s after the first: 9 s of its work might still run.
+		{"no idle gap", []lowerbound.Job{job(0, 8000), job(8000, 8000)}, 0},
+	} {
+		p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: nodes, Jobs: c.jobs}
+		opt, err := lowerbound.Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Bound(context.Background(), p, Options{WindowJobs: len(c.jobs), UnitMs: 1000, Solve: solve.Options{Solver: "native"}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		w := r.Windows[0]
+		t.Logf("%s: late %d, max turnaround %d ms, %d parts; optimum %d, %d ms", c.name, r.LateJobs, r.MaxTurnaroundMs, w.Parts, opt.LateJobs, opt.MaxTurnaround)
+		if w.Parts != c.parts {
+			t.Errorf("%s: %d parts, want %d", c.name, w.Parts, c.parts)
+		}
+		if int64(r.LateJobs) > opt.LateJobs || r.MaxTurnaroundMs > opt.MaxTurnaround {
+			t.Errorf("%s: late ≥ %d, max turnaround ≥ %d ms above the optimum %d, %d ms", c.name, r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
+		}
+		if !r.Exact || int64(r.LateJobs) != opt.LateJobs || r.MaxTurnaroundMs != opt.MaxTurnaround {
+			t.Errorf("%s: exact %v, late %d, max turnaround %d ms; want exact at the optimum %d, %d ms", c.name, r.Exact, r.LateJobs, r.MaxTurnaroundMs, opt.LateJobs, opt.MaxTurnaround)
 		}
 	}
 }

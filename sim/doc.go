@@ -1,7 +1,8 @@
 // Package sim is a deterministic discrete-event simulator of a slot-based
 // Hadoop 1 cluster on which online scheduling policies run (policies.md §1).
 //
-// It is plain data plus an event heap and imports nothing of ours: a
+// It is plain data plus an event heap and imports nothing of ours but
+// internal/hugepage, a leaf that asks the kernel for huge pages: a
 // Workload (cluster, users, jobs with their true task durations) goes in,
 // a Policy makes every decision, and a Result with a per-task trace comes
 // out. The trace is re-verified by sim/check, which shares no logic with

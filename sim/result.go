@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
-
-	"github.com/mrbound/mrbound/internal/plural"
 )
 
 // Outcome is how a trace segment ended. The zero value is unknown (still
@@ -274,6 +272,10 @@ func finishMetrics(w *Workload, jobs []JobOutcome, m Metrics, busy, busyMap floa
 
 // String is a one-line summary.
 func (r *Result) String() string {
+	jobs := "jobs"
+	if r.Metrics.Jobs == 1 {
+		jobs = "job" // inline, not internal/plural: the engine imports nothing of ours
+	}
 	return fmt.Sprintf("%s: %d/%d %s, makespan %.1f s, mean turnaround %.1f s, late %d", r.Policy,
-		r.Metrics.CompletedJobs, r.Metrics.Jobs, plural.Noun(float64(r.Metrics.Jobs), "job"), r.Metrics.Makespan, r.Metrics.MeanTurnaround, r.Metrics.LateJobs)
+		r.Metrics.CompletedJobs, r.Metrics.Jobs, jobs, r.Metrics.Makespan, r.Metrics.MeanTurnaround, r.Metrics.LateJobs)
 }

@@ -334,7 +334,7 @@ func (w *Workload) Validate() error {
 					return badf(tp(i), "demands RAM %g and disk %g, more than any node with a %s slot has", ram, disk, [2]string{"map", "reduce"}[k])
 				}
 				if len(byGroup) > 0 && len(byGroup) < groups {
-					return badf(tp(i)+".by_group", "%d durations for %d node groups", len(byGroup), groups)
+					return badf(tp(i)+".by_group", "duration count %d, want one per node group (%d)", len(byGroup), groups)
 				}
 				for r, x := range replicas {
 					if x < 0 || x >= len(c.Nodes) || slices.Contains(replicas[:r], x) {
@@ -345,7 +345,7 @@ func (w *Workload) Validate() error {
 					return badf(tp(i)+".replicas", "a reduce reads no block")
 				}
 				if len(replicas) > maxRep {
-					return badf(tp(i)+".replicas", "%d replicas, more than the cluster's %d", len(replicas), maxRep)
+					return badf(tp(i)+".replicas", "replica count %d, more than the cluster's %d", len(replicas), maxRep)
 				}
 				for g, d := range byGroup {
 					if d < 0 {

@@ -63,7 +63,7 @@ func TestValidateTaskExtras(t *testing.T) {
 		{"negative estimate", "jobs[0].maps[0]: negative duration or demand", func(j *Job) { j.Maps[0].SetEstimate(-1) }},
 		{"nan ram", "jobs[0].maps[1]: negative duration or demand", func(j *Job) { j.Maps[1].SetDemand(math.NaN(), 0) }},
 		{"negative disk", "jobs[0].reduces[0]: negative duration or demand", func(j *Job) { j.Reduces[0].SetDemand(0, -1) }},
-		{"short by_group", "jobs[0].maps[0].by_group: 1 durations for 2 node groups", func(j *Job) { j.Maps[0].SetByGroup([]Time{1}) }},
+		{"short by_group", "jobs[0].maps[0].by_group: duration count 1, want one per node group (2)", func(j *Job) { j.Maps[0].SetByGroup([]Time{1}) }},
 		{"negative by_group", "jobs[0].maps[0].by_group[1]: negative duration", func(j *Job) { j.Maps[0].SetByGroup([]Time{1, -1}) }},
 		{"replica out of range", "jobs[0].maps[1].replicas[1]: node 2 is not a distinct node", func(j *Job) { j.Maps[1].SetReplicas([]int{0, 2}) }},
 		{"replica twice", "jobs[0].maps[1].replicas[1]: node 0 is not a distinct node", func(j *Job) { j.Maps[1].SetReplicas([]int{0, 0}) }},

@@ -493,13 +493,9 @@ func auditFineUnits(t *testing.T, name string, d auditDraw, opt *lowerbound.Opti
 	p := d.p
 	for _, m := range optimumMetrics {
 		want := opt.Value(m, len(p.Jobs))
-		for x, ctx := range []context.Context{context.Background(), solvertest.Countdown(200)} {
-			so := solve.Options{Solver: "native"}
-			if x == 0 {
-				so.NodeLimit = 1
-			}
-			what := fmt.Sprintf("%s %v (fine units), node limit %d, countdown %v", name, m, so.NodeLimit, x == 1)
-			r, err := Optimum(ctx, p, m, Options{UnitMs: d.unitMs, Solve: so, MaxColumns: 1200})
+		for _, stop := range earlyStops() {
+			what := fmt.Sprintf("%s %v (fine units), %s", name, m, stop.name)
+			r, err := Optimum(stop.ctx, p, m, Options{UnitMs: d.unitMs, Solve: stop.solve, MaxColumns: 1200})
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", what, err, dumpStream(p, d.unitMs))
 			}
@@ -509,6 +505,24 @@ func auditFineUnits(t *testing.T, name string, d auditDraw, opt *lowerbound.Opti
 			st.fineStopped++
 			checkStreamOptimum(t, what, p, m, r, want)
 		}
+	}
+}
+
+// earlyStop is one way of stopping Optimum long before it could prove
+// anything at fine units.
+type earlyStop struct {
+	name  string
+	ctx   context.Context
+	solve solve.Options
+}
+
+// earlyStops are a node limit of 1 and a context done after 200 checks
+// (solvertest.Countdown: deterministic); fresh for every run, as the
+// countdown is used up.
+func earlyStops() []earlyStop {
+	return []earlyStop{
+		{"node limit 1", context.Background(), solve.Options{Solver: "native", NodeLimit: 1}},
+		{"countdown 200", solvertest.Countdown(200), solve.Options{Solver: "native"}},
 	}
 }
 

@@ -350,6 +350,23 @@ func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpsce
 	if incumbent > 0 && incumbent < ub {
 		ub, ubBy = incumbent, "a verified schedule has"
 	}
+	// accept takes a verified schedule as the best so far (each one the
+	// search finds is better than the last); one below the proven bound is
+	// a bug, never a result.
+	accept := func(s *mrcp.Schedule, what string) error {
+		mk := 0
+		for _, jo := range s.Jobs {
+			mk = max(mk, jo.Completion-first)
+		}
+		if mk < lo {
+			return fmt.Errorf("windowbound: %s has a makespan of %d units, below the proven %d", what, mk, lo)
+		}
+		best, have = s, mk
+		if mk < ub {
+			ub, ubBy = mk, "a verified schedule has"
+		}
+		return nil
+	}
 	// The greedy schedule in arrival order, checked, is the first upper
 	// end: the search then starts near the optimum rather than at the
 	// horizon (fewer decisions, and a schedule to report however soon a
@@ -359,16 +376,8 @@ func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpsce
 		order[i] = i
 	}
 	if g := mrcp.Greedy(in, order); mrcp.Check(in, g) == nil {
-		mk := 0
-		for _, jo := range g.Jobs {
-			mk = max(mk, jo.Completion-first)
-		}
-		if mk < lo {
-			return nil, fmt.Errorf("windowbound: the greedy schedule has a makespan of %d units, below the proven %d", mk, lo)
-		}
-		best, have = g, mk
-		if mk < ub {
-			ub, ubBy = mk, "a verified schedule has"
+		if err := accept(g, "the greedy schedule"); err != nil {
+			return nil, err
 		}
 	}
 	status := solve.Optimal
@@ -404,17 +413,8 @@ func makespanByDecisions(ctx context.Context, p *lowerbound.Problem, in *mrcpsce
 		}
 		switch {
 		case out.Schedule != nil && out.Schedule.LateJobs == 0:
-			mk := 0
-			for _, jo := range out.Schedule.Jobs {
-				mk = max(mk, jo.Completion-first)
-			}
-			if mk < lo {
-				// a verified schedule below a proven bound: a bug, never a result
-				return nil, fmt.Errorf("windowbound: a verified schedule has a makespan of %d units, below the proven %d", mk, lo)
-			}
-			best, have = out.Schedule, mk
-			if mk < ub {
-				ub, ubBy = mk, "a verified schedule has"
+			if err := accept(out.Schedule, "a verified schedule"); err != nil {
+				return nil, err
 			}
 		case math.Ceil(out.Result.Bound-boundSlack) >= 1:
 			lo = T + 1 // at least one job late in every schedule

@@ -327,20 +327,16 @@ func TestOptimumLimitsHoldAtFineUnits(t *testing.T) {
 		}
 		for _, m := range optimumMetrics {
 			want := opt.Value(m, len(p.Jobs))
-			for y, ctx := range []context.Context{context.Background(), solvertest.Countdown(200)} {
-				so := solve.Options{Solver: "native"}
-				if y == 0 {
-					so.NodeLimit = 1
-				}
-				what := fmt.Sprintf("stream %d %v, node limit %d, countdown %v", x, m, so.NodeLimit, y == 1)
-				r, err := Optimum(ctx, p, m, Options{UnitMs: 1, Solve: so})
+			for _, stop := range earlyStops() {
+				what := fmt.Sprintf("stream %d %v, %s", x, m, stop.name)
+				r, err := Optimum(stop.ctx, p, m, Options{UnitMs: 1, Solve: stop.solve})
 				if err != nil || r == nil {
 					t.Fatalf("%s: %v, %v", what, r, err)
 				}
 				checkStreamOptimum(t, what, p, m, r, want)
 				// Optimal at one node only where no search ran: the greedy
 				// makespan meets the certified bound (stream 2).
-				if y == 0 && !r.Status.IsLimit() && (m != lowerbound.Makespan || r.Status != solve.Optimal) {
+				if stop.solve.NodeLimit == 1 && !r.Status.IsLimit() && (m != lowerbound.Makespan || r.Status != solve.Optimal) {
 					t.Errorf("%s: %v, want a limit", what, r.Status)
 				}
 				if m == lowerbound.Makespan && r.Placements == nil {

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -99,16 +97,7 @@ func ReadSweep(name string, rd io.Reader) ([]SweepRecord, error) { return SweepR
 // IsLegacySweep reports whether a sweep table's content starts with an
 // older header (legacySweepHeaders), which a resumed run rewrites before
 // appending to it.
-func IsLegacySweep(table []byte) bool {
-	line, _, _ := bytes.Cut(table, []byte("\n"))
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	for _, h := range legacySweepHeaders {
-		if string(line) == strings.Join(h, ",") {
-			return true
-		}
-	}
-	return false
-}
+func IsLegacySweep(table []byte) bool { return SweepRecords.HasLegacyHeader(table) }
 
 // parseSweepRow reads a row of any header (the two of the current width
 // differ in a name only). A row without the unit column has its times in ms:

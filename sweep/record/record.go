@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -40,6 +41,17 @@ func (c Codec[R]) width(header []string) (n int, current, ok bool) {
 		}
 	}
 	return 0, false, false
+}
+
+// HasLegacyHeader reports whether data, a records file's content, starts
+// with one of the Legacy headers (a file to rewrite before appending).
+func (c Codec[R]) HasLegacyHeader(data []byte) bool {
+	header, err := csv.NewReader(bytes.NewReader(data)).Read()
+	if err != nil {
+		return false
+	}
+	_, current, ok := c.width(header)
+	return ok && !current
 }
 
 // Read reads a records file (as written by WriteAll or a Session); name labels

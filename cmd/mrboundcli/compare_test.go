@@ -13,18 +13,8 @@ import (
 // killed sweep) is resumed: the partial line is dropped, finished instances
 // are not redone, and the table ends as a full run's.
 func TestCompareSweepResumesAfterKill(t *testing.T) {
-	dir := t.TempDir()
-	table := filepath.Join(dir, "t.csv")
-	args := []string{"mrbound", "compare", "--family", "mrcp-small", "--jobs", "4", "--lambdas", "1/60,1/30", "--seeds", "1",
-		"--policies", "fifo,edf", "--table", table}
+	table, args, full := fullSweepTable(t)
 	var out, errb bytes.Buffer
-	if code := run(args, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	full, err := os.ReadFile(table)
-	if err != nil {
-		t.Fatal(err)
-	}
 	lines := strings.SplitAfter(string(full), "\n")
 	for _, cut := range []string{
 		// the header, the first instance (two rows) and half of the third row
@@ -51,18 +41,8 @@ func TestCompareSweepResumesAfterKill(t *testing.T) {
 // resumed: its rows are kept, in seconds under the current header, and the
 // rest is appended.
 func TestCompareSweepResumesLegacyTable(t *testing.T) {
-	dir := t.TempDir()
-	table := filepath.Join(dir, "t.csv")
-	args := []string{"mrbound", "compare", "--family", "mrcp-small", "--jobs", "4", "--lambdas", "1/60,1/30", "--seeds", "1",
-		"--policies", "fifo,edf", "--table", table}
+	table, args, full := fullSweepTable(t)
 	var out, errb bytes.Buffer
-	if code := run(args, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	full, err := os.ReadFile(table)
-	if err != nil {
-		t.Fatal(err)
-	}
 	lines := strings.Split(strings.TrimSuffix(string(full), "\n"), "\n")
 	if lines[0] != "workload,lambda_per_s,load,seed,policy,metric,unit,value,bound,ratio,bound_status,verified" {
 		t.Fatalf("header %q", lines[0])
@@ -115,4 +95,23 @@ func TestCompareSweepResumesLegacyTable(t *testing.T) {
 	if string(again) != strings.Join(want, "\n")+"\n" {
 		t.Errorf("resumed from\n%s\nthe table\n%s\nwant\n%s", strings.Join(unitOnly, "\n"), again, strings.Join(want, "\n"))
 	}
+}
+
+// fullSweepTable runs a small compare sweep to completion in a temporary
+// directory and returns its table's path, the command (to resume it) and
+// the table's content.
+func fullSweepTable(t *testing.T) (table string, args []string, full []byte) {
+	t.Helper()
+	table = filepath.Join(t.TempDir(), "t.csv")
+	args = []string{"mrbound", "compare", "--family", "mrcp-small", "--jobs", "4", "--lambdas", "1/60,1/30", "--seeds", "1",
+		"--policies", "fifo,edf", "--table", table}
+	var out, errb bytes.Buffer
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	full, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return table, args, full
 }

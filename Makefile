@@ -88,6 +88,7 @@ test: setup slurm python rsvg
 	$(GO) test -run '^$$' -fuzz '^FuzzReadNodes$$' -fuzztime 30000x -fuzzminimizetime 1s ./workload/sls
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30000x -fuzzminimizetime 1s ./workload/rumen
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime 30000x -fuzzminimizetime 1s ./workload/jobfile
+	$(GO) test -run '^$$' -fuzz '^FuzzReadSweep$$' -fuzztime 30000x -fuzzminimizetime 1s ./compare
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10000x -fuzzminimizetime 1s ./instances/jlassiscenario
 	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/mrcpscenario
 	$(GO) test -run '^$$' -fuzz FuzzParseErrors -fuzztime 10000x -fuzzminimizetime 1s ./instances/coshhscenario

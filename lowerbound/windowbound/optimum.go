@@ -128,7 +128,9 @@ func spanMs(p *lowerbound.Problem) int64 {
 // starts every task at a sum of data), so an Optimal status gives the
 // optimum of the problem the simulator runs. o.WindowJobs is not read; with
 // o.MaxColumns, nil is also returned for a total or mean turnaround model
-// of more columns.
+// of more columns. A stream with idle gaps (gapParts) is solved in parts,
+// each within its own unit and span limit, for every metric but the
+// product (optimumInParts).
 func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options) (*StreamOptimum, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err

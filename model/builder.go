@@ -358,7 +358,15 @@ func (b *Builder) refName(r nameRef) string {
 // variable repeated within a row are summed; entries that sum to exactly zero
 // are dropped. The builder may be used again afterwards; the model shares no
 // memory with it.
-func (b *Builder) Build() (*Model, error) {
+func (b *Builder) Build() (*Model, error) { return b.BuildStop(nil) }
+
+// BuildStop is Build that gives up, with ErrStopped and no model, once stop
+// (nil: never) returns true: it is asked between the steps and every
+// stopEvery names, rows or columns within one, for a caller with a
+// deadline (naming and validating a time-indexed model of 10^5 columns
+// takes a few tenths of a second).
+func (b *Builder) BuildStop(stop func() bool) (*Model, error) {
+	pl := &poller{stop: stop}
 	if b.err != nil {
 		return nil, b.err
 	}
@@ -374,14 +382,13 @@ func (b *Builder) Build() (*Model, error) {
 		RowLower:  append([]float64(nil), b.rowLo...),
 		RowUpper:  append([]float64(nil), b.rowUp...),
 	}
-	if names := b.names(b.colName); names != nil {
-		m.ColNames = names
-	}
-	if names := b.names(b.rowName); names != nil {
-		m.RowNames = names
-	}
+	m.ColNames = b.names(b.colName, pl)
+	m.RowNames = b.names(b.rowName, pl)
 	// Non-finite coefficients are reported before the transpose, by row.
 	for i := 0; i < r; i++ {
+		if pl.due() {
+			return nil, ErrStopped
+		}
 		for k := b.rowStart[i]; k < b.rowStart[i+1]; k++ {
 			if c, v := b.terms.at(k); math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, rowErr(m, i, "coefficient %v on column %s", v, m.ColName(int(c)))
@@ -405,6 +412,9 @@ func (b *Builder) Build() (*Model, error) {
 	next := make([]int, n)
 	copy(next, start[:n])
 	for i := 0; i < r; i++ {
+		if pl.due() {
+			return nil, ErrStopped
+		}
 		for k := b.rowStart[i]; k < b.rowStart[i+1]; k++ {
 			c, v := b.terms.at(k)
 			p := next[c]
@@ -430,13 +440,18 @@ func (b *Builder) Build() (*Model, error) {
 	}
 	start[n] = w
 	m.ColStart, m.RowIndex, m.Value = start, rows[:w:w], vals[:w:w]
-	if err := m.Validate(); err != nil {
+	if err := m.validate(pl); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-func (b *Builder) names(refs []nameRef) []string {
+// names are the names of refs, or nil when none has one (or pl stopped:
+// the caller asks pl again).
+func (b *Builder) names(refs []nameRef, pl *poller) []string {
+	if pl.due() {
+		return nil
+	}
 	named := false
 	for _, r := range refs {
 		if r.entry >= 0 || r.family != 0 {
@@ -452,6 +467,9 @@ func (b *Builder) names(refs []nameRef) []string {
 	var buf []byte
 	ends := make([]int, len(refs))
 	for i, r := range refs {
+		if pl.due() {
+			return nil
+		}
 		if r.family != 0 {
 			buf = grow(buf, 64) // doubling; append alone would grow by 1.25
 			buf = b.families[r.family-1].appendEntryName(buf, int(r.entry))

@@ -261,3 +261,44 @@ func TestFormatKeyMatchesFmt(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildStop: BuildStop with a stop that says so at its first question,
+// or at any later one on a model of 5,000 named columns and rows, returns
+// ErrStopped and no model; one that never does builds what Build builds.
+// ValidateStop likewise, on the built model.
+func TestBuildStop(t *testing.T) {
+	b := NewBuilder("stop")
+	rows := NewRowFamily[int](b, "cap")
+	prev := b.Continuous("x0", 0, 1)
+	for i := 1; i < 5000; i++ {
+		x := b.Continuous(fmt.Sprintf("x%d", i), 0, 1)
+		rows.LessEq(i, ex(0, tm(x, 1), tm(prev, 2)), 3)
+		prev = x
+	}
+	want, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	got, err := b.BuildStop(func() bool { asked++; return false })
+	if err != nil || got.NumCols() != want.NumCols() || got.NumRows() != want.NumRows() || got.NumNonzeros() != want.NumNonzeros() ||
+		got.RowName(7) != want.RowName(7) || got.ColName(4999) != want.ColName(4999) {
+		t.Fatalf("never stopped: %v; want the model Build makes", err)
+	}
+	if asked < 10 {
+		t.Fatalf("%d questions over 5,000 columns and rows: the loops do not ask", asked)
+	}
+	for _, after := range []int{0, 1, asked / 3, asked / 2, asked - 1} {
+		calls := 0
+		m, err := b.BuildStop(func() bool { calls++; return calls > after })
+		if !errors.Is(err, ErrStopped) || m != nil {
+			t.Errorf("stop after %d of %d questions: %v, model %v; want ErrStopped and none", after, asked, err, m != nil)
+		}
+	}
+	if err := want.ValidateStop(func() bool { return true }); !errors.Is(err, ErrStopped) {
+		t.Errorf("ValidateStop stopped at once: %v", err)
+	}
+	if err := want.ValidateStop(func() bool { return false }); err != nil {
+		t.Errorf("ValidateStop never stopped: %v", err)
+	}
+}

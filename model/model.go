@@ -248,7 +248,41 @@ func rowErr(m *Model, i int, format string, a ...any) error {
 
 // Validate checks every invariant stated on Model's fields and returns the
 // first violation, naming the row or column.
-func (m *Model) Validate() error {
+func (m *Model) Validate() error { return m.validate(&poller{}) }
+
+// ValidateStop is Validate that gives up with ErrStopped once stop (nil:
+// never) returns true, asked every stopEvery columns, rows or names: a
+// solve with a deadline validates its model first.
+func (m *Model) ValidateStop(stop func() bool) error { return m.validate(&poller{stop: stop}) }
+
+// ErrStopped is returned by Builder.BuildStop and Model.ValidateStop when
+// their stop function said to stop.
+var ErrStopped = errors.New("model: stopped")
+
+// stopEvery is how many names, rows or columns go between two calls of a
+// stop function (a call may read the clock, well under a microsecond; a
+// thousand rows take a few).
+const stopEvery = 1024
+
+// poller asks a stop function every stopEvery calls of due and keeps a
+// stop once seen; a nil stop never stops.
+type poller struct {
+	stop func() bool
+	n    int
+	hit  bool
+}
+
+func (p *poller) due() bool {
+	if p.stop == nil || p.hit {
+		return p.hit
+	}
+	if p.n++; p.n%stopEvery == 1 {
+		p.hit = p.stop()
+	}
+	return p.hit
+}
+
+func (m *Model) validate(pl *poller) error {
 	n, r := m.NumCols(), m.NumRows()
 	if m.Sense != Minimize && m.Sense != Maximize {
 		return &ValidationError{Where: "objective", Problem: "sense must be minimize or maximize"}
@@ -266,6 +300,9 @@ func (m *Model) Validate() error {
 		return &ValidationError{Where: "matrix", Problem: "column starts do not match the entries"}
 	}
 	for j := 0; j < n; j++ {
+		if pl.due() {
+			return ErrStopped
+		}
 		if c := m.Obj[j]; math.IsNaN(c) || math.IsInf(c, 0) {
 			return colErr(m, j, "objective coefficient %v is not finite", c)
 		}
@@ -301,11 +338,14 @@ func (m *Model) Validate() error {
 		}
 	}
 	for i := 0; i < r; i++ {
+		if pl.due() {
+			return ErrStopped
+		}
 		if err := checkBounds(m.RowLower[i], m.RowUpper[i]); err != "" {
 			return rowErr(m, i, "%s", err)
 		}
 	}
-	return checkNames(m)
+	return checkNames(m, pl)
 }
 
 func checkBounds(lo, up float64) string {
@@ -322,12 +362,15 @@ func checkBounds(lo, up float64) string {
 	return ""
 }
 
-func checkNames(m *Model) error {
+func checkNames(m *Model, pl *poller) error {
 	if m.ColNames == nil && m.RowNames == nil {
 		return nil
 	}
 	seen := make(map[string]bool, len(m.ColNames))
 	for j, s := range m.ColNames {
+		if pl.due() {
+			return ErrStopped
+		}
 		if s == "" {
 			continue
 		}
@@ -341,6 +384,9 @@ func checkNames(m *Model) error {
 	}
 	clear(seen)
 	for i, s := range m.RowNames {
+		if pl.due() {
+			return ErrStopped
+		}
 		if s == "" {
 			continue
 		}

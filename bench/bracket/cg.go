@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"syscall"
 
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
 )
@@ -31,15 +32,16 @@ func cgLine(p *lowerbound.Problem, n float64, intervals, steps int) error {
 		res, st, err := lowerbound.IntervalLagrangianCG(context.Background(), p, lo,
 			lowerbound.CGOptions{Rounds: cgRounds, ThetaSteps: cgTheta, SeedEvery: cgSeedEvery, Box: cgBox, MasterNoStarts: cgMasterNoStarts,
 				Log: func(r int, m, b float64, rows, cols int) {
-					fmt.Printf("    round %d: master %.3f, best %.3f, %d rows, %d columns, %.1f CPU s\n", r, m/n, b/n, rows, cols, cpuSeconds()-c0)
+					fmt.Printf("    round %d: master %.3f, best %.3f, %s, %s, %.1f CPU s\n", r, m/n, b/n, plural.Count(rows, "row"), plural.Count(cols, "column"), cpuSeconds()-c0)
 				}, Solve: solve.Options{Solver: "highs", Threads: 1}})
 		if err != nil {
 			return err
 		}
 		var ru syscall.Rusage
 		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		fmt.Printf("  column generation (NoStarts %v, %d steps): seed %.3f → %.3f s mean; master %.3f; %d rounds, %d improving at the end, %d columns, %d rows; %.1f CPU s, peak RSS %d MB\n",
-			noStarts, steps, st.Seed/n, res.Value/n, st.Master/n, st.Rounds, st.Improving, st.Columns, st.MasterRows, cpuSeconds()-c0, ru.Maxrss/1024)
+		fmt.Printf("  column generation (NoStarts %v, %s): seed %.3f → %.3f s mean; master %.3f; %s, %d improving at the end, %s, %s; %.1f CPU s, peak RSS %d MB\n",
+			noStarts, plural.Count(steps, "step"), st.Seed/n, res.Value/n, st.Master/n, plural.Count(st.Rounds, "round"), st.Improving,
+			plural.Count(st.Columns, "column"), plural.Count(st.MasterRows, "row"), cpuSeconds()-c0, ru.Maxrss/1024)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs" // the interval LP
@@ -36,11 +37,11 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 	}
 	fmt.Printf("| first hours | jobs | LP (P), HiGHS: mean s (CPU s) | §4b Lagrangian")
 	for _, s := range steps {
-		fmt.Printf(" | %d steps", s)
+		fmt.Printf(" | %s", plural.Count(s, "step"))
 	}
 	fmt.Printf(" | with §4c")
 	for _, s := range steps {
-		fmt.Printf(" | %d steps", s)
+		fmt.Printf(" | %s", plural.Count(s, "step"))
 	}
 	fmt.Println(" |")
 	for _, h := range hours {
@@ -60,7 +61,7 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 			if err != nil {
 				return err
 			}
-			fmt.Printf("%.3f (%s, %d cols, %.1f)", lp.Value/n, lp.Status, lp.Cols, cpuSeconds()-c0)
+			fmt.Printf("%.3f (%s, %s, %.1f)", lp.Value/n, lp.Status, plural.Count(lp.Cols, "col"), cpuSeconds()-c0)
 		}
 		fmt.Printf(" | ")
 		for _, noStarts := range []bool{true, false} {

@@ -32,6 +32,7 @@ import (
 
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/instances/coshhscenario"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
@@ -146,10 +147,10 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 		if err != nil {
 			return err
 		}
-		name := fmt.Sprintf("FB-2009 day 0, %d nodes", n)
+		name := fmt.Sprintf("FB-2009 day 0, %s", plural.Count(n, "node"))
 		if hours > 0 {
 			cutHours(w, hours)
-			name = fmt.Sprintf("FB-2009 day 0, first %g h (%d jobs), %d nodes", hours, len(w.Jobs), n)
+			name = fmt.Sprintf("FB-2009 day 0, first %g h (%s), %s", hours, plural.Count(len(w.Jobs), "job"), plural.Count(n, "node"))
 		}
 		insts = append(insts, instance{name, w, split(swimPols)})
 	}
@@ -225,8 +226,8 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 			if out.Upper.Stopped != "" {
 				stopped = ", stopped: " + out.Upper.Stopped
 			}
-			fmt.Printf("| %s | %s | %s (%s) | %s (%s) | %s | %s | %s | %d runs, %v%s |\n", in.name, m, secs(r.Bound, m), r.By,
-				secs(bestPol, m), bestPolBy, off, bracket, ratio, out.Upper.Evaluations,
+			fmt.Printf("| %s | %s | %s (%s) | %s (%s) | %s | %s | %s | %s, %v%s |\n", in.name, m, secs(r.Bound, m), r.By,
+				secs(bestPol, m), bestPolBy, off, bracket, ratio, plural.Count(out.Upper.Evaluations, "run"),
 				(time.Since(t0) - out.BoundWall).Round(time.Second), stopped)
 			if gap && m == lowerbound.MeanTurnaround && out.Upper.Best != nil && lagrangeIterations > 0 {
 				g, err := gapTable(in, out.Problem, out.Upper.Best.Completion, lagrangeIterations)
@@ -313,7 +314,7 @@ func gapTable(in instance, p *lowerbound.Problem, c []int64, iterations int) (st
 		r.sched += float64(c[j]-p.Jobs[j].Arrival) / n / 1000
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%s, mean turnaround: interval Lagrangian %.2f s (%d steps) = charged + priced − %.2f s of priced capacity\n\n", in.name, res.Value/n/1000, res.Iterations, capPriced/n/1000)
+	fmt.Fprintf(&b, "\n%s, mean turnaround: interval Lagrangian %.2f s (%s) = charged + priced − %.2f s of priced capacity\n\n", in.name, res.Value/n/1000, plural.Count(res.Iterations, "step"), capPriced/n/1000)
 	fmt.Fprintln(&b, "| jobs | count | Lagrangian charge (s of the mean) | priced work (s) | best offline schedule (s) | schedule − charge (s) |")
 	fmt.Fprintln(&b, "|---|---:|---:|---:|---:|---:|")
 	for k, r := range rows {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/upperbound"
@@ -146,7 +147,7 @@ func waitTable(in instance) (string, error) {
 		s += fmt.Sprintf("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f |\n", classes[c], r.jobs, r.mapWait, r.mapSpan, r.redWait, r.redSpan, r.all)
 	}
 	m := math.Max(1, float64(len(readies)))
-	s += fmt.Sprintf("\n%d one-reduce jobs waited after their maps for their reduce to start (a slot busy, or held idle by srpt-hold), %.1f s on average; when their reduce became ready, of the %d reduce slots, jobs with ≤ 1 / 2–50 / > 50 reduces ran tasks on %.1f / %.1f / %.1f on average (a slot held idle is in none).\n",
-		len(readies), wait/m, slots, held[0]/m, held[1]/m, held[2]/m)
+	s += fmt.Sprintf("\n%s waited after their maps for their reduce to start (a slot busy, or held idle by srpt-hold), %.1f s on average; when their reduce became ready, of the %s, jobs with ≤ 1 / 2–50 / > 50 reduces ran tasks on %.1f / %.1f / %.1f on average (a slot held idle is in none).\n",
+		plural.Count(len(readies), "one-reduce job"), wait/m, plural.Count(slots, "reduce slot"), held[0]/m, held[1]/m, held[2]/m)
 	return s, nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
@@ -130,7 +131,7 @@ func Run(w *sim.Workload, names []string, o sim.Options, cl Classes) ([]Row, err
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if res.Rejected > 0 {
-			return nil, fmt.Errorf("%s: %d rejected actions", name, res.Rejected)
+			return nil, fmt.Errorf("%s: %s", name, plural.Count(res.Rejected, "rejected action"))
 		}
 		r := Row{Policy: name, Jobs: len(w.Jobs), Completed: res.Metrics.CompletedJobs, Killed: res.Metrics.Killed,
 			Suspended: res.Metrics.Suspended, WorkLost: res.Metrics.WorkLost, Offers: tp.n, OfferWorst: tp.worst, Wall: res.Wall,
@@ -139,7 +140,7 @@ func Run(w *sim.Workload, names []string, o sim.Options, cl Classes) ([]Row, err
 			r.OfferMean = tp.sum / time.Duration(tp.n)
 		}
 		if r.Completed != r.Jobs {
-			return nil, fmt.Errorf("%s: %d of %d jobs completed", name, r.Completed, r.Jobs)
+			return nil, fmt.Errorf("%s: %d of %s completed", name, r.Completed, plural.Count(r.Jobs, "job"))
 		}
 		slow := make([]float64, 0, len(w.Jobs))
 		r.completion = make([]sim.Time, len(w.Jobs))

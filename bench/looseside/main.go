@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/lowerbound/bnb"
 	"github.com/mrbound/mrbound/policy"
@@ -202,7 +203,8 @@ func run(seeds string, f family, searchNodes int64, evals int) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("family: %d nodes (%d map, %d reduce slots), %d short + %d wide jobs, reduce load %.2f\n\n", f.nodes, 2*f.nodes, f.nodes, f.short, f.wide, f.rho)
+	fmt.Printf("family: %s (%s, %s), %s + %s, reduce load %.2f\n\n", plural.Count(f.nodes, "node"), plural.Count(2*f.nodes, "map slot"),
+		plural.Count(f.nodes, "reduce slot"), plural.Count(f.short, "short job"), plural.Count(f.wide, "wide job"), f.rho)
 	fmt.Println("| seed | tasks | OPT (s) | search | bound (by) | Lagrangian | srpt | best offline (by) | upper/OPT | OPT/bound | srpt/OPT | CPU s |")
 	fmt.Println("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	var rows []row
@@ -217,8 +219,8 @@ func run(seeds string, f family, searchNodes int64, evals int) error {
 		if !r.proven {
 			optCol = fmt.Sprintf("≥ %.2f", r.opt/1000)
 		}
-		fmt.Printf("| %d | %d | %s | %s, %d nodes | %.2f (%s) | %.2f | %.2f | %.2f (%s) | %.4f | %.4f | %.4f | %.1f |\n",
-			r.seed, r.tasks, optCol, r.status, r.nodes, r.bound/1000, r.boundBy, r.lagr/1000, r.srpt/1000,
+		fmt.Printf("| %d | %d | %s | %s, %s | %.2f (%s) | %.2f | %.2f | %.2f (%s) | %.4f | %.4f | %.4f | %.1f |\n",
+			r.seed, r.tasks, optCol, r.status, plural.Count(int(r.nodes), "node"), r.bound/1000, r.boundBy, r.lagr/1000, r.srpt/1000,
 			r.upper/1000, r.upperBy, r.upper/r.opt, r.opt/r.bound, r.srpt/r.opt, r.cpu.Seconds())
 		if timeIndexed {
 			fmt.Printf("|   | time-indexed LP %.2f s: OPT/LP %.4f, LP/bound %.4f, (LP − bound)/OPT %+.2f %%, %.1f CPU s; interval LP (§4b, 1,024 steps) %.2f s, %.1f CPU s |\n",

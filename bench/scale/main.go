@@ -35,6 +35,7 @@ import (
 	"github.com/mrbound/mrbound/internal/atomicfile"
 	"github.com/mrbound/mrbound/internal/cputime"
 	"github.com/mrbound/mrbound/internal/gcpace"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/policy"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
@@ -107,15 +108,15 @@ func run(out io.Writer, file string, blockMB float64, nodes int, polName string,
 	o := workload.DefaultOptions()
 	o.SWIM.BlockBytes = int64(blockMB * (1 << 20))
 	o.SWIMCluster.Nodes = nodes
-	fmt.Fprintf(out, "file %s, --block-mb %g, %d nodes, policy %s, heartbeat %d ms, %s, %d CPUs\n",
-		file, blockMB, nodes, polName, heartbeat, runtime.Version(), runtime.NumCPU())
+	fmt.Fprintf(out, "file %s, --block-mb %g, %s, policy %s, heartbeat %d ms, %s, %s\n",
+		file, blockMB, plural.Count(nodes, "node"), polName, heartbeat, runtime.Version(), plural.Count(runtime.NumCPU(), "CPU"))
 	p := start(out)
 	w, err := workload.Load(file, o)
 	if err != nil {
 		return err
 	}
 	tasks := w.NumTasks()
-	fmt.Fprintf(out, "workload   %d jobs, %d tasks\n", len(w.Jobs), tasks)
+	fmt.Fprintf(out, "workload   %s, %s\n", plural.Count(len(w.Jobs), "job"), plural.Count(tasks, "task"))
 	p.done("load", tasks)
 	pol, err := policy.New(polName, policy.Params{})
 	if err != nil {
@@ -164,8 +165,8 @@ func run(out io.Writer, file string, blockMB float64, nodes int, polName string,
 // printEngine prints the run's task events per CPU second of simCPU (what
 // else that CPU holds in note) and the process's peak resident set.
 func printEngine(out io.Writer, res *sim.Result, simCPU float64, tasks int, note string) {
-	fmt.Fprintf(out, "engine     %d task events, %d events, %.2f M task events per CPU second%s\n",
-		res.TaskEvents, res.Events, float64(res.TaskEvents)/simCPU/1e6, note)
+	fmt.Fprintf(out, "engine     %s, %s, %.2f M task events per CPU second%s\n",
+		plural.Count(int(res.TaskEvents), "task event"), plural.Count(int(res.Events), "event"), float64(res.TaskEvents)/simCPU/1e6, note)
 	if hwm, ok := peakRSS(); ok {
 		fmt.Fprintf(out, "peak RSS   %.0f MB, %.0f B/task\n", float64(hwm)/1e6, float64(hwm)/float64(tasks))
 	}
@@ -230,7 +231,8 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 	}
 	tasks := w.NumTasks()
 	gcpace.ForTasks(tasks) // as mrbound compare does (GOGC=100 in the environment: the default pacing)
-	fmt.Fprintf(out, "compare %s, --block-mb %g, %d nodes, %d jobs, %d tasks, policies %v\n", file, blockMB, nodes, len(w.Jobs), tasks, names)
+	fmt.Fprintf(out, "compare %s, --block-mb %g, %s, %s, %s, policies %v\n", file, blockMB, plural.Count(nodes, "node"),
+		plural.Count(len(w.Jobs), "job"), plural.Count(tasks, "task"), names)
 	var pols []simbridge.Named
 	for _, n := range names {
 		p, err := policy.New(n, policy.Params{})
@@ -278,7 +280,7 @@ func runCompare(out io.Writer, file string, blockMB float64, nodes int, names []
 	stopProfile()
 	fmt.Fprintf(out, "cpu %.2f s (offline side %.2f s wall), bound %.6g by %s\n", (cputime.Now() - c0).Seconds(), res.BoundWall.Seconds(), res.Report.Bound, res.Report.By)
 	if res.Upper != nil && res.Report.Upper != nil {
-		fmt.Fprintf(out, "upper side: %d simulator runs, upper %.6g by %s\n", res.Upper.Evaluations, *res.Report.Upper, res.Report.UpperBy)
+		fmt.Fprintf(out, "upper side: %s, upper %.6g by %s\n", plural.Count(res.Upper.Evaluations, "simulator run"), *res.Report.Upper, res.Report.UpperBy)
 	}
 	for _, row := range res.Report.Policies {
 		fmt.Fprintf(out, "  %-8s %.6g verified %v\n", row.Policy, row.Value, row.Verified)

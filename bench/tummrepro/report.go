@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/mrbound/mrbound/internal/plural"
 )
 
 // find returns the run of (experiment, workload, policy).
@@ -52,8 +54,8 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		}
 	}
 	if n := len(r.Ratio.Targets); n > 0 {
-		fmt.Fprintf(w, "\nTuMM on the mixed batch (johnson): the target s_m changed %d times (from %d to %d at the end)\n",
-			n-1, r.Ratio.Targets[0].MapSlots, r.Ratio.Targets[n-1].MapSlots)
+		fmt.Fprintf(w, "\nTuMM on the mixed batch (johnson): the target s_m changed %s (from %d to %d at the end)\n",
+			plural.Count(n-1, "time"), r.Ratio.Targets[0].MapSlots, r.Ratio.Targets[n-1].MapSlots)
 	}
 	fmt.Fprintf(w, "\nTPC-H-like chains, per-query makespan s, FIFO with Table 3's split → H_TuMM (published Table 5 in brackets)\n\n")
 	fmt.Fprintf(w, "| cluster | query | FIFO | H_TuMM | change | published FIFO → H_TuMM |\n|---|---|---|---|---|---|\n")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mrbound/mrbound/instances/tummscenario"
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/policy/tumm"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/sim/check"
@@ -150,7 +151,7 @@ func (r *Report) experiment(name string, g tummscenario.GenOptions, policies []s
 			return fmt.Errorf("%s %s: checker: %w", sc.Name, pn, err)
 		}
 		if res.Rejected > 0 || res.Metrics.CompletedJobs != len(w.Jobs) {
-			return fmt.Errorf("%s %s: %d rejected actions, %d of %d jobs done", sc.Name, pn, res.Rejected, res.Metrics.CompletedJobs, len(w.Jobs))
+			return fmt.Errorf("%s %s: %s, %d of %s done", sc.Name, pn, plural.Count(res.Rejected, "rejected action"), res.Metrics.CompletedJobs, plural.Count(len(w.Jobs), "job"))
 		}
 		run := Run{Experiment: name, Workload: label, Policy: pn, Makespan: res.Metrics.Makespan,
 			Utilisation: res.Metrics.Utilisation, Bound: lb, Wall: res.Wall, Decisions: res.Offers, Overhead: res.Overhead}

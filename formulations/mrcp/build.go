@@ -586,7 +586,14 @@ func (bt *Built) emit(in *mrcpscenario.Instance, o Options) (*Built, error) {
 	if !math.IsInf(bt.Cut, 1) {
 		b.LessEq("cutoff", obj, bt.Cut)
 	}
-	m, err := b.Build()
+	var stop func() bool
+	if o.stop != nil {
+		stop = o.stop.poll
+	}
+	m, err := b.BuildStop(stop)
+	if errors.Is(err, model.ErrStopped) {
+		return bt.withoutModel(), errBuildStopped
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mrcp: building the model: %w", err)
 	}

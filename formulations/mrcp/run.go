@@ -136,6 +136,11 @@ func RunInstance(ctx context.Context, path string, in *mrcpscenario.Instance, o 
 		out.finish(bt.Heuristic)
 		return out, nil
 	}
+	if err == nil && bo.stop.poll() {
+		// Built, but the deadline passed meanwhile: the solve would only
+		// validate and set up the model to stop at once.
+		err = errBuildStopped
+	}
 	if errors.Is(err, errBuildStopped) {
 		return stoppedInBuild(path, in, bt, bo.stop.status, t0), nil
 	}

@@ -240,6 +240,10 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 	// Precedence of reduce r (a group of one) after map group m of n_m
 	// tasks: n_m·F_r(τ) ≤ F_m(τ − e_m), i.e. r may have started by τ only
 	// when all n_m maps had started by τ − e_m (n_m = 1 is (3) itself).
+	// precPollEvery is how many precedence rows go between two reads of the
+	// context and the clock (a read is well under a microsecond, a row a
+	// few).
+	const precPollEvery = 256
 	type precKey struct {
 		R, M mrcpscenario.TaskRef
 		S    int
@@ -264,6 +268,11 @@ func (bt *Built) timeIndexed(b *model.Builder, o Options) error {
 			nm := len(gm.tasks)
 			mt := bt.tasks[gm.tasks[0]]
 			for tau := r.est; tau <= r.lst; tau++ {
+				// A reduce's window spans the horizon: 10^4 rows per map
+				// group at 1-ms units, so the context is read within it.
+				if (tau-r.est)%precPollEvery == precPollEvery-1 && o.stop.poll() {
+					return errBuildStopped
+				}
 				fm, fixed := fAt(mg, tau-mt.dur)
 				if fixed && fm.Constant == float64(nm) {
 					continue

@@ -57,6 +57,13 @@
 // integer times); a limit leaves its dual bound. docs/bounds.md §11, §11a
 // give the arguments.
 //
+// A stream that gapParts cuts at idle gaps is solved part by part, each in
+// its own unit and from its own first arrival (so its span limit is the
+// part's), and the parts' schedules, left-shifted, are one schedule of the
+// stream, checked whole (checkStream): sums, maximum, or the last part's
+// makespan plus its offset (optimumInParts; docs/bounds.md §10). The MRCP
+// product is not a function of its parts' optima and is solved whole only.
+//
 // # Limits
 //
 // Fixed slots only (MRCP has no fungible slots). Bound drops a task shorter

@@ -39,6 +39,10 @@ type StreamOptimum struct {
 	// Verified: the schedule passed formulations/mrcp's checker.
 	Verified bool          `json:"verified"`
 	Wall     time.Duration `json:"wall"`
+	// Parts, when > 1, is the number of parts the stream was solved in,
+	// cut at idle gaps (gapParts; docs/bounds.md §10); UnitMs is then the
+	// gcd of the parts' units.
+	Parts int `json:"parts,omitempty"`
 	// Placements is the verified schedule in the problem's terms (nil when
 	// none), for a checker of the caller's own (compare's sim/check).
 	Placements []Placement `json:"-"`
@@ -124,26 +128,50 @@ func spanMs(p *lowerbound.Problem) int64 {
 // starts every task at a sum of data), so an Optimal status gives the
 // optimum of the problem the simulator runs. o.WindowJobs is not read; with
 // o.MaxColumns, nil is also returned for a total or mean turnaround model
-// of more columns.
+// of more columns. A stream with idle gaps (gapParts) is solved in parts,
+// each within its own unit and span limit, for every metric but the
+// product (optimumInParts).
 func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options) (*StreamOptimum, error) {
-	st, err := prepare(p, m, o)
-	if st == nil || err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if _, err := objectiveKind(m); err != nil {
+		return nil, err
+	}
+	// The MRCP product of a union is not a function of its parts' optimal
+	// products (optimumInParts): it is solved whole or not at all.
+	if !p.Preemptive && p.Mode == lowerbound.Fixed && len(p.Jobs) > 0 && m != lowerbound.MRCPProduct {
+		if parts := gapParts(p, byArrival(p)); len(parts) > 1 {
+			return optimumInParts(ctx, p, m, o, parts)
+		}
+	}
+	st, err := prepare(p, m, o)
+	if st == nil || err != nil || tooManyColumns(st, o) {
+		return nil, err
+	}
+	return solvePrepared(ctx, p, m, o, st)
+}
+
+// tooManyColumns reports that st is a total or mean turnaround model of
+// more than o.MaxColumns start columns: the model as RunInstance builds it
+// but for the cutoff's one unit, refused from its windows before a column
+// is made; another failure is left to RunInstance to report.
+func tooManyColumns(st *streamInstance, o Options) bool {
+	if st.mo.Objective.Kind != mrcp.TotalTurnaround || o.MaxColumns <= 0 {
+		return false
+	}
+	gate := st.mo
+	gate.MaxStartColumns = o.MaxColumns
+	_, err := mrcp.Build(st.in, gate)
+	return errors.Is(err, mrcp.ErrTooManyColumns)
+}
+
+// solvePrepared is Optimum's solve of p, prepared as st, for m.
+func solvePrepared(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options, st *streamInstance) (*StreamOptimum, error) {
 	in, jobs, unit, kind, mo := st.in, st.jobs, st.unit, st.mo.Objective.Kind, st.mo
 	inMetric := func(units float64) float64 { return units * float64(unit) / st.n }
 	if kind == mrcp.Makespan {
 		return makespanByDecisions(ctx, p, in, jobs, unit, st.origin, mo.Incumbent, o.Solve)
-	}
-	if kind == mrcp.TotalTurnaround && o.MaxColumns > 0 {
-		// The model as RunInstance builds it but for the cutoff's one
-		// unit, refused from its windows before a column is made when too
-		// large; another failure is left to RunInstance to report.
-		gate := mo
-		gate.MaxStartColumns = o.MaxColumns
-		if _, err := mrcp.Build(in, gate); errors.Is(err, mrcp.ErrTooManyColumns) {
-			return nil, nil
-		}
 	}
 	t0 := time.Now()
 	out, err := mrcp.RunInstance(ctx, "stream", in, mo)
@@ -193,6 +221,31 @@ func Optimum(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o 
 	return so, nil
 }
 
+// objectiveKind is the MRCP objective Optimum solves for m.
+func objectiveKind(m lowerbound.Metric) (mrcp.ObjectiveKind, error) {
+	switch m {
+	case lowerbound.LateJobs:
+		return mrcp.LateCount, nil
+	case lowerbound.MaxTurnaround, lowerbound.MRCPProduct:
+		return mrcp.Product, nil
+	case lowerbound.TotalTurnaround, lowerbound.MeanTurnaround:
+		return mrcp.TotalTurnaround, nil
+	case lowerbound.Makespan:
+		return mrcp.Makespan, nil
+	}
+	return 0, badinput.Errorf("windowbound: MRCP has no objective for %v", m)
+}
+
+// byArrival is p's job indices by arrival (ties in index order).
+func byArrival(p *lowerbound.Problem) []int {
+	jobs := make([]int, len(p.Jobs))
+	for i := range jobs {
+		jobs[i] = i
+	}
+	sort.SliceStable(jobs, func(x, y int) bool { return p.Jobs[jobs[x]].Arrival < p.Jobs[jobs[y]].Arrival })
+	return jobs
+}
+
 // streamInstance is p as the MRCP instance Optimum solves for one metric.
 type streamInstance struct {
 	in *mrcpscenario.Instance
@@ -212,17 +265,9 @@ func prepare(p *lowerbound.Problem, m lowerbound.Metric, o Options) (*streamInst
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	kind := mrcp.Product
-	switch m {
-	case lowerbound.LateJobs:
-		kind = mrcp.LateCount
-	case lowerbound.MaxTurnaround, lowerbound.MRCPProduct:
-	case lowerbound.TotalTurnaround, lowerbound.MeanTurnaround:
-		kind = mrcp.TotalTurnaround
-	case lowerbound.Makespan:
-		kind = mrcp.Makespan
-	default:
-		return nil, badinput.Errorf("windowbound: MRCP has no objective for %v", m)
+	kind, err := objectiveKind(m)
+	if err != nil {
+		return nil, err
 	}
 	if p.Preemptive || p.Mode != lowerbound.Fixed || len(p.Jobs) == 0 {
 		return nil, nil
@@ -234,11 +279,7 @@ func prepare(p *lowerbound.Problem, m lowerbound.Metric, o Options) (*streamInst
 	if unit < 1 || spanMs(p)/unit > maxOptimumUnits {
 		return nil, nil
 	}
-	jobs := make([]int, len(p.Jobs))
-	for i := range jobs {
-		jobs[i] = i
-	}
-	sort.SliceStable(jobs, func(x, y int) bool { return p.Jobs[jobs[x]].Arrival < p.Jobs[jobs[y]].Arrival })
+	jobs := byArrival(p)
 	// Only the late count and the product read deadlines; the other
 	// metrics take every job, with or without one.
 	allLate := m != lowerbound.LateJobs && m != lowerbound.MRCPProduct

@@ -346,3 +346,46 @@ func TestOptimumLimitsHoldAtFineUnits(t *testing.T) {
 		}
 	}
 }
+
+// draw1564 is wideStream draw 1564 of the audit (seed 26, 19): 1-ms data,
+// 2 jobs, 7 tasks, about 16,000 units; its total-turnaround model (10^5
+// columns) is what a 100-ms deadline overran by 0.3–0.8 s in naming,
+// validating and presolving it before s21opt.
+func draw1564() *lowerbound.Problem {
+	task := func(ms int64) lowerbound.Task { return lowerbound.Task{Dur: []int64{ms}} }
+	return &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 2, Nodes: []lowerbound.Node{{Group: 0, MapSlots: 1, ReduceSlots: 1}}, Jobs: []lowerbound.Job{
+		{Arrival: 2000, HasDeadline: true, Deadline: 16448, Maps: []lowerbound.Task{task(4000), task(4315), task(4000)}, Reduces: []lowerbound.Task{task(3013), task(2000)}},
+		{Arrival: 306, HasDeadline: true, Deadline: 10306, Maps: []lowerbound.Task{task(4163)}, Reduces: []lowerbound.Task{task(4000)}},
+	}}
+}
+
+// TestOptimumStopsAnywhereAtFineUnits: draw1564's total turnaround at 1-ms
+// units, stopped after 0 to 59,000 context checks (solvertest.Countdown,
+// deterministic; on 2026-11-29 the run read the context 35,941 times in
+// the time-indexed emit, then 675 in model.Builder.BuildStop, 936 in the
+// validations, 21,638 in presolve before the search), always answers
+// without an error, interrupted, with a bound not above Exact's optimum
+// and a schedule the test's checker accepts when it has one.
+func TestOptimumStopsAnywhereAtFineUnits(t *testing.T) {
+	p := draw1564()
+	opt, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := opt.Value(lowerbound.TotalTurnaround, len(p.Jobs))
+	stops := []int64{0, 10000, 36000, 36800, 40000, 59000}
+	if testing.Short() {
+		stops = []int64{0, 36000, 40000}
+	}
+	for _, n := range stops {
+		what := fmt.Sprintf("total turnaround after %d context checks", n)
+		r, err := Optimum(solvertest.Countdown(n), p, lowerbound.TotalTurnaround, Options{UnitMs: 1, Solve: solve.Options{Solver: "native"}})
+		if err != nil || r == nil {
+			t.Fatalf("%s: %v, %v", what, r, err)
+		}
+		checkStreamOptimum(t, what, p, lowerbound.TotalTurnaround, r, want)
+		if r.Status != solve.Interrupted {
+			t.Errorf("%s: %v, want interrupted (the optimum takes minutes)", what, r.Status)
+		}
+	}
+}

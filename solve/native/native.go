@@ -32,11 +32,15 @@ func (Solver) Name() string { return Name }
 // Solve solves m: LPs with the native simplex, MIPs with the branch-and-cut
 // of package mip.
 func (Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) (solve.Result, error) {
+	start := time.Now()
 	if err := opts.Validate(); err != nil {
 		return solve.Result{}, err
 	}
-	if err := m.Validate(); err != nil {
+	if res, stopped, err := solve.ValidateModel(ctx, m, opts, start); err != nil {
 		return solve.Result{}, err
+	} else if stopped {
+		res.Solver = Name
+		return res, nil
 	}
 	if m.IsMIP() {
 		return mip.Solve(ctx, m, opts)

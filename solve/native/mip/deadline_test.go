@@ -11,9 +11,10 @@ import (
 )
 
 // TestWallDeadlineStopsSetUp: a wall limit that has passed before the solve
-// starts, or a cancelled context, stops it in presolve, before any node, with
-// no error, no point and a bound no better than the optimum (the set-up used
-// to run its whole work budget first).
+// starts, or a cancelled context, stops it before any node, with no error,
+// no point and a bound no better than the optimum (the set-up used to run
+// its whole work budget first): Solve in the model's validation (s21opt),
+// and past that, the search in presolve.
 func TestWallDeadlineStopsSetUp(t *testing.T) {
 	m := hardish()
 	full := mustSolve(t, m, solve.Options{Seed: 3})
@@ -35,11 +36,17 @@ func TestWallDeadlineStopsSetUp(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if res.Status != c.want || res.Nodes != 0 || res.HasSolution || res.Message != "stopped in presolve" {
-			t.Errorf("%s: status %v, %d nodes, solution %v, message %q; want %v in presolve", c.name, res.Status, res.Nodes, res.HasSolution, res.Message, c.want)
-		}
-		if res.Bound > full.Objective+1e-9 {
-			t.Errorf("%s: bound %v above the optimum %v", c.name, res.Bound, full.Objective)
+		pre := solveWith(c.ctx, m, c.opt, config{})
+		for _, r := range []struct {
+			res  solve.Result
+			want string
+		}{{res, "stopped while validating the model"}, {pre, "stopped in presolve"}} {
+			if r.res.Status != c.want || r.res.Nodes != 0 || r.res.HasSolution || r.res.Message != r.want {
+				t.Errorf("%s: status %v, %d nodes, solution %v, message %q; want %v, %q", c.name, r.res.Status, r.res.Nodes, r.res.HasSolution, r.res.Message, c.want, r.want)
+			}
+			if r.res.Bound > full.Objective+1e-9 {
+				t.Errorf("%s: bound %v above the optimum %v", c.name, r.res.Bound, full.Objective)
+			}
 		}
 	}
 }
@@ -86,4 +93,25 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// TestPresolveDeadline: RunDeadline stopped at any question, in the set-up,
+// the passes or the build, returns Stopped and no model (a solve past its
+// deadline has no use for one), and never stopped the model RunStop builds.
+func TestPresolveDeadline(t *testing.T) {
+	m := hardish()
+	whole := presolve.RunStop(m, nil)
+	asked := 0
+	presolve.RunDeadline(m, func() bool { asked++; return false })
+	for _, after := range []int{0, 1, 2, asked / 2, asked - 1} {
+		calls := 0
+		pre := presolve.RunDeadline(m, func() bool { calls++; return calls > after })
+		if pre.Status != presolve.Stopped || pre.Model != nil {
+			t.Fatalf("stop after %d of %d questions: %v, model %v; want stopped, none", after, asked, pre.Status, pre.Model != nil)
+		}
+	}
+	never := presolve.RunDeadline(m, func() bool { return false })
+	if never.Status != presolve.Reduced || never.Model.NumCols() != whole.Model.NumCols() || never.Model.NumRows() != whole.Model.NumRows() {
+		t.Fatalf("never stopped: %v; want the model RunStop builds", never.Status)
+	}
 }

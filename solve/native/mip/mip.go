@@ -37,11 +37,15 @@ type config struct {
 // the options or the model are invalid; everything the solve learned is in
 // the Result.
 func Solve(ctx context.Context, m *model.Model, opts solve.Options) (solve.Result, error) {
+	start := time.Now()
 	if err := opts.Validate(); err != nil {
 		return solve.Result{}, err
 	}
-	if err := m.Validate(); err != nil {
+	if res, stopped, err := solve.ValidateModel(ctx, m, opts, start); err != nil {
 		return solve.Result{}, err
+	} else if stopped {
+		res.Solver, res.SolverVersion = "native", Version
+		return res, nil
 	}
 	return solveWith(ctx, m, opts, config{}), nil
 }
@@ -68,8 +72,13 @@ func solveWith(ctx context.Context, m *model.Model, opts solve.Options, cfg conf
 		}
 		return solve.StatusUnknown
 	}
-	pre := presolve.RunStop(m, func() bool { return wallStatus() != solve.StatusUnknown })
+	pre := presolve.RunDeadline(m, func() bool { return wallStatus() != solve.StatusUnknown })
 	logf("presolve: %v\n", pre.Stats)
+	if pre.Status == presolve.Stopped && wallStatus() == solve.StatusUnknown {
+		// The stop function read the same clock and context: cannot happen.
+		res.Status, res.Message, res.Wall = solve.Interrupted, "stopped in presolve", time.Since(start)
+		return res
+	}
 	if st := wallStatus(); st != solve.StatusUnknown && pre.Status != presolve.Infeasible {
 		res.Status = st
 		res.Message = "stopped in presolve"

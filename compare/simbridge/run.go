@@ -123,8 +123,12 @@ const TurnaroundOptimumColumns = 1200
 // Raised from 2 M by s17fast, whose search visits 2.5–3 times as many
 // nodes per CPU second: 6 M nodes also prove the sums of seed 6, and the
 // largest comparison of those streams takes about 40 s of CPU on a quiet
-// core (docs/results.md, issue 26, s17fast).
-const DefaultSearchNodes = 6_000_000
+// core (docs/results.md, issue 26, s17fast). Lowered to 3 M by s21sum,
+// whose memo keeps 1,024 entries per bucket: a node then costs 2–2.5
+// times as much, 3 M nodes prove the sums of seeds 1, 2, 3, 4 and 6,
+// and seed 5's (still open) stays under 40 s of CPU where 4 M took up to
+// 55 s on a loaded machine (docs/results.md, issue 26, s21sum).
+const DefaultSearchNodes = 3_000_000
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).

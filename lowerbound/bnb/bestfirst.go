@@ -148,7 +148,7 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 	// been left open by the stop, which this phase does not search.
 	var mm *memo
 	if s.memo != nil {
-		mm = newMemo(s.memo.width, s.memo.max)
+		mm = newMemo(s.memo.max)
 	}
 	s.memo = mm
 	// The state applied now is the node at[len(at)-1], reached from the

@@ -258,7 +258,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 		if me == 0 {
 			me = DefaultMemoEntries
 		}
-		s.memo = newMemo(len(s.vector(nil))+1, me)
+		s.memo = newMemo(me)
 	}
 	s.runMax()
 	mo := o.MaxOpen

@@ -210,7 +210,7 @@ func TestOutsideClass(t *testing.T) {
 }
 
 // TestStoppedIsDeterministic: an 8-job MRCP-like stream (4 nodes of 1 map
-// and 1 reduce slot, the mixed sizes) stopped by a 20,000-node limit twice
+// and 1 reduce slot, the mixed sizes) stopped by a 10,000-node limit twice
 // gives the same status, value, bound and node count; it claims no
 // optimum, its bound lies below its schedule's value, which an independent
 // check recomputes.
@@ -233,7 +233,7 @@ func TestStoppedIsDeterministic(t *testing.T) {
 	}
 	var first *Result
 	for range 2 {
-		res, err := Solve(context.Background(), p, lowerbound.TotalTurnaround, Options{NodeLimit: 20000})
+		res, err := Solve(context.Background(), p, lowerbound.TotalTurnaround, Options{NodeLimit: 10000})
 		if err != nil || res == nil {
 			t.Fatal(err)
 		}

@@ -97,7 +97,7 @@ func (s *searcher) round(end int64) {
 	s.limit = max(end, s.nodes+1)
 	s.stopped, s.openMin, s.restart = solve.StatusUnknown, math.Inf(1), false
 	if s.memo != nil && s.nodes > 0 {
-		s.memo = newMemo(s.memo.width, s.memo.max)
+		s.memo = newMemo(s.memo.max)
 	}
 	s.run()
 }

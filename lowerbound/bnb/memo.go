@@ -8,36 +8,94 @@ import (
 )
 
 // DefaultMemoEntries is the most partial schedules the memo keeps when
-// Options.MemoEntries is 0 (each is 2 counts and 2 times per job plus a time
-// per slot: about 0.5 KB for a 20-job stream on 4 + 4 slots).
-const DefaultMemoEntries = 200_000
+// Options.MemoEntries is 0. An entry is its dominance vector — a start, a
+// time per slot, two per job between its last map and its last reduce, a
+// sum and an index — and a key of four sums: 130–190 bytes on the 20-job
+// MRCP streams' 4 + 4 slots, so up to about 190 MB (s21sum; the best-first
+// phase of seed 5's sums filled it at 3.7 M expansions, and twice as many
+// entries gave the same bound).
+const DefaultMemoEntries = 1_000_000
 
 // memoBucket is the most entries kept under one set of placed counts: each
-// node is compared with all of them.
-const memoBucket = 32
+// node is compared with all of them (their keys first). At 32 the
+// best-first phase of the 20-job MRCP streams' sums kept under 50,000
+// entries in 5.5 M expansions, its buckets full, and closed 6 % of its
+// nodes by dominance; at 1,024 it closes a third and proves seeds 1 and 3
+// (docs/results.md, issue 26, s21sum). A variable so that the tests can
+// make buckets fill and entries give way on tiny problems.
+var memoBucket = 1024
+
+// memoSweep is how many replacements in a full bucket pass between two
+// sweeps for entries a new node dominates (a variable, as memoBucket).
+var memoSweep = 64
 
 // memo remembers partial schedules already searched, by the tasks they
 // placed, so that a node another one dominates (§14: the same tasks placed,
 // a key, slot free times and per-job times no earlier) is not searched
-// again.
+// again. Every entry of a bucket has the same counts, so the same jobs
+// are between their last map and their last reduce: the vectors of a
+// bucket have one width, and the components that are 0 for every count
+// (a job with maps left, a finished job of the sums) are left out.
+//
+// A full bucket first drops the entries a new node dominates (dominance is
+// transitive: whatever they closed, it closes), and otherwise the new node
+// takes the place of an entry going round the bucket. Any node expanded
+// (best-first) or visited with the same counts (depth-first: never an
+// ancestor) dominates soundly (§14, Lemma 3), so dropping entries loses
+// closures, never validity.
 type memo struct {
-	index map[uint64][]int32
-	// counts and vals hold memoChunk entries per chunk, so that growing
-	// them copies nothing (a doubling slice's copies were a fifth of the
-	// memo's time on the MRCP streams).
-	counts  [][]int32 // per entry: every job's maps and reduces placed
-	vals    [][]int64 // per entry: the dominance vector (searcher.vector) and last index
-	width   int
-	entries int
+	index   map[uint64]int32 // the counts' hash → bucket
+	buckets []memoSet
+	entries int // entries held in all buckets
 	max     int
 	cbuf    []int32 // the current node's counts
 }
 
-// memoChunk is the entries per chunk of memo.counts and memo.vals.
-const memoChunk = 1024
+// memoSet is one bucket: the counts its entries share and the entries,
+// each its vector followed by its last index, with its key apart: an
+// entry dominates a node only if its key is no greater in every part,
+// which rules out most entries at one read of a short array (the scan of
+// the vectors themselves was a quarter of the search's time with one sum).
+type memoSet struct {
+	counts []int32
+	vals   []int64 // n entries of w components
+	keys   []memoKey
+	w, n   int
+	next   int // the entry a full bucket replaces next
+	// sweepAt: a full bucket looks for entries the new one dominates
+	// again only after this many more replacements (a sweep that frees
+	// nothing costs a scan per insertion otherwise).
+	sweepAt int
+}
 
-func newMemo(width, maxEntries int) *memo {
-	return &memo{index: map[uint64][]int32{}, width: width, max: maxEntries}
+// memoKey sums the parts of a vector: its last start, its map slots' free
+// times, its reduce slots' and the rest (per-job times and the finished
+// sum). A vector no greater than another has every part no greater.
+type memoKey [4]int64
+
+func (k *memoKey) le(l *memoKey) bool {
+	return k[0] <= l[0] && k[1] <= l[1] && k[2] <= l[2] && k[3] <= l[3]
+}
+
+// keyOf is v's key, nM and nR the map and reduce slots.
+func keyOf(v []int64, nM, nR int) memoKey {
+	var k memoKey
+	k[0] = v[0]
+	for i, x := range v[1:] {
+		switch {
+		case i < nM:
+			k[1] += x
+		case i < nM+nR:
+			k[2] += x
+		default:
+			k[3] += x
+		}
+	}
+	return k
+}
+
+func newMemo(maxEntries int) *memo {
+	return &memo{index: map[uint64]int32{}, max: maxEntries}
 }
 
 // zobrist is the hash term of job j having placed c tasks of kind k
@@ -51,9 +109,10 @@ func zobrist(j, k, c int) uint64 {
 }
 
 // vector writes the current node's dominance vector into v: the last key's
-// start, the sorted map and reduce slot free times, and per job its last map
-// end and completion once its maps are placed (0 before: a job's remaining
-// maps end after its placed ones, so these do not matter yet).
+// start, the sorted map and reduce slot free times, per job whose maps are
+// placed its last map end and completion (a job's remaining maps end after
+// its placed ones, so these do not matter before), and the sum of the
+// finished jobs' turnarounds (0 but for the sums).
 func (s *searcher) vector(v []int64) []int64 {
 	v = append(v[:0], s.lastStart)
 	for k := range 2 {
@@ -61,18 +120,16 @@ func (s *searcher) vector(v []int64) []int64 {
 		for _, sl := range s.slots[k] {
 			v = append(v, sl.free)
 		}
-		slices.Sort(v[n:])
+		s.sortInts(v[n:])
 	}
 	sums := s.metric == lowerbound.TotalTurnaround || s.metric == lowerbound.MeanTurnaround
 	var finished int64
 	for j := range s.jobs {
 		switch {
 		case s.mapsDone[j] < s.jobs[j].nMaps:
-			v = append(v, 0, 0)
 		case sums && s.redsDone[j] == s.jobs[j].nReds:
 			// A finished job's times matter to the sums only through its
 			// turnaround, added to the rest (§14, Lemma 3).
-			v = append(v, 0, 0)
 			finished += s.done[j] - s.jobs[j].arrival
 		default:
 			v = append(v, s.lme[j], s.done[j])
@@ -83,57 +140,105 @@ func (s *searcher) vector(v []int64) []int64 {
 
 // dominated reports whether an entry with the current counts has every
 // component of the vector v no greater and a last key no later; if not, it
-// keeps v while there is room.
+// keeps v: in a full bucket in place of the entries it dominates, or else
+// of an entry going round the bucket.
 func (m *memo) dominated(s *searcher, v []int64) bool {
-	ids := m.index[s.hash]
 	n := len(s.jobs)
 	m.cbuf = m.cbuf[:0]
 	for j := range n {
 		m.cbuf = append(m.cbuf, int32(s.mapsDone[j]), int32(s.redsDone[j]))
 	}
-	for _, id := range ids {
-		// The counts (equal but for a hash collision) are compared last:
-		// the vector rules out most entries in its first components (the
-		// last start, the map slots' free times).
-		ch, at := int(id)/memoChunk, int(id)%memoChunk
-		e := m.vals[ch][at*m.width : (at+1)*m.width]
+	idx := int64(s.lastIdx)
+	b, ok := m.index[s.hash]
+	if !ok {
+		if m.entries >= m.max || len(m.buckets) >= math.MaxInt32 {
+			return false
+		}
+		b = int32(len(m.buckets))
+		m.index[s.hash] = b
+		m.buckets = append(m.buckets, memoSet{counts: slices.Clone(m.cbuf), w: len(v) + 1})
+	}
+	set := &m.buckets[b]
+	if set.w != len(v)+1 || !slices.Equal(set.counts, m.cbuf) {
+		return false // a hash collision: other counts hold the bucket
+	}
+	w := set.w
+	kv := keyOf(v, len(s.slots[0]), len(s.slots[1]))
+	for i := range set.keys[:set.n] {
+		if !set.keys[i].le(&kv) {
+			continue
+		}
+		e := set.vals[i*w : (i+1)*w]
 		dom := true
-		for i := range v {
-			if e[i] > v[i] {
+		for c, x := range v {
+			if e[c] > x {
 				dom = false
 				break
 			}
 		}
 		// At an equal last start the index must not be later either: an
-		// entry stores its index after its vector (see keep).
-		if dom && e[0] == v[0] && e[m.width-1] > int64(s.lastIdx) {
-			dom = false
-		}
-		if dom && !slices.Equal(m.counts[ch][at*2*n:(at+1)*2*n], m.cbuf) {
-			dom = false
-		}
-		if dom {
+		// entry stores its index after its vector.
+		if dom && (e[0] < v[0] || e[w-1] <= idx) {
 			return true
 		}
 	}
-	if m.entries < m.max && len(ids) < memoBucket && m.entries < math.MaxInt32 {
-		if m.entries%memoChunk == 0 {
-			// The first chunk grows by append (a search of a few nodes
-			// allocates little), the others are made whole.
-			var c []int32
-			var x []int64
-			if m.entries > 0 {
-				c, x = make([]int32, 0, memoChunk*2*n), make([]int64, 0, memoChunk*m.width)
-			}
-			m.counts = append(m.counts, c)
-			m.vals = append(m.vals, x)
-		}
-		ch := len(m.vals) - 1
-		m.counts[ch] = append(m.counts[ch], m.cbuf...)
-		m.vals[ch] = append(m.vals[ch], v...)
-		m.vals[ch] = append(m.vals[ch], int64(s.lastIdx))
-		m.index[s.hash] = append(ids, int32(m.entries))
-		m.entries++
+	if set.n < memoBucket && m.entries < m.max {
+		m.add(set, v, idx, kv)
+		return false
 	}
+	if set.n == 0 {
+		return false
+	}
+	if set.sweepAt <= 0 {
+		// Full: drop the entries the node dominates (whatever they
+		// closed, it closes too), then keep it at the end.
+		for i := 0; i < set.n; i++ {
+			if !kv.le(&set.keys[i]) || !set.ge(i, v, idx) {
+				continue
+			}
+			set.n--
+			m.entries--
+			copy(set.vals[i*w:(i+1)*w], set.vals[set.n*w:(set.n+1)*w])
+			set.keys[i] = set.keys[set.n]
+			set.vals, set.keys = set.vals[:set.n*w], set.keys[:set.n]
+			i--
+		}
+		if set.n < memoBucket && m.entries < m.max {
+			m.add(set, v, idx, kv)
+			return false
+		}
+		set.sweepAt = memoSweep
+	}
+	// Still full: the node takes the place of the entry at next, which
+	// goes round the bucket.
+	set.sweepAt--
+	if set.next >= set.n {
+		set.next = 0
+	}
+	e := set.vals[set.next*w : (set.next+1)*w]
+	copy(e, v)
+	e[w-1] = idx
+	set.keys[set.next] = kv
+	set.next++
 	return false
+}
+
+// add appends v, its last index idx and its key kv to set.
+func (m *memo) add(set *memoSet, v []int64, idx int64, kv memoKey) {
+	set.vals = append(append(set.vals, v...), idx)
+	set.keys = append(set.keys, kv)
+	set.n++
+	m.entries++
+}
+
+// ge reports whether the vector v with last index idx dominates entry i:
+// every component no greater and a key no later.
+func (set *memoSet) ge(i int, v []int64, idx int64) bool {
+	e := set.vals[i*set.w : (i+1)*set.w]
+	for c, x := range v {
+		if x > e[c] {
+			return false
+		}
+	}
+	return v[0] < e[0] || idx <= e[set.w-1]
 }

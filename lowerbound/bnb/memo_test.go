@@ -1,0 +1,134 @@
+package bnb
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// smallMemo shrinks the memo's buckets and sweeps for one test.
+func smallMemo(t *testing.T, bucket, sweep int) {
+	t.Helper()
+	kb, ks := memoBucket, memoSweep
+	memoBucket, memoSweep = bucket, sweep
+	t.Cleanup(func() { memoBucket, memoSweep = kb, ks })
+}
+
+// TestMemoSound offers random vectors of one set of counts to memos whose
+// buckets and whole hold a few entries: whenever the memo calls a vector
+// dominated, a vector offered before and kept (not itself called
+// dominated) has every component no greater and a key (start, index) no
+// later — whatever the sweeps dropped and the full buckets replaced —, and
+// a vector just kept is dominated when offered again. The sweeps, the
+// replacements and both caps must all have happened.
+func TestMemoSound(t *testing.T) {
+	smallMemo(t, 4, 2)
+	p := &lowerbound.Problem{Mode: lowerbound.Fixed, Groups: 1, Nodes: []lowerbound.Node{{MapSlots: 2, ReduceSlots: 2}}}
+	for range 3 {
+		p.Jobs = append(p.Jobs, lowerbound.Job{Maps: []lowerbound.Task{{Dur: []int64{2}}, {Dur: []int64{2}}}, Reduces: []lowerbound.Task{{Dur: []int64{1}}, {Dur: []int64{1}}}})
+	}
+	s := newSearcher(p)
+	s.metric = lowerbound.TotalTurnaround
+	width := len(s.vector(nil))
+	r := rand.New(rand.NewPCG(21, 29))
+	var swept, replaced, bucketFull, memoFull int
+	for _, maxEntries := range []int{1000, 3} {
+		for it := range 200 {
+			m := newMemo(maxEntries)
+			var kept [][]int64 // vectors with their index last
+			for range 60 {
+				v := make([]int64, width)
+				for c := range v {
+					v[c] = int64(r.IntN(3))
+				}
+				s.lastIdx = r.IntN(3)
+				before := m.entries
+				nextBefore := -1
+				if len(m.buckets) > 0 {
+					nextBefore = m.buckets[0].next
+				}
+				if m.dominated(s, v) {
+					ok := false
+					for _, e := range kept {
+						if dominates(e, v, int64(s.lastIdx)) {
+							ok = true
+							break
+						}
+					}
+					if !ok {
+						t.Fatalf("memo of %d, run %d: %v (index %d) called dominated, by no vector kept: %v", maxEntries, it, v, s.lastIdx, kept)
+					}
+					continue
+				}
+				kept = append(kept, append(slices.Clone(v), int64(s.lastIdx)))
+				if !m.dominated(s, v) {
+					t.Fatalf("memo of %d, run %d: %v (index %d) not dominated right after it was kept", maxEntries, it, v, s.lastIdx)
+				}
+				switch set := &m.buckets[0]; {
+				case set.next != nextBefore:
+					replaced++
+				case m.entries <= before:
+					swept++ // dropped one or more, then appended
+				}
+				if m.buckets[0].n == memoBucket {
+					bucketFull++
+				}
+				if m.entries == maxEntries {
+					memoFull++
+				}
+			}
+		}
+	}
+	if swept == 0 || replaced == 0 || bucketFull == 0 || memoFull == 0 {
+		t.Fatalf("sweeps %d, replacements %d, full buckets %d, full memos %d: every path must run", swept, replaced, bucketFull, memoFull)
+	}
+	t.Logf("sweeps %d, replacements %d", swept, replaced)
+}
+
+// dominates reports whether the kept vector e (its index last) dominates
+// v with last index idx: every component no greater, key no later.
+func dominates(e, v []int64, idx int64) bool {
+	for c, x := range v {
+		if e[c] > x {
+			return false
+		}
+	}
+	return e[0] < v[0] || e[len(v)] <= idx
+}
+
+// TestSmallMemoMatchesExact: with buckets of one or two entries (every
+// insertion into a full bucket sweeps or replaces) and a memo of three,
+// the search still proves Exact's optimum on 200 tiny problems and their
+// twins' variants, every metric, depth-first and best-first, and a
+// stopped best-first search bounds it from below.
+func TestSmallMemoMatchesExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 26))
+	ctx := context.Background()
+	for _, c := range []struct{ bucket, sweep, entries int }{{1, 1, 0}, {2, 3, 3}} {
+		smallMemo(t, c.bucket, c.sweep)
+		for it := range 200 {
+			p, opt := tinyOrTwins(t, r, it)
+			for _, m := range metrics {
+				want := opt.Value(m, len(p.Jobs))
+				for _, o := range []Options{{MemoEntries: c.entries}, {NodeLimit: 2, BoundNodes: 1 << 20, MemoEntries: c.entries}} {
+					res, err := Solve(ctx, p, m, o)
+					if err != nil || res == nil || res.Status != solve.Optimal || math.Abs(res.Value-want) > 1e-9 {
+						t.Fatalf("bucket %d, problem %d %v %+v: %v %+v, exact %v\n%+v", c.bucket, it, m, o, err, res, want, p)
+					}
+					if got, err := value(p, m, res.Placements); err != nil || math.Abs(got-want) > 1e-9 {
+						t.Fatalf("bucket %d, problem %d %v: schedule %v (value %v, want %v)", c.bucket, it, m, err, got, want)
+					}
+				}
+				res, err := Solve(ctx, p, m, Options{NodeLimit: 2, BoundNodes: 1 + int64(it%30), MemoEntries: c.entries})
+				if err != nil || res.Bound > want+1e-9 || (res.Status == solve.Optimal && math.Abs(res.Value-want) > 1e-9) {
+					t.Fatalf("bucket %d, problem %d %v, stopped: %v %+v, exact %v", c.bucket, it, m, err, res, want)
+				}
+			}
+		}
+	}
+}

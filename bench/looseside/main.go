@@ -82,7 +82,7 @@ func main() {
 	short := flag.Int("short", 10, "short jobs (one reduce) per instance")
 	wide := flag.Int("wide", 2, "wide jobs (3–6 reduces per reduce slot) per instance")
 	rho := flag.Float64("rho", 1.0, "the reduce slots' load over the arrival window")
-	searchNodes := flag.Int64("search-nodes", 3_000_000, "node limit of the branch and bound (compare's default is simbridge.DefaultSearchNodes, 2,000,000)")
+	searchNodes := flag.Int64("search-nodes", 3_000_000, "node limit of the branch and bound (compare's default is simbridge.DefaultSearchNodes, 3,000,000)")
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
 	flag.Uint64Var(&searchSeed, "search-seed", simbridge.IdealOptions().Seed, "the simulator's seed in every run, which also seeds the offline side's local search (default: compare's)")
 	flag.BoolVar(&show, "show", false, "after each instance, every job's completion in the optimum found and in -show-rule's schedule, and both schedules' reduces")

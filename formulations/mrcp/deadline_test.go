@@ -50,13 +50,7 @@ func (c *cancelIn) Err() error {
 // a bound not above the optimum; stopped in BuildStop, no model is kept.
 func TestStopsBetweenBuildAndSolve(t *testing.T) {
 	usable(t, "native")
-	in := mixedStream(t, 8, 3)
-	so := solve.Options{Solver: "native"}
-	ref := runWatched(t, context.Background(), in, Options{Solve: so})
-	if ref.Result.Status != solve.Optimal || !ref.Verified {
-		t.Fatalf("reference: %v, verified %v", ref.Result.Status, ref.Verified)
-	}
-	opt := ref.Result.Objective
+	in, so, opt := stoppableStream(t)
 	for _, step := range []string{"model.(*Builder).BuildStop", "solve.ValidateModel", "presolve.newWork", "presolve.(*work).duplicateRows", "presolve.(*work).build"} {
 		ctx := &cancelIn{Context: context.Background(), in: step}
 		out := runWatched(t, ctx, in, Options{Method: Monolithic, Solve: so})

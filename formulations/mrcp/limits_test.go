@@ -142,6 +142,21 @@ func TestModelSizeRefused(t *testing.T) {
 	}
 }
 
+// stoppableStream is the 8-job mixed stream the stop tests cut short, the
+// native solver's options and its optimum, proven and verified unstopped
+// (the decomposition's search proves it in about a second; the monolithic
+// MILP would take minutes).
+func stoppableStream(t *testing.T) (*mrcpscenario.Instance, solve.Options, float64) {
+	t.Helper()
+	in := mixedStream(t, 8, 3)
+	so := solve.Options{Solver: "native"}
+	ref := runWatched(t, context.Background(), in, Options{Solve: so})
+	if ref.Result.Status != solve.Optimal || !ref.Verified {
+		t.Fatalf("reference: %v, verified %v", ref.Result.Status, ref.Verified)
+	}
+	return in, so, ref.Result.Objective
+}
+
 // TestBuildStops: a cancelled context or an expired time limit stops the
 // monolithic run inside the model build (a countdown of 3 context checks
 // falls in its loops, 30 and 300 in the MILP after it): the report is the
@@ -150,15 +165,7 @@ func TestModelSizeRefused(t *testing.T) {
 // unstopped run proves.
 func TestBuildStops(t *testing.T) {
 	usable(t, "native")
-	in := mixedStream(t, 8, 3)
-	so := solve.Options{Solver: "native"}
-	// The decomposition proves the optimum by its search in about a
-	// second; the monolithic MILP would take minutes.
-	ref := runWatched(t, context.Background(), in, Options{Solve: so})
-	if ref.Result.Status != solve.Optimal || !ref.Verified {
-		t.Fatalf("reference: %v, verified %v", ref.Result.Status, ref.Verified)
-	}
-	opt := ref.Result.Objective
+	in, so, opt := stoppableStream(t)
 	for _, c := range []struct {
 		name string
 		ctx  context.Context

@@ -134,6 +134,12 @@ func Write(w io.Writer, m *model.Model) error {
 		switch m.ColType[j] {
 		case model.Binary:
 			bnd("BV", j, 0, false)
+			// CBC refuses LO or UP after BV but takes FX, so a fixed
+			// binary (the usual case of other bounds) is written as FX.
+			if lo == up {
+				bnd("FX", j, lo, true)
+				break
+			}
 			if lo != 0 {
 				bnd("LO", j, lo, true)
 			}

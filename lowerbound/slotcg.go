@@ -1,0 +1,589 @@
+package lowerbound
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// SlotColumnsOptions configure SlotColumns.
+type SlotColumnsOptions struct {
+	// Tracked is the most single-task reduce groups the pricing keeps from
+	// repeating in a column (0: 12). The pricing's states grow as 2^Tracked.
+	Tracked int
+	// Iterations caps the master solves (0: 400).
+	Iterations int
+	// Incumbent > 0 is the total turnaround in ms of a verified schedule: it
+	// caps each job's completion as §4g's windows do, and the value.
+	Incumbent int64
+	// Solve is passed to the master's LP solver.
+	Solve solve.Options
+
+	// lateBy delays every reduce's release by that many units: 0 always but
+	// in the test that shows the property test can fail.
+	lateBy int64
+}
+
+// SlotColumnsResult is SlotColumns' answer.
+type SlotColumnsResult struct {
+	// Value is the certified bound on the total turnaround in ms (the best
+	// Lagrangian value over the iterations, docs/bounds.md §4h).
+	Value float64
+	// Master is the last master LP's value in ms (not a bound unless
+	// Converged).
+	Master float64
+	// Converged: no column of negative reduced cost was left.
+	Converged bool
+	// Iterations, Columns, Tracked and Units describe the run: master solves,
+	// columns in the last master, groups kept elementary, horizon in units
+	// of Unit ms.
+	Iterations, Columns, Tracked int
+	Units, Unit                  int64
+}
+
+// Defaults of SlotColumnsOptions, and the pricing's state cap: a float and
+// a parent per (subset, unit) state.
+const (
+	defaultSlotTracked    = 12
+	defaultSlotIterations = 400
+	slotStateLimit        = 1 << 24
+)
+
+// ErrSlotColumnsPreemptive: a column is a sequence of whole tasks on a slot.
+var ErrSlotColumnsPreemptive = errors.New("lowerbound: the slot-column bound needs non-preemptive tasks")
+
+// slotGroup is one reduce group of the relaxation: a job's n reduces of
+// duration e units, released at rel (units); completions end by last.
+type slotGroup struct {
+	job       int
+	n, e      int64
+	rel, last int64
+	delta     float64 // C_j ≥ (mean completion) + delta (units)
+	tracked   int     // bit index in the pricing's subset, or −1
+	sigma, pi float64 // duals of its cover and completion rows
+}
+
+// slotColumn is one slot's sequence: per group, the tasks it holds and the
+// sum of their completions (units).
+type slotColumn struct {
+	count map[int]int64
+	sumC  map[int]int64
+}
+
+// SlotColumns bounds the total turnaround by the per-slot set-partitioning
+// relaxation of the reduce side (docs/bounds.md §4h): a column is one reduce
+// slot's sequence of whole reduces, released at their job's earliest map
+// end; the master covers every reduce, uses at most R columns and charges each
+// job the mean completion of each of its reduce groups (plus the spread R
+// identical slots force); the pricing is a dynamic programme over time on one
+// slot, elementary in up to Tracked single-task groups. The value is the
+// Lagrangian bound of the best duals seen, so any stop is valid.
+func SlotColumns(ctx context.Context, p *Problem, o SlotColumnsOptions) (SlotColumnsResult, error) {
+	if err := p.Validate(); err != nil {
+		return SlotColumnsResult{}, err
+	}
+	if p.Preemptive {
+		return SlotColumnsResult{}, ErrSlotColumnsPreemptive
+	}
+	pr := newPrep(p)
+	if len(pr.jobs) == 0 {
+		return SlotColumnsResult{Converged: true}, nil
+	}
+	sc, err := newSlotCG(pr, o)
+	if err != nil {
+		return SlotColumnsResult{}, err
+	}
+	res, err := sc.run(ctx)
+	if o.Incumbent > 0 {
+		res.Value = min(res.Value, float64(o.Incumbent))
+	}
+	return res, err
+}
+
+// slotCG holds one run of SlotColumns.
+type slotCG struct {
+	o      SlotColumnsOptions
+	u      int64
+	slots  int64
+	groups []slotGroup
+	floor  []float64 // L_j: C_j ≥ L_j (units)
+	sumA   float64   // Σ a_j in ms
+	byJob  [][]int   // slot groups per job
+	nTrack int
+	// mu is the price of a slot (minus the slot row's dual): a column
+	// improves the master when its reduced cost is below −mu.
+	mu   float64
+	cols []slotColumn
+	seen map[string]bool
+	// horizon is the latest completion of any group (units).
+	horizon int64
+	// The pricing's tables, reused: f[S·width + t − origin] and its choice.
+	f      []float64
+	choice []int32
+	origin int64
+}
+
+// ceilUnits is ⌈ms/u⌉ for ms ≥ 0, with a little slack against a float head
+// that should be an integer.
+func ceilUnits(ms float64, u int64) int64 {
+	return int64(math.Ceil(ms/float64(u) - 1e-9))
+}
+
+func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
+	p := pr.p
+	sc := &slotCG{o: o, u: pr.timeIndexedUnit(), slots: int64(pr.slots[kRed]), seen: map[string]bool{}}
+	if sc.o.Tracked <= 0 {
+		sc.o.Tracked = defaultSlotTracked
+	}
+	if sc.o.Iterations <= 0 {
+		sc.o.Iterations = defaultSlotIterations
+	}
+	u := sc.u
+	// The relaxed problem of §4g: pmin everywhere, slots of a kind pooled.
+	// horizon: its semi-active horizon max a_j + Σ pmin (units).
+	var maxA, total int64
+	for j := range p.Jobs {
+		maxA = max(maxA, p.Jobs[j].Arrival/u)
+		for k, tasks := range [2][]Task{p.Jobs[j].Maps, p.Jobs[j].Reduces} {
+			for i := range tasks {
+				total += int64(pr.pmin(&tasks[i], k)) / u
+			}
+		}
+	}
+	horizon := maxA + total
+	sc.floor = make([]float64, len(p.Jobs))
+	sc.byJob = make([][]int, len(p.Jobs))
+	floors := make([]int64, len(p.Jobs))
+	heads := make([]int64, len(p.Jobs))
+	for j := range p.Jobs {
+		job := &p.Jobs[j]
+		a := job.Arrival / u
+		sc.sumA += float64(job.Arrival)
+		// head: the last map end minus a_j, at least the map waves on the
+		// pooled map slots and the map work over min(#maps, slots); the
+		// reduces' waves likewise after it.
+		var phase [2]int64
+		for k, tasks := range [2][]Task{job.Maps, job.Reduces} {
+			if len(tasks) == 0 {
+				continue
+			}
+			d := make([]float64, len(tasks))
+			var work float64
+			for i := range tasks {
+				d[i] = pr.pmin(&tasks[i], k) / float64(u)
+				work += d[i]
+			}
+			slices.SortFunc(d, func(x, y float64) int { return -cmpFloat(x, y) })
+			c := min(len(tasks), pr.slots[k])
+			phase[k] = max(int64(math.Round(waves(d, pr.slots[k]))), int64(math.Ceil(work/float64(c)-1e-9)))
+		}
+		heads[j] = phase[kMap]
+		floors[j] = a + phase[kMap] + phase[kRed]
+	}
+	// latest[j]: C_j ≤ it in some optimal relaxed schedule (the horizon, and
+	// with an incumbent U, a_j + U − Σ_{k≠j} (floor_k − a_k), as §4g).
+	var sumFloor int64
+	for j := range p.Jobs {
+		sumFloor += floors[j] - p.Jobs[j].Arrival/u
+	}
+	for j := range p.Jobs {
+		job := &p.Jobs[j]
+		a := job.Arrival / u
+		latest := horizon
+		if o.Incumbent > 0 {
+			latest = min(latest, a+o.Incumbent/u-(sumFloor-(floors[j]-a)))
+		}
+		if latest < floors[j] {
+			return nil, fmt.Errorf("lowerbound: slot columns: job %d cannot finish by %d ms: the incumbent %d ms is below the optimum", j, latest*u, o.Incumbent)
+		}
+		sc.floor[j] = float64(floors[j])
+		counts := map[int64]int64{}
+		var order []int64
+		for i := range job.Reduces {
+			e := int64(pr.pmin(&job.Reduces[i], kRed)) / u
+			if e == 0 {
+				continue // holds no slot; C_j ≥ its release is in the floor
+			}
+			if counts[e] == 0 {
+				order = append(order, e)
+			}
+			counts[e]++
+		}
+		for _, e := range order {
+			n := counts[e]
+			// Among n tasks of length e on R slots at most R end in any
+			// (t − e, t], so the i-th smallest completion is ≤ the largest
+			// − ⌊(n − i)/R⌋·e.
+			var spread int64
+			for i := int64(1); i <= n; i++ {
+				spread += (n - i) / sc.slots
+			}
+			g := slotGroup{job: j, n: n, e: e, rel: a + heads[j] + o.lateBy, last: latest,
+				delta: float64(spread*e) / float64(n), tracked: -1}
+			if g.rel+e > g.last {
+				return nil, fmt.Errorf("lowerbound: slot columns: job %d's reduces cannot end by %d ms", j, g.last*u)
+			}
+			sc.byJob[j] = append(sc.byJob[j], len(sc.groups))
+			sc.groups = append(sc.groups, g)
+			sc.horizon = max(sc.horizon, g.last)
+		}
+	}
+	// Track the shortest single-task groups (the cheapest to repeat), as
+	// many as the state cap allows.
+	var singles []int
+	for i, g := range sc.groups {
+		if g.n == 1 {
+			singles = append(singles, i)
+		}
+	}
+	slices.SortStableFunc(singles, func(x, y int) int { return int(sc.groups[x].e - sc.groups[y].e) })
+	sc.origin = sc.horizon
+	for _, g := range sc.groups {
+		sc.origin = min(sc.origin, g.rel)
+	}
+	width := sc.horizon - sc.origin + 1
+	nTrack := min(len(singles), sc.o.Tracked)
+	for nTrack > 0 && (int64(1)<<nTrack)*width > slotStateLimit {
+		nTrack--
+	}
+	if len(sc.groups) > 0 && width > slotStateLimit {
+		return nil, fmt.Errorf("lowerbound: slot columns: a horizon of %d units of %d ms is too long for the pricing", width, u)
+	}
+	for b, i := range singles[:nTrack] {
+		sc.groups[i].tracked = b
+	}
+	sc.nTrack = nTrack
+	return sc, nil
+}
+
+func cmpFloat(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// run alternates master solves and pricing until no column prices out, the
+// iterations are spent or ctx ends.
+func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
+	res := SlotColumnsResult{Tracked: sc.nTrack, Unit: sc.u, Units: sc.horizon - sc.origin + 1}
+	best := math.Inf(-1)
+	record := func(lb float64) {
+		if v := lb*float64(sc.u) - sc.sumA; v > best {
+			best = v
+		}
+	}
+	if len(sc.groups) == 0 {
+		var s float64
+		for _, f := range sc.floor {
+			s += f
+		}
+		record(s)
+		res.Value, res.Master, res.Converged = max(0, best), max(0, best), true
+		return res, nil
+	}
+	sc.greedyColumns()
+	for it := 0; it < sc.o.Iterations; it++ {
+		if err := ctx.Err(); err != nil {
+			break
+		}
+		master, ok, err := sc.master(ctx)
+		if err != nil {
+			return res, err
+		}
+		res.Iterations++
+		if !ok {
+			break
+		}
+		res.Master = master*float64(sc.u) - sc.sumA
+		sc.normaliseDuals()
+		minRC, newCols := sc.price()
+		record(sc.lagrangian(minRC))
+		added := 0
+		for _, c := range newCols {
+			if sc.addColumn(c) {
+				added++
+			}
+		}
+		if minRC+sc.mu > -1e-7 || added == 0 {
+			res.Converged = minRC+sc.mu > -1e-7
+			break
+		}
+	}
+	res.Columns = len(sc.cols)
+	res.Value = max(0, best)
+	return res, nil
+}
+
+// greedyColumns seeds the master with a feasible list schedule: groups'
+// tasks in release order, each on the earliest-free slot.
+func (sc *slotCG) greedyColumns() {
+	type task struct{ g int }
+	var order []task
+	for i, g := range sc.groups {
+		for range g.n {
+			order = append(order, task{i})
+		}
+	}
+	slices.SortStableFunc(order, func(x, y task) int {
+		gx, gy := sc.groups[x.g], sc.groups[y.g]
+		if gx.rel != gy.rel {
+			return int(gx.rel - gy.rel)
+		}
+		return int(gx.e - gy.e)
+	})
+	slots := int(min(sc.slots, int64(len(order))))
+	free := make([]int64, slots)
+	cols := make([]slotColumn, slots)
+	for i := range cols {
+		cols[i] = slotColumn{count: map[int]int64{}, sumC: map[int]int64{}}
+	}
+	for _, t := range order {
+		s := 0
+		for i := range free {
+			if free[i] < free[s] {
+				s = i
+			}
+		}
+		g := sc.groups[t.g]
+		end := max(free[s], g.rel) + g.e
+		free[s] = end
+		cols[s].count[t.g]++
+		cols[s].sumC[t.g] += end
+	}
+	for _, c := range cols {
+		sc.addColumn(c)
+	}
+}
+
+// addColumn adds c unless the master has it.
+func (sc *slotCG) addColumn(c slotColumn) bool {
+	key := fmt.Sprint(c.count, c.sumC)
+	if sc.seen[key] {
+		return false
+	}
+	sc.seen[key] = true
+	sc.cols = append(sc.cols, c)
+	return true
+}
+
+// master solves the restricted master LP over the columns so far and keeps
+// its duals in the groups; ok is false when the solver gave none.
+func (sc *slotCG) master(ctx context.Context) (value float64, ok bool, err error) {
+	b := model.NewBuilder("lowerbound-slot-columns")
+	x := make([]model.Var, len(sc.cols))
+	for i := range x {
+		x[i] = b.Continuous("", 0, math.Inf(1))
+	}
+	cj := make([]model.Var, len(sc.floor))
+	var obj model.Expr
+	for j, f := range sc.floor {
+		cj[j] = b.Continuous("", f, math.Inf(1))
+		obj.Add(cj[j], 1)
+	}
+	// Cover rows, then completion rows, then the slot count.
+	for gi := range sc.groups {
+		var row model.Expr
+		for i, c := range sc.cols {
+			if n := c.count[gi]; n > 0 {
+				row.Add(x[i], float64(n))
+			}
+		}
+		b.GreaterEq("", row, float64(sc.groups[gi].n))
+	}
+	for gi, g := range sc.groups {
+		var row model.Expr
+		row.Add(cj[g.job], float64(g.n))
+		for i, c := range sc.cols {
+			if s := c.sumC[gi]; s > 0 {
+				row.Add(x[i], -float64(s))
+			}
+		}
+		b.GreaterEq("", row, float64(g.n)*g.delta)
+	}
+	var slots model.Expr
+	for i := range x {
+		slots.Add(x[i], 1)
+	}
+	b.LessEq("", slots, float64(sc.slots))
+	b.Minimize(obj)
+	m, err := b.Build()
+	if err != nil {
+		return 0, false, fmt.Errorf("lowerbound: slot columns master: %w", err)
+	}
+	r, err := solve.Solve(ctx, m, sc.o.Solve)
+	if err != nil {
+		return 0, false, err
+	}
+	if r.Status != solve.Optimal || len(r.RowDuals) != m.NumRows() || slices.ContainsFunc(r.RowDuals, notFinite) {
+		return 0, false, nil
+	}
+	ng := len(sc.groups)
+	for gi := range sc.groups {
+		sc.groups[gi].sigma = max(0, r.RowDuals[gi])
+		sc.groups[gi].pi = max(0, r.RowDuals[ng+gi])
+	}
+	sc.mu = max(0, -r.RowDuals[2*ng])
+	return r.Objective, true, nil
+}
+
+// normaliseDuals scales each job's completion duals so that Σ_g n_g·π_g ≤ 1
+// (C_j's reduced cost ≥ 0): any such point gives a valid Lagrangian bound.
+func (sc *slotCG) normaliseDuals() {
+	for _, gs := range sc.byJob {
+		var s float64
+		for _, gi := range gs {
+			s += float64(sc.groups[gi].n) * sc.groups[gi].pi
+		}
+		if s > 1 {
+			for _, gi := range gs {
+				sc.groups[gi].pi /= s
+			}
+		}
+	}
+}
+
+// lagrangian is the bound of §4h at the groups' duals (units, before the
+// arrivals are subtracted), given the least reduced cost of one slot's
+// column: Σ_g n_g(σ_g + π_g·δ_g) + Σ_j (1 − Σ_g n_g·π_g)·L_j + R·min(0, minRC),
+// lowered by a slack for rounding.
+func (sc *slotCG) lagrangian(minRC float64) float64 {
+	var v, mag float64
+	for j, f := range sc.floor {
+		w := 1.0
+		for _, gi := range sc.byJob[j] {
+			w -= float64(sc.groups[gi].n) * sc.groups[gi].pi
+		}
+		v += max(0, w) * f
+		mag += math.Abs(f)
+	}
+	for _, g := range sc.groups {
+		t := float64(g.n) * (g.sigma + g.pi*g.delta)
+		v += t
+		mag += math.Abs(t)
+	}
+	t := float64(sc.slots) * min(0, minRC)
+	v += t
+	mag += math.Abs(t)
+	return v - 1e-9*mag - 1e-9
+}
+
+// price runs the dynamic programme of §4h on one slot: f(S, t) is the least
+// Σ (π_g·C − σ_g) over sequences whose tasks end by t and whose tracked
+// tasks are the set S; untracked groups may repeat. It returns the least
+// reduced cost (0 for the empty column) and up to 10 of the most negative
+// columns that improve the master (below −mu), one per final subset.
+func (sc *slotCG) price() (float64, []slotColumn) {
+	width := sc.horizon - sc.origin + 1
+	nS := 1 << sc.nTrack
+	need := int(int64(nS) * width)
+	if cap(sc.f) < need {
+		sc.f = make([]float64, need)
+		sc.choice = make([]int32, need)
+	}
+	f, choice := sc.f[:need], sc.choice[:need]
+	inf := math.Inf(1)
+	// A task is worth placing only where π·C < σ: its last useful end.
+	lastUseful := make([]int64, len(sc.groups))
+	var untracked []int
+	trackedGroup := make([]int, sc.nTrack)
+	for gi, g := range sc.groups {
+		end := g.last
+		if g.pi > 0 {
+			end = min(end, int64(math.Ceil(g.sigma/g.pi)))
+		}
+		if g.sigma <= 0 {
+			end = g.rel // never negative
+		}
+		lastUseful[gi] = end
+		if g.tracked >= 0 {
+			trackedGroup[g.tracked] = gi
+		} else {
+			untracked = append(untracked, gi)
+		}
+	}
+	for s := range nS {
+		row := f[int64(s)*width : int64(s+1)*width]
+		crow := choice[int64(s)*width : int64(s+1)*width]
+		for ti := range width {
+			t := sc.origin + ti
+			best, arg := inf, int32(-1)
+			if ti > 0 {
+				best = row[ti-1]
+			} else if s == 0 {
+				best = 0
+			}
+			for _, gi := range untracked {
+				g := &sc.groups[gi]
+				if t > lastUseful[gi] || t-g.e < g.rel {
+					continue
+				}
+				if v := row[ti-g.e] + g.pi*float64(t) - g.sigma; v < best {
+					best, arg = v, int32(gi)
+				}
+			}
+			for rest := uint(s); rest != 0; rest &= rest - 1 {
+				bit := bits.TrailingZeros(rest)
+				gi := trackedGroup[bit]
+				g := &sc.groups[gi]
+				if t > lastUseful[gi] || t-g.e < g.rel {
+					continue
+				}
+				prev := f[int64(s&^(1<<bit))*width+ti-g.e]
+				if v := prev + g.pi*float64(t) - g.sigma; v < best {
+					best, arg = v, int32(gi)
+				}
+			}
+			row[ti], crow[ti] = best, arg
+		}
+	}
+	type end struct {
+		s int
+		v float64
+	}
+	var ends []end
+	minRC := 0.0
+	for s := range nS {
+		v := f[int64(s)*width+width-1]
+		minRC = min(minRC, v)
+		if v+sc.mu < -1e-7 {
+			ends = append(ends, end{s, v})
+		}
+	}
+	slices.SortFunc(ends, func(x, y end) int { return cmpFloat(x.v, y.v) })
+	var cols []slotColumn
+	for _, e := range ends[:min(len(ends), 10)] {
+		cols = append(cols, sc.backtrack(e.s, width))
+	}
+	return minRC, cols
+}
+
+// backtrack rebuilds the sequence that ends f(s, horizon).
+func (sc *slotCG) backtrack(s int, width int64) slotColumn {
+	c := slotColumn{count: map[int]int64{}, sumC: map[int]int64{}}
+	ti := width - 1
+	for ti >= 0 {
+		arg := sc.choice[int64(s)*width+ti]
+		if arg < 0 {
+			ti--
+			continue
+		}
+		g := &sc.groups[arg]
+		c.count[int(arg)]++
+		c.sumC[int(arg)] += sc.origin + ti
+		if g.tracked >= 0 {
+			s &^= 1 << g.tracked
+		}
+		ti -= g.e
+	}
+	return c
+}

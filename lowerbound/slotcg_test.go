@@ -1,0 +1,109 @@
+package lowerbound
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/mrbound/mrbound/solve"
+)
+
+// slotColumnsOnExact runs SlotColumns on n seeded tiny instances, with no
+// incumbent and with the enumerated optimum as incumbent, and returns how
+// many values exceed the optimum (over) and the closed-form bound (above).
+func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(26, 22))
+	for i := range n {
+		p, opt := randomWithOptimum(t, rng)
+		optT := float64(opt.TotalTurnaround)
+		b, err := Compute(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := b.Get(TotalTurnaround).Certified
+		for _, inc := range []int64{0, opt.TotalTurnaround} {
+			o := SlotColumnsOptions{Incumbent: inc, Solve: solve.Options{Solver: "native"}, lateBy: lateBy}
+			r, err := SlotColumns(context.Background(), p, o)
+			if err != nil {
+				if lateBy > 0 {
+					continue // a release pushed past the horizon
+				}
+				t.Fatalf("instance %d (incumbent %d): %v\n%s", i, inc, err, dump(p))
+			}
+			if r.Value > optT+roundingSlack(optT) {
+				over++
+				if lateBy == 0 {
+					t.Errorf("instance %d (incumbent %d): slot columns %.9g > optimum %g\n%s", i, inc, r.Value, optT, dump(p))
+				}
+			}
+			if r.Value > closed+roundingSlack(closed) {
+				above++
+			}
+		}
+	}
+	return over, above
+}
+
+// TestSlotColumnsNeverExceedOptimum: on 200 seeded tiny instances (fixed
+// and fungible slots, two duration groups, zero durations, jobs without maps
+// or reduces) the slot-column bound of docs/bounds.md §4h, with and without
+// the optimum as incumbent, is at most the enumerated optimum, and above the
+// closed-form bound on some (so the comparison can fail).
+func TestSlotColumnsNeverExceedOptimum(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 50
+	}
+	_, above := slotColumnsOnExact(t, n, 0)
+	if above == 0 {
+		t.Errorf("the slot-column bound is never above the closed-form bound on %d instances", n)
+	}
+	t.Logf("above the closed-form bound on %d of %d solves", above, 2*n)
+}
+
+// TestSlotColumnsCanFail: every reduce released one unit later than its
+// maps allow (an invalid release) puts the bound above the optimum on some
+// instances: the property test has teeth.
+func TestSlotColumnsCanFail(t *testing.T) {
+	over, _ := slotColumnsOnExact(t, 50, 1)
+	if over == 0 {
+		t.Fatal("releases one unit too late were never caught")
+	}
+	t.Logf("one unit too late: above the optimum on %d of 100 solves", over)
+}
+
+// TestSlotColumnsSeesBlocking: one reduce slot, maps that never wait (a
+// map slot per job), a long reduce ready first and short ones after it. On
+// one slot with every single reduce kept elementary, the relaxation is the
+// reduce side's single-machine problem itself, so the bound is the
+// optimum; the closed-form bound is below it.
+func TestSlotColumnsSeesBlocking(t *testing.T) {
+	p := &Problem{Mode: Fixed, Groups: 1, Nodes: []Node{{MapSlots: 3, ReduceSlots: 1}}}
+	job := func(a, m, r int64) Job {
+		return Job{Arrival: a, Maps: []Task{{Dur: []int64{m}}}, Reduces: []Task{{Dur: []int64{r}}}}
+	}
+	p.Jobs = []Job{job(0, 1, 9), job(1, 1, 2), job(2, 1, 1)}
+	opt, err := Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := SlotColumns(context.Background(), p, SlotColumnsOptions{Solve: solve.Options{Solver: "native"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Converged || r.Tracked != 3 {
+		t.Fatalf("converged %v, tracked %d: want true, 3", r.Converged, r.Tracked)
+	}
+	want := float64(opt.TotalTurnaround)
+	if r.Value < want-1e-6 || r.Value > want+roundingSlack(want) {
+		t.Errorf("slot columns %.6f, want the optimum %g", r.Value, want)
+	}
+	b, err := Compute(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := b.Get(TotalTurnaround).Certified; c >= want {
+		t.Errorf("the closed-form bound %g already reaches the optimum %g: the instance shows nothing", c, want)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/mrbound/mrbound/model"
@@ -17,6 +16,9 @@ type SlotColumnsOptions struct {
 	// Tracked is the most single-task reduce groups the pricing keeps from
 	// repeating in a column (0: 12). The pricing's states grow as 2^Tracked.
 	Tracked int
+	// Spans is the most multi-task reduce groups given a span row (0: 4;
+	// negative: none). The pricing's states grow as 2^(Tracked + Spans).
+	Spans int
 	// Iterations caps the master solves (0: 400).
 	Iterations int
 	// Incumbent > 0 is the total turnaround in ms of a verified schedule: it
@@ -40,6 +42,9 @@ type SlotColumnsResult struct {
 	Master float64
 	// Converged: no column of negative reduced cost was left.
 	Converged bool
+	// Completions are the last master's C_j in ms: what the relaxation
+	// charges each job.
+	Completions []float64
 	// Iterations, Columns, Tracked and Units describe the run: master solves,
 	// columns in the last master, groups kept elementary, horizon in units
 	// of Unit ms.
@@ -51,6 +56,7 @@ type SlotColumnsResult struct {
 // a parent per (subset, unit) state.
 const (
 	defaultSlotTracked    = 12
+	defaultSlotSpans      = 4
 	defaultSlotIterations = 400
 	slotStateLimit        = 1 << 24
 )
@@ -66,7 +72,11 @@ type slotGroup struct {
 	rel, last int64
 	delta     float64 // C_j ≥ (mean completion) + delta (units)
 	tracked   int     // bit index in the pricing's subset, or −1
-	sigma, pi float64 // duals of its cover and completion rows
+	// span ≥ 0 (the bit index in the pricing's F) gives g a span row:
+	// spread·(C_j − L_j) ≥ Σ_slots (ℓ_g − L_j)⁺, ℓ_g the last end of g's
+	// tasks on a slot, spread = min(n, R).
+	span, spread   int
+	sigma, pi, rho float64 // duals of its cover, completion and span rows
 }
 
 // slotColumn is one slot's sequence: per group, the tasks it holds and the
@@ -74,6 +84,18 @@ type slotGroup struct {
 type slotColumn struct {
 	count map[int]int64
 	sumC  map[int]int64
+	lastC map[int]int64
+}
+
+func newSlotColumn() slotColumn {
+	return slotColumn{count: map[int]int64{}, sumC: map[int]int64{}, lastC: map[int]int64{}}
+}
+
+// add puts a task of group gi ending at end (units) on the slot.
+func (c *slotColumn) add(gi int, end int64) {
+	c.count[gi]++
+	c.sumC[gi] += end
+	c.lastC[gi] = max(c.lastC[gi], end)
 }
 
 // SlotColumns bounds the total turnaround by the per-slot set-partitioning
@@ -108,19 +130,21 @@ func SlotColumns(ctx context.Context, p *Problem, o SlotColumnsOptions) (SlotCol
 
 // slotCG holds one run of SlotColumns.
 type slotCG struct {
-	o      SlotColumnsOptions
-	u      int64
-	slots  int64
-	groups []slotGroup
-	floor  []float64 // L_j: C_j ≥ L_j (units)
-	sumA   float64   // Σ a_j in ms
-	byJob  [][]int   // slot groups per job
-	nTrack int
+	o             SlotColumnsOptions
+	u             int64
+	slots         int64
+	groups        []slotGroup
+	floor         []float64 // L_j: C_j ≥ L_j (units)
+	sumA          float64   // Σ a_j in ms
+	byJob         [][]int   // slot groups per job
+	nTrack, nSpan int
 	// mu is the price of a slot (minus the slot row's dual): a column
 	// improves the master when its reduced cost is below −mu.
-	mu   float64
-	cols []slotColumn
-	seen map[string]bool
+	mu float64
+	// completions are the last master's C_j in ms.
+	completions []float64
+	cols        []slotColumn
+	seen        map[string]bool
 	// horizon is the latest completion of any group (units).
 	horizon int64
 	// The pricing's tables, reused: f[S·width + t − origin] and its choice.
@@ -140,6 +164,9 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 	sc := &slotCG{o: o, u: pr.timeIndexedUnit(), slots: int64(pr.slots[kRed]), seen: map[string]bool{}}
 	if sc.o.Tracked <= 0 {
 		sc.o.Tracked = defaultSlotTracked
+	}
+	if sc.o.Spans == 0 {
+		sc.o.Spans = defaultSlotSpans
 	}
 	if sc.o.Iterations <= 0 {
 		sc.o.Iterations = defaultSlotIterations
@@ -225,7 +252,7 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 				spread += (n - i) / sc.slots
 			}
 			g := slotGroup{job: j, n: n, e: e, rel: a + heads[j] + o.lateBy, last: latest,
-				delta: float64(spread*e) / float64(n), tracked: -1}
+				delta: float64(spread*e) / float64(n), tracked: -1, span: -1, spread: int(min(n, sc.slots))}
 			if g.rel+e > g.last {
 				return nil, fmt.Errorf("lowerbound: slot columns: job %d's reduces cannot end by %d ms", j, g.last*u)
 			}
@@ -234,31 +261,47 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 			sc.horizon = max(sc.horizon, g.last)
 		}
 	}
-	// Track the shortest single-task groups (the cheapest to repeat), as
-	// many as the state cap allows.
-	var singles []int
+	// Span rows for the multi-task groups of most work, then track the
+	// shortest single-task groups (the cheapest to repeat), as many of each
+	// as the options and the state cap allow.
+	var singles, multis []int
 	for i, g := range sc.groups {
 		if g.n == 1 {
 			singles = append(singles, i)
+		} else {
+			multis = append(multis, i)
 		}
 	}
 	slices.SortStableFunc(singles, func(x, y int) int { return int(sc.groups[x].e - sc.groups[y].e) })
+	slices.SortStableFunc(multis, func(x, y int) int {
+		return int(sc.groups[y].n*sc.groups[y].e - sc.groups[x].n*sc.groups[x].e)
+	})
 	sc.origin = sc.horizon
 	for _, g := range sc.groups {
 		sc.origin = min(sc.origin, g.rel)
 	}
-	width := sc.horizon - sc.origin + 1
-	nTrack := min(len(singles), sc.o.Tracked)
-	for nTrack > 0 && (int64(1)<<nTrack)*width > slotStateLimit {
-		nTrack--
-	}
+	width := sc.horizon - sc.origin + 2
 	if len(sc.groups) > 0 && width > slotStateLimit {
 		return nil, fmt.Errorf("lowerbound: slot columns: a horizon of %d units of %d ms is too long for the pricing", width, u)
+	}
+	nSpan := min(len(multis), sc.o.Spans)
+	if sc.o.Spans < 0 {
+		nSpan = 0
+	}
+	for nSpan > 0 && (int64(1)<<nSpan)*width > slotStateLimit {
+		nSpan--
+	}
+	nTrack := min(len(singles), sc.o.Tracked)
+	for nTrack > 0 && (int64(1)<<(nTrack+nSpan))*width > slotStateLimit {
+		nTrack--
 	}
 	for b, i := range singles[:nTrack] {
 		sc.groups[i].tracked = b
 	}
-	sc.nTrack = nTrack
+	for b, i := range multis[:nSpan] {
+		sc.groups[i].span = b
+	}
+	sc.nTrack, sc.nSpan = nTrack, nSpan
 	return sc, nil
 }
 
@@ -320,6 +363,7 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 		}
 	}
 	res.Columns = len(sc.cols)
+	res.Completions = sc.completions
 	res.Value = max(0, best)
 	return res, nil
 }
@@ -345,7 +389,7 @@ func (sc *slotCG) greedyColumns() {
 	free := make([]int64, slots)
 	cols := make([]slotColumn, slots)
 	for i := range cols {
-		cols[i] = slotColumn{count: map[int]int64{}, sumC: map[int]int64{}}
+		cols[i] = newSlotColumn()
 	}
 	for _, t := range order {
 		s := 0
@@ -357,8 +401,7 @@ func (sc *slotCG) greedyColumns() {
 		g := sc.groups[t.g]
 		end := max(free[s], g.rel) + g.e
 		free[s] = end
-		cols[s].count[t.g]++
-		cols[s].sumC[t.g] += end
+		cols[s].add(t.g, end)
 	}
 	for _, c := range cols {
 		sc.addColumn(c)
@@ -410,6 +453,22 @@ func (sc *slotCG) master(ctx context.Context) (value float64, ok bool, err error
 		}
 		b.GreaterEq("", row, float64(g.n)*g.delta)
 	}
+	// Span rows: spread·C_j − Σ_col x·(ℓ_g − L_j)⁺ ≥ spread·L_j.
+	var spanned []int
+	for gi, g := range sc.groups {
+		if g.span < 0 {
+			continue
+		}
+		spanned = append(spanned, gi)
+		var row model.Expr
+		row.Add(cj[g.job], float64(g.spread))
+		for i, c := range sc.cols {
+			if l, ok := c.lastC[gi]; ok && float64(l) > sc.floor[g.job] {
+				row.Add(x[i], -(float64(l) - sc.floor[g.job]))
+			}
+		}
+		b.GreaterEq("", row, float64(g.spread)*sc.floor[g.job])
+	}
 	var slots model.Expr
 	for i := range x {
 		slots.Add(x[i], 1)
@@ -424,7 +483,7 @@ func (sc *slotCG) master(ctx context.Context) (value float64, ok bool, err error
 	if err != nil {
 		return 0, false, err
 	}
-	if r.Status != solve.Optimal || len(r.RowDuals) != m.NumRows() || slices.ContainsFunc(r.RowDuals, notFinite) {
+	if r.Status != solve.Optimal || len(r.RowDuals) != m.NumRows() || len(r.X) != m.NumCols() || slices.ContainsFunc(r.RowDuals, notFinite) {
 		return 0, false, nil
 	}
 	ng := len(sc.groups)
@@ -432,21 +491,37 @@ func (sc *slotCG) master(ctx context.Context) (value float64, ok bool, err error
 		sc.groups[gi].sigma = max(0, r.RowDuals[gi])
 		sc.groups[gi].pi = max(0, r.RowDuals[ng+gi])
 	}
-	sc.mu = max(0, -r.RowDuals[2*ng])
+	for k, gi := range spanned {
+		sc.groups[gi].rho = max(0, r.RowDuals[2*ng+k])
+	}
+	sc.mu = max(0, -r.RowDuals[2*ng+len(spanned)])
+	sc.completions = sc.completions[:0]
+	for j := range cj {
+		sc.completions = append(sc.completions, r.X[cj[j].Index()]*float64(sc.u))
+	}
 	return r.Objective, true, nil
 }
 
-// normaliseDuals scales each job's completion duals so that Σ_g n_g·π_g ≤ 1
-// (C_j's reduced cost ≥ 0): any such point gives a valid Lagrangian bound.
+// cWeight is Σ_g (n_g·π_g + spread_g·ρ_g) over job j's groups: C_j's
+// coefficient in the Lagrangian is 1 minus it.
+func (sc *slotCG) cWeight(j int) float64 {
+	var s float64
+	for _, gi := range sc.byJob[j] {
+		g := &sc.groups[gi]
+		s += float64(g.n)*g.pi + float64(g.spread)*g.rho
+	}
+	return s
+}
+
+// normaliseDuals scales each job's completion and span duals so that
+// cWeight ≤ 1 (C_j's reduced cost ≥ 0): any such point gives a valid
+// Lagrangian bound.
 func (sc *slotCG) normaliseDuals() {
-	for _, gs := range sc.byJob {
-		var s float64
-		for _, gi := range gs {
-			s += float64(sc.groups[gi].n) * sc.groups[gi].pi
-		}
-		if s > 1 {
+	for j, gs := range sc.byJob {
+		if s := sc.cWeight(j); s > 1 {
 			for _, gi := range gs {
 				sc.groups[gi].pi /= s
+				sc.groups[gi].rho /= s
 			}
 		}
 	}
@@ -454,20 +529,16 @@ func (sc *slotCG) normaliseDuals() {
 
 // lagrangian is the bound of §4h at the groups' duals (units, before the
 // arrivals are subtracted), given the least reduced cost of one slot's
-// column: Σ_g n_g(σ_g + π_g·δ_g) + Σ_j (1 − Σ_g n_g·π_g)·L_j + R·min(0, minRC),
-// lowered by a slack for rounding.
+// column: Σ_g [n_g(σ_g + π_g·δ_g) + spread_g·ρ_g·L_j] + Σ_j (1 − cWeight_j)·L_j
+// + R·min(0, minRC), lowered by a slack for rounding.
 func (sc *slotCG) lagrangian(minRC float64) float64 {
 	var v, mag float64
 	for j, f := range sc.floor {
-		w := 1.0
-		for _, gi := range sc.byJob[j] {
-			w -= float64(sc.groups[gi].n) * sc.groups[gi].pi
-		}
-		v += max(0, w) * f
+		v += max(0, 1-sc.cWeight(j)) * f
 		mag += math.Abs(f)
 	}
 	for _, g := range sc.groups {
-		t := float64(g.n) * (g.sigma + g.pi*g.delta)
+		t := float64(g.n)*(g.sigma+g.pi*g.delta) + float64(g.spread)*g.rho*sc.floor[g.job]
 		v += t
 		mag += math.Abs(t)
 	}
@@ -477,25 +548,26 @@ func (sc *slotCG) lagrangian(minRC float64) float64 {
 	return v - 1e-9*mag - 1e-9
 }
 
-// price runs the dynamic programme of §4h on one slot: f(S, t) is the least
-// Σ (π_g·C − σ_g) over sequences whose tasks end by t and whose tracked
-// tasks are the set S; untracked groups may repeat. It returns the least
-// reduced cost (0 for the empty column) and up to 10 of the most negative
-// columns that improve the master (below −mu), one per final subset.
+// price runs the dynamic programme of §4h on one slot, backwards in time:
+// f(S, F, t) is the least Σ (π_g·C − σ_g) + Σ_{g ∈ F} ρ_g·(ℓ_g − L_j)⁺ over
+// sequences of tasks that start at or after t and end by their group's last
+// end, whose tracked tasks are the set S and whose spanned groups present
+// are F (ℓ_g the last end of g's tasks); other groups may repeat. It returns
+// the least reduced cost (0 for the empty column) and up to 10 of the most
+// negative columns that improve the master (below −mu), one per final state.
 func (sc *slotCG) price() (float64, []slotColumn) {
-	width := sc.horizon - sc.origin + 1
-	nS := 1 << sc.nTrack
-	need := int(int64(nS) * width)
+	width := sc.horizon - sc.origin + 2 // t = origin … horizon + 1
+	nSt := 1 << (sc.nTrack + sc.nSpan)
+	need := int(int64(nSt) * width)
 	if cap(sc.f) < need {
 		sc.f = make([]float64, need)
 		sc.choice = make([]int32, need)
 	}
 	f, choice := sc.f[:need], sc.choice[:need]
 	inf := math.Inf(1)
-	// A task is worth placing only where π·C < σ: its last useful end.
+	// A task is worth placing only where π·C < σ (ρ's terms are ≥ 0): its
+	// last useful end.
 	lastUseful := make([]int64, len(sc.groups))
-	var untracked []int
-	trackedGroup := make([]int, sc.nTrack)
 	for gi, g := range sc.groups {
 		end := g.last
 		if g.pi > 0 {
@@ -505,85 +577,95 @@ func (sc *slotCG) price() (float64, []slotColumn) {
 			end = g.rel // never negative
 		}
 		lastUseful[gi] = end
-		if g.tracked >= 0 {
-			trackedGroup[g.tracked] = gi
-		} else {
-			untracked = append(untracked, gi)
-		}
 	}
-	for s := range nS {
-		row := f[int64(s)*width : int64(s+1)*width]
-		crow := choice[int64(s)*width : int64(s+1)*width]
-		for ti := range width {
-			t := sc.origin + ti
-			best, arg := inf, int32(-1)
-			if ti > 0 {
-				best = row[ti-1]
-			} else if s == 0 {
-				best = 0
-			}
-			for _, gi := range untracked {
+	at := func(st int, ti int64) int64 { return ti*int64(nSt) + int64(st) }
+	for st := range nSt {
+		f[at(st, width-1)], choice[at(st, width-1)] = inf, -1
+	}
+	f[at(0, width-1)] = 0
+	for ti := width - 2; ti >= 0; ti-- {
+		t := sc.origin + ti
+		for st := range nSt {
+			best, arg := f[at(st, ti+1)], int32(-1)
+			for gi := range sc.groups {
 				g := &sc.groups[gi]
-				if t > lastUseful[gi] || t-g.e < g.rel {
+				end := t + g.e
+				if t < g.rel || end > lastUseful[gi] {
 					continue
 				}
-				if v := row[ti-g.e] + g.pi*float64(t) - g.sigma; v < best {
-					best, arg = v, int32(gi)
+				c := g.pi*float64(end) - g.sigma
+				next := ti + g.e
+				switch {
+				case g.tracked >= 0:
+					if st&(1<<g.tracked) == 0 {
+						continue
+					}
+					if v := f[at(st&^(1<<g.tracked), next)] + c; v < best {
+						best, arg = v, int32(2*gi)
+					}
+				case g.span >= 0:
+					bit := 1 << (sc.nTrack + g.span)
+					if st&bit == 0 {
+						continue
+					}
+					// A later task of g exists, or this one is g's last.
+					if v := f[at(st, next)] + c; v < best {
+						best, arg = v, int32(2*gi)
+					}
+					last := c + g.rho*max(0, float64(end)-sc.floor[g.job])
+					if v := f[at(st&^bit, next)] + last; v < best {
+						best, arg = v, int32(2*gi+1)
+					}
+				default:
+					if v := f[at(st, next)] + c; v < best {
+						best, arg = v, int32(2*gi)
+					}
 				}
 			}
-			for rest := uint(s); rest != 0; rest &= rest - 1 {
-				bit := bits.TrailingZeros(rest)
-				gi := trackedGroup[bit]
-				g := &sc.groups[gi]
-				if t > lastUseful[gi] || t-g.e < g.rel {
-					continue
-				}
-				prev := f[int64(s&^(1<<bit))*width+ti-g.e]
-				if v := prev + g.pi*float64(t) - g.sigma; v < best {
-					best, arg = v, int32(gi)
-				}
-			}
-			row[ti], crow[ti] = best, arg
+			f[at(st, ti)], choice[at(st, ti)] = best, arg
 		}
 	}
 	type end struct {
-		s int
-		v float64
+		st int
+		v  float64
 	}
 	var ends []end
 	minRC := 0.0
-	for s := range nS {
-		v := f[int64(s)*width+width-1]
+	for st := range nSt {
+		v := f[at(st, 0)]
 		minRC = min(minRC, v)
 		if v+sc.mu < -1e-7 {
-			ends = append(ends, end{s, v})
+			ends = append(ends, end{st, v})
 		}
 	}
 	slices.SortFunc(ends, func(x, y end) int { return cmpFloat(x.v, y.v) })
 	var cols []slotColumn
 	for _, e := range ends[:min(len(ends), 10)] {
-		cols = append(cols, sc.backtrack(e.s, width))
+		cols = append(cols, sc.backtrack(e.st, nSt, width))
 	}
 	return minRC, cols
 }
 
-// backtrack rebuilds the sequence that ends f(s, horizon).
-func (sc *slotCG) backtrack(s int, width int64) slotColumn {
-	c := slotColumn{count: map[int]int64{}, sumC: map[int]int64{}}
-	ti := width - 1
-	for ti >= 0 {
-		arg := sc.choice[int64(s)*width+ti]
+// backtrack rebuilds the sequence of f(st, origin).
+func (sc *slotCG) backtrack(st, nSt int, width int64) slotColumn {
+	c := newSlotColumn()
+	for ti := int64(0); ti < width-1; {
+		arg := sc.choice[ti*int64(nSt)+int64(st)]
 		if arg < 0 {
-			ti--
+			ti++
 			continue
 		}
-		g := &sc.groups[arg]
-		c.count[int(arg)]++
-		c.sumC[int(arg)] += sc.origin + ti
-		if g.tracked >= 0 {
-			s &^= 1 << g.tracked
+		gi := int(arg / 2)
+		g := &sc.groups[gi]
+		end := sc.origin + ti + g.e
+		c.add(gi, end)
+		switch {
+		case g.tracked >= 0:
+			st &^= 1 << g.tracked
+		case g.span >= 0 && arg%2 == 1:
+			st &^= 1 << (sc.nTrack + g.span)
 		}
-		ti -= g.e
+		ti += g.e
 	}
 	return c
 }

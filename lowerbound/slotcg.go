@@ -14,7 +14,8 @@ import (
 // SlotColumnsOptions configure SlotColumns.
 type SlotColumnsOptions struct {
 	// Tracked is the most single-task reduce groups the pricing keeps from
-	// repeating in a column (0: 12). The pricing's states grow as 2^Tracked.
+	// repeating in a column (0: 12; negative: none, pseudo-schedules only).
+	// The pricing's states grow as 2^Tracked.
 	Tracked int
 	// Spans is the most multi-task reduce groups given a span row (0: 4;
 	// negative: none). The pricing's states grow as 2^(Tracked + Spans).
@@ -45,11 +46,11 @@ type SlotColumnsResult struct {
 	// Completions are the last master's C_j in ms: what the relaxation
 	// charges each job.
 	Completions []float64
-	// Iterations, Columns, Tracked and Units describe the run: master solves,
-	// columns in the last master, groups kept elementary, horizon in units
-	// of Unit ms.
-	Iterations, Columns, Tracked int
-	Units, Unit                  int64
+	// Iterations, Columns, Tracked, Spanned and Units describe the run:
+	// master solves, columns in the last master, groups kept elementary,
+	// groups with a span row, horizon in units of Unit ms.
+	Iterations, Columns, Tracked, Spanned int
+	Units, Unit                           int64
 }
 
 // Defaults of SlotColumnsOptions, and the pricing's state cap: a float and
@@ -162,7 +163,7 @@ func ceilUnits(ms float64, u int64) int64 {
 func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 	p := pr.p
 	sc := &slotCG{o: o, u: pr.timeIndexedUnit(), slots: int64(pr.slots[kRed]), seen: map[string]bool{}}
-	if sc.o.Tracked <= 0 {
+	if sc.o.Tracked == 0 {
 		sc.o.Tracked = defaultSlotTracked
 	}
 	if sc.o.Spans == 0 {
@@ -284,14 +285,11 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 	if len(sc.groups) > 0 && width > slotStateLimit {
 		return nil, fmt.Errorf("lowerbound: slot columns: a horizon of %d units of %d ms is too long for the pricing", width, u)
 	}
-	nSpan := min(len(multis), sc.o.Spans)
-	if sc.o.Spans < 0 {
-		nSpan = 0
-	}
+	nSpan := max(0, min(len(multis), sc.o.Spans))
 	for nSpan > 0 && (int64(1)<<nSpan)*width > slotStateLimit {
 		nSpan--
 	}
-	nTrack := min(len(singles), sc.o.Tracked)
+	nTrack := max(0, min(len(singles), sc.o.Tracked))
 	for nTrack > 0 && (int64(1)<<(nTrack+nSpan))*width > slotStateLimit {
 		nTrack--
 	}
@@ -318,7 +316,7 @@ func cmpFloat(x, y float64) int {
 // run alternates master solves and pricing until no column prices out, the
 // iterations are spent or ctx ends.
 func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
-	res := SlotColumnsResult{Tracked: sc.nTrack, Unit: sc.u, Units: sc.horizon - sc.origin + 1}
+	res := SlotColumnsResult{Tracked: sc.nTrack, Spanned: sc.nSpan, Unit: sc.u, Units: sc.horizon - sc.origin + 1}
 	best := math.Inf(-1)
 	record := func(lb float64) {
 		if v := lb*float64(sc.u) - sc.sumA; v > best {

@@ -11,11 +11,25 @@ import (
 // slotColumnsOnExact runs SlotColumns on n seeded tiny instances, with no
 // incumbent and with the enumerated optimum as incumbent, and returns how
 // many values exceed the optimum (over) and the closed-form bound (above).
-func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above int) {
+func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above, spanned int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(26, 22))
 	for i := range n {
-		p, opt := randomWithOptimum(t, rng)
+		p := randomProblem(rng, 7)
+		// Every other instance repeats a reduce in its job, so that groups
+		// of several tasks (and their span rows) are common.
+		if i%2 == 1 {
+			for j := range p.Jobs {
+				if r := p.Jobs[j].Reduces; len(r) > 0 {
+					p.Jobs[j].Reduces = append(r, r[0])
+					break
+				}
+			}
+		}
+		opt, err := Exact(p)
+		if err != nil {
+			t.Fatal(err)
+		}
 		optT := float64(opt.TotalTurnaround)
 		b, err := Compute(p)
 		if err != nil {
@@ -40,14 +54,17 @@ func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above int) {
 			if r.Value > closed+roundingSlack(closed) {
 				above++
 			}
+			if r.Spanned > 0 {
+				spanned++
+			}
 		}
 	}
-	return over, above
+	return over, above, spanned
 }
 
 // TestSlotColumnsNeverExceedOptimum: on 200 seeded tiny instances (fixed
 // and fungible slots, two duration groups, zero durations, jobs without maps
-// or reduces) the slot-column bound of docs/bounds.md §4h, with and without
+// or reduces, half with a repeated reduce) the slot-column bound of docs/bounds.md §4h, with and without
 // the optimum as incumbent, is at most the enumerated optimum, and above the
 // closed-form bound on some (so the comparison can fail).
 func TestSlotColumnsNeverExceedOptimum(t *testing.T) {
@@ -55,18 +72,18 @@ func TestSlotColumnsNeverExceedOptimum(t *testing.T) {
 	if testing.Short() {
 		n = 50
 	}
-	_, above := slotColumnsOnExact(t, n, 0)
-	if above == 0 {
-		t.Errorf("the slot-column bound is never above the closed-form bound on %d instances", n)
+	_, above, spanned := slotColumnsOnExact(t, n, 0)
+	if above == 0 || spanned == 0 {
+		t.Errorf("on %d instances the slot-column bound is above the closed-form bound %d times, with span rows %d times: want both", n, above, spanned)
 	}
-	t.Logf("above the closed-form bound on %d of %d solves", above, 2*n)
+	t.Logf("above the closed-form bound on %d of %d solves; span rows in %d", above, 2*n, spanned)
 }
 
 // TestSlotColumnsCanFail: every reduce released one unit later than its
 // maps allow (an invalid release) puts the bound above the optimum on some
 // instances: the property test has teeth.
 func TestSlotColumnsCanFail(t *testing.T) {
-	over, _ := slotColumnsOnExact(t, 50, 1)
+	over, _, _ := slotColumnsOnExact(t, 50, 1)
 	if over == 0 {
 		t.Fatal("releases one unit too late were never caught")
 	}
@@ -105,5 +122,39 @@ func TestSlotColumnsSeesBlocking(t *testing.T) {
 	}
 	if c := b.Get(TotalTurnaround).Certified; c >= want {
 		t.Errorf("the closed-form bound %g already reaches the optimum %g: the instance shows nothing", c, want)
+	}
+}
+
+// TestSlotColumnsSpanRowHolds: two one-unit reduces and a job of two 5-unit
+// reduces, all ready at 1, on two reduce slots. The optimum (11) runs the
+// short ones first, so both slots end the wide job's reduces one unit after
+// its floor: a span row that summed the slots' overruns instead of averaging
+// them (spread 1) would put the bound above the optimum.
+func TestSlotColumnsSpanRowHolds(t *testing.T) {
+	p := &Problem{Mode: Fixed, Groups: 1, Nodes: []Node{{MapSlots: 3, ReduceSlots: 2}}}
+	job := func(reduces ...int64) Job {
+		j := Job{Maps: []Task{{Dur: []int64{1}}}}
+		for _, r := range reduces {
+			j.Reduces = append(j.Reduces, Task{Dur: []int64{r}})
+		}
+		return j
+	}
+	p.Jobs = []Job{job(1), job(1), job(5, 5)}
+	opt, err := Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opt.TotalTurnaround != 11 {
+		t.Fatalf("the optimum is %d, not 11: the instance is not the one described", opt.TotalTurnaround)
+	}
+	for _, inc := range []int64{0, opt.TotalTurnaround} {
+		r, err := SlotColumns(context.Background(), p, SlotColumnsOptions{Incumbent: inc, Solve: solve.Options{Solver: "native"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := float64(opt.TotalTurnaround)
+		if r.Spanned != 1 || !r.Converged || r.Value > want+roundingSlack(want) || r.Value < want-1e-6 {
+			t.Errorf("incumbent %d: span rows %d, converged %v, value %.6f: want 1, true and the optimum %g", inc, r.Spanned, r.Converged, r.Value, want)
+		}
 	}
 }

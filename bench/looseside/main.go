@@ -62,14 +62,15 @@ import (
 	"github.com/mrbound/mrbound/upperbound"
 )
 
-// show is -show, showRule -show-rule, timeIndexed -ti, slotColumns -slot
-// and slotTracked -slot-tracked.
+// show is -show, showRule -show-rule, timeIndexed -ti, slotColumns -slot,
+// slotTracked -slot-tracked and slotSpans -slot-spans.
 var (
 	show        bool
 	showRule    upperbound.Rule
 	timeIndexed bool
 	slotColumns bool
 	slotTracked int
+	slotSpans   int
 	// searchSeed is -search-seed: the simulator's seed (sim.Options.Seed)
 	// in every run, which also seeds the offline side's local search.
 	searchSeed uint64
@@ -95,7 +96,8 @@ func main() {
 	showName := flag.String("show-rule", "srpt", "with -show: the construction set against the optimum (srpt, srpt-hold, …)")
 	flag.BoolVar(&timeIndexed, "ti", false, "also solve lowerbound.TimeIndexedLP (docs/bounds.md §4g) with HiGHS, the best verified schedule as incumbent, and print it against OPT and the bound")
 	flag.BoolVar(&slotColumns, "slot", false, "also compute lowerbound.SlotColumns (docs/bounds.md §4h) with HiGHS, the best verified schedule as incumbent, and print it against OPT and the bound")
-	flag.IntVar(&slotTracked, "slot-tracked", 0, "with -slot: the single reduces its pricing keeps elementary (0: the default, 12)")
+	flag.IntVar(&slotTracked, "slot-tracked", 0, "with -slot: the single reduces its pricing keeps elementary (0: the default, 12; negative: none)")
+	flag.IntVar(&slotSpans, "slot-spans", 0, "with -slot: the multi-reduce groups given span rows (0: the default, 4; negative: none)")
 	flag.Parse()
 	for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
 		if r.String() == *showName {
@@ -389,7 +391,7 @@ func one(w *sim.Workload, seed uint64, searchNodes int64, evals int) (row, error
 		inc := int64(math.Floor(r.upper*float64(len(w.Jobs)) + 1e-6))
 		c0 := cpu()
 		s, err := lowerbound.SlotColumns(context.Background(), p, lowerbound.SlotColumnsOptions{
-			Incumbent: inc, Tracked: slotTracked, Solve: solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute}})
+			Incumbent: inc, Tracked: slotTracked, Spans: slotSpans, Solve: solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute}})
 		if err != nil {
 			return r, fmt.Errorf("slot columns: %w", err)
 		}

@@ -22,6 +22,10 @@ type SlotColumnsOptions struct {
 	Spans int
 	// Iterations caps the master solves (0: 400).
 	Iterations int
+	// Grid > 0 is the unit in ms, every arrival and duration rounded down to
+	// a multiple of it (a relaxation, docs/bounds.md §4h); 0: the gcd of the
+	// data, exact.
+	Grid int64
 	// Incumbent > 0 is the total turnaround in ms of a verified schedule: it
 	// caps each job's completion as §4g's windows do, and the value.
 	Incumbent int64
@@ -162,7 +166,11 @@ func ceilUnits(ms float64, u int64) int64 {
 
 func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 	p := pr.p
-	sc := &slotCG{o: o, u: pr.timeIndexedUnit(), slots: int64(pr.slots[kRed]), seen: map[string]bool{}}
+	u := pr.timeIndexedUnit()
+	if o.Grid > 0 {
+		u = o.Grid
+	}
+	sc := &slotCG{o: o, u: u, slots: int64(pr.slots[kRed]), seen: map[string]bool{}}
 	if sc.o.Tracked == 0 {
 		sc.o.Tracked = defaultSlotTracked
 	}
@@ -172,7 +180,6 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 	if sc.o.Iterations <= 0 {
 		sc.o.Iterations = defaultSlotIterations
 	}
-	u := sc.u
 	// The relaxed problem of §4g: pmin everywhere, slots of a kind pooled.
 	// horizon: its semi-active horizon max a_j + Σ pmin (units).
 	var maxA, total int64
@@ -204,7 +211,7 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 			d := make([]float64, len(tasks))
 			var work float64
 			for i := range tasks {
-				d[i] = pr.pmin(&tasks[i], k) / float64(u)
+				d[i] = float64(int64(pr.pmin(&tasks[i], k)) / u)
 				work += d[i]
 			}
 			slices.SortFunc(d, func(x, y float64) int { return -cmpFloat(x, y) })
@@ -215,17 +222,19 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 		floors[j] = a + phase[kMap] + phase[kRed]
 	}
 	// latest[j]: C_j ≤ it in some optimal relaxed schedule (the horizon, and
-	// with an incumbent U, a_j + U − Σ_{k≠j} (floor_k − a_k), as §4g).
-	var sumFloor int64
+	// with an incumbent U, ⌊(a_j + U − Σ_{k≠j} (u·floor_k − a_k))/u⌋, as §4g;
+	// in ms, because on a grid u·floor_k − a_k need not be whole units).
+	var sumFloor int64 // ms
 	for j := range p.Jobs {
-		sumFloor += floors[j] - p.Jobs[j].Arrival/u
+		sumFloor += floors[j]*u - p.Jobs[j].Arrival
 	}
 	for j := range p.Jobs {
 		job := &p.Jobs[j]
 		a := job.Arrival / u
 		latest := horizon
 		if o.Incumbent > 0 {
-			latest = min(latest, a+o.Incumbent/u-(sumFloor-(floors[j]-a)))
+			others := sumFloor - (floors[j]*u - job.Arrival)
+			latest = min(latest, (job.Arrival+o.Incumbent-others)/u)
 		}
 		if latest < floors[j] {
 			return nil, fmt.Errorf("lowerbound: slot columns: job %d cannot finish by %d ms: the incumbent %d ms is below the optimum", j, latest*u, o.Incumbent)

@@ -99,7 +99,7 @@ func slotLine(p *lowerbound.Problem, n float64) error {
 	ctx, cancel := context.WithTimeout(context.Background(), slotLimit)
 	defer cancel()
 	c0 := cpuSeconds()
-	r, err := lowerbound.SlotColumns(ctx, p, lowerbound.SlotColumnsOptions{Tracked: -1, Iterations: 100000,
+	r, err := lowerbound.SlotColumns(ctx, p, lowerbound.SlotColumnsOptions{Tracked: -1, Iterations: 100000, Grid: slotGrid,
 		Solve: solve.Options{Solver: "highs", Threads: 1}})
 	if err != nil {
 		return fmt.Errorf("slot columns: %w", err)

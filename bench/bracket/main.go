@@ -68,6 +68,7 @@ func main() {
 	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.DurationVar(&slotLimit, "lp-slot", 0, "with -lp: also lowerbound.SlotColumns (docs/bounds.md §4h, pseudo-schedules only) for at most this long per line (0: not run); its value at the stop is certified")
+	flag.Int64Var(&slotGrid, "lp-slot-grid", 1000, "with -lp-slot: the grid in ms (arrivals and durations rounded down to it, a relaxation)")
 	flag.IntVar(&cgRounds, "cg-rounds", 0, "with -lp: also the column generation (docs/bounds.md §4f) with this many master rounds after the first -lp-steps count")
 	flag.IntVar(&cgTheta, "cg-theta", 0, "with -cg-rounds: the completion weights' grid in the evaluations (0: the subgradient method's)")
 	flag.IntVar(&cgSeedEvery, "cg-seed-every", 0, "with -cg-rounds: seed the pool with every k-th subgradient iterate's columns (0: every one)")
@@ -131,6 +132,7 @@ var (
 	lpEvery    int
 	lpTarget   float64
 	slotLimit  time.Duration
+	slotGrid   int64
 	hours      float64
 	waits      bool
 	waitsRule  string

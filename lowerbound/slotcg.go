@@ -118,6 +118,9 @@ func SlotColumns(ctx context.Context, p *Problem, o SlotColumnsOptions) (SlotCol
 	if p.Preemptive {
 		return SlotColumnsResult{}, ErrSlotColumnsPreemptive
 	}
+	if o.Grid < 0 {
+		return SlotColumnsResult{}, fmt.Errorf("lowerbound: slot columns: the grid %d ms is negative", o.Grid)
+	}
 	pr := newPrep(p)
 	if len(pr.jobs) == 0 {
 		return SlotColumnsResult{Converged: true}, nil

@@ -189,3 +189,21 @@ func TestSlotColumnsOnAGrid(t *testing.T) {
 		t.Errorf("optimum %d, bound %.6f (unit %d ms, converged %v): want 10999, 9001 (1000, true)", opt.TotalTurnaround, r.Value, r.Unit, r.Converged)
 	}
 }
+
+// TestSlotColumnsRefuses: a preemptive problem (a column is whole tasks), a
+// negative grid and an incumbent below the jobs' own floors are errors.
+func TestSlotColumnsRefuses(t *testing.T) {
+	p := &Problem{Mode: Fixed, Groups: 1, Nodes: []Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []Job{{Maps: []Task{{Dur: []int64{3}}}, Reduces: []Task{{Dur: []int64{4}}}}}}
+	so := solve.Options{Solver: "native"}
+	if _, err := SlotColumns(context.Background(), p, SlotColumnsOptions{Incumbent: 6, Solve: so}); err == nil {
+		t.Error("an incumbent of 6 ms below the job's 7-ms critical path was accepted")
+	}
+	if _, err := SlotColumns(context.Background(), p, SlotColumnsOptions{Grid: -1, Solve: so}); err == nil {
+		t.Error("a negative grid was accepted")
+	}
+	p.Preemptive = true
+	if _, err := SlotColumns(context.Background(), p, SlotColumnsOptions{Solve: so}); err != ErrSlotColumnsPreemptive {
+		t.Errorf("a preemptive problem: %v, want ErrSlotColumnsPreemptive", err)
+	}
+}

@@ -80,6 +80,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bracket:", err)
 		os.Exit(1)
 	}
+	if err := checkSlotFlags(*lpHours != ""); err != nil {
+		fmt.Fprintln(os.Stderr, "bracket:", err)
+		os.Exit(1)
+	}
 	if *lpHours != "" {
 		if err := runLP(*trace, *nodes, *lpHours, *lpIntervals, *lpSteps); err != nil {
 			fmt.Fprintln(os.Stderr, "bracket:", err)
@@ -91,6 +95,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bracket:", err)
 		os.Exit(1)
 	}
+}
+
+// checkSlotFlags refuses -lp-slot without -lp, a negative -lp-slot, and
+// -lp-slot-grid without -lp-slot or not positive.
+func checkSlotFlags(lp bool) error {
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["lp-slot"] && !lp:
+		return fmt.Errorf("-lp-slot needs -lp")
+	case slotLimit < 0:
+		return fmt.Errorf("-lp-slot: %v is not a positive duration", slotLimit)
+	case set["lp-slot-grid"] && slotLimit == 0:
+		return fmt.Errorf("-lp-slot-grid needs -lp-slot")
+	case slotGrid <= 0:
+		return fmt.Errorf("-lp-slot-grid: %d ms is not a positive grid", slotGrid)
+	}
+	return nil
 }
 
 // runLP parses -lp's flags and runs lpGap.

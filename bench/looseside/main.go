@@ -112,6 +112,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "looseside: -nodes must be at least 1, -short and -wide at least 0 with a job in all, -rho a positive load")
 		os.Exit(1)
 	}
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if (set["slot-tracked"] || set["slot-spans"]) && !slotColumns {
+		fmt.Fprintln(os.Stderr, "looseside: -slot-tracked and -slot-spans need -slot")
+		os.Exit(1)
+	}
 	f := family{*nodes, *short, *wide, *rho}
 	if err := run(*seeds, f, *searchNodes, *evals); err != nil {
 		fmt.Fprintln(os.Stderr, "looseside:", err)

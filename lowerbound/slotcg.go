@@ -47,6 +47,11 @@ type SlotColumnsResult struct {
 	Master float64
 	// Converged: no column of negative reduced cost was left.
 	Converged bool
+	// Stop says why the iterations ended: "converged", "no new column"
+	// (every improving column is in the master already: the solver's duals
+	// and the pricing disagree), "master <status>", "iterations" or
+	// "context".
+	Stop string
 	// Completions are the last master's C_j in ms: what the relaxation
 	// charges each job.
 	Completions []float64
@@ -64,6 +69,10 @@ const (
 	defaultSlotSpans      = 4
 	defaultSlotIterations = 400
 	slotStateLimit        = 1 << 24
+	// slotPriceTolerance, relative to the master's value, is how far below
+	// −mu a column's reduced cost must be to count as improving: the
+	// solver's duals are exact only to its own tolerances.
+	slotPriceTolerance = 1e-9
 )
 
 // ErrSlotColumnsPreemptive: a column is a sequence of whole tasks on a slot.
@@ -148,7 +157,8 @@ type slotCG struct {
 	nTrack, nSpan int
 	// mu is the price of a slot (minus the slot row's dual): a column
 	// improves the master when its reduced cost is below −mu.
-	mu float64
+	mu          float64
+	masterValue float64 // the last master's value (units)
 	// completions are the last master's C_j in ms.
 	completions []float64
 	cols        []slotColumn
@@ -345,19 +355,26 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 		return res, nil
 	}
 	sc.greedyColumns()
+	res.Stop = "iterations"
 	for it := 0; it < sc.o.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
+			res.Stop = "context"
 			break
 		}
-		master, ok, err := sc.master(ctx)
+		master, status, err := sc.master(ctx)
 		if err != nil {
 			return res, err
 		}
 		res.Iterations++
-		if !ok {
+		if status != solve.Optimal {
+			res.Stop = "master " + status.String()
+			if ctx.Err() != nil {
+				res.Stop = "context"
+			}
 			break
 		}
 		res.Master = master*float64(sc.u) - sc.sumA
+		sc.masterValue = master
 		sc.normaliseDuals()
 		minRC, newCols := sc.price()
 		record(sc.lagrangian(minRC))
@@ -367,8 +384,13 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 				added++
 			}
 		}
-		if minRC+sc.mu > -1e-7 || added == 0 {
-			res.Converged = minRC+sc.mu > -1e-7
+		// Improving: below −mu by more than the master's own rounding.
+		if minRC+sc.mu > -slotPriceTolerance*max(1, math.Abs(master)) {
+			res.Converged, res.Stop = true, "converged"
+			break
+		}
+		if added == 0 {
+			res.Stop = "no new column"
 			break
 		}
 	}
@@ -430,8 +452,8 @@ func (sc *slotCG) addColumn(c slotColumn) bool {
 }
 
 // master solves the restricted master LP over the columns so far and keeps
-// its duals in the groups; ok is false when the solver gave none.
-func (sc *slotCG) master(ctx context.Context) (value float64, ok bool, err error) {
+// its duals in the groups when its status is optimal (with finite duals).
+func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Status, err error) {
 	b := model.NewBuilder("lowerbound-slot-columns")
 	x := make([]model.Var, len(sc.cols))
 	for i := range x {
@@ -487,14 +509,17 @@ func (sc *slotCG) master(ctx context.Context) (value float64, ok bool, err error
 	b.Minimize(obj)
 	m, err := b.Build()
 	if err != nil {
-		return 0, false, fmt.Errorf("lowerbound: slot columns master: %w", err)
+		return 0, solve.StatusUnknown, fmt.Errorf("lowerbound: slot columns master: %w", err)
 	}
 	r, err := solve.Solve(ctx, m, sc.o.Solve)
 	if err != nil {
-		return 0, false, err
+		return 0, solve.StatusUnknown, err
 	}
-	if r.Status != solve.Optimal || len(r.RowDuals) != m.NumRows() || len(r.X) != m.NumCols() || slices.ContainsFunc(r.RowDuals, notFinite) {
-		return 0, false, nil
+	if r.Status != solve.Optimal {
+		return 0, r.Status, nil
+	}
+	if len(r.RowDuals) != m.NumRows() || len(r.X) != m.NumCols() || slices.ContainsFunc(r.RowDuals, notFinite) {
+		return 0, solve.StatusUnknown, nil
 	}
 	ng := len(sc.groups)
 	for gi := range sc.groups {
@@ -509,7 +534,7 @@ func (sc *slotCG) master(ctx context.Context) (value float64, ok bool, err error
 	for j := range cj {
 		sc.completions = append(sc.completions, r.X[cj[j].Index()]*float64(sc.u))
 	}
-	return r.Objective, true, nil
+	return r.Objective, solve.Optimal, nil
 }
 
 // cWeight is Σ_g (n_g·π_g + spread_g·ρ_g) over job j's groups: C_j's
@@ -644,7 +669,7 @@ func (sc *slotCG) price() (float64, []slotColumn) {
 	for st := range nSt {
 		v := f[at(st, 0)]
 		minRC = min(minRC, v)
-		if v+sc.mu < -1e-7 {
+		if v+sc.mu < -slotPriceTolerance*max(1, math.Abs(sc.masterValue)) {
 			ends = append(ends, end{st, v})
 		}
 	}

@@ -104,8 +104,8 @@ func slotLine(p *lowerbound.Problem, n float64) error {
 	if err != nil {
 		return fmt.Errorf("slot columns: %w", err)
 	}
-	fmt.Printf("|   | slot columns (§4h): %.3f s (master %.3f s, %s, %s, %d units of %d ms, converged %v, %.1f CPU s) |\n",
-		r.Value/n, r.Master/n, plural.Count(r.Iterations, "iteration"), plural.Count(r.Columns, "column"), r.Units, r.Unit, r.Converged, cpuSeconds()-c0)
+	fmt.Printf("|   | slot columns (§4h): %.3f s (master %.3f s, %s, %s, %d units of %d ms, stop: %s, %.1f CPU s) |\n",
+		r.Value/n, r.Master/n, plural.Count(r.Iterations, "iteration"), plural.Count(r.Columns, "column"), r.Units, r.Unit, r.Stop, cpuSeconds()-c0)
 	return nil
 }
 

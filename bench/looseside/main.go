@@ -253,9 +253,9 @@ func run(seeds string, f family, searchNodes int64, evals int) error {
 		if slotColumns {
 			s := r.slot
 			v := s.Value / float64(r.jobs)
-			fmt.Printf("|   | slot columns %.2f s: OPT/slot %.4f, (slot − bound)/OPT %+.2f %%, master %.2f s, %s, %s, %s tracked, %d units, converged %v, %.1f CPU s |\n",
+			fmt.Printf("|   | slot columns %.2f s: OPT/slot %.4f, (slot − bound)/OPT %+.2f %%, master %.2f s, %s, %s, %s tracked, %d units, stop: %s, %.1f CPU s |\n",
 				v/1000, r.opt/v, 100*(v-r.bound)/r.opt, s.Master/float64(r.jobs)/1000, plural.Count(s.Iterations, "iteration"), plural.Count(s.Columns, "column"),
-				plural.Count(s.Tracked, "reduce"), s.Units, s.Converged, r.slotCPU.Seconds())
+				plural.Count(s.Tracked, "reduce"), s.Units, s.Stop, r.slotCPU.Seconds())
 		}
 	}
 	var n int

@@ -93,8 +93,8 @@ type slotGroup struct {
 	sigma, pi, rho float64 // duals of its cover, completion and span rows
 }
 
-// slotColumn is one slot's sequence: per group, the tasks it holds and the
-// sum of their completions (units).
+// slotColumn is one slot's sequence: per group, the tasks it holds, the sum
+// of their completions and the last one (units).
 type slotColumn struct {
 	count map[int]int64
 	sumC  map[int]int64
@@ -117,9 +117,11 @@ func (c *slotColumn) add(gi int, end int64) {
 // slot's sequence of whole reduces, released at their job's earliest map
 // end; the master covers every reduce, uses at most R columns and charges each
 // job the mean completion of each of its reduce groups (plus the spread R
-// identical slots force); the pricing is a dynamic programme over time on one
-// slot, elementary in up to Tracked single-task groups. The value is the
-// Lagrangian bound of the best duals seen, so any stop is valid.
+// identical slots force) and, for up to Spans groups of several tasks, the
+// average over the slots of their last ends; the pricing is a dynamic
+// programme over time on one slot, elementary in up to Tracked single-task
+// groups. The value is the Lagrangian bound of the best duals seen, so any
+// stop is valid.
 func SlotColumns(ctx context.Context, p *Problem, o SlotColumnsOptions) (SlotColumnsResult, error) {
 	if err := p.Validate(); err != nil {
 		return SlotColumnsResult{}, err
@@ -165,7 +167,8 @@ type slotCG struct {
 	seen        map[string]bool
 	// horizon is the latest completion of any group (units).
 	horizon int64
-	// The pricing's tables, reused: f[S·width + t − origin] and its choice.
+	// The pricing's tables, reused: f[(t − origin)·states + state] and its
+	// choice.
 	f      []float64
 	choice []int32
 	origin int64
@@ -442,7 +445,7 @@ func (sc *slotCG) greedyColumns() {
 
 // addColumn adds c unless the master has it.
 func (sc *slotCG) addColumn(c slotColumn) bool {
-	key := fmt.Sprint(c.count, c.sumC)
+	key := fmt.Sprint(c.count, c.sumC, c.lastC)
 	if sc.seen[key] {
 		return false
 	}

@@ -54,7 +54,11 @@
 // TimeIndexedLP (ComputeWith's TimeIndexed) is the LP of the pooled
 // time-indexed model, in which each task holds a slot for its whole window
 // (non-preemption, fractionally): one column per task group and time unit,
-// for instances of a few dozen jobs.
+// for instances of a few dozen jobs. SlotColumns is the per-slot
+// set-partitioning relaxation of the reduce side (a column is one reduce
+// slot's sequence of whole reduces), solved by column generation and
+// certified by its Lagrangian value at any stop: also opt-in, for small
+// instances.
 // Heterogeneous durations are handled
 // by weighting each slot with a positive speed v_g: any choice gives a valid
 // bound, and several are tried.

@@ -84,7 +84,28 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 				return err
 			}
 		}
+		if slotLimit > 0 {
+			if err := slotLine(&p, n); err != nil {
+				return err
+			}
+		}
 	}
+	return nil
+}
+
+// slotLine prints SlotColumns on p (pseudo-schedules: on a day every
+// subset of tracked reduces is too many states), stopped after -lp-slot.
+func slotLine(p *lowerbound.Problem, n float64) error {
+	ctx, cancel := context.WithTimeout(context.Background(), slotLimit)
+	defer cancel()
+	c0 := cpuSeconds()
+	r, err := lowerbound.SlotColumns(ctx, p, lowerbound.SlotColumnsOptions{Tracked: -1, Iterations: 100000, Grid: slotGrid,
+		Solve: solve.Options{Solver: "highs", Threads: 1}})
+	if err != nil {
+		return fmt.Errorf("slot columns: %w", err)
+	}
+	fmt.Printf("|   | slot columns (§4h): %.3f s (master %.3f s, %s, %s, %d units of %d ms, stop: %s, %.1f CPU s) |\n",
+		r.Value/n, r.Master/n, plural.Count(r.Iterations, "iteration"), plural.Count(r.Columns, "column"), r.Units, r.Unit, r.Stop, cpuSeconds()-c0)
 	return nil
 }
 

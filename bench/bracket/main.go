@@ -67,6 +67,8 @@ func main() {
 	flag.Float64Var(&lpTarget, "lp-target", 0, "with -lp: Polyak's target for the Lagrangian, in seconds of mean turnaround (0: its own estimate)")
 	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
+	flag.DurationVar(&slotLimit, "lp-slot", 0, "with -lp: also lowerbound.SlotColumns (docs/bounds.md §4h, pseudo-schedules only) for at most this long per line (0: not run); its value at the stop is certified")
+	flag.Int64Var(&slotGrid, "lp-slot-grid", 1000, "with -lp-slot: the grid in ms (arrivals and durations rounded down to it, a relaxation)")
 	flag.IntVar(&cgRounds, "cg-rounds", 0, "with -lp: also the column generation (docs/bounds.md §4f) with this many master rounds after the first -lp-steps count")
 	flag.IntVar(&cgTheta, "cg-theta", 0, "with -cg-rounds: the completion weights' grid in the evaluations (0: the subgradient method's)")
 	flag.IntVar(&cgSeedEvery, "cg-seed-every", 0, "with -cg-rounds: seed the pool with every k-th subgradient iterate's columns (0: every one)")
@@ -75,6 +77,10 @@ func main() {
 	flag.BoolVar(&cgMasterNoStarts, "cg-master-nostarts", false, "with -cg-rounds: the master holds every job's §4b columns; the evaluations still take §4c's terms")
 	flag.Parse()
 	if _, err := waitsRuleNamed(waitsRule); waits && err != nil {
+		fmt.Fprintln(os.Stderr, "bracket:", err)
+		os.Exit(1)
+	}
+	if err := checkSlotFlags(*lpHours != ""); err != nil {
 		fmt.Fprintln(os.Stderr, "bracket:", err)
 		os.Exit(1)
 	}
@@ -89,6 +95,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bracket:", err)
 		os.Exit(1)
 	}
+}
+
+// checkSlotFlags refuses -lp-slot without -lp, a negative -lp-slot, and
+// -lp-slot-grid without -lp-slot or not positive.
+func checkSlotFlags(lp bool) error {
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["lp-slot"] && !lp:
+		return fmt.Errorf("-lp-slot needs -lp")
+	case slotLimit < 0:
+		return fmt.Errorf("-lp-slot: %v is not a positive duration", slotLimit)
+	case set["lp-slot-grid"] && slotLimit == 0:
+		return fmt.Errorf("-lp-slot-grid needs -lp-slot")
+	case slotGrid <= 0:
+		return fmt.Errorf("-lp-slot-grid: %d ms is not a positive grid", slotGrid)
+	}
+	return nil
 }
 
 // runLP parses -lp's flags and runs lpGap.
@@ -129,6 +153,8 @@ var (
 	lpSolve    bool
 	lpEvery    int
 	lpTarget   float64
+	slotLimit  time.Duration
+	slotGrid   int64
 	hours      float64
 	waits      bool
 	waitsRule  string

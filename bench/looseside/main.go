@@ -28,7 +28,10 @@
 // -search-seed values: one seed's result is partly the search's luck (s21hold). With -ti it
 // also solves lowerbound.TimeIndexedLP (docs/bounds.md §4g, the best verified
 // schedule as incumbent) and §4b's interval LP on 1,024 steps with HiGHS,
-// and prints both against OPT and the bound (s17np).
+// and prints both against OPT and the bound (s17np). With -slot it also
+// computes lowerbound.SlotColumns (docs/bounds.md §4h: one column per reduce
+// slot's sequence, the best verified schedule as incumbent) and prints it
+// against OPT and the bound (s22slot).
 //
 //	taskset -c 0 go run ./bench/looseside -seeds 1-12 -nodes 2 -short 10 -wide 2
 package main
@@ -59,11 +62,15 @@ import (
 	"github.com/mrbound/mrbound/upperbound"
 )
 
-// show is -show, showRule -show-rule, timeIndexed -ti.
+// show is -show, showRule -show-rule, timeIndexed -ti, slotColumns -slot,
+// slotTracked -slot-tracked and slotSpans -slot-spans.
 var (
 	show        bool
 	showRule    upperbound.Rule
 	timeIndexed bool
+	slotColumns bool
+	slotTracked int
+	slotSpans   int
 	// searchSeed is -search-seed: the simulator's seed (sim.Options.Seed)
 	// in every run, which also seeds the offline side's local search.
 	searchSeed uint64
@@ -88,6 +95,9 @@ func main() {
 	flag.BoolVar(&show, "show", false, "after each instance, every job's completion in the optimum found and in -show-rule's schedule, and both schedules' reduces")
 	showName := flag.String("show-rule", "srpt", "with -show: the construction set against the optimum (srpt, srpt-hold, …)")
 	flag.BoolVar(&timeIndexed, "ti", false, "also solve lowerbound.TimeIndexedLP (docs/bounds.md §4g) with HiGHS, the best verified schedule as incumbent, and print it against OPT and the bound")
+	flag.BoolVar(&slotColumns, "slot", false, "also compute lowerbound.SlotColumns (docs/bounds.md §4h) with HiGHS, the best verified schedule as incumbent, and print it against OPT and the bound")
+	flag.IntVar(&slotTracked, "slot-tracked", 0, "with -slot: the single reduces its pricing keeps elementary (0: the default, 12; negative: none)")
+	flag.IntVar(&slotSpans, "slot-spans", 0, "with -slot: the multi-reduce groups given span rows (0: the default, 4; negative: none)")
 	flag.Parse()
 	for _, r := range upperbound.Rules(lowerbound.MeanTurnaround) {
 		if r.String() == *showName {
@@ -100,6 +110,12 @@ func main() {
 	}
 	if *nodes < 1 || *short < 0 || *wide < 0 || *short+*wide < 1 || !(*rho > 0) || math.IsInf(*rho, 0) {
 		fmt.Fprintln(os.Stderr, "looseside: -nodes must be at least 1, -short and -wide at least 0 with a job in all, -rho a positive load")
+		os.Exit(1)
+	}
+	set := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if (set["slot-tracked"] || set["slot-spans"]) && !slotColumns {
+		fmt.Fprintln(os.Stderr, "looseside: -slot-tracked and -slot-spans need -slot")
 		os.Exit(1)
 	}
 	f := family{*nodes, *short, *wide, *rho}
@@ -198,6 +214,8 @@ type row struct {
 	opt, bound, lagr, srpt, upper   float64
 	ti, ilp                         float64
 	tiCPU, ilpCPU                   time.Duration
+	slot                            lowerbound.SlotColumnsResult
+	slotCPU                         time.Duration
 	optBy, boundBy, upperBy, status string
 	proven                          bool
 	nodes                           int64
@@ -232,9 +250,17 @@ func run(seeds string, f family, searchNodes int64, evals int) error {
 			fmt.Printf("|   | time-indexed LP %.2f s: OPT/LP %.4f, LP/bound %.4f, (LP − bound)/OPT %+.2f %%, %.1f CPU s; interval LP (§4b, 1,024 steps) %.2f s, %.1f CPU s |\n",
 				r.ti/1000, r.opt/r.ti, r.ti/r.bound, 100*(r.ti-r.bound)/r.opt, r.tiCPU.Seconds(), r.ilp/1000, r.ilpCPU.Seconds())
 		}
+		if slotColumns {
+			s := r.slot
+			v := s.Value / float64(r.jobs)
+			fmt.Printf("|   | slot columns %.2f s: OPT/slot %.4f, (slot − bound)/OPT %+.2f %%, master %.2f s, %s, %s, %s tracked, %d units, stop: %s, %.1f CPU s |\n",
+				v/1000, r.opt/v, 100*(v-r.bound)/r.opt, s.Master/float64(r.jobs)/1000, plural.Count(s.Iterations, "iteration"), plural.Count(s.Columns, "column"),
+				plural.Count(s.Tracked, "reduce"), s.Units, s.Stop, r.slotCPU.Seconds())
+		}
 	}
 	var n int
-	var up, lo, sr, wu, wl, ti float64
+	var up, lo, sr, wu, wl, ti, sl, slotSum float64
+	var slotCPU time.Duration
 	for _, r := range rows {
 		if !r.proven {
 			continue
@@ -242,6 +268,12 @@ func run(seeds string, f family, searchNodes int64, evals int) error {
 		n++
 		if timeIndexed {
 			ti += math.Log(r.opt / max(r.ti, r.bound))
+		}
+		if slotColumns {
+			v := r.slot.Value / float64(r.jobs)
+			slotSum += math.Log(r.opt / v)
+			sl += math.Log(r.opt / max(v, r.bound))
+			slotCPU += r.slotCPU
 		}
 		up += math.Log(r.upper / r.opt)
 		lo += math.Log(r.opt / r.bound)
@@ -254,6 +286,10 @@ func run(seeds string, f family, searchNodes int64, evals int) error {
 			n, len(rows), math.Exp(up/float64(n)), wu, math.Exp(lo/float64(n)), wl, math.Exp(sr/float64(n)))
 		if timeIndexed {
 			fmt.Printf("with the time-indexed LP: geometric mean OPT/max(bound, LP) %.4f\n", math.Exp(ti/float64(n)))
+		}
+		if slotColumns {
+			fmt.Printf("slot columns: geometric mean OPT/slot %.4f, OPT/max(bound, slot) %.4f, %.1f CPU s over the proven\n",
+				math.Exp(slotSum/float64(n)), math.Exp(sl/float64(n)), slotCPU.Seconds())
 		}
 	}
 	return nil
@@ -352,6 +388,30 @@ func one(w *sim.Workload, seed uint64, searchNodes int64, evals int) (row, error
 		if r.proven && r.ti > r.opt+1e-6 {
 			return r, fmt.Errorf("time-indexed LP %.3f s above the proven optimum %.3f s", r.ti/1000, r.opt/1000)
 		}
+	}
+	if slotColumns {
+		p, err := simbridge.Problem(w, o.Sim, false)
+		if err != nil {
+			return r, err
+		}
+		inc := int64(math.Floor(r.upper*float64(len(w.Jobs)) + 1e-6))
+		c0 := cpu()
+		s, err := lowerbound.SlotColumns(context.Background(), p, lowerbound.SlotColumnsOptions{
+			Incumbent: inc, Tracked: slotTracked, Spans: slotSpans, Solve: solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute}})
+		if err != nil {
+			return r, fmt.Errorf("slot columns: %w", err)
+		}
+		r.slot, r.slotCPU = s, cpu()-c0
+		if r.proven && s.Value/float64(len(w.Jobs)) > r.opt+1e-6 {
+			return r, fmt.Errorf("slot columns %.3f s above the proven optimum %.3f s", s.Value/float64(len(w.Jobs))/1000, r.opt/1000)
+		}
+	}
+	if show && slotColumns && r.slot.Completions != nil {
+		fmt.Println("\nslot columns' C_j − a_j (s):")
+		for j, c := range r.slot.Completions {
+			fmt.Printf(" %d:%.1f", j, (c-float64(w.Jobs[j].Arrival))/1000)
+		}
+		fmt.Println()
 	}
 	if show && sr.Placements != nil {
 		if err := showSchedules(w, sr.Placements); err != nil {

@@ -1,0 +1,709 @@
+package lowerbound
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/mrbound/mrbound/model"
+	"github.com/mrbound/mrbound/solve"
+)
+
+// SlotColumnsOptions configure SlotColumns.
+type SlotColumnsOptions struct {
+	// Tracked is the most single-task reduce groups the pricing keeps from
+	// repeating in a column (0: 12; negative: none, pseudo-schedules only).
+	// The pricing's states grow as 2^Tracked.
+	Tracked int
+	// Spans is the most multi-task reduce groups given a span row (0: 4;
+	// negative: none). The pricing's states grow as 2^(Tracked + Spans).
+	Spans int
+	// Iterations caps the master solves (0: 400).
+	Iterations int
+	// Grid > 0 is the unit in ms, every arrival and duration rounded down to
+	// a multiple of it (a relaxation, docs/bounds.md §4h); 0: the gcd of the
+	// data, exact.
+	Grid int64
+	// Incumbent > 0 is the total turnaround in ms of a verified schedule: it
+	// caps each job's completion as §4g's windows do, and the value.
+	Incumbent int64
+	// Solve is passed to the master's LP solver.
+	Solve solve.Options
+
+	// lateBy delays every reduce's release by that many units: 0 always but
+	// in the test that shows the property test can fail.
+	lateBy int64
+}
+
+// SlotColumnsResult is SlotColumns' answer.
+type SlotColumnsResult struct {
+	// Value is the certified bound on the total turnaround in ms (the best
+	// Lagrangian value over the iterations, docs/bounds.md §4h).
+	Value float64
+	// Master is the last master LP's value in ms (not a bound unless
+	// Converged).
+	Master float64
+	// Converged: no column of negative reduced cost was left.
+	Converged bool
+	// Stop says why the iterations ended: "converged", "no new column"
+	// (every improving column is in the master already: the solver's duals
+	// and the pricing disagree), "master <status>", "iterations" or
+	// "context".
+	Stop string
+	// Completions are the last master's C_j in ms: what the relaxation
+	// charges each job.
+	Completions []float64
+	// Iterations, Columns, Tracked, Spanned and Units describe the run:
+	// master solves, columns in the last master, groups kept elementary,
+	// groups with a span row, horizon in units of Unit ms.
+	Iterations, Columns, Tracked, Spanned int
+	Units, Unit                           int64
+}
+
+// Defaults of SlotColumnsOptions, and the pricing's state cap: a float and
+// a parent per (subset, unit) state.
+const (
+	defaultSlotTracked    = 12
+	defaultSlotSpans      = 4
+	defaultSlotIterations = 400
+	slotStateLimit        = 1 << 24
+	// slotPriceTolerance, relative to the master's value, is how far below
+	// −mu a column's reduced cost must be to count as improving: the
+	// solver's duals are exact only to its own tolerances.
+	slotPriceTolerance = 1e-9
+)
+
+// ErrSlotColumnsPreemptive: a column is a sequence of whole tasks on a slot.
+var ErrSlotColumnsPreemptive = errors.New("lowerbound: the slot-column bound needs non-preemptive tasks")
+
+// slotGroup is one reduce group of the relaxation: a job's n reduces of
+// duration e units, released at rel (units); completions end by last.
+type slotGroup struct {
+	job       int
+	n, e      int64
+	rel, last int64
+	delta     float64 // C_j ≥ (mean completion) + delta (units)
+	tracked   int     // bit index in the pricing's subset, or −1
+	// span ≥ 0 (the bit index in the pricing's F) gives g a span row:
+	// spread·(C_j − L_j) ≥ Σ_slots (ℓ_g − L_j)⁺, ℓ_g the last end of g's
+	// tasks on a slot, spread = min(n, R).
+	span, spread   int
+	sigma, pi, rho float64 // duals of its cover, completion and span rows
+}
+
+// slotColumn is one slot's sequence: per group, the tasks it holds, the sum
+// of their completions and the last one (units).
+type slotColumn struct {
+	count map[int]int64
+	sumC  map[int]int64
+	lastC map[int]int64
+}
+
+func newSlotColumn() slotColumn {
+	return slotColumn{count: map[int]int64{}, sumC: map[int]int64{}, lastC: map[int]int64{}}
+}
+
+// add puts a task of group gi ending at end (units) on the slot.
+func (c *slotColumn) add(gi int, end int64) {
+	c.count[gi]++
+	c.sumC[gi] += end
+	c.lastC[gi] = max(c.lastC[gi], end)
+}
+
+// SlotColumns bounds the total turnaround by the per-slot set-partitioning
+// relaxation of the reduce side (docs/bounds.md §4h): a column is one reduce
+// slot's sequence of whole reduces, released at their job's earliest map
+// end; the master covers every reduce, uses at most R columns and charges each
+// job the mean completion of each of its reduce groups (plus the spread R
+// identical slots force) and, for up to Spans groups of several tasks, the
+// average over the slots of their last ends; the pricing is a dynamic
+// programme over time on one slot, elementary in up to Tracked single-task
+// groups. The value is the Lagrangian bound of the best duals seen, so any
+// stop is valid.
+func SlotColumns(ctx context.Context, p *Problem, o SlotColumnsOptions) (SlotColumnsResult, error) {
+	if err := p.Validate(); err != nil {
+		return SlotColumnsResult{}, err
+	}
+	if p.Preemptive {
+		return SlotColumnsResult{}, ErrSlotColumnsPreemptive
+	}
+	if o.Grid < 0 {
+		return SlotColumnsResult{}, fmt.Errorf("lowerbound: slot columns: the grid %d ms is negative", o.Grid)
+	}
+	pr := newPrep(p)
+	if len(pr.jobs) == 0 {
+		return SlotColumnsResult{Converged: true}, nil
+	}
+	sc, err := newSlotCG(pr, o)
+	if err != nil {
+		return SlotColumnsResult{}, err
+	}
+	res, err := sc.run(ctx)
+	if o.Incumbent > 0 {
+		res.Value = min(res.Value, float64(o.Incumbent))
+	}
+	return res, err
+}
+
+// slotCG holds one run of SlotColumns.
+type slotCG struct {
+	o             SlotColumnsOptions
+	u             int64
+	slots         int64
+	groups        []slotGroup
+	floor         []float64 // L_j: C_j ≥ L_j (units)
+	sumA          float64   // Σ a_j in ms
+	byJob         [][]int   // slot groups per job
+	nTrack, nSpan int
+	// mu is the price of a slot (minus the slot row's dual): a column
+	// improves the master when its reduced cost is below −mu.
+	mu          float64
+	masterValue float64 // the last master's value (units)
+	// completions are the last master's C_j in ms.
+	completions []float64
+	cols        []slotColumn
+	seen        map[string]bool
+	// horizon is the latest completion of any group (units).
+	horizon int64
+	// The pricing's tables, reused: f[(t − origin)·states + state] and its
+	// choice.
+	f      []float64
+	choice []int32
+	origin int64
+}
+
+// ceilUnits is ⌈ms/u⌉ for ms ≥ 0, with a little slack against a float head
+// that should be an integer.
+func ceilUnits(ms float64, u int64) int64 {
+	return int64(math.Ceil(ms/float64(u) - 1e-9))
+}
+
+func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
+	p := pr.p
+	u := pr.timeIndexedUnit()
+	if o.Grid > 0 {
+		u = o.Grid
+	}
+	sc := &slotCG{o: o, u: u, slots: int64(pr.slots[kRed]), seen: map[string]bool{}}
+	if sc.o.Tracked == 0 {
+		sc.o.Tracked = defaultSlotTracked
+	}
+	if sc.o.Spans == 0 {
+		sc.o.Spans = defaultSlotSpans
+	}
+	if sc.o.Iterations <= 0 {
+		sc.o.Iterations = defaultSlotIterations
+	}
+	// The relaxed problem of §4g: pmin everywhere, slots of a kind pooled.
+	// horizon: its semi-active horizon max a_j + Σ pmin (units).
+	var maxA, total int64
+	for j := range p.Jobs {
+		maxA = max(maxA, p.Jobs[j].Arrival/u)
+		for k, tasks := range [2][]Task{p.Jobs[j].Maps, p.Jobs[j].Reduces} {
+			for i := range tasks {
+				total += int64(pr.pmin(&tasks[i], k)) / u
+			}
+		}
+	}
+	horizon := maxA + total
+	sc.floor = make([]float64, len(p.Jobs))
+	sc.byJob = make([][]int, len(p.Jobs))
+	floors := make([]int64, len(p.Jobs))
+	heads := make([]int64, len(p.Jobs))
+	for j := range p.Jobs {
+		job := &p.Jobs[j]
+		a := job.Arrival / u
+		sc.sumA += float64(job.Arrival)
+		// head: the last map end minus a_j, at least the map waves on the
+		// pooled map slots and the map work over min(#maps, slots); the
+		// reduces' waves likewise after it.
+		var phase [2]int64
+		for k, tasks := range [2][]Task{job.Maps, job.Reduces} {
+			if len(tasks) == 0 {
+				continue
+			}
+			d := make([]float64, len(tasks))
+			var work float64
+			for i := range tasks {
+				d[i] = float64(int64(pr.pmin(&tasks[i], k)) / u)
+				work += d[i]
+			}
+			slices.SortFunc(d, func(x, y float64) int { return -cmpFloat(x, y) })
+			c := min(len(tasks), pr.slots[k])
+			phase[k] = max(int64(math.Round(waves(d, pr.slots[k]))), int64(math.Ceil(work/float64(c)-1e-9)))
+		}
+		heads[j] = phase[kMap]
+		floors[j] = a + phase[kMap] + phase[kRed]
+	}
+	// latest[j]: C_j ≤ it in some optimal relaxed schedule (the horizon, and
+	// with an incumbent U, ⌊(a_j + U − Σ_{k≠j} (u·floor_k − a_k))/u⌋, as §4g;
+	// in ms, because on a grid u·floor_k − a_k need not be whole units).
+	var sumFloor int64 // ms
+	for j := range p.Jobs {
+		sumFloor += floors[j]*u - p.Jobs[j].Arrival
+	}
+	for j := range p.Jobs {
+		job := &p.Jobs[j]
+		a := job.Arrival / u
+		latest := horizon
+		if o.Incumbent > 0 {
+			others := sumFloor - (floors[j]*u - job.Arrival)
+			latest = min(latest, (job.Arrival+o.Incumbent-others)/u)
+		}
+		if latest < floors[j] {
+			return nil, fmt.Errorf("lowerbound: slot columns: job %d cannot finish by %d ms: the incumbent %d ms is below the optimum", j, latest*u, o.Incumbent)
+		}
+		sc.floor[j] = float64(floors[j])
+		counts := map[int64]int64{}
+		var order []int64
+		for i := range job.Reduces {
+			e := int64(pr.pmin(&job.Reduces[i], kRed)) / u
+			if e == 0 {
+				continue // holds no slot; C_j ≥ its release is in the floor
+			}
+			if counts[e] == 0 {
+				order = append(order, e)
+			}
+			counts[e]++
+		}
+		for _, e := range order {
+			n := counts[e]
+			// Among n tasks of length e on R slots at most R end in any
+			// (t − e, t], so the i-th smallest completion is ≤ the largest
+			// − ⌊(n − i)/R⌋·e.
+			var spread int64
+			for i := int64(1); i <= n; i++ {
+				spread += (n - i) / sc.slots
+			}
+			g := slotGroup{job: j, n: n, e: e, rel: a + heads[j] + o.lateBy, last: latest,
+				delta: float64(spread*e) / float64(n), tracked: -1, span: -1, spread: int(min(n, sc.slots))}
+			if g.rel+e > g.last {
+				return nil, fmt.Errorf("lowerbound: slot columns: job %d's reduces cannot end by %d ms", j, g.last*u)
+			}
+			sc.byJob[j] = append(sc.byJob[j], len(sc.groups))
+			sc.groups = append(sc.groups, g)
+			sc.horizon = max(sc.horizon, g.last)
+		}
+	}
+	// Span rows for the multi-task groups of most work, then track the
+	// shortest single-task groups (the cheapest to repeat), as many of each
+	// as the options and the state cap allow.
+	var singles, multis []int
+	for i, g := range sc.groups {
+		if g.n == 1 {
+			singles = append(singles, i)
+		} else {
+			multis = append(multis, i)
+		}
+	}
+	slices.SortStableFunc(singles, func(x, y int) int { return int(sc.groups[x].e - sc.groups[y].e) })
+	slices.SortStableFunc(multis, func(x, y int) int {
+		return int(sc.groups[y].n*sc.groups[y].e - sc.groups[x].n*sc.groups[x].e)
+	})
+	sc.origin = sc.horizon
+	for _, g := range sc.groups {
+		sc.origin = min(sc.origin, g.rel)
+	}
+	width := sc.horizon - sc.origin + 2
+	if len(sc.groups) > 0 && width > slotStateLimit {
+		return nil, fmt.Errorf("lowerbound: slot columns: a horizon of %d units of %d ms is too long for the pricing", width, u)
+	}
+	nSpan := max(0, min(len(multis), sc.o.Spans))
+	for nSpan > 0 && (int64(1)<<nSpan)*width > slotStateLimit {
+		nSpan--
+	}
+	nTrack := max(0, min(len(singles), sc.o.Tracked))
+	for nTrack > 0 && (int64(1)<<(nTrack+nSpan))*width > slotStateLimit {
+		nTrack--
+	}
+	for b, i := range singles[:nTrack] {
+		sc.groups[i].tracked = b
+	}
+	for b, i := range multis[:nSpan] {
+		sc.groups[i].span = b
+	}
+	sc.nTrack, sc.nSpan = nTrack, nSpan
+	return sc, nil
+}
+
+func cmpFloat(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// run alternates master solves and pricing until no column prices out, the
+// iterations are spent or ctx ends.
+func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
+	res := SlotColumnsResult{Tracked: sc.nTrack, Spanned: sc.nSpan, Unit: sc.u, Units: sc.horizon - sc.origin + 1}
+	best := math.Inf(-1)
+	record := func(lb float64) {
+		if v := lb*float64(sc.u) - sc.sumA; v > best {
+			best = v
+		}
+	}
+	if len(sc.groups) == 0 {
+		var s float64
+		for _, f := range sc.floor {
+			s += f
+		}
+		record(s)
+		res.Value, res.Master, res.Converged = max(0, best), max(0, best), true
+		return res, nil
+	}
+	sc.greedyColumns()
+	res.Stop = "iterations"
+	for it := 0; it < sc.o.Iterations; it++ {
+		if err := ctx.Err(); err != nil {
+			res.Stop = "context"
+			break
+		}
+		master, status, err := sc.master(ctx)
+		if err != nil {
+			return res, err
+		}
+		res.Iterations++
+		if status != solve.Optimal {
+			res.Stop = "master " + status.String()
+			if ctx.Err() != nil {
+				res.Stop = "context"
+			}
+			break
+		}
+		res.Master = master*float64(sc.u) - sc.sumA
+		sc.masterValue = master
+		sc.normaliseDuals()
+		minRC, newCols := sc.price()
+		record(sc.lagrangian(minRC))
+		added := 0
+		for _, c := range newCols {
+			if sc.addColumn(c) {
+				added++
+			}
+		}
+		// Improving: below −mu by more than the master's own rounding.
+		if minRC+sc.mu > -slotPriceTolerance*max(1, math.Abs(master)) {
+			res.Converged, res.Stop = true, "converged"
+			break
+		}
+		if added == 0 {
+			res.Stop = "no new column"
+			break
+		}
+	}
+	res.Columns = len(sc.cols)
+	res.Completions = sc.completions
+	res.Value = max(0, best)
+	return res, nil
+}
+
+// greedyColumns seeds the master with a feasible list schedule: groups'
+// tasks in release order, each on the earliest-free slot.
+func (sc *slotCG) greedyColumns() {
+	type task struct{ g int }
+	var order []task
+	for i, g := range sc.groups {
+		for range g.n {
+			order = append(order, task{i})
+		}
+	}
+	slices.SortStableFunc(order, func(x, y task) int {
+		gx, gy := sc.groups[x.g], sc.groups[y.g]
+		if gx.rel != gy.rel {
+			return int(gx.rel - gy.rel)
+		}
+		return int(gx.e - gy.e)
+	})
+	slots := int(min(sc.slots, int64(len(order))))
+	free := make([]int64, slots)
+	cols := make([]slotColumn, slots)
+	for i := range cols {
+		cols[i] = newSlotColumn()
+	}
+	for _, t := range order {
+		s := 0
+		for i := range free {
+			if free[i] < free[s] {
+				s = i
+			}
+		}
+		g := sc.groups[t.g]
+		end := max(free[s], g.rel) + g.e
+		free[s] = end
+		cols[s].add(t.g, end)
+	}
+	for _, c := range cols {
+		sc.addColumn(c)
+	}
+}
+
+// addColumn adds c unless the master has it.
+func (sc *slotCG) addColumn(c slotColumn) bool {
+	key := fmt.Sprint(c.count, c.sumC, c.lastC)
+	if sc.seen[key] {
+		return false
+	}
+	sc.seen[key] = true
+	sc.cols = append(sc.cols, c)
+	return true
+}
+
+// master solves the restricted master LP over the columns so far and keeps
+// its duals in the groups when its status is optimal (with finite duals).
+func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Status, err error) {
+	b := model.NewBuilder("lowerbound-slot-columns")
+	x := make([]model.Var, len(sc.cols))
+	for i := range x {
+		x[i] = b.Continuous("", 0, math.Inf(1))
+	}
+	cj := make([]model.Var, len(sc.floor))
+	var obj model.Expr
+	for j, f := range sc.floor {
+		cj[j] = b.Continuous("", f, math.Inf(1))
+		obj.Add(cj[j], 1)
+	}
+	// Cover rows, then completion rows, then the slot count.
+	for gi := range sc.groups {
+		var row model.Expr
+		for i, c := range sc.cols {
+			if n := c.count[gi]; n > 0 {
+				row.Add(x[i], float64(n))
+			}
+		}
+		b.GreaterEq("", row, float64(sc.groups[gi].n))
+	}
+	for gi, g := range sc.groups {
+		var row model.Expr
+		row.Add(cj[g.job], float64(g.n))
+		for i, c := range sc.cols {
+			if s := c.sumC[gi]; s > 0 {
+				row.Add(x[i], -float64(s))
+			}
+		}
+		b.GreaterEq("", row, float64(g.n)*g.delta)
+	}
+	// Span rows: spread·C_j − Σ_col x·(ℓ_g − L_j)⁺ ≥ spread·L_j.
+	var spanned []int
+	for gi, g := range sc.groups {
+		if g.span < 0 {
+			continue
+		}
+		spanned = append(spanned, gi)
+		var row model.Expr
+		row.Add(cj[g.job], float64(g.spread))
+		for i, c := range sc.cols {
+			if l, ok := c.lastC[gi]; ok && float64(l) > sc.floor[g.job] {
+				row.Add(x[i], -(float64(l) - sc.floor[g.job]))
+			}
+		}
+		b.GreaterEq("", row, float64(g.spread)*sc.floor[g.job])
+	}
+	var slots model.Expr
+	for i := range x {
+		slots.Add(x[i], 1)
+	}
+	b.LessEq("", slots, float64(sc.slots))
+	b.Minimize(obj)
+	m, err := b.Build()
+	if err != nil {
+		return 0, solve.StatusUnknown, fmt.Errorf("lowerbound: slot columns master: %w", err)
+	}
+	r, err := solve.Solve(ctx, m, sc.o.Solve)
+	if err != nil {
+		return 0, solve.StatusUnknown, err
+	}
+	if r.Status != solve.Optimal {
+		return 0, r.Status, nil
+	}
+	if len(r.RowDuals) != m.NumRows() || len(r.X) != m.NumCols() || slices.ContainsFunc(r.RowDuals, notFinite) {
+		return 0, solve.StatusUnknown, nil
+	}
+	ng := len(sc.groups)
+	for gi := range sc.groups {
+		sc.groups[gi].sigma = max(0, r.RowDuals[gi])
+		sc.groups[gi].pi = max(0, r.RowDuals[ng+gi])
+	}
+	for k, gi := range spanned {
+		sc.groups[gi].rho = max(0, r.RowDuals[2*ng+k])
+	}
+	sc.mu = max(0, -r.RowDuals[2*ng+len(spanned)])
+	sc.completions = sc.completions[:0]
+	for j := range cj {
+		sc.completions = append(sc.completions, r.X[cj[j].Index()]*float64(sc.u))
+	}
+	return r.Objective, solve.Optimal, nil
+}
+
+// cWeight is Σ_g (n_g·π_g + spread_g·ρ_g) over job j's groups: C_j's
+// coefficient in the Lagrangian is 1 minus it.
+func (sc *slotCG) cWeight(j int) float64 {
+	var s float64
+	for _, gi := range sc.byJob[j] {
+		g := &sc.groups[gi]
+		s += float64(g.n)*g.pi + float64(g.spread)*g.rho
+	}
+	return s
+}
+
+// normaliseDuals scales each job's completion and span duals so that
+// cWeight ≤ 1 (C_j's reduced cost ≥ 0): any such point gives a valid
+// Lagrangian bound.
+func (sc *slotCG) normaliseDuals() {
+	for j, gs := range sc.byJob {
+		if s := sc.cWeight(j); s > 1 {
+			for _, gi := range gs {
+				sc.groups[gi].pi /= s
+				sc.groups[gi].rho /= s
+			}
+		}
+	}
+}
+
+// lagrangian is the bound of §4h at the groups' duals (units, before the
+// arrivals are subtracted), given the least reduced cost of one slot's
+// column: Σ_g [n_g(σ_g + π_g·δ_g) + spread_g·ρ_g·L_j] + Σ_j (1 − cWeight_j)·L_j
+// + R·min(0, minRC), lowered by a slack for rounding.
+func (sc *slotCG) lagrangian(minRC float64) float64 {
+	var v, mag float64
+	for j, f := range sc.floor {
+		v += max(0, 1-sc.cWeight(j)) * f
+		mag += math.Abs(f)
+	}
+	for _, g := range sc.groups {
+		t := float64(g.n)*(g.sigma+g.pi*g.delta) + float64(g.spread)*g.rho*sc.floor[g.job]
+		v += t
+		mag += math.Abs(t)
+	}
+	t := float64(sc.slots) * min(0, minRC)
+	v += t
+	mag += math.Abs(t)
+	return v - 1e-9*mag - 1e-9
+}
+
+// price runs the dynamic programme of §4h on one slot, backwards in time:
+// f(S, F, t) is the least Σ (π_g·C − σ_g) + Σ_{g ∈ F} ρ_g·(ℓ_g − L_j)⁺ over
+// sequences of tasks that start at or after t and end by their group's last
+// end, whose tracked tasks are the set S and whose spanned groups present
+// are F (ℓ_g the last end of g's tasks); other groups may repeat. It returns
+// the least reduced cost (0 for the empty column) and up to 10 of the most
+// negative columns that improve the master (below −mu), one per final state.
+func (sc *slotCG) price() (float64, []slotColumn) {
+	width := sc.horizon - sc.origin + 2 // t = origin … horizon + 1
+	nSt := 1 << (sc.nTrack + sc.nSpan)
+	need := int(int64(nSt) * width)
+	if cap(sc.f) < need {
+		sc.f = make([]float64, need)
+		sc.choice = make([]int32, need)
+	}
+	f, choice := sc.f[:need], sc.choice[:need]
+	inf := math.Inf(1)
+	// A task is worth placing only where π·C < σ (ρ's terms are ≥ 0): its
+	// last useful end.
+	lastUseful := make([]int64, len(sc.groups))
+	for gi, g := range sc.groups {
+		end := g.last
+		if g.pi > 0 {
+			end = min(end, int64(math.Ceil(g.sigma/g.pi)))
+		}
+		if g.sigma <= 0 {
+			end = g.rel // never negative
+		}
+		lastUseful[gi] = end
+	}
+	at := func(st int, ti int64) int64 { return ti*int64(nSt) + int64(st) }
+	for st := range nSt {
+		f[at(st, width-1)], choice[at(st, width-1)] = inf, -1
+	}
+	f[at(0, width-1)] = 0
+	for ti := width - 2; ti >= 0; ti-- {
+		t := sc.origin + ti
+		for st := range nSt {
+			best, arg := f[at(st, ti+1)], int32(-1)
+			for gi := range sc.groups {
+				g := &sc.groups[gi]
+				end := t + g.e
+				if t < g.rel || end > lastUseful[gi] {
+					continue
+				}
+				c := g.pi*float64(end) - g.sigma
+				next := ti + g.e
+				switch {
+				case g.tracked >= 0:
+					if st&(1<<g.tracked) == 0 {
+						continue
+					}
+					if v := f[at(st&^(1<<g.tracked), next)] + c; v < best {
+						best, arg = v, int32(2*gi)
+					}
+				case g.span >= 0:
+					bit := 1 << (sc.nTrack + g.span)
+					if st&bit == 0 {
+						continue
+					}
+					// A later task of g exists, or this one is g's last.
+					if v := f[at(st, next)] + c; v < best {
+						best, arg = v, int32(2*gi)
+					}
+					last := c + g.rho*max(0, float64(end)-sc.floor[g.job])
+					if v := f[at(st&^bit, next)] + last; v < best {
+						best, arg = v, int32(2*gi+1)
+					}
+				default:
+					if v := f[at(st, next)] + c; v < best {
+						best, arg = v, int32(2*gi)
+					}
+				}
+			}
+			f[at(st, ti)], choice[at(st, ti)] = best, arg
+		}
+	}
+	type end struct {
+		st int
+		v  float64
+	}
+	var ends []end
+	minRC := 0.0
+	for st := range nSt {
+		v := f[at(st, 0)]
+		minRC = min(minRC, v)
+		if v+sc.mu < -slotPriceTolerance*max(1, math.Abs(sc.masterValue)) {
+			ends = append(ends, end{st, v})
+		}
+	}
+	slices.SortFunc(ends, func(x, y end) int { return cmpFloat(x.v, y.v) })
+	var cols []slotColumn
+	for _, e := range ends[:min(len(ends), 10)] {
+		cols = append(cols, sc.backtrack(e.st, nSt, width))
+	}
+	return minRC, cols
+}
+
+// backtrack rebuilds the sequence of f(st, origin).
+func (sc *slotCG) backtrack(st, nSt int, width int64) slotColumn {
+	c := newSlotColumn()
+	for ti := int64(0); ti < width-1; {
+		arg := sc.choice[ti*int64(nSt)+int64(st)]
+		if arg < 0 {
+			ti++
+			continue
+		}
+		gi := int(arg / 2)
+		g := &sc.groups[gi]
+		end := sc.origin + ti + g.e
+		c.add(gi, end)
+		switch {
+		case g.tracked >= 0:
+			st &^= 1 << g.tracked
+		case g.span >= 0 && arg%2 == 1:
+			st &^= 1 << (sc.nTrack + g.span)
+		}
+		ti += g.e
+	}
+	return c
+}

@@ -6,7 +6,7 @@ BIN     := bin/mrbound
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
 HIGHS   := node_modules/highs/build/highs.wasm
 
-.PHONY: all setup slurm python rsvg build demo test fuzz bench clean
+.PHONY: all setup slurm python rsvg oracles build demo test fuzz bench clean
 
 all: build
 
@@ -76,7 +76,24 @@ rsvg:
 	  fi; \
 	fi
 
-test: setup slurm python rsvg
+# glpsol (Debian's glpk-utils) and cbc (coinor-cbc), used only as test
+# oracles: the MPS and LP writers' files solved by GLPK and read by CBC, and
+# the native simplex against GLPK on random LPs. Installed like slurm above;
+# without them those tests skip, saying so.
+oracles:
+	@if ! command -v glpsol >/dev/null 2>&1 || ! command -v cbc >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing glpk-utils and coinor-cbc with apt-get (test oracles only)"; \
+	    install="apt-get install -y -qq --no-install-recommends glpk-utils coinor-cbc"; \
+	    DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1; } || \
+	    echo "could not install glpk-utils and coinor-cbc: the solver-oracle tests will skip"; \
+	  else \
+	    echo "glpsol or cbc is missing and apt-get is not usable here (root needed): the solver-oracle tests will skip"; \
+	  fi; \
+	fi
+
+test: setup slurm python rsvg oracles
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 20m ./...

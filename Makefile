@@ -26,72 +26,47 @@ build: setup
 demo: build
 	$(BIN) solve examples/scenario5.json --time-limit 60s
 
-# Slurm and munge for the sweep engine test (cmd/mrbound TestSweepOnSlurm,
-# which starts its own one-node cluster): installed from Debian when missing,
-# as root with apt-get (apt-get update only if the first try fails). When they
-# cannot be installed, make test goes on and that test skips, saying why.
-slurm:
+# debian_install: when any of the commands $(1) is missing (on PATH or in
+# /usr/sbin), install the Debian packages $(2) as root with apt-get (apt-get
+# update only if the first try fails). When they cannot be installed, make
+# test goes on and $(3) skip, saying why. No commas in the arguments.
+define debian_install
 	@have() { command -v $$1 >/dev/null 2>&1 || test -x /usr/sbin/$$1; }; \
-	if ! have slurmctld || ! have slurmd || ! have munged || ! have sbatch; then \
+	missing=; for c in $(1); do have $$c || missing=1; done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing slurm-wlm and munge with apt-get (for the Slurm sweep test)"; \
-	    install="apt-get install -y -qq --no-install-recommends slurm-wlm munge"; \
+	    echo "installing $(2) with apt-get (for $(3))"; \
+	    install="apt-get install -y -qq --no-install-recommends $(2)"; \
 	    DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1 || \
 	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1; } || \
-	    echo "could not install slurm-wlm and munge: the Slurm sweep test will skip"; \
+	    echo "could not install $(2): $(3) will skip"; \
 	  else \
-	    echo "slurm-wlm and munge are missing and apt-get is not usable here (root needed): the Slurm sweep test will skip"; \
+	    echo "$(1): missing and apt-get is not usable here (root needed): $(3) will skip"; \
 	  fi; \
 	fi
+endef
+
+# Slurm and munge for the sweep engine test (cmd/mrbound TestSweepOnSlurm,
+# which starts its own one-node cluster).
+slurm:
+	$(call debian_install,slurmctld slurmd munged sbatch,slurm-wlm munge,the Slurm sweep test)
 
 # python3 for the external-policy tests (policy/external: the conformance
-# suite and the trace identity on the Python FIFO of clients/python): from
-# Debian when missing, as root with apt-get, like slurm; else those tests skip.
+# suite and the trace identity on the Python FIFO of clients/python).
 python:
-	@if ! command -v python3 >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing python3 with apt-get (for the external-policy tests)"; \
-	    install="apt-get install -y -qq --no-install-recommends python3"; \
-	    DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1 || \
-	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1; } || \
-	    echo "could not install python3: the external-policy tests will skip"; \
-	  else \
-	    echo "python3 is missing and apt-get is not usable here (root needed): the external-policy tests will skip"; \
-	  fi; \
-	fi
+	$(call debian_install,python3,python3,the external-policy tests)
 
 # rsvg-convert (Debian's librsvg2-bin) renders every kind of SVG chart the CLI
 # writes to PNG in cmd/mrbound TestSVGRendersToPNG, so that a broken chart
-# fails the suite: installed like slurm above; without it that test skips.
+# fails the suite.
 rsvg:
-	@if ! command -v rsvg-convert >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing librsvg2-bin with apt-get (for the SVG rendering test)"; \
-	    install="apt-get install -y -qq --no-install-recommends librsvg2-bin"; \
-	    DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1 || \
-	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1; } || \
-	    echo "could not install librsvg2-bin: the SVG rendering test will skip"; \
-	  else \
-	    echo "rsvg-convert is missing and apt-get is not usable here (root needed): the SVG rendering test will skip"; \
-	  fi; \
-	fi
+	$(call debian_install,rsvg-convert,librsvg2-bin,the SVG rendering test)
 
 # glpsol (Debian's glpk-utils) and cbc (coinor-cbc), used only as test
 # oracles: the MPS and LP writers' files solved by GLPK and read by CBC, and
-# the native simplex against GLPK on random LPs. Installed like slurm above;
-# without them those tests skip, saying so.
+# the native simplex against GLPK on random LPs.
 oracles:
-	@if ! command -v glpsol >/dev/null 2>&1 || ! command -v cbc >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing glpk-utils and coinor-cbc with apt-get (test oracles only)"; \
-	    install="apt-get install -y -qq --no-install-recommends glpk-utils coinor-cbc"; \
-	    DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1 || \
-	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive $$install >/dev/null 2>&1; } || \
-	    echo "could not install glpk-utils and coinor-cbc: the solver-oracle tests will skip"; \
-	  else \
-	    echo "glpsol or cbc is missing and apt-get is not usable here (root needed): the solver-oracle tests will skip"; \
-	  fi; \
-	fi
+	$(call debian_install,glpsol cbc,glpk-utils coinor-cbc,the solver-oracle tests)
 
 test: setup slurm python rsvg oracles
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -1,6 +1,7 @@
 package lowerbound
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -230,7 +231,7 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 				d[i] = float64(int64(pr.pmin(&tasks[i], k)) / u)
 				work += d[i]
 			}
-			slices.SortFunc(d, func(x, y float64) int { return -cmpFloat(x, y) })
+			slices.SortFunc(d, func(x, y float64) int { return cmp.Compare(y, x) })
 			c := min(len(tasks), pr.slots[k])
 			phase[k] = max(int64(math.Round(waves(d, pr.slots[k]))), int64(math.Ceil(work/float64(c)-1e-9)))
 		}
@@ -326,16 +327,6 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 	}
 	sc.nTrack, sc.nSpan = nTrack, nSpan
 	return sc, nil
-}
-
-func cmpFloat(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // run alternates master solves and pricing until no column prices out, the
@@ -676,7 +667,7 @@ func (sc *slotCG) price() (float64, []slotColumn) {
 			ends = append(ends, end{st, v})
 		}
 	}
-	slices.SortFunc(ends, func(x, y end) int { return cmpFloat(x.v, y.v) })
+	slices.SortFunc(ends, func(x, y end) int { return cmp.Compare(x.v, y.v) })
 	var cols []slotColumn
 	for _, e := range ends[:min(len(ends), 10)] {
 		cols = append(cols, sc.backtrack(e.st, nSt, width))

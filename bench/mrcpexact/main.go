@@ -22,7 +22,8 @@
 //
 // With -slot (total turnaround only) it runs each comparison as above and
 // then prints, per seed, compare's certified bound before the search, the
-// branch and bound's root bound (one node, compare's incumbent),
+// branch and bound's bound after one node with compare's incumbent (the
+// sum of its split groups' root bounds where it splits the stream),
 // lowerbound.SlotColumns (docs/bounds.md §4h) with compare's best verified
 // schedule as incumbent, and the CPU seconds of each (s22slotuse).
 //
@@ -35,7 +36,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -164,8 +164,8 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 	}
 	if len(slots) > 0 {
 		fmt.Println()
-		fmt.Println("| seed | compare's bound before the search (CPU s) | root bound (CPU s) | incumbent | slot columns (CPU s) | master | iterations, columns | tracked, spanned, units | stop | map side (CPU s) |")
-		fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+		fmt.Println("| seed | compare's bound before the search (CPU s) | root bound (CPU s) | incumbent | slot columns (CPU s) | master | iterations, columns | tracked, spanned, units | stop |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|")
 		for _, l := range slots {
 			fmt.Println(l)
 		}
@@ -247,8 +247,8 @@ func modelLP(out *simbridge.Outcome, m lowerbound.Metric, solvers string, limit 
 
 // slotLine measures, on the total turnaround of a comparison's problem,
 // compare's certified bound before its search (recomputed, with compare's
-// interval Lagrangian), the branch and bound's root bound (a search of one
-// node with compare's incumbent) and lowerbound.SlotColumns with compare's
+// interval Lagrangian), the branch and bound's bound after one node with
+// compare's incumbent (its root, or its split groups' roots) and lowerbound.SlotColumns with compare's
 // best verified schedule as incumbent, with the CPU of each, as the rest of
 // a table row.
 func slotLine(out *simbridge.Outcome) (string, error) {
@@ -278,59 +278,20 @@ func slotLine(out *simbridge.Outcome) (string, error) {
 		return "", fmt.Errorf("slot columns: %w", err)
 	}
 	c3 := cpu()
-	mapSide, mapValue, err := mapSlotColumns(ctx, p, inc)
-	if err != nil {
-		return "", err
-	}
-	c4 := cpu()
 	if r.Optimum != nil && r.OfflineVerified {
 		for _, b := range []struct {
 			name  string
 			value float64
-		}{{"the root bound", root.Bound}, {"the slot columns", s.Value}, {"the map-side slot columns", mapValue}} {
+		}{{"the root bound", root.Bound}, {"the slot columns", s.Value}} {
 			if b.value > *r.Optimum+1e-6 {
 				return "", fmt.Errorf("-slot: %s %s above the proven optimum %s", b.name, secs(b.value, m), secs(*r.Optimum, m))
 			}
 		}
 	}
-	return fmt.Sprintf("%s (%.1f) | %s (%.1f) | %s | **%s** (%.1f) | %s | %d, %d | %d, %d, %d of %d ms | %s | %s (%.1f)",
+	return fmt.Sprintf("%s (%.1f) | %s (%.1f) | %s | **%s** (%.1f) | %s | %d, %d | %d, %d, %d of %d ms | %s",
 		secs(known, m), (c1 - c0).Seconds(), secs(root.Bound, m), (c2 - c1).Seconds(), secs(inc, m),
 		secs(math.Floor(s.Value), m), (c3 - c2).Seconds(), secs(math.Round(s.Master), m), s.Iterations, s.Columns,
-		s.Tracked, s.Spanned, s.Units, s.Unit, s.Stop, mapSide, (c4 - c3).Seconds()), nil
-}
-
-// mapSlotColumns is a scratch measurement: SlotColumns on the map side.
-// Each job's maps become its reduces (released at a_j, no maps), on the map
-// slots; every schedule of p gives one of that problem whose C'_j is the
-// job's last map end, and C_j ≥ C'_j + tail_j with tail_j the job's longest
-// reduce (pmin), so Σ tail_j plus its bound bounds p's total turnaround.
-func mapSlotColumns(ctx context.Context, p *lowerbound.Problem, inc float64) (string, float64, error) {
-	if p.Mode != lowerbound.Fixed {
-		return "", 0, fmt.Errorf("-slot: the map-side variant needs fixed slots")
-	}
-	q := &lowerbound.Problem{Mode: p.Mode, Groups: p.Groups}
-	for _, n := range p.Nodes {
-		q.Nodes = append(q.Nodes, lowerbound.Node{Group: n.Group, MapSlots: n.MapSlots, ReduceSlots: n.MapSlots})
-	}
-	var tails float64
-	for _, j := range p.Jobs {
-		if len(j.Maps) == 0 {
-			return "", 0, fmt.Errorf("-slot: the map-side variant needs every job to have maps")
-		}
-		var tail int64 // pmin of the longest reduce (every group has reduce slots here)
-		for _, r := range j.Reduces {
-			tail = max(tail, slices.Min(r.Dur))
-		}
-		tails += float64(tail)
-		q.Jobs = append(q.Jobs, lowerbound.Job{Arrival: j.Arrival, Reduces: j.Maps})
-	}
-	s, err := lowerbound.SlotColumns(ctx, q, lowerbound.SlotColumnsOptions{Incumbent: int64(inc - tails),
-		Solve: solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute}})
-	if err != nil {
-		return "", 0, fmt.Errorf("map-side slot columns: %w", err)
-	}
-	return fmt.Sprintf("%s, master %s, %d it, %d/%d, %s", secs(math.Floor(s.Value+tails), lowerbound.TotalTurnaround),
-		secs(math.Round(s.Master+tails), lowerbound.TotalTurnaround), s.Iterations, s.Tracked, s.Spanned, s.Stop), s.Value + tails, nil
+		s.Tracked, s.Spanned, s.Units, s.Unit, s.Stop), nil
 }
 
 // secs formats a metric value in ms as seconds.

@@ -19,6 +19,15 @@
 // With -lag-root N it runs no comparison and prints instead, per seed, the
 // sums' time-indexed Lagrangian at the root: the subgradient's value and
 // the column generation's after at most N LP solves (docs/bounds.md §14g).
+//
+// With -slot (total turnaround only) it runs each comparison as above and
+// then prints, per seed, compare's certified bound before the search, the
+// branch and bound's bound after one node with compare's incumbent (the
+// sum of its split groups' root bounds where it splits the stream),
+// lowerbound.SlotColumns (docs/bounds.md §4h) with compare's best verified
+// schedule as incumbent, and the CPU seconds of each (s22slotuse).
+//
+//	nice taskset -c 0 go run ./bench/mrcpexact -metrics total-turnaround -slot
 package main
 
 import (
@@ -53,8 +62,13 @@ func main() {
 	limit := flag.Duration("limit", 0, "time limit of the whole-stream solve and the search (0: compare's defaults, simbridge.DefaultOptimumTimeLimit and SearchSafetyLimit; -model-lp's LPs then get the former)")
 	nodes := flag.Int64("search-nodes", 0, "node limit of the branch and bound (0: simbridge.DefaultSearchNodes, -1: none)")
 	lp := flag.String("model-lp", "", "for the turnaround metrics, also print the size of the whole-stream MILP (with the best verified schedule as incumbent) and solve its LP relaxation with these solvers (e.g. native,highs) within -limit")
+	slot := flag.Bool("slot", false, "total turnaround only: after each comparison also print compare's certified bound before the search, the branch and bound's root bound and lowerbound.SlotColumns (docs/bounds.md §4h, HiGHS) with compare's best verified schedule as incumbent")
 	lagRoot := flag.Int("lag-root", 0, "instead of compare, print per seed the sums' time-indexed Lagrangian at the root: the subgradient's value and the column generation's after at most this many LP solves (docs/bounds.md §14g), the master's value and the CPU of each")
 	flag.Parse()
+	if *slot && (*metrics != "total-turnaround" || *lagRoot > 0 || *lp != "") {
+		fmt.Fprintln(os.Stderr, "mrcpexact: -slot bounds the total turnaround only: give -metrics total-turnaround, without -lag-root or -model-lp")
+		os.Exit(1)
+	}
 	if *lagRoot > 0 {
 		if err := runLagRoot(*seeds, *jobs, *lambda, *lagRoot); err != nil {
 			fmt.Fprintln(os.Stderr, "mrcpexact:", err)
@@ -62,7 +76,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*seeds, *jobs, *lambda, *metrics, *limit, *nodes, *lp); err != nil {
+	if err := run(*seeds, *jobs, *lambda, *metrics, *limit, *nodes, *lp, *slot); err != nil {
 		fmt.Fprintln(os.Stderr, "mrcpexact:", err)
 		os.Exit(1)
 	}
@@ -77,8 +91,8 @@ func cpu() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration, nodes int64, lpSolvers string) error {
-	var models []string
+func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration, nodes int64, lpSolvers string, slot bool) error {
+	var models, slots []string
 	fmt.Println("| seed | metric | bound (by) | upper (by) | bracket | search: status, bound, nodes | stream solve: status, bound, wall | compare CPU s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, ss := range strings.Split(seeds, ",") {
@@ -139,6 +153,21 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 				}
 				models = append(models, fmt.Sprintf("| %d | %s | %s", seed, m, line))
 			}
+			if slot {
+				line, err := slotLine(out)
+				if err != nil {
+					return fmt.Errorf("seed %d: %w", seed, err)
+				}
+				slots = append(slots, fmt.Sprintf("| %d | %s |", seed, line))
+			}
+		}
+	}
+	if len(slots) > 0 {
+		fmt.Println()
+		fmt.Println("| seed | compare's bound before the search (CPU s) | root bound (CPU s) | incumbent | slot columns (CPU s) | master | iterations, columns | tracked, spanned, units | stop |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|")
+		for _, l := range slots {
+			fmt.Println(l)
 		}
 	}
 	if len(models) > 0 {
@@ -214,6 +243,55 @@ func modelLP(out *simbridge.Outcome, m lowerbound.Metric, solvers string, limit 
 		line += fmt.Sprintf(" %s %v %.1f %.1f;", name, res.Status, res.Objective, (cpu() - c0).Seconds())
 	}
 	return line + " |", nil
+}
+
+// slotLine measures, on the total turnaround of a comparison's problem,
+// compare's certified bound before its search (recomputed, with compare's
+// interval Lagrangian), the branch and bound's bound after one node with
+// compare's incumbent (its root, or its split groups' roots) and lowerbound.SlotColumns with compare's
+// best verified schedule as incumbent, with the CPU of each, as the rest of
+// a table row.
+func slotLine(out *simbridge.Outcome) (string, error) {
+	r := out.Report
+	if r.Upper == nil || !r.UpperVerified {
+		return "", fmt.Errorf("-slot: compare has no verified schedule for the incumbent")
+	}
+	inc := *r.Upper
+	p, m := out.Problem, lowerbound.TotalTurnaround
+	ctx := context.Background()
+	c0 := cpu()
+	lg := lowerbound.LagrangeOptions{Iterations: 120, TimeLimit: simbridge.DefaultLagrangeTimeLimit}
+	bs, err := lowerbound.ComputeWith(ctx, p, lowerbound.Options{Lagrange: &lg})
+	if err != nil {
+		return "", err
+	}
+	known := bs.Get(m).Certified
+	c1 := cpu()
+	root, err := bnb.Solve(ctx, p, m, bnb.Options{Incumbent: inc, NodeLimit: 1})
+	if err != nil {
+		return "", err
+	}
+	c2 := cpu()
+	s, err := lowerbound.SlotColumns(ctx, p, lowerbound.SlotColumnsOptions{Incumbent: int64(inc),
+		Solve: solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute}})
+	if err != nil {
+		return "", fmt.Errorf("slot columns: %w", err)
+	}
+	c3 := cpu()
+	if r.Optimum != nil && r.OfflineVerified {
+		for _, b := range []struct {
+			name  string
+			value float64
+		}{{"the root bound", root.Bound}, {"the slot columns", s.Value}} {
+			if b.value > *r.Optimum+1e-6 {
+				return "", fmt.Errorf("-slot: %s %s above the proven optimum %s", b.name, secs(b.value, m), secs(*r.Optimum, m))
+			}
+		}
+	}
+	return fmt.Sprintf("%s (%.1f) | %s (%.1f) | %s | **%s** (%.1f) | %s | %d, %d | %d, %d, %d of %d ms | %s",
+		secs(known, m), (c1 - c0).Seconds(), secs(root.Bound, m), (c2 - c1).Seconds(), secs(inc, m),
+		secs(math.Floor(s.Value), m), (c3 - c2).Seconds(), secs(math.Round(s.Master), m), s.Iterations, s.Columns,
+		s.Tracked, s.Spanned, s.Units, s.Unit, s.Stop), nil
 }
 
 // secs formats a metric value in ms as seconds.

@@ -358,14 +358,17 @@ func one(w *sim.Workload, seed uint64, searchNodes int64, evals int) (row, error
 	} else {
 		r.opt = max(sr.Bound, r.bound)
 	}
-	if timeIndexed {
-		p, err := simbridge.Problem(w, o.Sim, false)
-		if err != nil {
+	// The LP-side bounds' problem and incumbent in ms: the mean of a verified
+	// schedule times the jobs, rounded down (the optimum is an integer ≤ it).
+	var p *lowerbound.Problem
+	var inc int64
+	if timeIndexed || slotColumns {
+		if p, err = simbridge.Problem(w, o.Sim, false); err != nil {
 			return r, err
 		}
-		// The incumbent in ms: the mean of a verified schedule times the
-		// jobs, rounded down (the optimum is an integer ≤ it).
-		inc := int64(math.Floor(r.upper*float64(len(w.Jobs)) + 1e-6))
+		inc = int64(math.Floor(r.upper*float64(len(w.Jobs)) + 1e-6))
+	}
+	if timeIndexed {
 		c0 := cpu()
 		lp, err := lowerbound.TimeIndexedLP(context.Background(), p, lowerbound.TimeIndexedOptions{
 			Incumbent: inc, Solve: solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute}})
@@ -390,11 +393,6 @@ func one(w *sim.Workload, seed uint64, searchNodes int64, evals int) (row, error
 		}
 	}
 	if slotColumns {
-		p, err := simbridge.Problem(w, o.Sim, false)
-		if err != nil {
-			return r, err
-		}
-		inc := int64(math.Floor(r.upper*float64(len(w.Jobs)) + 1e-6))
 		c0 := cpu()
 		s, err := lowerbound.SlotColumns(context.Background(), p, lowerbound.SlotColumnsOptions{
 			Incumbent: inc, Tracked: slotTracked, Spans: slotSpans, Solve: solve.Options{Solver: "highs", Threads: 1, TimeLimit: 30 * time.Minute}})

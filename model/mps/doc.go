@@ -56,4 +56,9 @@
 // that the bounds are recomputed bit for bit; a range wider than the largest
 // float64 is an error), free rows are L rows with RHS
 // +Inf, and integer columns are written in MARKER blocks with explicit bounds.
+// The one exception to "the same model": a binary column whose bounds are not
+// [0, 1] is written BV then FX (CBC refuses LO and UP after BV), with
+// fractional bounds rounded inwards, so [0.3, 1] reads back as [1, 1] — the
+// same values of the column. Only an empty binary ([0.3, 0.7]) is written
+// with LO and UP, which CBC refuses and Read reads back exactly.
 package mps

@@ -73,14 +73,16 @@ func TestWriteGLPKOracle(t *testing.T) {
 }
 
 // TestWriteFixedBinary: a binary column fixed by its bounds is written as BV
-// then FX (CBC 2.10 refuses LO or UP after BV), reads back as the same binary,
-// and, where Debian's cbc is installed, CBC reads the file without an error
-// and finds the optimum the fixing forces.
+// then FX (CBC 2.10 refuses LO or UP after BV), fractional bounds rounded
+// inwards ([0.3, 1] fixes it at 1, [0, 0.5] at 0); it reads back as the same
+// binary, fixed, and, where Debian's cbc is installed, CBC reads the file
+// without an error and finds the optimum the fixings force.
 func TestWriteFixedBinary(t *testing.T) {
 	b := model.NewBuilder("fixedbin")
 	x, y, z := b.Binary("x"), b.Binary("y"), b.Binary("z")
-	obj := model.NewExpr(3)
-	obj.Add(x, 1).Add(y, 2).Add(z, 4)
+	up, down := b.Binary("up"), b.Binary("down")
+	obj := model.NewExpr(5)
+	obj.Add(x, 1).Add(y, 2).Add(z, 4).Add(up, 8).Add(down, -16)
 	b.Minimize(obj)
 	b.GreaterEq("c", model.Sum(x, y, z), 1)
 	m, err := b.Build()
@@ -89,11 +91,16 @@ func TestWriteFixedBinary(t *testing.T) {
 	}
 	m.ColUpper[0] = 0                   // x fixed at 0: y is the cheapest left
 	m.ColLower[2], m.ColUpper[2] = 1, 1 // z fixed at 1
+	m.ColLower[3] = 0.3                 // up: only 1 is left
+	m.ColUpper[4] = 0.5                 // down: only 0 is left
 	m2, text := roundTrip(t, m)
-	if d := modeltest.Diff(m, m2); d != "" {
-		t.Fatalf("round trip differs: %s\n%s", d, text)
+	want := m.Clone()
+	want.ColLower[3], want.ColUpper[4] = 1, 0
+	if d := modeltest.Diff(want, m2); d != "" {
+		t.Fatalf("round trip differs from the rounded bounds: %s\n%s", d, text)
 	}
-	for _, want := range []string{" BV BND x\n FX BND x 0\n", " BV BND z\n FX BND z 1\n", " BV BND y\n"} {
+	for _, want := range []string{" BV BND x\n FX BND x 0\n", " BV BND z\n FX BND z 1\n", " BV BND y\n",
+		" BV BND up\n FX BND up 1\n", " BV BND down\n FX BND down 0\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
 		}
@@ -112,7 +119,27 @@ func TestWriteFixedBinary(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cbc: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "read with 0 errors") || !strings.Contains(string(out), "Objective value:                4.00000000") {
-		t.Errorf("cbc did not read the file cleanly or found another optimum (want 4: z = 1 covers the row):\n%s", out)
+	if !strings.Contains(string(out), "read with 0 errors") || !strings.Contains(string(out), "Objective value:                12.00000000") {
+		t.Errorf("cbc did not read the file cleanly or found another optimum (want 12: z = 1 covers the row, up = 1, down = 0):\n%s", out)
+	}
+}
+
+// TestWriteEmptyBinary: a binary whose bounds hold no integer cannot be
+// said with FX; it keeps LO and UP, and reads back exactly.
+func TestWriteEmptyBinary(t *testing.T) {
+	b := model.NewBuilder("emptybin")
+	x := b.Binary("x")
+	b.Minimize(model.Sum(x))
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.ColLower[0], m.ColUpper[0] = 0.3, 0.7
+	m2, text := roundTrip(t, m)
+	if d := modeltest.Diff(m, m2); d != "" {
+		t.Fatalf("round trip differs: %s\n%s", d, text)
+	}
+	if !strings.Contains(text, " BV BND x\n LO BND x 0.3\n UP BND x 0.7\n") {
+		t.Errorf("the empty binary is not written BV, LO, UP:\n%s", text)
 	}
 }

@@ -134,10 +134,16 @@ func Write(w io.Writer, m *model.Model) error {
 		switch m.ColType[j] {
 		case model.Binary:
 			bnd("BV", j, 0, false)
-			// CBC refuses LO or UP after BV but takes FX, so a fixed
-			// binary (the usual case of other bounds) is written as FX.
-			if lo == up {
-				bnd("FX", j, lo, true)
+			// CBC refuses LO or UP after BV but takes FX. A binary takes
+			// only 0 or 1, so bounds other than [0, 1] either fix it (FX,
+			// with fractional bounds rounded inwards: [0.3, 1] is 1) or
+			// leave it empty, which only LO and UP can say.
+			ilo, iup := math.Ceil(lo), math.Floor(up)
+			if ilo == iup {
+				bnd("FX", j, ilo, true)
+				break
+			}
+			if ilo < iup {
 				break
 			}
 			if lo != 0 {

@@ -19,7 +19,9 @@ import (
 // each as a share of the mean — and, for the jobs with one reduce that
 // waited for it, their mean wait and which jobs held the slots when it
 // became ready: the waiting that the capacity rows of docs/bounds.md
-// §4b–§4c do not see.
+// §4b–§4c do not see; and the same for the map side (the jobs with one
+// reduce or none that waited for their first map, and which jobs held the
+// map slots at their arrival).
 // waitsRuleNamed is the construction -waits-rule names; main asks first, so
 // that a misspelt name fails before the bracket's long table.
 func waitsRuleNamed(name string) (upperbound.Rule, error) {

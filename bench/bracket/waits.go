@@ -12,16 +12,6 @@ import (
 	"github.com/mrbound/mrbound/upperbound"
 )
 
-// waitTable is -waits' table for one instance: where the jobs' time goes
-// under the -waits-rule construction (srpt by default), per class of jobs
-// by reduce count — from arrival to the first map's start, the map phase,
-// from the last map's end to the first reduce's start and the reduce phase,
-// each as a share of the mean — and, for the jobs with one reduce that
-// waited for it, their mean wait and which jobs held the slots when it
-// became ready: the waiting that the capacity rows of docs/bounds.md
-// §4b–§4c do not see; and the same for the map side (the jobs with one
-// reduce or none that waited for their first map, and which jobs held the
-// map slots at their arrival).
 // waitsRuleNamed is the construction -waits-rule names; main asks first, so
 // that a misspelt name fails before the bracket's long table.
 func waitsRuleNamed(name string) (upperbound.Rule, error) {
@@ -33,6 +23,16 @@ func waitsRuleNamed(name string) (upperbound.Rule, error) {
 	return upperbound.RuleUnknown, fmt.Errorf("-waits-rule: no construction %q for mean turnaround", name)
 }
 
+// waitTable is -waits' table for one instance: where the jobs' time goes
+// under the -waits-rule construction (srpt by default), per class of jobs
+// by reduce count — from arrival to the first map's start, the map phase,
+// from the last map's end to the first reduce's start and the reduce phase,
+// each as a share of the mean — and, for the jobs with one reduce that
+// waited for it, their mean wait and which jobs held the slots when it
+// became ready: the waiting that the capacity rows of docs/bounds.md
+// §4b–§4c do not see; and the same for the map side (the jobs with one
+// reduce or none that waited for their first map, and which jobs held the
+// map slots at their arrival).
 func waitTable(in instance) (string, error) {
 	w := in.w
 	rule, err := waitsRuleNamed(waitsRule)

@@ -73,9 +73,13 @@ func (l *List) initHold() {
 }
 
 // launchedHold updates the bookkeeping after a task of job j (kind k)
-// launched for d: its end as foreseen (exact in ideal runs; with
-// heartbeats, noise or contention an estimate, so a hold may misjudge its
-// gain, and still ends at its timer).
+// launched for d, non-local penalty included: its end as foreseen (exact in
+// ideal runs; with heartbeats, noise or contention an estimate, so a hold
+// may misjudge its gain, and still ends at its timer). Without the penalty
+// a non-local map's job looked ready 0.54 s early on the FB-2009 day: a
+// hold for it expired before its reduce was ready, and the job, its
+// foreseen ready time now past, was no candidate for another
+// (docs/results.md, issue 26, s23reserve).
 func (l *List) launchedHold(s *sim.Sim, j, k int, d float64) {
 	h := l.hold
 	end := float64(s.Now()) + d

@@ -69,6 +69,36 @@ func TestHoldWaitsForShortJob(t *testing.T) {
 	}
 }
 
+// TestHoldSeesNonLocalMaps: node 0 has one map and one reduce slot, node 1
+// none, holding the block of S's map; a map away from its block takes 0.5
+// s more. L arrives at 0 s with a 1-s map (its block on node 0) and a
+// 100-s reduce, S at 1 s with a 1-s map and a 1-s reduce. At 1 s L's reduce
+// is ready and S's map starts on node 0, away from its block: it ends at
+// 2.5 s, not 2 s. srpt-hold holds the reduce slot for S until then (S [2.5,
+// 3.5], L [3.5, 103.5]: mean turnaround 53 s); taking S's map for 1 s, the
+// hold expired at 2 s with S's reduce not ready, S was no candidate any
+// more, and L's reduce took the slot (mean 102 s). The test asserts the
+// value and the trace's verdict.
+func TestHoldSeesNonLocalMaps(t *testing.T) {
+	w := &sim.Workload{Name: "non-local", Cluster: sim.Cluster{NonLocalPenalty: 500, Replicas: 1,
+		Nodes: []sim.Node{{MapSlots: 1, ReduceSlots: 1}, {}}}}
+	for _, j := range []struct {
+		arrival, red sim.Time
+		block        int
+	}{{0, 100000, 0}, {1000, 1000, 1}} {
+		m := sim.TaskSpec{Work: 1000}
+		m.SetReplicas([]int{j.block})
+		w.Jobs = append(w.Jobs, sim.Job{Arrival: j.arrival, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{m}, Reduces: []sim.TaskSpec{{Work: j.red}}})
+	}
+	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 53000 {
+		t.Errorf("srpt-hold's mean turnaround %g ms, want 53000", hold)
+	}
+}
+
 // TestHoldCountsRivals: two nodes of two map slots and one reduce slot. W
 // arrives at 0 s with a 2-s map and two 11-s reduces, D at 0 s with a 1-s
 // map and a 7-s reduce, S at 3 s with a 3-s map and a 6-s reduce, T at 7 s

@@ -377,6 +377,9 @@ func (l *List) launch(s *sim.Sim, x, j int, t sim.TaskID) bool {
 	st.work[k] = math.Max(0, st.work[k]-d)
 	st.pending[k]--
 	if l.hold != nil {
+		if k == 0 && !v.Local {
+			d += float64(l.c.w.Cluster.NonLocalPenalty) // the engine's time for a map away from its block
+		}
 		l.launchedHold(s, j, k, d)
 	}
 	if l.rule.dynamic() {

@@ -58,7 +58,7 @@ func main() {
 	limit := flag.Duration("limit", 10*time.Minute, "time limit of the offline side per line")
 	lagrange := flag.Int("lagrange-iterations", 120, "steps of the interval Lagrangian bound on mean turnaround, as compare's default (0: off)")
 	flag.Float64Var(&hours, "hours", 0, "cut the SWIM day to the jobs arriving in its first hours (0: the whole day)")
-	flag.BoolVar(&waits, "waits", false, "after the table, where srpt's time goes on each SWIM instance (waits and phases per job class, one-reduce jobs that find every reduce slot busy)")
+	flag.BoolVar(&waits, "waits", false, "after the table, where srpt's time goes on each SWIM instance (waits and phases per job class, one-reduce jobs that find every reduce slot busy, short jobs that find every map slot busy)")
 	flag.StringVar(&waitsRule, "waits-rule", "srpt", "with -waits: the construction whose schedule is broken down (srpt, srpt-hold, …)")
 	flag.BoolVar(&gap, "gap", false, "after the table, where the mean-turnaround gap lies (Lagrangian charge per job class against the best offline schedule)")
 	lpHours := flag.String("lp", "", "instead of the bracket: the interval LP against the Lagrangian on the SWIM day at the first -nodes size, cut to its first hours (comma-separated)")

@@ -12,14 +12,6 @@ import (
 	"github.com/mrbound/mrbound/upperbound"
 )
 
-// waitTable is -waits' table for one instance: where the jobs' time goes
-// under the -waits-rule construction (srpt by default), per class of jobs
-// by reduce count — from arrival to the first map's start, the map phase,
-// from the last map's end to the first reduce's start and the reduce phase,
-// each as a share of the mean — and, for the jobs with one reduce that
-// waited for it, their mean wait and which jobs held the slots when it
-// became ready: the waiting that the capacity rows of docs/bounds.md
-// §4b–§4c do not see.
 // waitsRuleNamed is the construction -waits-rule names; main asks first, so
 // that a misspelt name fails before the bracket's long table.
 func waitsRuleNamed(name string) (upperbound.Rule, error) {
@@ -31,6 +23,16 @@ func waitsRuleNamed(name string) (upperbound.Rule, error) {
 	return upperbound.RuleUnknown, fmt.Errorf("-waits-rule: no construction %q for mean turnaround", name)
 }
 
+// waitTable is -waits' table for one instance: where the jobs' time goes
+// under the -waits-rule construction (srpt by default), per class of jobs
+// by reduce count — from arrival to the first map's start, the map phase,
+// from the last map's end to the first reduce's start and the reduce phase,
+// each as a share of the mean — and, for the jobs with one reduce that
+// waited for it, their mean wait and which jobs held the slots when it
+// became ready: the waiting that the capacity rows of docs/bounds.md
+// §4b–§4c do not see; and the same for the map side (the jobs with one
+// reduce or none that waited for their first map, and which jobs held the
+// map slots at their arrival).
 func waitTable(in instance) (string, error) {
 	w := in.w
 	rule, err := waitsRuleNamed(waitsRule)
@@ -64,7 +66,7 @@ func waitTable(in instance) (string, error) {
 		}
 		return 0
 	}
-	var reds []change // reduce slots taken (+1, at launch) and freed (−1)
+	var reds, maps []change // reduce (map) slots taken (+1, at launch) and freed (−1)
 	for _, a := range res.Trace {
 		j := a.Job
 		if a.Kind == sim.Map {
@@ -72,6 +74,8 @@ func waitTable(in instance) (string, error) {
 				firstMap[j] = int64(a.Start)
 			}
 			lastMapEnd[j] = max(lastMapEnd[j], int64(a.End))
+			c := class(int(j))
+			maps = append(maps, change{int64(a.Launch), 1, c}, change{int64(a.End), -1, c})
 			continue
 		}
 		if firstRed[j] < 0 || int64(a.Start) < firstRed[j] {
@@ -82,15 +86,18 @@ func waitTable(in instance) (string, error) {
 	}
 	// Frees before takes at the same instant: a slot freed at t is free
 	// for a reduce ready at t.
-	sort.Slice(reds, func(a, b int) bool {
-		if reds[a].at != reds[b].at {
-			return reds[a].at < reds[b].at
-		}
-		return reds[a].delta < reds[b].delta
-	})
-	slots := 0
+	for _, ch := range [][]change{reds, maps} {
+		sort.Slice(ch, func(a, b int) bool {
+			if ch[a].at != ch[b].at {
+				return ch[a].at < ch[b].at
+			}
+			return ch[a].delta < ch[b].delta
+		})
+	}
+	slots, mapSlots := 0, 0
 	for _, n := range w.Cluster.Nodes {
 		slots += n.ReduceSlots
+		mapSlots += n.MapSlots
 	}
 	// Busy reduce slots at each one-reduce job's ready time, by a sweep in
 	// ready-time order.
@@ -117,6 +124,29 @@ func waitTable(in instance) (string, error) {
 			held[c] += busy[c]
 		}
 		wait += float64(firstRed[r.job]-r.at) / 1000
+	}
+	// The map side alike: the jobs with one reduce or none whose first map
+	// started after their arrival, and the map slots busy per holder class
+	// at their arrival.
+	var arrivals []ready
+	for j := range nj {
+		if class(j) == 0 && firstMap[j] > int64(w.Jobs[j].Arrival) {
+			arrivals = append(arrivals, ready{int64(w.Jobs[j].Arrival), j})
+		}
+	}
+	sort.Slice(arrivals, func(a, b int) bool { return arrivals[a].at < arrivals[b].at })
+	var mapBusy, mapHeld [3]float64
+	k = 0
+	mapWait := 0.0
+	for _, r := range arrivals {
+		for k < len(maps) && maps[k].at <= r.at {
+			mapBusy[maps[k].class] += float64(maps[k].delta)
+			k++
+		}
+		for c := range mapHeld {
+			mapHeld[c] += mapBusy[c]
+		}
+		mapWait += float64(firstMap[r.job]-r.at) / 1000
 	}
 	classes := []string{"≤ 1 reduce", "2–50 reduces", "> 50 reduces"}
 	type row struct {
@@ -149,5 +179,8 @@ func waitTable(in instance) (string, error) {
 	m := math.Max(1, float64(len(readies)))
 	s += fmt.Sprintf("\n%s waited after their maps for their reduce to start (a slot busy, or held idle by srpt-hold), %.1f s on average; when their reduce became ready, of the %s, jobs with ≤ 1 / 2–50 / > 50 reduces ran tasks on %.1f / %.1f / %.1f on average (a slot held idle is in none).\n",
 		plural.Count(len(readies), "one-reduce job"), wait/m, plural.Count(slots, "reduce slot"), held[0]/m, held[1]/m, held[2]/m)
+	mm := math.Max(1, float64(len(arrivals)))
+	s += fmt.Sprintf("\n%s waited after their arrival for their first map, %.1f s on average; at their arrival, of the %s, jobs with ≤ 1 / 2–50 / > 50 reduces ran maps on %.1f / %.1f / %.1f on average.\n",
+		plural.Count(len(arrivals), "job")+" with one reduce or none", mapWait/mm, plural.Count(mapSlots, "map slot"), mapHeld[0]/mm, mapHeld[1]/mm, mapHeld[2]/mm)
 	return s, nil
 }

@@ -32,6 +32,16 @@ type SlotColumnsOptions struct {
 	Incumbent int64
 	// Solve is passed to the master's LP solver.
 	Solve solve.Options
+	// ExactCover makes the cover rows equalities (each reduce on exactly one
+	// slot, as in S*) and writes each completion row relative to its
+	// group's release, so that the master's coefficients are window-sized,
+	// not absolute times (docs/bounds.md §4h).
+	ExactCover bool
+	// Smoothing in (0, 1) prices at Smoothing·(the duals of the best
+	// bound so far) + (1 − Smoothing)·(the master's) first (Wentges); when
+	// that finds no column improving the master, the master's own duals are
+	// priced, so convergence is decided there (0: the master's only).
+	Smoothing float64
 
 	// lateBy delays every reduce's release by that many units: 0 always but
 	// in the test that shows the property test can fail.
@@ -132,6 +142,9 @@ func SlotColumns(ctx context.Context, p *Problem, o SlotColumnsOptions) (SlotCol
 	}
 	if o.Grid < 0 {
 		return SlotColumnsResult{}, fmt.Errorf("lowerbound: slot columns: the grid %d ms is negative", o.Grid)
+	}
+	if !(o.Smoothing >= 0 && o.Smoothing < 1) {
+		return SlotColumnsResult{}, fmt.Errorf("lowerbound: slot columns: the smoothing %g is not in [0, 1)", o.Smoothing)
 	}
 	pr := newPrep(p)
 	if len(pr.jobs) == 0 {
@@ -334,10 +347,13 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 	res := SlotColumnsResult{Tracked: sc.nTrack, Spanned: sc.nSpan, Unit: sc.u, Units: sc.horizon - sc.origin + 1}
 	best := math.Inf(-1)
-	record := func(lb float64) {
+	// record keeps the best bound and says whether lb improved it.
+	record := func(lb float64) bool {
 		if v := lb*float64(sc.u) - sc.sumA; v > best {
 			best = v
+			return true
 		}
+		return false
 	}
 	if len(sc.groups) == 0 {
 		var s float64
@@ -350,6 +366,9 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 	}
 	sc.greedyColumns()
 	res.Stop = "iterations"
+	// center: the duals of the best bound so far (Wentges' stability
+	// centre), nil until one is priced.
+	var center []slotDuals
 	for it := 0; it < sc.o.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			res.Stop = "context"
@@ -370,8 +389,32 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 		res.Master = master*float64(sc.u) - sc.sumA
 		sc.masterValue = master
 		sc.normaliseDuals()
+		tol := slotPriceTolerance * max(1, math.Abs(master))
+		if center != nil && sc.o.Smoothing > 0 {
+			// Price at the smoothed duals first: their bound counts, and
+			// their columns go in when they improve the master.
+			own := sc.duals()
+			sc.setBlend(center, own, sc.o.Smoothing)
+			minRC, cols := sc.price()
+			if record(sc.lagrangian(minRC)) {
+				center = sc.duals()
+			}
+			sc.setDuals(own)
+			added := 0
+			for _, c := range cols {
+				if sc.reducedCost(c)+sc.mu < -tol && sc.addColumn(c) {
+					added++
+				}
+			}
+			if added > 0 {
+				continue
+			}
+			// A mispricing: the master's own duals are priced below.
+		}
 		minRC, newCols := sc.price()
-		record(sc.lagrangian(minRC))
+		if record(sc.lagrangian(minRC)) || center == nil {
+			center = sc.duals()
+		}
 		added := 0
 		for _, c := range newCols {
 			if sc.addColumn(c) {
@@ -379,7 +422,7 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 			}
 		}
 		// Improving: below −mu by more than the master's own rounding.
-		if minRC+sc.mu > -slotPriceTolerance*max(1, math.Abs(master)) {
+		if minRC+sc.mu > -tol {
 			res.Converged, res.Stop = true, "converged"
 			break
 		}
@@ -447,7 +490,13 @@ func (sc *slotCG) addColumn(c slotColumn) bool {
 
 // master solves the restricted master LP over the columns so far and keeps
 // its duals in the groups when its status is optimal (with finite duals).
+// With ExactCover the cover rows are equalities and job j's completion is
+// L_j + D_j, D_j ≥ 0, with each completion row taken relative to its
+// group's release r_g: n_g·D_j − Σ_q (c_gq − a_gq·r_g)·x_q ≥ n_g·(δ_g + r_g
+// − L_j), the original row plus r_g times the cover equality; so the
+// original row's multipliers are π_g and σ_g = σ'_g + r_g·π_g.
 func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Status, err error) {
+	exact := sc.o.ExactCover
 	b := model.NewBuilder("lowerbound-slot-columns")
 	x := make([]model.Var, len(sc.cols))
 	for i := range x {
@@ -455,45 +504,66 @@ func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Statu
 	}
 	cj := make([]model.Var, len(sc.floor))
 	var obj model.Expr
+	var offset float64 // Σ_j L_j when the C_j are shifted
 	for j, f := range sc.floor {
-		cj[j] = b.Continuous("", f, math.Inf(1))
+		lo := f
+		if exact {
+			lo, offset = 0, offset+f
+		}
+		cj[j] = b.Continuous("", lo, math.Inf(1))
 		obj.Add(cj[j], 1)
 	}
-	// Cover rows, then completion rows, then the slot count.
-	for gi := range sc.groups {
-		var row model.Expr
-		for i, c := range sc.cols {
-			if n := c.count[gi]; n > 0 {
-				row.Add(x[i], float64(n))
+	// Each row's terms, gathered column by column.
+	ng := len(sc.groups)
+	cover := make([]model.Expr, ng)
+	completion := make([]model.Expr, ng)
+	span := make([]model.Expr, ng)
+	for i, c := range sc.cols {
+		for gi, n := range c.count {
+			g := &sc.groups[gi]
+			cover[gi].Add(x[i], float64(n))
+			sum := float64(c.sumC[gi])
+			if exact {
+				sum -= float64(n * g.rel)
+			}
+			completion[gi].Add(x[i], -sum)
+			if l := float64(c.lastC[gi]); g.span >= 0 && l > sc.floor[g.job] {
+				span[gi].Add(x[i], -(l - sc.floor[g.job]))
 			}
 		}
-		b.GreaterEq("", row, float64(sc.groups[gi].n))
+	}
+	// Cover rows, then completion rows, then span rows, then the slot count.
+	for gi, g := range sc.groups {
+		if exact {
+			b.Equal("", cover[gi], float64(g.n))
+		} else {
+			b.GreaterEq("", cover[gi], float64(g.n))
+		}
 	}
 	for gi, g := range sc.groups {
-		var row model.Expr
+		row := completion[gi]
 		row.Add(cj[g.job], float64(g.n))
-		for i, c := range sc.cols {
-			if s := c.sumC[gi]; s > 0 {
-				row.Add(x[i], -float64(s))
-			}
+		rhs := float64(g.n) * g.delta
+		if exact {
+			rhs += float64(g.n) * (float64(g.rel) - sc.floor[g.job])
 		}
-		b.GreaterEq("", row, float64(g.n)*g.delta)
+		b.GreaterEq("", row, rhs)
 	}
-	// Span rows: spread·C_j − Σ_col x·(ℓ_g − L_j)⁺ ≥ spread·L_j.
+	// Span rows: spread·C_j − Σ_col x·(ℓ_g − L_j)⁺ ≥ spread·L_j (0 on the
+	// right with C_j shifted).
 	var spanned []int
 	for gi, g := range sc.groups {
 		if g.span < 0 {
 			continue
 		}
 		spanned = append(spanned, gi)
-		var row model.Expr
+		row := span[gi]
 		row.Add(cj[g.job], float64(g.spread))
-		for i, c := range sc.cols {
-			if l, ok := c.lastC[gi]; ok && float64(l) > sc.floor[g.job] {
-				row.Add(x[i], -(float64(l) - sc.floor[g.job]))
-			}
+		rhs := float64(g.spread) * sc.floor[g.job]
+		if exact {
+			rhs = 0
 		}
-		b.GreaterEq("", row, float64(g.spread)*sc.floor[g.job])
+		b.GreaterEq("", row, rhs)
 	}
 	var slots model.Expr
 	for i := range x {
@@ -515,10 +585,15 @@ func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Statu
 	if len(r.RowDuals) != m.NumRows() || len(r.X) != m.NumCols() || slices.ContainsFunc(r.RowDuals, notFinite) {
 		return 0, solve.StatusUnknown, nil
 	}
-	ng := len(sc.groups)
 	for gi := range sc.groups {
-		sc.groups[gi].sigma = max(0, r.RowDuals[gi])
-		sc.groups[gi].pi = max(0, r.RowDuals[ng+gi])
+		g := &sc.groups[gi]
+		g.pi = max(0, r.RowDuals[ng+gi])
+		if exact {
+			g.sigma = r.RowDuals[gi] + float64(g.rel)*g.pi
+		} else {
+			g.sigma = max(0, r.RowDuals[gi])
+		}
+		g.rho = 0
 	}
 	for k, gi := range spanned {
 		sc.groups[gi].rho = max(0, r.RowDuals[2*ng+k])
@@ -526,9 +601,59 @@ func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Statu
 	sc.mu = max(0, -r.RowDuals[2*ng+len(spanned)])
 	sc.completions = sc.completions[:0]
 	for j := range cj {
-		sc.completions = append(sc.completions, r.X[cj[j].Index()]*float64(sc.u))
+		v := r.X[cj[j].Index()]
+		if exact {
+			v += sc.floor[j]
+		}
+		sc.completions = append(sc.completions, v*float64(sc.u))
 	}
-	return r.Objective, solve.Optimal, nil
+	return r.Objective + offset, solve.Optimal, nil
+}
+
+// slotDuals are one group's multipliers: cover, completion and span.
+type slotDuals struct{ sigma, pi, rho float64 }
+
+// duals copies the groups' multipliers.
+func (sc *slotCG) duals() []slotDuals {
+	d := make([]slotDuals, len(sc.groups))
+	for gi, g := range sc.groups {
+		d[gi] = slotDuals{g.sigma, g.pi, g.rho}
+	}
+	return d
+}
+
+// setDuals puts d in the groups.
+func (sc *slotCG) setDuals(d []slotDuals) {
+	for gi := range sc.groups {
+		g := &sc.groups[gi]
+		g.sigma, g.pi, g.rho = d[gi].sigma, d[gi].pi, d[gi].rho
+	}
+}
+
+// setBlend puts a·c + (1 − a)·d in the groups. Both have π, ρ ≥ 0 and
+// cWeight ≤ 1 (and σ ≥ 0 unless the cover is exact), and so has the blend:
+// its bound is valid.
+func (sc *slotCG) setBlend(c, d []slotDuals, a float64) {
+	for gi := range sc.groups {
+		g := &sc.groups[gi]
+		g.sigma = a*c[gi].sigma + (1-a)*d[gi].sigma
+		g.pi = a*c[gi].pi + (1-a)*d[gi].pi
+		g.rho = a*c[gi].rho + (1-a)*d[gi].rho
+	}
+}
+
+// reducedCost is column c's reduced cost at the groups' multipliers, the
+// slot row's left out: Σ_g [π_g·c_g − σ_g·a_g + ρ_g·(ℓ_g − L_j)⁺].
+func (sc *slotCG) reducedCost(c slotColumn) float64 {
+	var rc float64
+	for gi, n := range c.count {
+		g := &sc.groups[gi]
+		rc += g.pi*float64(c.sumC[gi]) - g.sigma*float64(n)
+		if g.span >= 0 {
+			rc += g.rho * max(0, float64(c.lastC[gi])-sc.floor[g.job])
+		}
+	}
+	return rc
 }
 
 // cWeight is Σ_g (n_g·π_g + spread_g·ρ_g) over job j's groups: C_j's
@@ -599,11 +724,14 @@ func (sc *slotCG) price() (float64, []slotColumn) {
 	lastUseful := make([]int64, len(sc.groups))
 	for gi, g := range sc.groups {
 		end := g.last
-		if g.pi > 0 {
-			end = min(end, int64(math.Ceil(g.sigma/g.pi)))
-		}
-		if g.sigma <= 0 {
+		switch {
+		case g.sigma <= 0:
 			end = g.rel // never negative
+		case g.pi > 0:
+			// In floats: σ/π may be beyond any int64.
+			if v := math.Ceil(g.sigma / g.pi); v < float64(end) {
+				end = int64(v)
+			}
 		}
 		lastUseful[gi] = end
 	}
@@ -612,16 +740,45 @@ func (sc *slotCG) price() (float64, []slotColumn) {
 		f[at(st, width-1)], choice[at(st, width-1)] = inf, -1
 	}
 	f[at(0, width-1)] = 0
+	// The groups that may start at t are those with r_g ≤ t and t + e_g ≤
+	// their last useful end: kept in a list (in group order, as a full scan
+	// would visit them), added as t falls to their last useful start and
+	// dropped below their release.
+	byStart := make([]int, 0, len(sc.groups))
+	for gi, g := range sc.groups {
+		if lastUseful[gi]-g.e >= g.rel {
+			byStart = append(byStart, gi)
+		}
+	}
+	slices.SortStableFunc(byStart, func(x, y int) int {
+		return cmp.Compare(lastUseful[y]-sc.groups[y].e, lastUseful[x]-sc.groups[x].e)
+	})
+	var active []int
 	for ti := width - 2; ti >= 0; ti-- {
 		t := sc.origin + ti
+		kept := active[:0]
+		for _, gi := range active {
+			if sc.groups[gi].rel <= t {
+				kept = append(kept, gi)
+			}
+		}
+		active = kept
+		added := false
+		for len(byStart) > 0 && lastUseful[byStart[0]]-sc.groups[byStart[0]].e >= t {
+			if gi := byStart[0]; sc.groups[gi].rel <= t {
+				active = append(active, gi)
+				added = true
+			}
+			byStart = byStart[1:]
+		}
+		if added {
+			slices.Sort(active)
+		}
 		for st := range nSt {
 			best, arg := f[at(st, ti+1)], int32(-1)
-			for gi := range sc.groups {
+			for _, gi := range active {
 				g := &sc.groups[gi]
 				end := t + g.e
-				if t < g.rel || end > lastUseful[gi] {
-					continue
-				}
 				c := g.pi*float64(end) - g.sigma
 				next := ti + g.e
 				switch {

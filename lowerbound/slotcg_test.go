@@ -41,14 +41,20 @@ func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above, spanned
 		closed := b.Get(TotalTurnaround).Certified
 		// Without and with the optimum as incumbent, on a grid of 3 (data
 		// rounded down to multiples of 3 ms) with it, and without it
-		// stopped after the first master (a stop must stay a bound).
-		for k, inc := range []int64{0, opt.TotalTurnaround, opt.TotalTurnaround, 0} {
+		// stopped after the first master (a stop must stay a bound); then
+		// with exact cover rows and smoothed duals, without and with the
+		// incumbent, the latter stopped after two master solves.
+		for k, inc := range []int64{0, opt.TotalTurnaround, opt.TotalTurnaround, 0, 0, opt.TotalTurnaround} {
 			o := SlotColumnsOptions{Incumbent: inc, Solve: solve.Options{Solver: "native"}, lateBy: lateBy}
 			switch k {
 			case 2:
 				o.Grid = 3
 			case 3:
 				o.Iterations = 1
+			case 4:
+				o.ExactCover, o.Smoothing = true, 0.5
+			case 5:
+				o.ExactCover, o.Smoothing, o.Iterations = true, 0.8, 2
 			}
 			r, err := SlotColumns(context.Background(), p, o)
 			if err != nil {
@@ -72,6 +78,11 @@ func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above, spanned
 			if r.Stop == "iterations" {
 				stopped++
 			}
+			// Converged, the bound is the master's value (LP duality): a
+			// wrong sign or shift of the exact cover's duals would part them.
+			if r.Converged && lateBy == 0 && math.Abs(r.Value-r.Master) > 1e-6*max(1, math.Abs(optT)) && r.Value < float64(inc) {
+				t.Errorf("instance %d (options %d): converged with bound %.9g but master %.9g", i, k, r.Value, r.Master)
+			}
 		}
 	}
 	return over, above, spanned, stopped
@@ -93,7 +104,7 @@ func TestSlotColumnsNeverExceedOptimum(t *testing.T) {
 	if above == 0 || spanned == 0 || stopped == 0 {
 		t.Errorf("on %d instances the slot-column bound is above the closed-form bound %d times, with span rows %d times, stopped by the iteration cap %d times: want all three", n, above, spanned, stopped)
 	}
-	t.Logf("above the closed-form bound on %d of %d solves; span rows in %d; stopped early in %d", above, 4*n, spanned, stopped)
+	t.Logf("above the closed-form bound on %d of %d solves; span rows in %d; stopped early in %d", above, 6*n, spanned, stopped)
 }
 
 // TestSlotColumnsCanFail: every reduce released one unit later than its
@@ -215,5 +226,24 @@ func TestSlotColumnsRefuses(t *testing.T) {
 	p.Preemptive = true
 	if _, err := SlotColumns(context.Background(), p, SlotColumnsOptions{Solve: so}); err != ErrSlotColumnsPreemptive {
 		t.Errorf("a preemptive problem: %v, want ErrSlotColumnsPreemptive", err)
+	}
+}
+
+// TestSlotPricingTinyCompletionDual: a group whose completion dual π is
+// tiny (1e-30, as a solver's noise leaves it) and cover dual σ = 1 is worth
+// placing anywhere in its window, so the least reduced cost is about −1.
+// σ/π overflows an int64: taken as a last useful end, it once dropped the
+// group from the pricing, whose minimum was then not exact (0), and the
+// certified value could be above the relaxation's.
+func TestSlotPricingTinyCompletionDual(t *testing.T) {
+	p := &Problem{Mode: Fixed, Groups: 1, Nodes: []Node{{MapSlots: 1, ReduceSlots: 1}},
+		Jobs: []Job{{Maps: []Task{{Dur: []int64{2}}}, Reduces: []Task{{Dur: []int64{3}}}}}}
+	sc, err := newSlotCG(newPrep(p), SlotColumnsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.groups[0].sigma, sc.groups[0].pi = 1, 1e-30
+	if minRC, _ := sc.price(); minRC > -0.5 {
+		t.Errorf("least reduced cost %g, want about −1", minRC)
 	}
 }

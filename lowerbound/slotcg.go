@@ -42,6 +42,9 @@ type SlotColumnsOptions struct {
 	// that finds no column improving the master, the master's own duals are
 	// priced, so convergence is decided there (0: the master's only).
 	Smoothing float64
+	// Progress, when set, is called after each master solve with the
+	// iteration, the master's value and the best bound so far (ms).
+	Progress func(iteration int, master, bound float64)
 
 	// lateBy delays every reduce's release by that many units: 0 always but
 	// in the test that shows the property test can fail.
@@ -407,6 +410,9 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 				}
 			}
 			if added > 0 {
+				if sc.o.Progress != nil {
+					sc.o.Progress(res.Iterations, res.Master, best)
+				}
 				continue
 			}
 			// A mispricing: the master's own duals are priced below.
@@ -414,6 +420,9 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 		minRC, newCols := sc.price()
 		if record(sc.lagrangian(minRC)) || center == nil {
 			center = sc.duals()
+		}
+		if sc.o.Progress != nil {
+			sc.o.Progress(res.Iterations, res.Master, best)
 		}
 		added := 0
 		for _, c := range newCols {

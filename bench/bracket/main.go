@@ -69,6 +69,10 @@ func main() {
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.DurationVar(&slotLimit, "lp-slot", 0, "with -lp: also lowerbound.SlotColumns (docs/bounds.md §4h, pseudo-schedules only) for at most this long per line (0: not run); its value at the stop is certified")
 	flag.Int64Var(&slotGrid, "lp-slot-grid", 1000, "with -lp-slot: the grid in ms (arrivals and durations rounded down to it, a relaxation)")
+	flag.BoolVar(&slotExact, "lp-slot-exact", false, "with -lp-slot: equality cover rows and completion rows relative to the release (lowerbound.SlotColumnsOptions.ExactCover)")
+	flag.Float64Var(&slotSmoothing, "lp-slot-smoothing", 0, "with -lp-slot: Wentges' dual smoothing in [0, 1) (lowerbound.SlotColumnsOptions.Smoothing)")
+	flag.IntVar(&slotEvals, "lp-slot-incumbent", -1, "with -lp-slot: first the prefix's best verified schedule (upperbound.Best with this many search runs; 0: the constructions only), printed and given to SlotColumns as its incumbent (negative: none)")
+	flag.IntVar(&slotLog, "lp-slot-log", 0, "with -lp-slot: print the master and the bound every this many iterations (0: never)")
 	flag.IntVar(&cgRounds, "cg-rounds", 0, "with -lp: also the column generation (docs/bounds.md §4f) with this many master rounds after the first -lp-steps count")
 	flag.IntVar(&cgTheta, "cg-theta", 0, "with -cg-rounds: the completion weights' grid in the evaluations (0: the subgradient method's)")
 	flag.IntVar(&cgSeedEvery, "cg-seed-every", 0, "with -cg-rounds: seed the pool with every k-th subgradient iterate's columns (0: every one)")
@@ -97,8 +101,10 @@ func main() {
 	}
 }
 
-// checkSlotFlags refuses -lp-slot without -lp, a negative -lp-slot, and
-// -lp-slot-grid without -lp-slot or not positive.
+// checkSlotFlags refuses -lp-slot without -lp, a negative -lp-slot,
+// -lp-slot-grid without -lp-slot or not positive, the other -lp-slot-
+// flags without -lp-slot, a smoothing outside [0, 1) and a negative log
+// period.
 func checkSlotFlags(lp bool) error {
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -109,6 +115,12 @@ func checkSlotFlags(lp bool) error {
 		return fmt.Errorf("-lp-slot: %v is not a positive duration", slotLimit)
 	case set["lp-slot-grid"] && slotLimit == 0:
 		return fmt.Errorf("-lp-slot-grid needs -lp-slot")
+	case (set["lp-slot-exact"] || set["lp-slot-smoothing"] || set["lp-slot-incumbent"] || set["lp-slot-log"]) && slotLimit == 0:
+		return fmt.Errorf("-lp-slot-exact, -lp-slot-smoothing, -lp-slot-incumbent and -lp-slot-log need -lp-slot")
+	case !(slotSmoothing >= 0 && slotSmoothing < 1):
+		return fmt.Errorf("-lp-slot-smoothing: %g is not in [0, 1)", slotSmoothing)
+	case slotLog < 0:
+		return fmt.Errorf("-lp-slot-log: %d is not a count of iterations", slotLog)
 	case slotGrid <= 0:
 		return fmt.Errorf("-lp-slot-grid: %d ms is not a positive grid", slotGrid)
 	}
@@ -155,9 +167,15 @@ var (
 	lpTarget   float64
 	slotLimit  time.Duration
 	slotGrid   int64
-	hours      float64
-	waits      bool
-	waitsRule  string
+	// slotExact, slotSmoothing, slotEvals and slotLog are -lp-slot-exact,
+	// -lp-slot-smoothing, -lp-slot-incumbent and -lp-slot-log.
+	slotExact     bool
+	slotSmoothing float64
+	slotEvals     int
+	slotLog       int
+	hours         float64
+	waits         bool
+	waitsRule     string
 	// searchSeed is -search-seed: the simulator's seed (sim.Options.Seed)
 	// in every line, which also seeds the offline side's local search: the
 	// search's spread over seeds is what a change to it must beat.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 
 	"github.com/mrbound/mrbound/model"
@@ -42,6 +43,21 @@ type SlotColumnsOptions struct {
 	// that finds no column improving the master, the master's own duals are
 	// priced, so convergence is decided there (0: the master's only).
 	Smoothing float64
+	// Compact first solves the master without span rows in its compact
+	// form (the time-indexed arc-flow LP of the pseudo-schedules,
+	// docs/bounds.md §4h) and prices its cover and completion duals: their
+	// bound counts, and they are the smoothing's first centre.
+	Compact bool
+	// CompactWindow > 0 lets the compact LP start a task only in the first
+	// CompactWindow units after its release: a restriction, so its value is
+	// no bound, but its duals, priced over the whole windows, are (0: the
+	// whole windows).
+	CompactWindow int64
+	// Ascent > 0 runs that many subgradient steps on the bound's
+	// multipliers after the first master solve, from zero (Polyak steps
+	// toward the master's value), each priced exactly, so each step's bound
+	// is valid; the best is the smoothing's centre.
+	Ascent int
 	// Progress, when set, is called after each master solve with the
 	// iteration, the master's value and the best bound so far (ms).
 	Progress func(iteration int, master, bound float64)
@@ -66,6 +82,10 @@ type SlotColumnsResult struct {
 	// and the pricing disagree), "master <status>", "iterations" or
 	// "context".
 	Stop string
+	// CompactValue is the compact LP's value in ms (not a bound: a
+	// solver's value) and CompactBound the certified bound at its duals,
+	// with Compact; both 0 otherwise or when the compact LP failed.
+	CompactValue, CompactBound float64
 	// Completions are the last master's C_j in ms: what the relaxation
 	// charges each job.
 	Completions []float64
@@ -83,6 +103,8 @@ const (
 	defaultSlotSpans      = 4
 	defaultSlotIterations = 400
 	slotStateLimit        = 1 << 24
+	// slotCompactLimit caps the compact LP's arcs (columns).
+	slotCompactLimit = 1 << 23
 	// slotPriceTolerance, relative to the master's value, is how far below
 	// −mu a column's reduced cost must be to count as improving: the
 	// solver's duals are exact only to its own tolerances.
@@ -182,6 +204,8 @@ type slotCG struct {
 	completions []float64
 	cols        []slotColumn
 	seen        map[string]bool
+	// greedyStarts are the first columns' tasks: (group, start).
+	greedyStarts [][2]int64
 	// horizon is the latest completion of any group (units).
 	horizon int64
 	// The pricing's tables, reused: f[(t − origin)·states + state] and its
@@ -372,6 +396,21 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 	// center: the duals of the best bound so far (Wentges' stability
 	// centre), nil until one is priced.
 	var center []slotDuals
+	if sc.o.Compact {
+		v, ok, err := sc.compact(ctx)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			sc.normaliseDuals()
+			minRC, _ := sc.price()
+			lb := sc.lagrangian(minRC)
+			record(lb)
+			center = sc.duals()
+			res.CompactValue = v*float64(sc.u) - sc.sumA
+			res.CompactBound = max(0, lb*float64(sc.u)-sc.sumA)
+		}
+	}
 	for it := 0; it < sc.o.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			res.Stop = "context"
@@ -393,6 +432,14 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 		sc.masterValue = master
 		sc.normaliseDuals()
 		tol := slotPriceTolerance * max(1, math.Abs(master))
+		if it == 0 && sc.o.Ascent > 0 {
+			own, mu := sc.duals(), sc.mu
+			if c := sc.ascend(sc.o.Ascent, master, center, record); c != nil {
+				center = c
+			}
+			sc.setDuals(own)
+			sc.mu = mu
+		}
 		if center != nil && sc.o.Smoothing > 0 {
 			// Price at the smoothed duals first: their bound counts, and
 			// their columns go in when they improve the master.
@@ -480,6 +527,7 @@ func (sc *slotCG) greedyColumns() {
 		end := max(free[s], g.rel) + g.e
 		free[s] = end
 		cols[s].add(t.g, end)
+		sc.greedyStarts = append(sc.greedyStarts, [2]int64{int64(t.g), end - g.e})
 	}
 	for _, c := range cols {
 		sc.addColumn(c)
@@ -495,6 +543,237 @@ func (sc *slotCG) addColumn(c slotColumn) bool {
 	sc.seen[key] = true
 	sc.cols = append(sc.cols, c)
 	return true
+}
+
+// compact solves the master without span rows in its compact form and, when
+// its status is optimal, puts its cover and completion duals in the groups
+// (ρ = 0) and returns its value (units). A column of Q whose groups are all
+// untracked is a path from the origin to the horizon of task arcs (a task
+// of g started at s: s → s + e_g, r_g ≤ s, s + e_g ≤ last_g) and idle arcs
+// (t → t + 1), so R columns are a flow of value ≤ R and conversely; the
+// cover is exact and the completion rows relative to the release, as with
+// ExactCover. Its duals are multipliers like any others: the bound priced
+// at them is valid whatever the solver did (and tracked groups only raise
+// the pricing's minimum). The task arcs are generated: first those within
+// CompactWindow units of the release (all when 0), then, each round, the
+// arcs of negative reduced cost at the LP's duals, until none is left (the
+// LP over every arc is then solved) or the rounds are spent.
+func (sc *slotCG) compact(ctx context.Context) (value float64, ok bool, err error) {
+	width := sc.horizon - sc.origin // nodes 0 … width; width is the sink
+	ng := len(sc.groups)
+	in := make([][]bool, ng) // in[g][s − r_g]: the arc is in the LP
+	arcs := width
+	for gi, g := range sc.groups {
+		in[gi] = make([]bool, max(0, g.last-g.e-g.rel+1))
+		for k := range in[gi] {
+			if w := sc.o.CompactWindow; w <= 0 || int64(k) <= w {
+				in[gi][k] = true
+				arcs++
+			}
+		}
+	}
+	// The first columns' arcs keep the LP feasible.
+	for _, gs := range sc.greedyStarts {
+		// (A greedy task may end after its window: no arc then.)
+		if k := gs[1] - sc.groups[gs[0]].rel; k >= 0 && k < int64(len(in[gs[0]])) && !in[gs[0]][k] {
+			in[gs[0]][k] = true
+			arcs++
+		}
+	}
+	const rounds = 50
+	for round := 0; ; round++ {
+		if arcs > slotCompactLimit {
+			return 0, false, nil
+		}
+		r, ok, err := sc.compactSolve(ctx, in, width)
+		if err != nil || !ok {
+			return 0, false, err
+		}
+		duals := r.RowDuals
+		// An arc's reduced cost: −(σ'_g − π_g·(s + e_g − r_g) + φ_s − φ_{s+e_g}),
+		// φ the flow rows' duals (φ_width = 0: the sink has no row).
+		phi := func(t int64) float64 {
+			if t >= width {
+				return 0
+			}
+			return duals[2*ng+int(t)]
+		}
+		added := 0
+		if round < rounds {
+			tol := 1e-9 * max(1, math.Abs(r.Objective))
+			for gi, g := range sc.groups {
+				for k := range in[gi] {
+					if in[gi][k] {
+						continue
+					}
+					s := g.rel + int64(k)
+					rc := -(duals[gi] - duals[ng+gi]*float64(s+g.e-g.rel) + phi(s-sc.origin) - phi(s+g.e-sc.origin))
+					if rc < -tol {
+						in[gi][k] = true
+						added++
+					}
+				}
+			}
+		}
+		arcs += int64(added)
+		if added > 0 {
+			continue
+		}
+		var offset float64
+		for _, f := range sc.floor {
+			offset += f
+		}
+		for gi := range sc.groups {
+			g := &sc.groups[gi]
+			g.pi = max(0, duals[ng+gi])
+			g.sigma = duals[gi] + float64(g.rel)*g.pi
+			g.rho = 0
+		}
+		return r.Objective + offset, true, nil
+	}
+}
+
+// compactSolve solves the compact LP over the task arcs in in (and every
+// idle arc): rows are the covers, the completions, then one flow row per
+// node 0 … width − 1 (the origin's outflow ≤ R, the others kept).
+func (sc *slotCG) compactSolve(ctx context.Context, in [][]bool, width int64) (solve.Result, bool, error) {
+	b := model.NewBuilder("lowerbound-slot-columns-compact")
+	d := make([]model.Var, len(sc.floor))
+	var obj model.Expr
+	for j := range sc.floor {
+		d[j] = b.Continuous("", 0, math.Inf(1))
+		obj.Add(d[j], 1)
+	}
+	flow := make([]model.Expr, width)
+	ng := len(sc.groups)
+	cover := make([]model.Expr, ng)
+	completion := make([]model.Expr, ng)
+	for gi, g := range sc.groups {
+		for k, on := range in[gi] {
+			if !on {
+				continue
+			}
+			s := g.rel + int64(k)
+			y := b.Continuous("", 0, math.Inf(1))
+			cover[gi].Add(y, 1)
+			completion[gi].Add(y, -float64(s+g.e-g.rel))
+			flow[s-sc.origin].Add(y, 1)
+			if end := s + g.e - sc.origin; end < width {
+				flow[end].Add(y, -1)
+			}
+		}
+	}
+	for t := int64(0); t < width; t++ {
+		z := b.Continuous("", 0, math.Inf(1))
+		flow[t].Add(z, 1)
+		if t+1 < width {
+			flow[t+1].Add(z, -1)
+		}
+	}
+	for gi, g := range sc.groups {
+		b.Equal("", cover[gi], float64(g.n))
+	}
+	for gi, g := range sc.groups {
+		row := completion[gi]
+		row.Add(d[g.job], float64(g.n))
+		b.GreaterEq("", row, float64(g.n)*(g.delta+float64(g.rel)-sc.floor[g.job]))
+	}
+	b.LessEq("", flow[0], float64(sc.slots))
+	for t := int64(1); t < width; t++ {
+		b.Equal("", flow[t], 0)
+	}
+	b.Minimize(obj)
+	m, err := b.Build()
+	if err != nil {
+		return solve.Result{}, false, fmt.Errorf("lowerbound: slot columns' compact LP: %w", err)
+	}
+	r, err := solve.Solve(ctx, m, sc.o.Solve)
+	if err != nil {
+		return r, false, err
+	}
+	ok := r.Status == solve.Optimal && len(r.RowDuals) == m.NumRows() && !slices.ContainsFunc(r.RowDuals, notFinite)
+	return r, ok, nil
+}
+
+// ascend runs steps of the subgradient method on the bound's multipliers,
+// from start (zero when nil) with Polyak's steps toward target (units),
+// pricing exactly at each point and passing its bound to record; it returns
+// the multipliers of the best bound it saw, nil when none improved on
+// record's best. At the pricing's least column q* (R copies of it, or none
+// when its reduced cost is ≥ 0) the subgradient is each row's violation:
+// n_g − R·a_gq* (cover), n_g·δ_g + R·c_gq* − n_g·L_j (completion, C_j at
+// L_j) and R·(ℓ_gq* − L_j)⁺ (span); π and ρ are kept ≥ 0, σ too unless the
+// cover is exact, and each job's are scaled to cWeight ≤ 1.
+func (sc *slotCG) ascend(steps int, target float64, start []slotDuals, record func(float64) bool) []slotDuals {
+	ng := len(sc.groups)
+	d := make([]slotDuals, ng)
+	if start != nil {
+		copy(d, start)
+	}
+	var best []slotDuals
+	theta, bestLB, stale := 1.0, math.Inf(-1), 0
+	grad := make([]slotDuals, ng)
+	sc.mu = 0 // price every negative column
+	for range steps {
+		sc.setDuals(d)
+		sc.normaliseDuals()
+		d = sc.duals()
+		minRC, cols := sc.price()
+		lb := sc.lagrangian(minRC)
+		if record(lb) {
+			best = sc.duals()
+		}
+		if lb > bestLB+1e-9*max(1, math.Abs(lb)) {
+			bestLB, stale = lb, 0
+		} else if stale++; stale >= 10 {
+			theta, stale = theta/2, 0
+		}
+		var q slotColumn
+		if minRC < 0 && len(cols) > 0 {
+			q = cols[0]
+		}
+		r := float64(sc.slots)
+		var norm float64
+		for gi, g := range sc.groups {
+			n := float64(g.n)
+			// With an exact cover the steps are taken in σ' = σ − r_g·π,
+			// whose completion row is relative to the release (as the
+			// master's): its subgradient is window-sized.
+			var shift float64
+			if sc.o.ExactCover {
+				shift = float64(g.rel)
+			}
+			gr := slotDuals{sigma: n, pi: n*g.delta + n*shift - n*sc.floor[g.job]}
+			if a := q.count[gi]; a > 0 {
+				gr.sigma -= r * float64(a)
+				gr.pi += r * (float64(q.sumC[gi]) - float64(a)*shift)
+				if g.span >= 0 {
+					gr.rho = r * max(0, float64(q.lastC[gi])-sc.floor[g.job])
+				}
+			}
+			grad[gi] = gr
+			norm += gr.sigma*gr.sigma + gr.pi*gr.pi + gr.rho*gr.rho
+		}
+		if norm == 0 || target <= lb {
+			break
+		}
+		step := theta * (target - lb) / norm
+		for gi, g := range sc.groups {
+			if sc.o.ExactCover {
+				pi := max(0, d[gi].pi+step*grad[gi].pi)
+				d[gi].sigma += step*grad[gi].sigma + float64(g.rel)*(pi-d[gi].pi)
+				d[gi].pi = pi
+			} else {
+				d[gi].sigma = max(0, d[gi].sigma+step*grad[gi].sigma)
+				d[gi].pi = max(0, d[gi].pi+step*grad[gi].pi)
+			}
+			d[gi].rho = max(0, d[gi].rho+step*grad[gi].rho)
+		}
+		if os.Getenv("SLOTDBG") != "" {
+			fmt.Fprintf(os.Stderr, "ascent lb %.1f best %.1f target %.1f theta %.4f minRC %.1f norm %.3g\n", lb, bestLB, target, theta, minRC, norm)
+		}
+	}
+	return best
 }
 
 // master solves the restricted master LP over the columns so far and keeps

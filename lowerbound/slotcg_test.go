@@ -41,20 +41,26 @@ func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above, spanned
 		closed := b.Get(TotalTurnaround).Certified
 		// Without and with the optimum as incumbent, on a grid of 3 (data
 		// rounded down to multiples of 3 ms) with it, and without it
-		// stopped after the first master (a stop must stay a bound); then
-		// with exact cover rows and smoothed duals, without and with the
-		// incumbent, the latter stopped after two master solves.
-		for k, inc := range []int64{0, opt.TotalTurnaround, opt.TotalTurnaround, 0, 0, opt.TotalTurnaround} {
+		// stopped after the first master and 30 subgradient steps (a stop
+		// must stay a bound); then with exact cover rows and smoothed
+		// duals, without and with the incumbent, the latter stopped after
+		// two master solves and 30 subgradient steps; then the compact LP.
+		for k, inc := range []int64{0, opt.TotalTurnaround, opt.TotalTurnaround, 0, 0, opt.TotalTurnaround, 0} {
 			o := SlotColumnsOptions{Incumbent: inc, Solve: solve.Options{Solver: "native"}, lateBy: lateBy}
 			switch k {
 			case 2:
 				o.Grid = 3
 			case 3:
-				o.Iterations = 1
+				o.Iterations, o.Ascent = 1, 30
 			case 4:
 				o.ExactCover, o.Smoothing = true, 0.5
 			case 5:
-				o.ExactCover, o.Smoothing, o.Iterations = true, 0.8, 2
+				o.ExactCover, o.Smoothing, o.Iterations, o.Ascent = true, 0.8, 2, 30
+			case 6:
+				// Pseudo-schedules only and no span rows: the master is
+				// the compact LP, and the compact duals are optimal (its
+				// arcs generated from those one unit after the release).
+				o.ExactCover, o.Compact, o.CompactWindow, o.Tracked, o.Spans = true, true, 1, -1, -1
 			}
 			r, err := SlotColumns(context.Background(), p, o)
 			if err != nil {
@@ -83,6 +89,9 @@ func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above, spanned
 			if r.Converged && lateBy == 0 && math.Abs(r.Value-r.Master) > 1e-6*max(1, math.Abs(optT)) && r.Value < float64(inc) {
 				t.Errorf("instance %d (options %d): converged with bound %.9g but master %.9g", i, k, r.Value, r.Master)
 			}
+			if k == 6 && lateBy == 0 && r.Iterations > 0 && (math.Abs(r.CompactValue-r.Master) > 1e-6*max(1, optT) || math.Abs(r.CompactBound-r.CompactValue) > 1e-6*max(1, optT)) {
+				t.Errorf("instance %d: the compact LP %.9g (bound at its duals %.9g) but the master %.9g", i, r.CompactValue, r.CompactBound, r.Master)
+			}
 		}
 	}
 	return over, above, spanned, stopped
@@ -104,7 +113,7 @@ func TestSlotColumnsNeverExceedOptimum(t *testing.T) {
 	if above == 0 || spanned == 0 || stopped == 0 {
 		t.Errorf("on %d instances the slot-column bound is above the closed-form bound %d times, with span rows %d times, stopped by the iteration cap %d times: want all three", n, above, spanned, stopped)
 	}
-	t.Logf("above the closed-form bound on %d of %d solves; span rows in %d; stopped early in %d", above, 6*n, spanned, stopped)
+	t.Logf("above the closed-form bound on %d of %d solves; span rows in %d; stopped early in %d", above, 7*n, spanned, stopped)
 }
 
 // TestSlotColumnsCanFail: every reduce released one unit later than its

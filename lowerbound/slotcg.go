@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 
 	"github.com/mrbound/mrbound/model"
@@ -53,11 +52,6 @@ type SlotColumnsOptions struct {
 	// no bound, but its duals, priced over the whole windows, are (0: the
 	// whole windows).
 	CompactWindow int64
-	// Ascent > 0 runs that many subgradient steps on the bound's
-	// multipliers after the first master solve, from zero (Polyak steps
-	// toward the master's value), each priced exactly, so each step's bound
-	// is valid; the best is the smoothing's centre.
-	Ascent int
 	// Progress, when set, is called after each master solve with the
 	// iteration, the master's value and the best bound so far (ms).
 	Progress func(iteration int, master, bound float64)
@@ -432,14 +426,6 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 		sc.masterValue = master
 		sc.normaliseDuals()
 		tol := slotPriceTolerance * max(1, math.Abs(master))
-		if it == 0 && sc.o.Ascent > 0 {
-			own, mu := sc.duals(), sc.mu
-			if c := sc.ascend(sc.o.Ascent, master, center, record); c != nil {
-				center = c
-			}
-			sc.setDuals(own)
-			sc.mu = mu
-		}
 		if center != nil && sc.o.Smoothing > 0 {
 			// Price at the smoothed duals first: their bound counts, and
 			// their columns go in when they improve the master.
@@ -585,7 +571,7 @@ func (sc *slotCG) compact(ctx context.Context) (value float64, ok bool, err erro
 		if arcs > slotCompactLimit {
 			return 0, false, nil
 		}
-		r, ok, err := sc.compactSolve(ctx, in, width)
+		r, ca, ok, err := sc.compactSolve(ctx, in, width)
 		if err != nil || !ok {
 			return 0, false, err
 		}
@@ -629,14 +615,99 @@ func (sc *slotCG) compact(ctx context.Context) (value float64, ok bool, err erro
 			g.sigma = duals[gi] + float64(g.rel)*g.pi
 			g.rho = 0
 		}
+		for _, c := range sc.decompose(r.X, ca, width) {
+			sc.addColumn(c)
+		}
 		return r.Objective + offset, true, nil
 	}
+}
+
+// compactArc is a task arc of the compact LP: a task of group g started at
+// s, the LP's column col.
+type compactArc struct {
+	g   int
+	s   int64
+	col int
+}
+
+// compactArcs are the compact LP's task arcs and its idle arcs' columns
+// (t → t + 1 for t = 0 … width − 1, from the origin).
+type compactArcs struct {
+	task []compactArc
+	idle []int
+}
+
+// decompose splits the compact LP's flow x into paths from the origin, each
+// a slot's sequence: the columns of the master that give the compact LP's
+// solution (the master starts from them). The solver's flow is kept only
+// approximately, so a walk that finds no arc with flow idles on.
+func (sc *slotCG) decompose(x []float64, ca compactArcs, width int64) []slotColumn {
+	const eps = 1e-7
+	out := make([][]int, width) // task arcs leaving each node
+	for i, a := range ca.task {
+		if x[a.col] > eps {
+			t := a.s - sc.origin
+			out[t] = append(out[t], i)
+		}
+	}
+	left := func(col int) float64 { return x[col] }
+	flow := make(map[int]float64)
+	get := func(col int) float64 {
+		if v, ok := flow[col]; ok {
+			return v
+		}
+		return left(col)
+	}
+	var cols []slotColumn
+	for range 4 * len(ca.task) {
+		// The path's arcs: task arcs by index, idle arcs as −1 − t.
+		var path []int
+		bottleneck := math.Inf(1)
+		for t := int64(0); t < width; {
+			next := -1
+			for _, i := range out[t] {
+				if get(ca.task[i].col) > eps {
+					next = i
+					break
+				}
+			}
+			if next >= 0 {
+				path = append(path, next)
+				bottleneck = min(bottleneck, get(ca.task[next].col))
+				t += sc.groups[ca.task[next].g].e
+				continue
+			}
+			path = append(path, -1-int(t))
+			if v := get(ca.idle[t]); v > eps {
+				bottleneck = min(bottleneck, v)
+			}
+			t++
+		}
+		c := newSlotColumn()
+		tasks := 0
+		for _, i := range path {
+			if i >= 0 {
+				a := ca.task[i]
+				c.add(a.g, a.s+sc.groups[a.g].e)
+				flow[a.col] = get(a.col) - bottleneck
+				tasks++
+			} else if col := ca.idle[-1-i]; get(col) > eps {
+				flow[col] = get(col) - bottleneck
+			}
+		}
+		if tasks == 0 || math.IsInf(bottleneck, 1) {
+			break
+		}
+		cols = append(cols, c)
+	}
+	return cols
 }
 
 // compactSolve solves the compact LP over the task arcs in in (and every
 // idle arc): rows are the covers, the completions, then one flow row per
 // node 0 … width − 1 (the origin's outflow ≤ R, the others kept).
-func (sc *slotCG) compactSolve(ctx context.Context, in [][]bool, width int64) (solve.Result, bool, error) {
+func (sc *slotCG) compactSolve(ctx context.Context, in [][]bool, width int64) (solve.Result, compactArcs, bool, error) {
+	var ca compactArcs
 	b := model.NewBuilder("lowerbound-slot-columns-compact")
 	d := make([]model.Var, len(sc.floor))
 	var obj model.Expr
@@ -655,6 +726,7 @@ func (sc *slotCG) compactSolve(ctx context.Context, in [][]bool, width int64) (s
 			}
 			s := g.rel + int64(k)
 			y := b.Continuous("", 0, math.Inf(1))
+			ca.task = append(ca.task, compactArc{gi, s, y.Index()})
 			cover[gi].Add(y, 1)
 			completion[gi].Add(y, -float64(s+g.e-g.rel))
 			flow[s-sc.origin].Add(y, 1)
@@ -665,6 +737,7 @@ func (sc *slotCG) compactSolve(ctx context.Context, in [][]bool, width int64) (s
 	}
 	for t := int64(0); t < width; t++ {
 		z := b.Continuous("", 0, math.Inf(1))
+		ca.idle = append(ca.idle, z.Index())
 		flow[t].Add(z, 1)
 		if t+1 < width {
 			flow[t+1].Add(z, -1)
@@ -685,95 +758,15 @@ func (sc *slotCG) compactSolve(ctx context.Context, in [][]bool, width int64) (s
 	b.Minimize(obj)
 	m, err := b.Build()
 	if err != nil {
-		return solve.Result{}, false, fmt.Errorf("lowerbound: slot columns' compact LP: %w", err)
+		return solve.Result{}, ca, false, fmt.Errorf("lowerbound: slot columns' compact LP: %w", err)
 	}
 	r, err := solve.Solve(ctx, m, sc.o.Solve)
 	if err != nil {
-		return r, false, err
+		return r, ca, false, err
 	}
-	ok := r.Status == solve.Optimal && len(r.RowDuals) == m.NumRows() && !slices.ContainsFunc(r.RowDuals, notFinite)
-	return r, ok, nil
-}
-
-// ascend runs steps of the subgradient method on the bound's multipliers,
-// from start (zero when nil) with Polyak's steps toward target (units),
-// pricing exactly at each point and passing its bound to record; it returns
-// the multipliers of the best bound it saw, nil when none improved on
-// record's best. At the pricing's least column q* (R copies of it, or none
-// when its reduced cost is ≥ 0) the subgradient is each row's violation:
-// n_g − R·a_gq* (cover), n_g·δ_g + R·c_gq* − n_g·L_j (completion, C_j at
-// L_j) and R·(ℓ_gq* − L_j)⁺ (span); π and ρ are kept ≥ 0, σ too unless the
-// cover is exact, and each job's are scaled to cWeight ≤ 1.
-func (sc *slotCG) ascend(steps int, target float64, start []slotDuals, record func(float64) bool) []slotDuals {
-	ng := len(sc.groups)
-	d := make([]slotDuals, ng)
-	if start != nil {
-		copy(d, start)
-	}
-	var best []slotDuals
-	theta, bestLB, stale := 1.0, math.Inf(-1), 0
-	grad := make([]slotDuals, ng)
-	sc.mu = 0 // price every negative column
-	for range steps {
-		sc.setDuals(d)
-		sc.normaliseDuals()
-		d = sc.duals()
-		minRC, cols := sc.price()
-		lb := sc.lagrangian(minRC)
-		if record(lb) {
-			best = sc.duals()
-		}
-		if lb > bestLB+1e-9*max(1, math.Abs(lb)) {
-			bestLB, stale = lb, 0
-		} else if stale++; stale >= 10 {
-			theta, stale = theta/2, 0
-		}
-		var q slotColumn
-		if minRC < 0 && len(cols) > 0 {
-			q = cols[0]
-		}
-		r := float64(sc.slots)
-		var norm float64
-		for gi, g := range sc.groups {
-			n := float64(g.n)
-			// With an exact cover the steps are taken in σ' = σ − r_g·π,
-			// whose completion row is relative to the release (as the
-			// master's): its subgradient is window-sized.
-			var shift float64
-			if sc.o.ExactCover {
-				shift = float64(g.rel)
-			}
-			gr := slotDuals{sigma: n, pi: n*g.delta + n*shift - n*sc.floor[g.job]}
-			if a := q.count[gi]; a > 0 {
-				gr.sigma -= r * float64(a)
-				gr.pi += r * (float64(q.sumC[gi]) - float64(a)*shift)
-				if g.span >= 0 {
-					gr.rho = r * max(0, float64(q.lastC[gi])-sc.floor[g.job])
-				}
-			}
-			grad[gi] = gr
-			norm += gr.sigma*gr.sigma + gr.pi*gr.pi + gr.rho*gr.rho
-		}
-		if norm == 0 || target <= lb {
-			break
-		}
-		step := theta * (target - lb) / norm
-		for gi, g := range sc.groups {
-			if sc.o.ExactCover {
-				pi := max(0, d[gi].pi+step*grad[gi].pi)
-				d[gi].sigma += step*grad[gi].sigma + float64(g.rel)*(pi-d[gi].pi)
-				d[gi].pi = pi
-			} else {
-				d[gi].sigma = max(0, d[gi].sigma+step*grad[gi].sigma)
-				d[gi].pi = max(0, d[gi].pi+step*grad[gi].pi)
-			}
-			d[gi].rho = max(0, d[gi].rho+step*grad[gi].rho)
-		}
-		if os.Getenv("SLOTDBG") != "" {
-			fmt.Fprintf(os.Stderr, "ascent lb %.1f best %.1f target %.1f theta %.4f minRC %.1f norm %.3g\n", lb, bestLB, target, theta, minRC, norm)
-		}
-	}
-	return best
+	ok := r.Status == solve.Optimal && len(r.RowDuals) == m.NumRows() && len(r.X) == m.NumCols() &&
+		!slices.ContainsFunc(r.RowDuals, notFinite)
+	return r, ca, ok, nil
 }
 
 // master solves the restricted master LP over the columns so far and keeps

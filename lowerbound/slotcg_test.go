@@ -41,21 +41,21 @@ func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above, spanned
 		closed := b.Get(TotalTurnaround).Certified
 		// Without and with the optimum as incumbent, on a grid of 3 (data
 		// rounded down to multiples of 3 ms) with it, and without it
-		// stopped after the first master and 30 subgradient steps (a stop
-		// must stay a bound); then with exact cover rows and smoothed
-		// duals, without and with the incumbent, the latter stopped after
-		// two master solves and 30 subgradient steps; then the compact LP.
+		// stopped after the first master (a stop must stay a bound); then
+		// with exact cover rows and smoothed duals, without and with the
+		// incumbent, the latter stopped after two master solves; then the
+		// compact LP's duals first.
 		for k, inc := range []int64{0, opt.TotalTurnaround, opt.TotalTurnaround, 0, 0, opt.TotalTurnaround, 0} {
 			o := SlotColumnsOptions{Incumbent: inc, Solve: solve.Options{Solver: "native"}, lateBy: lateBy}
 			switch k {
 			case 2:
 				o.Grid = 3
 			case 3:
-				o.Iterations, o.Ascent = 1, 30
+				o.Iterations = 1
 			case 4:
 				o.ExactCover, o.Smoothing = true, 0.5
 			case 5:
-				o.ExactCover, o.Smoothing, o.Iterations, o.Ascent = true, 0.8, 2, 30
+				o.ExactCover, o.Smoothing, o.Iterations = true, 0.8, 2
 			case 6:
 				// Pseudo-schedules only and no span rows: the master is
 				// the compact LP, and the compact duals are optimal (its

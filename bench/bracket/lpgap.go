@@ -99,8 +99,9 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 	return nil
 }
 
-// slotLine prints SlotColumns on p (pseudo-schedules: on a day every
-// subset of tracked reduces is too many states), stopped after -lp-slot.
+// slotLine prints SlotColumns on p (by default pseudo-schedules: on a day
+// every subset of tracked reduces is too many states), stopped after
+// -lp-slot.
 // With -lp-slot-incumbent it first prints the best verified schedule of w
 // (p's jobs) and gives its total to SlotColumns as the incumbent.
 func slotLine(w *sim.Workload, p *lowerbound.Problem, n float64) error {
@@ -129,7 +130,7 @@ func slotLine(w *sim.Workload, p *lowerbound.Problem, n float64) error {
 	ctx, cancel := context.WithTimeout(context.Background(), slotLimit)
 	defer cancel()
 	c0 := cpuSeconds()
-	o := lowerbound.SlotColumnsOptions{Tracked: -1, Iterations: 100000, Grid: slotGrid, Incumbent: inc,
+	o := lowerbound.SlotColumnsOptions{Tracked: slotTracked, Iterations: 100000, Grid: slotGrid, Incumbent: inc,
 		ExactCover: slotExact, Smoothing: slotSmoothing, Compact: slotCompact, CompactWindow: slotCompactWindow, Solve: solve.Options{Solver: "highs", Threads: 1}}
 	if slotLog > 0 {
 		o.Progress = func(it int, master, bound float64) {
@@ -146,8 +147,8 @@ func slotLine(w *sim.Workload, p *lowerbound.Problem, n float64) error {
 		fmt.Printf("|   | compact LP without span rows (starts within %d units of the release; 0: all): %.3f s (HiGHS's value), certified at its duals %.3f s |\n",
 			slotCompactWindow, r.CompactValue/n, r.CompactBound/n)
 	}
-	fmt.Printf("|   | slot columns (§4h): %.3f s (master %.3f s, %s, %s, %d units of %d ms, stop: %s, %.1f CPU s) |\n",
-		r.Value/n, r.Master/n, plural.Count(r.Iterations, "iteration"), plural.Count(r.Columns, "column"), r.Units, r.Unit, r.Stop, cpuSeconds()-c0)
+	fmt.Printf("|   | slot columns (§4h): %.3f s (master %.3f s, %s, %s, %d units of %d ms, %d tracked, %d spanned, stop: %s, %.1f CPU s) |\n",
+		r.Value/n, r.Master/n, plural.Count(r.Iterations, "iteration"), plural.Count(r.Columns, "column"), r.Units, r.Unit, r.Tracked, r.Spanned, r.Stop, cpuSeconds()-c0)
 	return nil
 }
 

@@ -52,6 +52,9 @@ type SlotColumnsOptions struct {
 	// no bound, but its duals, priced over the whole windows, are (0: the
 	// whole windows).
 	CompactWindow int64
+	// CompactRounds caps the compact LP's rounds of arc generation (0: 50;
+	// negative: none, the LP over the first arcs only).
+	CompactRounds int
 	// Progress, when set, is called after each master solve with the
 	// iteration, the master's value and the best bound so far (ms).
 	Progress func(iteration int, master, bound float64)
@@ -566,7 +569,13 @@ func (sc *slotCG) compact(ctx context.Context) (value float64, ok bool, err erro
 			arcs++
 		}
 	}
-	const rounds = 50
+	rounds := sc.o.CompactRounds
+	switch {
+	case rounds == 0:
+		rounds = 50
+	case rounds < 0:
+		rounds = 0
+	}
 	for round := 0; ; round++ {
 		if arcs > slotCompactLimit {
 			return 0, false, nil
@@ -743,7 +752,14 @@ func (sc *slotCG) compactSolve(ctx context.Context, in [][]bool, width int64) (s
 			flow[t+1].Add(z, -1)
 		}
 	}
+	// Each cover row is elastic: an uncovered task costs more than any
+	// window, so the first rounds stay feasible when their arcs cannot
+	// cover every task (the duals are multipliers whatever they are).
+	penalty := 2 * float64(width+1)
 	for gi, g := range sc.groups {
+		miss := b.Continuous("", 0, math.Inf(1))
+		obj.Add(miss, penalty)
+		cover[gi].Add(miss, 1)
 		b.Equal("", cover[gi], float64(g.n))
 	}
 	for gi, g := range sc.groups {

@@ -131,7 +131,7 @@ func slotLine(w *sim.Workload, p *lowerbound.Problem, n float64) error {
 	defer cancel()
 	c0 := cpuSeconds()
 	o := lowerbound.SlotColumnsOptions{Tracked: slotTracked, Iterations: 100000, Grid: slotGrid, Incumbent: inc,
-		ExactCover: slotExact, Smoothing: slotSmoothing, Compact: slotCompact, CompactWindow: slotCompactWindow, Solve: solve.Options{Solver: "highs", Threads: 1}}
+		ExactCover: slotExact, Smoothing: slotSmoothing, Compact: slotCompact, CompactWindow: slotCompactWindow, CompactRounds: slotCompactRounds, Solve: solve.Options{Solver: "highs", Threads: 1}}
 	if slotLog > 0 {
 		o.Progress = func(it int, master, bound float64) {
 			if it%slotLog == 0 {

@@ -74,6 +74,7 @@ func main() {
 	flag.IntVar(&slotEvals, "lp-slot-incumbent", -1, "with -lp-slot: first the prefix's best verified schedule (upperbound.Best with this many search runs; 0: the constructions only), printed and given to SlotColumns as its incumbent (negative: none)")
 	flag.BoolVar(&slotCompact, "lp-slot-compact", false, "with -lp-slot: first the compact LP without span rows, its duals priced (lowerbound.SlotColumnsOptions.Compact)")
 	flag.Int64Var(&slotCompactWindow, "lp-slot-compact-window", 0, "with -lp-slot-compact: starts only this many units after each release in the compact LP (lowerbound.SlotColumnsOptions.CompactWindow; 0: the whole windows)")
+	flag.IntVar(&slotCompactRounds, "lp-slot-compact-rounds", 0, "with -lp-slot-compact: rounds of arc generation (lowerbound.SlotColumnsOptions.CompactRounds; 0: 50, negative: none)")
 	flag.IntVar(&slotTracked, "lp-slot-tracked", -1, "with -lp-slot: single-reduce groups kept elementary (lowerbound.SlotColumnsOptions.Tracked; negative: none, pseudo-schedules only; 0: its default)")
 	flag.IntVar(&slotLog, "lp-slot-log", 0, "with -lp-slot: print the master and the bound every this many iterations (0: never)")
 	flag.IntVar(&cgRounds, "cg-rounds", 0, "with -lp: also the column generation (docs/bounds.md §4f) with this many master rounds after the first -lp-steps count")
@@ -120,8 +121,8 @@ func checkSlotFlags(lp bool) error {
 		return fmt.Errorf("-lp-slot-grid needs -lp-slot")
 	case (set["lp-slot-exact"] || set["lp-slot-smoothing"] || set["lp-slot-incumbent"] || set["lp-slot-compact"] || set["lp-slot-tracked"] || set["lp-slot-log"]) && slotLimit == 0:
 		return fmt.Errorf("-lp-slot-exact, -lp-slot-smoothing, -lp-slot-incumbent, -lp-slot-compact, -lp-slot-tracked and -lp-slot-log need -lp-slot")
-	case set["lp-slot-compact-window"] && !slotCompact:
-		return fmt.Errorf("-lp-slot-compact-window needs -lp-slot-compact")
+	case (set["lp-slot-compact-window"] || set["lp-slot-compact-rounds"]) && !slotCompact:
+		return fmt.Errorf("-lp-slot-compact-window and -lp-slot-compact-rounds need -lp-slot-compact")
 	case slotCompactWindow < 0:
 		return fmt.Errorf("-lp-slot-compact-window: %d is not a count of units", slotCompactWindow)
 	case !(slotSmoothing >= 0 && slotSmoothing < 1):
@@ -175,9 +176,11 @@ var (
 	slotLimit  time.Duration
 	slotGrid   int64
 	// slotExact, slotSmoothing, slotEvals, slotCompact, slotCompactWindow,
-	// slotTracked and slotLog are -lp-slot-exact, -lp-slot-smoothing,
-	// -lp-slot-incumbent, -lp-slot-compact, -lp-slot-compact-window,
-	// -lp-slot-tracked and -lp-slot-log.
+	// slotCompactRounds, slotTracked and slotLog are -lp-slot-exact,
+	// -lp-slot-smoothing, -lp-slot-incumbent, -lp-slot-compact,
+	// -lp-slot-compact-window, -lp-slot-compact-rounds, -lp-slot-tracked
+	// and -lp-slot-log.
+	slotCompactRounds int
 	slotTracked       int
 	slotCompactWindow int64
 	slotExact         bool

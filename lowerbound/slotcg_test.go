@@ -47,6 +47,12 @@ func slotColumnsOnExact(t *testing.T, n int, lateBy int64) (over, above, spanned
 		// compact LP's duals first.
 		for k, inc := range []int64{0, opt.TotalTurnaround, opt.TotalTurnaround, 0, 0, opt.TotalTurnaround, 0} {
 			o := SlotColumnsOptions{Incumbent: inc, Solve: solve.Options{Solver: "native"}, lateBy: lateBy}
+			// The stabilised and compact sets run on half the instances
+			// (both kinds), and not in the test of the test's teeth: the
+			// releases are shared.
+			if k >= 4 && (lateBy > 0 || (i/2)%2 == 1) {
+				continue
+			}
 			switch k {
 			case 2:
 				o.Grid = 3
@@ -113,7 +119,7 @@ func TestSlotColumnsNeverExceedOptimum(t *testing.T) {
 	if above == 0 || spanned == 0 || stopped == 0 {
 		t.Errorf("on %d instances the slot-column bound is above the closed-form bound %d times, with span rows %d times, stopped by the iteration cap %d times: want all three", n, above, spanned, stopped)
 	}
-	t.Logf("above the closed-form bound on %d of %d solves; span rows in %d; stopped early in %d", above, 7*n, spanned, stopped)
+	t.Logf("above the closed-form bound on %d of %d solves; span rows in %d; stopped early in %d", above, 4*n+3*n/2, spanned, stopped)
 }
 
 // TestSlotColumnsCanFail: every reduce released one unit later than its

@@ -45,7 +45,9 @@ type SlotColumnsOptions struct {
 	// Compact first solves the master without span rows in its compact
 	// form (the time-indexed arc-flow LP of the pseudo-schedules,
 	// docs/bounds.md §4h) and prices its cover and completion duals: their
-	// bound counts, and they are the smoothing's first centre.
+	// bound counts, and they are the smoothing's first centre. The master
+	// also starts from a shortest-ready-first list schedule and from the
+	// compact LP's flow.
 	Compact bool
 	// CompactWindow > 0 lets the compact LP start a task only in the first
 	// CompactWindow units after its release: a restriction, so its value is
@@ -394,6 +396,7 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 	// centre), nil until one is priced.
 	var center []slotDuals
 	if sc.o.Compact {
+		sc.shortestReadyColumns()
 		v, ok, err := sc.compact(ctx)
 		if err != nil {
 			return res, err
@@ -517,6 +520,58 @@ func (sc *slotCG) greedyColumns() {
 		free[s] = end
 		cols[s].add(t.g, end)
 		sc.greedyStarts = append(sc.greedyStarts, [2]int64{int64(t.g), end - g.e})
+	}
+	for _, c := range cols {
+		sc.addColumn(c)
+	}
+}
+
+// shortestReadyColumns adds a second list schedule's columns (and arcs for
+// the compact LP): whenever a slot frees, the shortest released task (the
+// earliest released when none is), which on a loaded reduce side is far
+// closer to the optimum than the release order.
+func (sc *slotCG) shortestReadyColumns() {
+	left := make([]int64, len(sc.groups))
+	total := int64(0)
+	for gi, g := range sc.groups {
+		left[gi] = g.n
+		total += g.n
+	}
+	slots := int(min(sc.slots, total))
+	free := make([]int64, slots)
+	cols := make([]slotColumn, slots)
+	for i := range cols {
+		cols[i] = newSlotColumn()
+	}
+	for ; total > 0; total-- {
+		s := 0
+		for i := range free {
+			if free[i] < free[s] {
+				s = i
+			}
+		}
+		pick := -1
+		for gi, g := range sc.groups {
+			if left[gi] == 0 {
+				continue
+			}
+			if pick < 0 {
+				pick = gi
+				continue
+			}
+			p := sc.groups[pick]
+			ready, pReady := g.rel <= free[s], p.rel <= free[s]
+			switch {
+			case ready && !pReady, ready && pReady && g.e < p.e, !ready && !pReady && g.rel < p.rel:
+				pick = gi
+			}
+		}
+		g := sc.groups[pick]
+		left[pick]--
+		end := max(free[s], g.rel) + g.e
+		free[s] = end
+		cols[s].add(pick, end)
+		sc.greedyStarts = append(sc.greedyStarts, [2]int64{int64(pick), end - g.e})
 	}
 	for _, c := range cols {
 		sc.addColumn(c)

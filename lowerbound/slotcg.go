@@ -32,6 +32,34 @@ type SlotColumnsOptions struct {
 	Incumbent int64
 	// Solve is passed to the master's LP solver.
 	Solve solve.Options
+	// ExactCover makes the cover rows equalities (each reduce on exactly one
+	// slot, as in S*) and writes each completion row relative to its
+	// group's release, so that the master's coefficients are window-sized,
+	// not absolute times (docs/bounds.md §4h).
+	ExactCover bool
+	// Smoothing in (0, 1) prices at Smoothing·(the duals of the best
+	// bound so far) + (1 − Smoothing)·(the master's) first (Wentges); when
+	// that finds no column improving the master, the master's own duals are
+	// priced, so convergence is decided there (0: the master's only).
+	Smoothing float64
+	// Compact first solves the master without span rows in its compact
+	// form (the time-indexed arc-flow LP of the pseudo-schedules,
+	// docs/bounds.md §4h) and prices its cover and completion duals: their
+	// bound counts, and they are the smoothing's first centre. The master
+	// also starts from a shortest-ready-first list schedule and from the
+	// compact LP's flow.
+	Compact bool
+	// CompactWindow > 0 lets the compact LP start a task only in the first
+	// CompactWindow units after its release: a restriction, so its value is
+	// no bound, but its duals, priced over the whole windows, are (0: the
+	// whole windows).
+	CompactWindow int64
+	// CompactRounds caps the compact LP's rounds of arc generation (0: 50;
+	// negative: none, the LP over the first arcs only).
+	CompactRounds int
+	// Progress, when set, is called after each master solve with the
+	// iteration, the master's value and the best bound so far (ms).
+	Progress func(iteration int, master, bound float64)
 
 	// lateBy delays every reduce's release by that many units: 0 always but
 	// in the test that shows the property test can fail.
@@ -53,6 +81,10 @@ type SlotColumnsResult struct {
 	// and the pricing disagree), "master <status>", "iterations" or
 	// "context".
 	Stop string
+	// CompactValue is the compact LP's value in ms (not a bound: a
+	// solver's value) and CompactBound the certified bound at its duals,
+	// with Compact; both 0 otherwise or when the compact LP failed.
+	CompactValue, CompactBound float64
 	// Completions are the last master's C_j in ms: what the relaxation
 	// charges each job.
 	Completions []float64
@@ -70,6 +102,8 @@ const (
 	defaultSlotSpans      = 4
 	defaultSlotIterations = 400
 	slotStateLimit        = 1 << 24
+	// slotCompactLimit caps the compact LP's arcs (columns).
+	slotCompactLimit = 1 << 23
 	// slotPriceTolerance, relative to the master's value, is how far below
 	// −mu a column's reduced cost must be to count as improving: the
 	// solver's duals are exact only to its own tolerances.
@@ -133,6 +167,9 @@ func SlotColumns(ctx context.Context, p *Problem, o SlotColumnsOptions) (SlotCol
 	if o.Grid < 0 {
 		return SlotColumnsResult{}, fmt.Errorf("lowerbound: slot columns: the grid %d ms is negative", o.Grid)
 	}
+	if !(o.Smoothing >= 0 && o.Smoothing < 1) {
+		return SlotColumnsResult{}, fmt.Errorf("lowerbound: slot columns: the smoothing %g is not in [0, 1)", o.Smoothing)
+	}
 	pr := newPrep(p)
 	if len(pr.jobs) == 0 {
 		return SlotColumnsResult{Converged: true}, nil
@@ -166,6 +203,8 @@ type slotCG struct {
 	completions []float64
 	cols        []slotColumn
 	seen        map[string]bool
+	// greedyStarts are the first columns' tasks: (group, start).
+	greedyStarts [][2]int64
 	// horizon is the latest completion of any group (units).
 	horizon int64
 	// The pricing's tables, reused: f[(t − origin)·states + state] and its
@@ -334,10 +373,13 @@ func newSlotCG(pr *prep, o SlotColumnsOptions) (*slotCG, error) {
 func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 	res := SlotColumnsResult{Tracked: sc.nTrack, Spanned: sc.nSpan, Unit: sc.u, Units: sc.horizon - sc.origin + 1}
 	best := math.Inf(-1)
-	record := func(lb float64) {
+	// record keeps the best bound and says whether lb improved it.
+	record := func(lb float64) bool {
 		if v := lb*float64(sc.u) - sc.sumA; v > best {
 			best = v
+			return true
 		}
+		return false
 	}
 	if len(sc.groups) == 0 {
 		var s float64
@@ -350,6 +392,25 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 	}
 	sc.greedyColumns()
 	res.Stop = "iterations"
+	// center: the duals of the best bound so far (Wentges' stability
+	// centre), nil until one is priced.
+	var center []slotDuals
+	if sc.o.Compact {
+		sc.shortestReadyColumns()
+		v, ok, err := sc.compact(ctx)
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			sc.normaliseDuals()
+			minRC, _ := sc.price()
+			lb := sc.lagrangian(minRC)
+			record(lb)
+			center = sc.duals()
+			res.CompactValue = v*float64(sc.u) - sc.sumA
+			res.CompactBound = max(0, lb*float64(sc.u)-sc.sumA)
+		}
+	}
 	for it := 0; it < sc.o.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			res.Stop = "context"
@@ -370,8 +431,38 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 		res.Master = master*float64(sc.u) - sc.sumA
 		sc.masterValue = master
 		sc.normaliseDuals()
+		tol := slotPriceTolerance * max(1, math.Abs(master))
+		if center != nil && sc.o.Smoothing > 0 {
+			// Price at the smoothed duals first: their bound counts, and
+			// their columns go in when they improve the master.
+			own := sc.duals()
+			sc.setBlend(center, own, sc.o.Smoothing)
+			minRC, cols := sc.price()
+			if record(sc.lagrangian(minRC)) {
+				center = sc.duals()
+			}
+			sc.setDuals(own)
+			added := 0
+			for _, c := range cols {
+				if sc.reducedCost(c)+sc.mu < -tol && sc.addColumn(c) {
+					added++
+				}
+			}
+			if added > 0 {
+				if sc.o.Progress != nil {
+					sc.o.Progress(res.Iterations, res.Master, best)
+				}
+				continue
+			}
+			// A mispricing: the master's own duals are priced below.
+		}
 		minRC, newCols := sc.price()
-		record(sc.lagrangian(minRC))
+		if record(sc.lagrangian(minRC)) || center == nil {
+			center = sc.duals()
+		}
+		if sc.o.Progress != nil {
+			sc.o.Progress(res.Iterations, res.Master, best)
+		}
 		added := 0
 		for _, c := range newCols {
 			if sc.addColumn(c) {
@@ -379,7 +470,7 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 			}
 		}
 		// Improving: below −mu by more than the master's own rounding.
-		if minRC+sc.mu > -slotPriceTolerance*max(1, math.Abs(master)) {
+		if minRC+sc.mu > -tol {
 			res.Converged, res.Stop = true, "converged"
 			break
 		}
@@ -428,6 +519,59 @@ func (sc *slotCG) greedyColumns() {
 		end := max(free[s], g.rel) + g.e
 		free[s] = end
 		cols[s].add(t.g, end)
+		sc.greedyStarts = append(sc.greedyStarts, [2]int64{int64(t.g), end - g.e})
+	}
+	for _, c := range cols {
+		sc.addColumn(c)
+	}
+}
+
+// shortestReadyColumns adds a second list schedule's columns (and arcs for
+// the compact LP): whenever a slot frees, the shortest released task (the
+// earliest released when none is), which on a loaded reduce side is far
+// closer to the optimum than the release order.
+func (sc *slotCG) shortestReadyColumns() {
+	left := make([]int64, len(sc.groups))
+	total := int64(0)
+	for gi, g := range sc.groups {
+		left[gi] = g.n
+		total += g.n
+	}
+	slots := int(min(sc.slots, total))
+	free := make([]int64, slots)
+	cols := make([]slotColumn, slots)
+	for i := range cols {
+		cols[i] = newSlotColumn()
+	}
+	for ; total > 0; total-- {
+		s := 0
+		for i := range free {
+			if free[i] < free[s] {
+				s = i
+			}
+		}
+		pick := -1
+		for gi, g := range sc.groups {
+			if left[gi] == 0 {
+				continue
+			}
+			if pick < 0 {
+				pick = gi
+				continue
+			}
+			p := sc.groups[pick]
+			ready, pReady := g.rel <= free[s], p.rel <= free[s]
+			switch {
+			case ready && !pReady, ready && pReady && g.e < p.e, !ready && !pReady && g.rel < p.rel:
+				pick = gi
+			}
+		}
+		g := sc.groups[pick]
+		left[pick]--
+		end := max(free[s], g.rel) + g.e
+		free[s] = end
+		cols[s].add(pick, end)
+		sc.greedyStarts = append(sc.greedyStarts, [2]int64{int64(pick), end - g.e})
 	}
 	for _, c := range cols {
 		sc.addColumn(c)
@@ -445,9 +589,266 @@ func (sc *slotCG) addColumn(c slotColumn) bool {
 	return true
 }
 
+// compact solves the master without span rows in its compact form and, when
+// its status is optimal, puts its cover and completion duals in the groups
+// (ρ = 0) and returns its value (units). A column of Q whose groups are all
+// untracked is a path from the origin to the horizon of task arcs (a task
+// of g started at s: s → s + e_g, r_g ≤ s, s + e_g ≤ last_g) and idle arcs
+// (t → t + 1), so R columns are a flow of value ≤ R and conversely; the
+// cover is exact and the completion rows relative to the release, as with
+// ExactCover. Its duals are multipliers like any others: the bound priced
+// at them is valid whatever the solver did (and tracked groups only raise
+// the pricing's minimum). The task arcs are generated: first those within
+// CompactWindow units of the release (all when 0), then, each round, the
+// arcs of negative reduced cost at the LP's duals, until none is left (the
+// LP over every arc is then solved) or the rounds are spent.
+func (sc *slotCG) compact(ctx context.Context) (value float64, ok bool, err error) {
+	width := sc.horizon - sc.origin // nodes 0 … width; width is the sink
+	ng := len(sc.groups)
+	in := make([][]bool, ng) // in[g][s − r_g]: the arc is in the LP
+	arcs := width
+	for gi, g := range sc.groups {
+		in[gi] = make([]bool, max(0, g.last-g.e-g.rel+1))
+		for k := range in[gi] {
+			if w := sc.o.CompactWindow; w <= 0 || int64(k) <= w {
+				in[gi][k] = true
+				arcs++
+			}
+		}
+	}
+	// The first columns' arcs keep the LP feasible.
+	for _, gs := range sc.greedyStarts {
+		// (A greedy task may end after its window: no arc then.)
+		if k := gs[1] - sc.groups[gs[0]].rel; k >= 0 && k < int64(len(in[gs[0]])) && !in[gs[0]][k] {
+			in[gs[0]][k] = true
+			arcs++
+		}
+	}
+	rounds := sc.o.CompactRounds
+	switch {
+	case rounds == 0:
+		rounds = 50
+	case rounds < 0:
+		rounds = 0
+	}
+	for round := 0; ; round++ {
+		if arcs > slotCompactLimit {
+			return 0, false, nil
+		}
+		r, ca, ok, err := sc.compactSolve(ctx, in, width)
+		if err != nil || !ok {
+			return 0, false, err
+		}
+		duals := r.RowDuals
+		// An arc's reduced cost: −(σ'_g − π_g·(s + e_g − r_g) + φ_s − φ_{s+e_g}),
+		// φ the flow rows' duals (φ_width = 0: the sink has no row).
+		phi := func(t int64) float64 {
+			if t >= width {
+				return 0
+			}
+			return duals[2*ng+int(t)]
+		}
+		added := 0
+		if round < rounds {
+			tol := 1e-9 * max(1, math.Abs(r.Objective))
+			for gi, g := range sc.groups {
+				for k := range in[gi] {
+					if in[gi][k] {
+						continue
+					}
+					s := g.rel + int64(k)
+					rc := -(duals[gi] - duals[ng+gi]*float64(s+g.e-g.rel) + phi(s-sc.origin) - phi(s+g.e-sc.origin))
+					if rc < -tol {
+						in[gi][k] = true
+						added++
+					}
+				}
+			}
+		}
+		arcs += int64(added)
+		if added > 0 {
+			continue
+		}
+		var offset float64
+		for _, f := range sc.floor {
+			offset += f
+		}
+		for gi := range sc.groups {
+			g := &sc.groups[gi]
+			g.pi = max(0, duals[ng+gi])
+			g.sigma = duals[gi] + float64(g.rel)*g.pi
+			g.rho = 0
+		}
+		for _, c := range sc.decompose(r.X, ca, width) {
+			sc.addColumn(c)
+		}
+		return r.Objective + offset, true, nil
+	}
+}
+
+// compactArc is a task arc of the compact LP: a task of group g started at
+// s, the LP's column col.
+type compactArc struct {
+	g   int
+	s   int64
+	col int
+}
+
+// compactArcs are the compact LP's task arcs and its idle arcs' columns
+// (t → t + 1 for t = 0 … width − 1, from the origin).
+type compactArcs struct {
+	task []compactArc
+	idle []int
+}
+
+// decompose splits the compact LP's flow x into paths from the origin, each
+// a slot's sequence: the columns of the master that give the compact LP's
+// solution (the master starts from them). The solver's flow is kept only
+// approximately, so a walk that finds no arc with flow idles on.
+func (sc *slotCG) decompose(x []float64, ca compactArcs, width int64) []slotColumn {
+	const eps = 1e-7
+	out := make([][]int, width) // task arcs leaving each node
+	for i, a := range ca.task {
+		if x[a.col] > eps {
+			t := a.s - sc.origin
+			out[t] = append(out[t], i)
+		}
+	}
+	left := func(col int) float64 { return x[col] }
+	flow := make(map[int]float64)
+	get := func(col int) float64 {
+		if v, ok := flow[col]; ok {
+			return v
+		}
+		return left(col)
+	}
+	var cols []slotColumn
+	for range 4 * len(ca.task) {
+		// The path's arcs: task arcs by index, idle arcs as −1 − t.
+		var path []int
+		bottleneck := math.Inf(1)
+		for t := int64(0); t < width; {
+			next := -1
+			for _, i := range out[t] {
+				if get(ca.task[i].col) > eps {
+					next = i
+					break
+				}
+			}
+			if next >= 0 {
+				path = append(path, next)
+				bottleneck = min(bottleneck, get(ca.task[next].col))
+				t += sc.groups[ca.task[next].g].e
+				continue
+			}
+			path = append(path, -1-int(t))
+			if v := get(ca.idle[t]); v > eps {
+				bottleneck = min(bottleneck, v)
+			}
+			t++
+		}
+		c := newSlotColumn()
+		tasks := 0
+		for _, i := range path {
+			if i >= 0 {
+				a := ca.task[i]
+				c.add(a.g, a.s+sc.groups[a.g].e)
+				flow[a.col] = get(a.col) - bottleneck
+				tasks++
+			} else if col := ca.idle[-1-i]; get(col) > eps {
+				flow[col] = get(col) - bottleneck
+			}
+		}
+		if tasks == 0 || math.IsInf(bottleneck, 1) {
+			break
+		}
+		cols = append(cols, c)
+	}
+	return cols
+}
+
+// compactSolve solves the compact LP over the task arcs in in (and every
+// idle arc): rows are the covers, the completions, then one flow row per
+// node 0 … width − 1 (the origin's outflow ≤ R, the others kept).
+func (sc *slotCG) compactSolve(ctx context.Context, in [][]bool, width int64) (solve.Result, compactArcs, bool, error) {
+	var ca compactArcs
+	b := model.NewBuilder("lowerbound-slot-columns-compact")
+	d := make([]model.Var, len(sc.floor))
+	var obj model.Expr
+	for j := range sc.floor {
+		d[j] = b.Continuous("", 0, math.Inf(1))
+		obj.Add(d[j], 1)
+	}
+	flow := make([]model.Expr, width)
+	ng := len(sc.groups)
+	cover := make([]model.Expr, ng)
+	completion := make([]model.Expr, ng)
+	for gi, g := range sc.groups {
+		for k, on := range in[gi] {
+			if !on {
+				continue
+			}
+			s := g.rel + int64(k)
+			y := b.Continuous("", 0, math.Inf(1))
+			ca.task = append(ca.task, compactArc{gi, s, y.Index()})
+			cover[gi].Add(y, 1)
+			completion[gi].Add(y, -float64(s+g.e-g.rel))
+			flow[s-sc.origin].Add(y, 1)
+			if end := s + g.e - sc.origin; end < width {
+				flow[end].Add(y, -1)
+			}
+		}
+	}
+	for t := int64(0); t < width; t++ {
+		z := b.Continuous("", 0, math.Inf(1))
+		ca.idle = append(ca.idle, z.Index())
+		flow[t].Add(z, 1)
+		if t+1 < width {
+			flow[t+1].Add(z, -1)
+		}
+	}
+	// Each cover row is elastic: an uncovered task costs more than any
+	// window, so the first rounds stay feasible when their arcs cannot
+	// cover every task (the duals are multipliers whatever they are).
+	penalty := 2 * float64(width+1)
+	for gi, g := range sc.groups {
+		miss := b.Continuous("", 0, math.Inf(1))
+		obj.Add(miss, penalty)
+		cover[gi].Add(miss, 1)
+		b.Equal("", cover[gi], float64(g.n))
+	}
+	for gi, g := range sc.groups {
+		row := completion[gi]
+		row.Add(d[g.job], float64(g.n))
+		b.GreaterEq("", row, float64(g.n)*(g.delta+float64(g.rel)-sc.floor[g.job]))
+	}
+	b.LessEq("", flow[0], float64(sc.slots))
+	for t := int64(1); t < width; t++ {
+		b.Equal("", flow[t], 0)
+	}
+	b.Minimize(obj)
+	m, err := b.Build()
+	if err != nil {
+		return solve.Result{}, ca, false, fmt.Errorf("lowerbound: slot columns' compact LP: %w", err)
+	}
+	r, err := solve.Solve(ctx, m, sc.o.Solve)
+	if err != nil {
+		return r, ca, false, err
+	}
+	ok := r.Status == solve.Optimal && len(r.RowDuals) == m.NumRows() && len(r.X) == m.NumCols() &&
+		!slices.ContainsFunc(r.RowDuals, notFinite)
+	return r, ca, ok, nil
+}
+
 // master solves the restricted master LP over the columns so far and keeps
 // its duals in the groups when its status is optimal (with finite duals).
+// With ExactCover the cover rows are equalities and job j's completion is
+// L_j + D_j, D_j ≥ 0, with each completion row taken relative to its
+// group's release r_g: n_g·D_j − Σ_q (c_gq − a_gq·r_g)·x_q ≥ n_g·(δ_g + r_g
+// − L_j), the original row plus r_g times the cover equality; so the
+// original row's multipliers are π_g and σ_g = σ'_g + r_g·π_g.
 func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Status, err error) {
+	exact := sc.o.ExactCover
 	b := model.NewBuilder("lowerbound-slot-columns")
 	x := make([]model.Var, len(sc.cols))
 	for i := range x {
@@ -455,45 +856,66 @@ func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Statu
 	}
 	cj := make([]model.Var, len(sc.floor))
 	var obj model.Expr
+	var offset float64 // Σ_j L_j when the C_j are shifted
 	for j, f := range sc.floor {
-		cj[j] = b.Continuous("", f, math.Inf(1))
+		lo := f
+		if exact {
+			lo, offset = 0, offset+f
+		}
+		cj[j] = b.Continuous("", lo, math.Inf(1))
 		obj.Add(cj[j], 1)
 	}
-	// Cover rows, then completion rows, then the slot count.
-	for gi := range sc.groups {
-		var row model.Expr
-		for i, c := range sc.cols {
-			if n := c.count[gi]; n > 0 {
-				row.Add(x[i], float64(n))
+	// Each row's terms, gathered column by column.
+	ng := len(sc.groups)
+	cover := make([]model.Expr, ng)
+	completion := make([]model.Expr, ng)
+	span := make([]model.Expr, ng)
+	for i, c := range sc.cols {
+		for gi, n := range c.count {
+			g := &sc.groups[gi]
+			cover[gi].Add(x[i], float64(n))
+			sum := float64(c.sumC[gi])
+			if exact {
+				sum -= float64(n * g.rel)
+			}
+			completion[gi].Add(x[i], -sum)
+			if l := float64(c.lastC[gi]); g.span >= 0 && l > sc.floor[g.job] {
+				span[gi].Add(x[i], -(l - sc.floor[g.job]))
 			}
 		}
-		b.GreaterEq("", row, float64(sc.groups[gi].n))
+	}
+	// Cover rows, then completion rows, then span rows, then the slot count.
+	for gi, g := range sc.groups {
+		if exact {
+			b.Equal("", cover[gi], float64(g.n))
+		} else {
+			b.GreaterEq("", cover[gi], float64(g.n))
+		}
 	}
 	for gi, g := range sc.groups {
-		var row model.Expr
+		row := completion[gi]
 		row.Add(cj[g.job], float64(g.n))
-		for i, c := range sc.cols {
-			if s := c.sumC[gi]; s > 0 {
-				row.Add(x[i], -float64(s))
-			}
+		rhs := float64(g.n) * g.delta
+		if exact {
+			rhs += float64(g.n) * (float64(g.rel) - sc.floor[g.job])
 		}
-		b.GreaterEq("", row, float64(g.n)*g.delta)
+		b.GreaterEq("", row, rhs)
 	}
-	// Span rows: spread·C_j − Σ_col x·(ℓ_g − L_j)⁺ ≥ spread·L_j.
+	// Span rows: spread·C_j − Σ_col x·(ℓ_g − L_j)⁺ ≥ spread·L_j (0 on the
+	// right with C_j shifted).
 	var spanned []int
 	for gi, g := range sc.groups {
 		if g.span < 0 {
 			continue
 		}
 		spanned = append(spanned, gi)
-		var row model.Expr
+		row := span[gi]
 		row.Add(cj[g.job], float64(g.spread))
-		for i, c := range sc.cols {
-			if l, ok := c.lastC[gi]; ok && float64(l) > sc.floor[g.job] {
-				row.Add(x[i], -(float64(l) - sc.floor[g.job]))
-			}
+		rhs := float64(g.spread) * sc.floor[g.job]
+		if exact {
+			rhs = 0
 		}
-		b.GreaterEq("", row, float64(g.spread)*sc.floor[g.job])
+		b.GreaterEq("", row, rhs)
 	}
 	var slots model.Expr
 	for i := range x {
@@ -515,10 +937,15 @@ func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Statu
 	if len(r.RowDuals) != m.NumRows() || len(r.X) != m.NumCols() || slices.ContainsFunc(r.RowDuals, notFinite) {
 		return 0, solve.StatusUnknown, nil
 	}
-	ng := len(sc.groups)
 	for gi := range sc.groups {
-		sc.groups[gi].sigma = max(0, r.RowDuals[gi])
-		sc.groups[gi].pi = max(0, r.RowDuals[ng+gi])
+		g := &sc.groups[gi]
+		g.pi = max(0, r.RowDuals[ng+gi])
+		if exact {
+			g.sigma = r.RowDuals[gi] + float64(g.rel)*g.pi
+		} else {
+			g.sigma = max(0, r.RowDuals[gi])
+		}
+		g.rho = 0
 	}
 	for k, gi := range spanned {
 		sc.groups[gi].rho = max(0, r.RowDuals[2*ng+k])
@@ -526,9 +953,59 @@ func (sc *slotCG) master(ctx context.Context) (value float64, status solve.Statu
 	sc.mu = max(0, -r.RowDuals[2*ng+len(spanned)])
 	sc.completions = sc.completions[:0]
 	for j := range cj {
-		sc.completions = append(sc.completions, r.X[cj[j].Index()]*float64(sc.u))
+		v := r.X[cj[j].Index()]
+		if exact {
+			v += sc.floor[j]
+		}
+		sc.completions = append(sc.completions, v*float64(sc.u))
 	}
-	return r.Objective, solve.Optimal, nil
+	return r.Objective + offset, solve.Optimal, nil
+}
+
+// slotDuals are one group's multipliers: cover, completion and span.
+type slotDuals struct{ sigma, pi, rho float64 }
+
+// duals copies the groups' multipliers.
+func (sc *slotCG) duals() []slotDuals {
+	d := make([]slotDuals, len(sc.groups))
+	for gi, g := range sc.groups {
+		d[gi] = slotDuals{g.sigma, g.pi, g.rho}
+	}
+	return d
+}
+
+// setDuals puts d in the groups.
+func (sc *slotCG) setDuals(d []slotDuals) {
+	for gi := range sc.groups {
+		g := &sc.groups[gi]
+		g.sigma, g.pi, g.rho = d[gi].sigma, d[gi].pi, d[gi].rho
+	}
+}
+
+// setBlend puts a·c + (1 − a)·d in the groups. Both have π, ρ ≥ 0 and
+// cWeight ≤ 1 (and σ ≥ 0 unless the cover is exact), and so has the blend:
+// its bound is valid.
+func (sc *slotCG) setBlend(c, d []slotDuals, a float64) {
+	for gi := range sc.groups {
+		g := &sc.groups[gi]
+		g.sigma = a*c[gi].sigma + (1-a)*d[gi].sigma
+		g.pi = a*c[gi].pi + (1-a)*d[gi].pi
+		g.rho = a*c[gi].rho + (1-a)*d[gi].rho
+	}
+}
+
+// reducedCost is column c's reduced cost at the groups' multipliers, the
+// slot row's left out: Σ_g [π_g·c_g − σ_g·a_g + ρ_g·(ℓ_g − L_j)⁺].
+func (sc *slotCG) reducedCost(c slotColumn) float64 {
+	var rc float64
+	for gi, n := range c.count {
+		g := &sc.groups[gi]
+		rc += g.pi*float64(c.sumC[gi]) - g.sigma*float64(n)
+		if g.span >= 0 {
+			rc += g.rho * max(0, float64(c.lastC[gi])-sc.floor[g.job])
+		}
+	}
+	return rc
 }
 
 // cWeight is Σ_g (n_g·π_g + spread_g·ρ_g) over job j's groups: C_j's
@@ -599,11 +1076,14 @@ func (sc *slotCG) price() (float64, []slotColumn) {
 	lastUseful := make([]int64, len(sc.groups))
 	for gi, g := range sc.groups {
 		end := g.last
-		if g.pi > 0 {
-			end = min(end, int64(math.Ceil(g.sigma/g.pi)))
-		}
-		if g.sigma <= 0 {
+		switch {
+		case g.sigma <= 0:
 			end = g.rel // never negative
+		case g.pi > 0:
+			// In floats: σ/π may be beyond any int64.
+			if v := math.Ceil(g.sigma / g.pi); v < float64(end) {
+				end = int64(v)
+			}
 		}
 		lastUseful[gi] = end
 	}
@@ -612,16 +1092,45 @@ func (sc *slotCG) price() (float64, []slotColumn) {
 		f[at(st, width-1)], choice[at(st, width-1)] = inf, -1
 	}
 	f[at(0, width-1)] = 0
+	// The groups that may start at t are those with r_g ≤ t and t + e_g ≤
+	// their last useful end: kept in a list (in group order, as a full scan
+	// would visit them), added as t falls to their last useful start and
+	// dropped below their release.
+	byStart := make([]int, 0, len(sc.groups))
+	for gi, g := range sc.groups {
+		if lastUseful[gi]-g.e >= g.rel {
+			byStart = append(byStart, gi)
+		}
+	}
+	slices.SortStableFunc(byStart, func(x, y int) int {
+		return cmp.Compare(lastUseful[y]-sc.groups[y].e, lastUseful[x]-sc.groups[x].e)
+	})
+	var active []int
 	for ti := width - 2; ti >= 0; ti-- {
 		t := sc.origin + ti
+		kept := active[:0]
+		for _, gi := range active {
+			if sc.groups[gi].rel <= t {
+				kept = append(kept, gi)
+			}
+		}
+		active = kept
+		added := false
+		for len(byStart) > 0 && lastUseful[byStart[0]]-sc.groups[byStart[0]].e >= t {
+			if gi := byStart[0]; sc.groups[gi].rel <= t {
+				active = append(active, gi)
+				added = true
+			}
+			byStart = byStart[1:]
+		}
+		if added {
+			slices.Sort(active)
+		}
 		for st := range nSt {
 			best, arg := f[at(st, ti+1)], int32(-1)
-			for gi := range sc.groups {
+			for _, gi := range active {
 				g := &sc.groups[gi]
 				end := t + g.e
-				if t < g.rel || end > lastUseful[gi] {
-					continue
-				}
 				c := g.pi*float64(end) - g.sigma
 				next := ti + g.e
 				switch {

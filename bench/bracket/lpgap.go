@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"syscall"
 	"time"
@@ -10,8 +11,10 @@ import (
 	"github.com/mrbound/mrbound/compare/simbridge"
 	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/solve"
 	_ "github.com/mrbound/mrbound/solve/highs" // the interval LP
+	"github.com/mrbound/mrbound/upperbound"
 	"github.com/mrbound/mrbound/workload"
 )
 
@@ -47,9 +50,12 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 	for _, h := range hours {
 		p := *full
 		p.Jobs = nil
+		sub := *w // the same jobs as p, for -lp-slot-incumbent's schedules
+		sub.Jobs = nil
 		for i, j := range full.Jobs {
 			if float64(j.Arrival) < h*3600e3 && i%lpEvery == 0 {
 				p.Jobs = append(p.Jobs, j)
+				sub.Jobs = append(sub.Jobs, w.Jobs[i])
 			}
 		}
 		n := float64(len(p.Jobs)) * 1000
@@ -85,7 +91,7 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 			}
 		}
 		if slotLimit > 0 {
-			if err := slotLine(&p, n); err != nil {
+			if err := slotLine(&sub, &p, n); err != nil {
 				return err
 			}
 		}
@@ -93,19 +99,56 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 	return nil
 }
 
-// slotLine prints SlotColumns on p (pseudo-schedules: on a day every
-// subset of tracked reduces is too many states), stopped after -lp-slot.
-func slotLine(p *lowerbound.Problem, n float64) error {
+// slotLine prints SlotColumns on p (by default pseudo-schedules: on a day
+// every subset of tracked reduces is too many states), stopped after
+// -lp-slot.
+// With -lp-slot-incumbent it first prints the best verified schedule of w
+// (p's jobs) and gives its total to SlotColumns as the incumbent.
+func slotLine(w *sim.Workload, p *lowerbound.Problem, n float64) error {
+	var inc int64
+	if slotEvals >= 0 {
+		for _, j := range w.Jobs {
+			if j.Parent >= 0 {
+				return fmt.Errorf("-lp-slot-incumbent: job %q has a parent, which the cut may have dropped", j.Name)
+			}
+		}
+		c0 := cpuSeconds()
+		so := simbridge.IdealOptions()
+		r, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: lowerbound.MeanTurnaround, Sim: so,
+			Evaluations: slotEvals, Seed: so.Seed})
+		if err != nil {
+			return fmt.Errorf("slot columns' incumbent: %w", err)
+		}
+		if r.Best == nil {
+			return fmt.Errorf("slot columns' incumbent: no verified schedule")
+		}
+		// The total in ms, rounded down: the optimum is an integer ≤ it.
+		inc = int64(math.Floor(r.Best.Value*float64(len(p.Jobs)) + 1e-6))
+		fmt.Printf("|   | best verified schedule: %.3f s (%s, %s, %.1f CPU s) |\n", r.Best.Value/1000, r.Best.By,
+			plural.Count(r.Evaluations, "run"), cpuSeconds()-c0)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), slotLimit)
 	defer cancel()
 	c0 := cpuSeconds()
-	r, err := lowerbound.SlotColumns(ctx, p, lowerbound.SlotColumnsOptions{Tracked: -1, Iterations: 100000, Grid: slotGrid,
-		Solve: solve.Options{Solver: "highs", Threads: 1}})
+	o := lowerbound.SlotColumnsOptions{Tracked: slotTracked, Iterations: 100000, Grid: slotGrid, Incumbent: inc,
+		ExactCover: slotExact, Smoothing: slotSmoothing, Compact: slotCompact, CompactWindow: slotCompactWindow, CompactRounds: slotCompactRounds, Solve: solve.Options{Solver: "highs", Threads: 1}}
+	if slotLog > 0 {
+		o.Progress = func(it int, master, bound float64) {
+			if it%slotLog == 0 {
+				fmt.Printf("    iteration %d: master %.3f s, bound %.3f s, %.1f CPU s\n", it, master/n, bound/n, cpuSeconds()-c0)
+			}
+		}
+	}
+	r, err := lowerbound.SlotColumns(ctx, p, o)
 	if err != nil {
 		return fmt.Errorf("slot columns: %w", err)
 	}
-	fmt.Printf("|   | slot columns (§4h): %.3f s (master %.3f s, %s, %s, %d units of %d ms, stop: %s, %.1f CPU s) |\n",
-		r.Value/n, r.Master/n, plural.Count(r.Iterations, "iteration"), plural.Count(r.Columns, "column"), r.Units, r.Unit, r.Stop, cpuSeconds()-c0)
+	if slotCompact {
+		fmt.Printf("|   | compact LP without span rows (starts within %d units of the release; 0: all): %.3f s (HiGHS's value), certified at its duals %.3f s |\n",
+			slotCompactWindow, r.CompactValue/n, r.CompactBound/n)
+	}
+	fmt.Printf("|   | slot columns (§4h): %.3f s (master %.3f s, %s, %s, %d units of %d ms, %d tracked, %d spanned, stop: %s, %.1f CPU s) |\n",
+		r.Value/n, r.Master/n, plural.Count(r.Iterations, "iteration"), plural.Count(r.Columns, "column"), r.Units, r.Unit, r.Tracked, r.Spanned, r.Stop, cpuSeconds()-c0)
 	return nil
 }
 

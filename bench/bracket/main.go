@@ -69,6 +69,14 @@ func main() {
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.DurationVar(&slotLimit, "lp-slot", 0, "with -lp: also lowerbound.SlotColumns (docs/bounds.md §4h, pseudo-schedules only) for at most this long per line (0: not run); its value at the stop is certified")
 	flag.Int64Var(&slotGrid, "lp-slot-grid", 1000, "with -lp-slot: the grid in ms (arrivals and durations rounded down to it, a relaxation)")
+	flag.BoolVar(&slotExact, "lp-slot-exact", false, "with -lp-slot: equality cover rows and completion rows relative to the release (lowerbound.SlotColumnsOptions.ExactCover)")
+	flag.Float64Var(&slotSmoothing, "lp-slot-smoothing", 0, "with -lp-slot: Wentges' dual smoothing in [0, 1) (lowerbound.SlotColumnsOptions.Smoothing)")
+	flag.IntVar(&slotEvals, "lp-slot-incumbent", -1, "with -lp-slot: first the prefix's best verified schedule (upperbound.Best with this many search runs; 0: the constructions only), printed and given to SlotColumns as its incumbent (negative: none)")
+	flag.BoolVar(&slotCompact, "lp-slot-compact", false, "with -lp-slot: first the compact LP without span rows, its duals priced (lowerbound.SlotColumnsOptions.Compact)")
+	flag.Int64Var(&slotCompactWindow, "lp-slot-compact-window", 0, "with -lp-slot-compact: starts only this many units after each release in the compact LP (lowerbound.SlotColumnsOptions.CompactWindow; 0: the whole windows)")
+	flag.IntVar(&slotCompactRounds, "lp-slot-compact-rounds", 0, "with -lp-slot-compact: rounds of arc generation (lowerbound.SlotColumnsOptions.CompactRounds; 0: 50, negative: none)")
+	flag.IntVar(&slotTracked, "lp-slot-tracked", -1, "with -lp-slot: single-reduce groups kept elementary (lowerbound.SlotColumnsOptions.Tracked; negative: none, pseudo-schedules only; 0: its default)")
+	flag.IntVar(&slotLog, "lp-slot-log", 0, "with -lp-slot: print the master and the bound every this many iterations (0: never)")
 	flag.IntVar(&cgRounds, "cg-rounds", 0, "with -lp: also the column generation (docs/bounds.md §4f) with this many master rounds after the first -lp-steps count")
 	flag.IntVar(&cgTheta, "cg-theta", 0, "with -cg-rounds: the completion weights' grid in the evaluations (0: the subgradient method's)")
 	flag.IntVar(&cgSeedEvery, "cg-seed-every", 0, "with -cg-rounds: seed the pool with every k-th subgradient iterate's columns (0: every one)")
@@ -97,8 +105,10 @@ func main() {
 	}
 }
 
-// checkSlotFlags refuses -lp-slot without -lp, a negative -lp-slot, and
-// -lp-slot-grid without -lp-slot or not positive.
+// checkSlotFlags refuses -lp-slot without -lp, a negative -lp-slot,
+// -lp-slot-grid without -lp-slot or not positive, the other -lp-slot-
+// flags without -lp-slot, a smoothing outside [0, 1) and a negative log
+// period.
 func checkSlotFlags(lp bool) error {
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -109,6 +119,16 @@ func checkSlotFlags(lp bool) error {
 		return fmt.Errorf("-lp-slot: %v is not a positive duration", slotLimit)
 	case set["lp-slot-grid"] && slotLimit == 0:
 		return fmt.Errorf("-lp-slot-grid needs -lp-slot")
+	case (set["lp-slot-exact"] || set["lp-slot-smoothing"] || set["lp-slot-incumbent"] || set["lp-slot-compact"] || set["lp-slot-tracked"] || set["lp-slot-log"]) && slotLimit == 0:
+		return fmt.Errorf("-lp-slot-exact, -lp-slot-smoothing, -lp-slot-incumbent, -lp-slot-compact, -lp-slot-tracked and -lp-slot-log need -lp-slot")
+	case (set["lp-slot-compact-window"] || set["lp-slot-compact-rounds"]) && !slotCompact:
+		return fmt.Errorf("-lp-slot-compact-window and -lp-slot-compact-rounds need -lp-slot-compact")
+	case slotCompactWindow < 0:
+		return fmt.Errorf("-lp-slot-compact-window: %d is not a count of units", slotCompactWindow)
+	case !(slotSmoothing >= 0 && slotSmoothing < 1):
+		return fmt.Errorf("-lp-slot-smoothing: %g is not in [0, 1)", slotSmoothing)
+	case slotLog < 0:
+		return fmt.Errorf("-lp-slot-log: %d is not a count of iterations", slotLog)
 	case slotGrid <= 0:
 		return fmt.Errorf("-lp-slot-grid: %d ms is not a positive grid", slotGrid)
 	}
@@ -155,9 +175,22 @@ var (
 	lpTarget   float64
 	slotLimit  time.Duration
 	slotGrid   int64
-	hours      float64
-	waits      bool
-	waitsRule  string
+	// slotExact, slotSmoothing, slotEvals, slotCompact, slotCompactWindow,
+	// slotCompactRounds, slotTracked and slotLog are -lp-slot-exact,
+	// -lp-slot-smoothing, -lp-slot-incumbent, -lp-slot-compact,
+	// -lp-slot-compact-window, -lp-slot-compact-rounds, -lp-slot-tracked
+	// and -lp-slot-log.
+	slotCompactRounds int
+	slotTracked       int
+	slotCompactWindow int64
+	slotExact         bool
+	slotCompact       bool
+	slotSmoothing     float64
+	slotEvals         int
+	slotLog           int
+	hours             float64
+	waits             bool
+	waitsRule         string
 	// searchSeed is -search-seed: the simulator's seed (sim.Options.Seed)
 	// in every line, which also seeds the offline side's local search: the
 	// search's spread over seeds is what a change to it must beat.

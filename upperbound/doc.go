@@ -103,7 +103,8 @@
 // waits for that job if the wait it saves exceeds δ·n/√R (n jobs with a
 // reduce waiting, R reduce slots; see tryHold). The wait saved runs to the first
 // reduce slot to free that no job srpt ranks before the candidate takes
-// (being ready by then, or held for); a held slot goes to such a job if
+// (being ready by then, or held for; the other slots free at the same
+// instant count too, with srpt's next reduces or idle); a held slot goes to such a job if
 // its reduce is ready first. On instances small enough for a proven
 // optimum this is what the optimum does that srpt does not
 // (bench/looseside; docs/results.md, issue 26, s13up and s15hold). Holding

@@ -47,9 +47,11 @@ type holdState struct {
 	byArrival []int
 	next      int
 	// cands, frees and rivals are tryHold's buffers: the candidates (job
-	// and ready time), holdHorizon's free instants and rivals.
+	// and ready time), holdHorizon's free instants and rivals; others and
+	// ready are sameInstantEnds'.
 	cands, rivals []rival
-	frees         []float64
+	frees, others []float64
+	ready         []int
 }
 
 // holdable reports whether srpt-hold can foresee this workload: fixed
@@ -161,8 +163,9 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 // whose reduce will be ready at e, soon, rather than start the next reduce
 // of srpt's choice j (length p) now. Without the hold the job waits until a
 // reduce slot frees after e and is not taken by a job srpt ranks before it
-// (firstFreeFor: among the running reduces' ends and this slot's end with
-// j's reduce, now + p, the first left over by the rivals ready by then), at
+// (firstFreeFor: among the running reduces' ends, this slot's end with j's
+// reduce, now + p, and the ends of the other slots free now
+// (sameInstantEnds), the first left over by the rivals ready by then), at
 // F, so the hold saves it F − e; it may cost δ = e − now to each of the n
 // jobs with a reduce waiting. It holds for the candidate of the largest
 // saving beyond holdCost·δ·n/√R (R reduce slots), among the jobs srpt
@@ -191,6 +194,9 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	}
 	if h.redEnds.Len() > 0 {
 		f = math.Min(f, h.redEnds[0])
+	}
+	for _, e := range l.sameInstantEnds(s, x, j, now) {
+		f = math.Min(f, e)
 	}
 	// c is the hold's cost per second idle.
 	c := holdCost * float64(l.reds.Len()) / math.Sqrt(math.Max(1, l.c.slots[1]))
@@ -242,6 +248,59 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	return true
 }
 
+// sameInstantEnds fills h.others with the ends of the reduce slots other
+// than the one decided that are free at this instant and not held: node x's
+// other free slots and those of the nodes the engine offers next in this
+// round. List scheduling fills them now with srpt's next ready reduces
+// after j's (their ends), or leaves them free (now) once none is left —
+// then a candidate finds a free slot when its reduce is ready, and a hold
+// saves it nothing. Without them tryHold foresaw the first slot to free
+// later than it does whenever several slots free at once, so it held for a
+// wait the next slot would have ended sooner.
+func (l *List) sameInstantEnds(s *sim.Sim, x, j int, now float64) []float64 {
+	h := l.hold
+	h.others = h.others[:0]
+	n := s.Free(x).Reduce - 1
+	for y := range h.on {
+		if y != x && h.on[y].job < 0 {
+			n += s.Free(y).Reduce
+		}
+	}
+	if n <= 0 {
+		return nil
+	}
+	h.ready = h.ready[:0]
+	for k := range l.reds.Len() {
+		h.ready = append(h.ready, l.reds.at(k))
+	}
+	slices.SortFunc(h.ready, func(a, b int) int {
+		if l.reds.less(a, b) {
+			return -1
+		}
+		return 1
+	})
+	for _, o := range h.ready {
+		// A job's reduces launch lowest index first (PickReduce): the
+		// unlaunched ones are the last pending of them, the first going to
+		// the slots held for the job, and one of j's to node x.
+		durs := l.c.dur[1][o]
+		next := len(durs) - l.st[o].pending[1] + h.reserved[o]
+		if o == j {
+			next++
+		}
+		for ; next < len(durs) && len(h.others) < n; next++ {
+			h.others = append(h.others, now+durs[next])
+		}
+		if len(h.others) == n {
+			return h.others
+		}
+	}
+	for len(h.others) < n {
+		h.others = append(h.others, now)
+	}
+	return h.others
+}
+
 // floatHeap is a min-heap of float64 for container/heap.
 type floatHeap []float64
 
@@ -271,13 +330,13 @@ type rival struct {
 const maxLookahead = 64
 
 // holdHorizon fills h.frees with the reduce slots' next free instants
-// after now (the running reduces' ends and own, this slot's end with
-// srpt's choice), in order, and h.rivals with the jobs whose reduces will
+// after now (the running reduces' ends, own, this slot's end with srpt's
+// choice, and the other slots free at this instant, h.others), in order, and h.rivals with the jobs whose reduces will
 // be ready before the last of them (maps all launched, maps left to
 // launch, or arriving), by ready time.
 func (l *List) holdHorizon(now, own float64) {
 	h := l.hold
-	h.frees = append(h.frees[:0], own)
+	h.frees = append(append(h.frees[:0], own), h.others...)
 	for _, t := range h.redEnds {
 		if t > now {
 			h.frees = append(h.frees, t)

@@ -95,8 +95,10 @@
 //
 // List scheduling never leaves a slot idle while a ready task could use it.
 // srpt-hold does, in one targeted case: when a reduce slot frees and srpt's
-// next reduce would hold it for p, while a job srpt ranks first will have
-// its reduce ready at e = now + δ, before any reduce slot frees (its maps
+// next reduce would hold it for p, while a job srpt will rank first once
+// its reduce is ready (by its reduces' work alone then, its maps all
+// launched) will have it ready at e = now + δ, before any reduce slot
+// frees (its maps
 // all launched: their ends, with the cluster's non-local penalty for a map
 // away from its block; its maps still to launch, in waves on every map
 // slot; or, not yet arrived, its arrival plus its maps in waves), the slot

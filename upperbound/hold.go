@@ -137,7 +137,7 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 			case s.Now() >= hd.until:
 				h.release(x)
 				continue
-			case !l.holdFirstFree && l.reds.Len() > 0 && l.key[l.reds.top()] < l.dynamicKey(hd.job):
+			case !l.holdFirstFree && l.reds.Len() > 0 && l.key[l.reds.top()] < l.readyKey(hd.job):
 				// A job srpt ranks before the held one is ready: it takes
 				// the slot, as it would have taken it from the held job.
 				h.release(x)
@@ -169,7 +169,8 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 // F, so the hold saves it F − e; it may cost δ = e − now to each of the n
 // jobs with a reduce waiting. It holds for the candidate of the largest
 // saving beyond holdCost·δ·n/√R (R reduce slots), among the jobs srpt
-// would rank before j whose reduce will be ready before any reduce slot
+// will rank before j once their reduce is ready (readyKey; rivals are
+// ranked so too) whose reduce will be ready before any reduce slot
 // frees: those whose maps are all launched (ready at their last map's
 // end), those with maps left (their launched maps' end, or the rest in
 // waves on every map slot from now) and those arriving (their arrival plus
@@ -210,7 +211,7 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	// costlier part, only when there is one (most offers have none).
 	h.cands = h.cands[:0]
 	consider := func(i int, e float64) {
-		if e > now && e < f && h.reserved[i] < l.st[i].pending[1] && l.dynamicKey(i) < l.key[j] {
+		if e > now && e < f && h.reserved[i] < l.st[i].pending[1] && l.readyKey(i) < l.key[j] {
 			h.cands = append(h.cands, rival{job: i, ready: e})
 		}
 	}
@@ -301,6 +302,18 @@ func (l *List) sameInstantEnds(s *sim.Sim, x, j int, now float64) []float64 {
 	return h.others
 }
 
+// readyKey is srpt's key of job i once its reduces are ready: by then its
+// maps have all launched, so its unlaunched work is its reduces' alone. A
+// job with maps left or not yet arrived ranks by it against the jobs ready
+// now (its key now counts its maps as well).
+func (l *List) readyKey(i int) float64 {
+	k := l.st[i].work[1]
+	if l.offset != nil {
+		k += l.offset[i]
+	}
+	return k
+}
+
 // floatHeap is a min-heap of float64 for container/heap.
 type floatHeap []float64
 
@@ -389,7 +402,7 @@ func (l *List) soonReady(now, until float64, withLeft bool, limit int, visit fun
 // the last known instant, the last: an underestimate of the wait saved.
 func (l *List) firstFreeFor(i int, c float64) float64 {
 	frees, rivals := l.hold.frees, l.hold.rivals
-	ki := l.dynamicKey(i)
+	ki := l.readyKey(i)
 	avail, r := 0, 0
 	for k, t := range frees {
 		reach := t
@@ -397,7 +410,7 @@ func (l *List) firstFreeFor(i int, c float64) float64 {
 			reach = t + (frees[k+1]-t)/(1+c)
 		}
 		for ; r < len(rivals) && rivals[r].ready <= reach; r++ {
-			if o := rivals[r].job; o != i && l.dynamicKey(o) < ki {
+			if o := rivals[r].job; o != i && l.readyKey(o) < ki {
 				avail += rivals[r].tasks
 			}
 		}

@@ -196,9 +196,6 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	if h.redEnds.Len() > 0 {
 		f = math.Min(f, h.redEnds[0])
 	}
-	for _, e := range l.sameInstantEnds(s, x, j, now) {
-		f = math.Min(f, e)
-	}
 	// c is the hold's cost per second idle.
 	c := holdCost * float64(l.reds.Len()) / math.Sqrt(math.Max(1, l.c.slots[1]))
 	if l.holdScale > 0 {
@@ -216,6 +213,15 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 		}
 	}
 	l.soonReady(now, f, !l.holdFirstFree, len(h.byArrival), consider)
+	if len(h.cands) == 0 {
+		return false
+	}
+	// The other slots free now can only bring f forward: they are looked
+	// at once there is a candidate, and drop those ready after f.
+	for _, e := range l.sameInstantEnds(s, x, j, now) {
+		f = math.Min(f, e)
+	}
+	h.cands = slices.DeleteFunc(h.cands, func(cd rival) bool { return cd.ready >= f })
 	if len(h.cands) == 0 {
 		return false
 	}
@@ -261,14 +267,25 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 func (l *List) sameInstantEnds(s *sim.Sim, x, j int, now float64) []float64 {
 	h := l.hold
 	h.others = h.others[:0]
+	// The ready reduces after j's one: once the free slots outnumber them,
+	// one stays free now, which is all tryHold needs to know (on a lightly
+	// loaded cluster the scan of the nodes stops early).
+	left := -1
+	for k := range l.reds.Len() {
+		o := l.reds.at(k)
+		left += l.st[o].pending[1] - h.reserved[o]
+	}
 	n := s.Free(x).Reduce - 1
-	for y := range h.on {
+	for y := 0; y < len(h.on) && n <= left; y++ {
 		if y != x && h.on[y].job < 0 {
 			n += s.Free(y).Reduce
 		}
 	}
 	if n <= 0 {
 		return nil
+	}
+	if n > left {
+		return append(h.others, now)
 	}
 	h.ready = h.ready[:0]
 	for k := range l.reds.Len() {
@@ -293,11 +310,8 @@ func (l *List) sameInstantEnds(s *sim.Sim, x, j int, now float64) []float64 {
 			h.others = append(h.others, now+durs[next])
 		}
 		if len(h.others) == n {
-			return h.others
+			break
 		}
-	}
-	for len(h.others) < n {
-		h.others = append(h.others, now)
 	}
 	return h.others
 }

@@ -95,15 +95,18 @@
 //
 // List scheduling never leaves a slot idle while a ready task could use it.
 // srpt-hold does, in one targeted case: when a reduce slot frees and srpt's
-// next reduce would hold it for p, while a job srpt ranks first will have
-// its reduce ready at e = now + δ, before any reduce slot frees (its maps
+// next reduce would hold it for p, while a job srpt will rank first once
+// its reduce is ready (by its reduces' work alone then, its maps all
+// launched) will have it ready at e = now + δ, before any reduce slot
+// frees (its maps
 // all launched: their ends, with the cluster's non-local penalty for a map
 // away from its block; its maps still to launch, in waves on every map
 // slot; or, not yet arrived, its arrival plus its maps in waves), the slot
 // waits for that job if the wait it saves exceeds δ·n/√R (n jobs with a
 // reduce waiting, R reduce slots; see tryHold). The wait saved runs to the first
 // reduce slot to free that no job srpt ranks before the candidate takes
-// (being ready by then, or held for); a held slot goes to such a job if
+// (being ready by then, or held for; the other slots free at the same
+// instant count too, with srpt's next reduces or idle); a held slot goes to such a job if
 // its reduce is ready first. On instances small enough for a proven
 // optimum this is what the optimum does that srpt does not
 // (bench/looseside; docs/results.md, issue 26, s13up and s15hold). Holding

@@ -47,9 +47,11 @@ type holdState struct {
 	byArrival []int
 	next      int
 	// cands, frees and rivals are tryHold's buffers: the candidates (job
-	// and ready time), holdHorizon's free instants and rivals.
+	// and ready time), holdHorizon's free instants and rivals; others and
+	// ready are sameInstantEnds'.
 	cands, rivals []rival
-	frees         []float64
+	frees, others []float64
+	ready         []int
 }
 
 // holdable reports whether srpt-hold can foresee this workload: fixed
@@ -135,7 +137,7 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 			case s.Now() >= hd.until:
 				h.release(x)
 				continue
-			case !l.holdFirstFree && l.reds.Len() > 0 && l.key[l.reds.top()] < l.dynamicKey(hd.job):
+			case !l.holdFirstFree && l.reds.Len() > 0 && l.key[l.reds.top()] < l.readyKey(hd.job):
 				// A job srpt ranks before the held one is ready: it takes
 				// the slot, as it would have taken it from the held job.
 				h.release(x)
@@ -161,12 +163,14 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 // whose reduce will be ready at e, soon, rather than start the next reduce
 // of srpt's choice j (length p) now. Without the hold the job waits until a
 // reduce slot frees after e and is not taken by a job srpt ranks before it
-// (firstFreeFor: among the running reduces' ends and this slot's end with
-// j's reduce, now + p, the first left over by the rivals ready by then), at
+// (firstFreeFor: among the running reduces' ends, this slot's end with j's
+// reduce, now + p, and the ends of the other slots free now
+// (sameInstantEnds), the first left over by the rivals ready by then), at
 // F, so the hold saves it F − e; it may cost δ = e − now to each of the n
 // jobs with a reduce waiting. It holds for the candidate of the largest
 // saving beyond holdCost·δ·n/√R (R reduce slots), among the jobs srpt
-// would rank before j whose reduce will be ready before any reduce slot
+// will rank before j once their reduce is ready (readyKey; rivals are
+// ranked so too) whose reduce will be ready before any reduce slot
 // frees: those whose maps are all launched (ready at their last map's
 // end), those with maps left (their launched maps' end, or the rest in
 // waves on every map slot from now) and those arriving (their arrival plus
@@ -204,11 +208,20 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	// costlier part, only when there is one (most offers have none).
 	h.cands = h.cands[:0]
 	consider := func(i int, e float64) {
-		if e > now && e < f && h.reserved[i] < l.st[i].pending[1] && l.dynamicKey(i) < l.key[j] {
+		if e > now && e < f && h.reserved[i] < l.st[i].pending[1] && l.readyKey(i) < l.key[j] {
 			h.cands = append(h.cands, rival{job: i, ready: e})
 		}
 	}
 	l.soonReady(now, f, !l.holdFirstFree, len(h.byArrival), consider)
+	if len(h.cands) == 0 {
+		return false
+	}
+	// The other slots free now can only bring f forward: they are looked
+	// at once there is a candidate, and drop those ready after f.
+	for _, e := range l.sameInstantEnds(s, x, j, now) {
+		f = math.Min(f, e)
+	}
+	h.cands = slices.DeleteFunc(h.cands, func(cd rival) bool { return cd.ready >= f })
 	if len(h.cands) == 0 {
 		return false
 	}
@@ -242,6 +255,79 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	return true
 }
 
+// sameInstantEnds fills h.others with the ends of the reduce slots other
+// than the one decided that are free at this instant and not held: node x's
+// other free slots and those of the nodes the engine offers next in this
+// round. List scheduling fills them now with srpt's next ready reduces
+// after j's (their ends), or leaves them free (now) once none is left —
+// then a candidate finds a free slot when its reduce is ready, and a hold
+// saves it nothing. Without them tryHold foresaw the first slot to free
+// later than it does whenever several slots free at once, so it held for a
+// wait the next slot would have ended sooner.
+func (l *List) sameInstantEnds(s *sim.Sim, x, j int, now float64) []float64 {
+	h := l.hold
+	h.others = h.others[:0]
+	// The ready reduces after j's one: once the free slots outnumber them,
+	// one stays free now, which is all tryHold needs to know (on a lightly
+	// loaded cluster the scan of the nodes stops early).
+	left := -1
+	for k := range l.reds.Len() {
+		o := l.reds.at(k)
+		left += l.st[o].pending[1] - h.reserved[o]
+	}
+	n := s.Free(x).Reduce - 1
+	for y := 0; y < len(h.on) && n <= left; y++ {
+		if y != x && h.on[y].job < 0 {
+			n += s.Free(y).Reduce
+		}
+	}
+	if n <= 0 {
+		return nil
+	}
+	if n > left {
+		return append(h.others, now)
+	}
+	h.ready = h.ready[:0]
+	for k := range l.reds.Len() {
+		h.ready = append(h.ready, l.reds.at(k))
+	}
+	slices.SortFunc(h.ready, func(a, b int) int {
+		if l.reds.less(a, b) {
+			return -1
+		}
+		return 1
+	})
+	for _, o := range h.ready {
+		// A job's reduces launch lowest index first (PickReduce): the
+		// unlaunched ones are the last pending of them, the first going to
+		// the slots held for the job, and one of j's to node x.
+		durs := l.c.dur[1][o]
+		next := len(durs) - l.st[o].pending[1] + h.reserved[o]
+		if o == j {
+			next++
+		}
+		for ; next < len(durs) && len(h.others) < n; next++ {
+			h.others = append(h.others, now+durs[next])
+		}
+		if len(h.others) == n {
+			break
+		}
+	}
+	return h.others
+}
+
+// readyKey is srpt's key of job i once its reduces are ready: by then its
+// maps have all launched, so its unlaunched work is its reduces' alone. A
+// job with maps left or not yet arrived ranks by it against the jobs ready
+// now (its key now counts its maps as well).
+func (l *List) readyKey(i int) float64 {
+	k := l.st[i].work[1]
+	if l.offset != nil {
+		k += l.offset[i]
+	}
+	return k
+}
+
 // floatHeap is a min-heap of float64 for container/heap.
 type floatHeap []float64
 
@@ -271,13 +357,13 @@ type rival struct {
 const maxLookahead = 64
 
 // holdHorizon fills h.frees with the reduce slots' next free instants
-// after now (the running reduces' ends and own, this slot's end with
-// srpt's choice), in order, and h.rivals with the jobs whose reduces will
+// after now (the running reduces' ends, own, this slot's end with srpt's
+// choice, and the other slots free at this instant, h.others), in order, and h.rivals with the jobs whose reduces will
 // be ready before the last of them (maps all launched, maps left to
 // launch, or arriving), by ready time.
 func (l *List) holdHorizon(now, own float64) {
 	h := l.hold
-	h.frees = append(h.frees[:0], own)
+	h.frees = append(append(h.frees[:0], own), h.others...)
 	for _, t := range h.redEnds {
 		if t > now {
 			h.frees = append(h.frees, t)
@@ -330,7 +416,7 @@ func (l *List) soonReady(now, until float64, withLeft bool, limit int, visit fun
 // the last known instant, the last: an underestimate of the wait saved.
 func (l *List) firstFreeFor(i int, c float64) float64 {
 	frees, rivals := l.hold.frees, l.hold.rivals
-	ki := l.dynamicKey(i)
+	ki := l.readyKey(i)
 	avail, r := 0, 0
 	for k, t := range frees {
 		reach := t
@@ -338,7 +424,7 @@ func (l *List) firstFreeFor(i int, c float64) float64 {
 			reach = t + (frees[k+1]-t)/(1+c)
 		}
 		for ; r < len(rivals) && rivals[r].ready <= reach; r++ {
-			if o := rivals[r].job; o != i && l.dynamicKey(o) < ki {
+			if o := rivals[r].job; o != i && l.readyKey(o) < ki {
 				avail += rivals[r].tasks
 			}
 		}

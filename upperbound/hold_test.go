@@ -99,6 +99,61 @@ func TestHoldSeesNonLocalMaps(t *testing.T) {
 	}
 }
 
+// TestHoldSeesSlotsFreeTogether: two nodes of two map slots and one
+// reduce slot. A arrives at 0 s with a 1-s map and a 10-s reduce, W at 0 s
+// with a 1-s map and two 5.5-s reduces, S at 1 s with a 3.5-s map and a
+// 1-s reduce. At 1 s both reduce slots are free, A's and W's reduces
+// ready, and S's reduce will be ready at 4.5 s. Node 0, offered first,
+// weighed a hold for S as if its slot were the only one free: S would wait
+// until A's reduce ends at 11 s, a saving of 6.5 s against 3.5 s · 2/√2 =
+// 4.9 s, so it held (S [4.5, 5.5], A [1, 11], W's reduces [5.5, 11] and
+// [11, 16.5]: mean turnaround 10.67 s). But node 1 is free too and takes
+// W's first reduce, which ends at 6.5 s: S would wait only until then, a
+// saving of 2 s, not worth the idle 4.9 s (nor node 1's 3.5 s · 1/√2 = 2.5
+// s). srpt-hold now sees it and holds nothing (A [1, 11], W [1, 6.5] and
+// [7.5, 13], S [6.5, 7.5]: mean 10.17 s). The test asserts the value, the
+// trace's verdict, and that it is not below the enumerated optimum.
+func TestHoldSeesSlotsFreeTogether(t *testing.T) {
+	w, p, opt := holdCase(t, "together", 2, []holdJob{{0, 1000, 1, 10000}, {0, 1000, 2, 5500}, {1000, 3500, 1, 1000}})
+	hold := runRule(t, w, p, upperbound.SRPTHold)
+	if math.Abs(hold-30500.0/3) > 1e-6 || opt > hold {
+		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want %g, not below the optimum", hold, opt, 30500.0/3)
+	}
+}
+
+// TestHoldRanksByReadyKey: one node of six map slots and one reduce slot.
+// J arrives at 0 s with a 1-s map and a 20-s reduce, S at 1.5 s with six
+// 1-s maps and a 15-s reduce. At 1 s J's reduce is ready and S's will be at
+// 2.5 s (its maps in one wave). srpt-hold compared S by its key then, its
+// maps and reduce (21 s of work), with J's (20 s), so S was no
+// candidate and J's reduce ran first (J [1, 21], S [21, 36]: mean
+// turnaround 27.75 s). But when S's reduce is ready its maps have all
+// launched: srpt then ranks it by its 15-s reduce, before J. srpt-hold now
+// ranks it so and holds the slot for it (S [2.5, 17.5], J [17.5, 37.5]:
+// mean 26.75 s), which is the enumerated optimum. The test asserts the
+// value, the trace's verdict and the optimum.
+func TestHoldRanksByReadyKey(t *testing.T) {
+	w := &sim.Workload{Name: "ready key", Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 6, ReduceSlots: 1}}}}
+	j := sim.Job{Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{{Work: 1000}}, Reduces: []sim.TaskSpec{{Work: 20000}}}
+	s := sim.Job{Arrival: 1500, Deadline: sim.NoDeadline, Parent: -1, Reduces: []sim.TaskSpec{{Work: 15000}}}
+	for range 6 {
+		s.Maps = append(s.Maps, sim.TaskSpec{Work: 1000})
+	}
+	w.Jobs = []sim.Job{j, s}
+	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := lowerbound.Exact(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 26750 || opt != 26750 {
+		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want 26750 and 26750", hold, opt)
+	}
+}
+
 // TestHoldCountsRivals: two nodes of two map slots and one reduce slot. W
 // arrives at 0 s with a 2-s map and two 11-s reduces, D at 0 s with a 1-s
 // map and a 7-s reduce, S at 3 s with a 3-s map and a 6-s reduce, T at 7 s

@@ -140,34 +140,12 @@ func TestHoldRanksByReadyKey(t *testing.T) {
 		s.Maps = append(s.Maps, sim.TaskSpec{Work: 1000})
 	}
 	w.Jobs = []sim.Job{j, s}
-	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ex, err := lowerbound.Exact(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+	p, opt := exactMean(t, w)
 	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 26750 || opt != 26750 {
 		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want 26750 and 26750", hold, opt)
 	}
 }
 
-// TestHoldCountsRivals: two nodes of two map slots and one reduce slot. W
-// arrives at 0 s with a 2-s map and two 11-s reduces, D at 0 s with a 1-s
-// map and a 7-s reduce, S at 3 s with a 3-s map and a 6-s reduce, T at 7 s
-// with a 3-s map and a 1-s reduce. At 2 s D's reduce runs on node 0 until 8
-// s and node 1's reduce slot is free for W; S's reduce will be ready at 6 s.
-// Judged by the first slot to free (s13up's estimate), holding for S saves
-// it 8 − 6 = 2 s against a cost of 4 s · 1/√2 = 2.8 s: W's reduce starts,
-// node 0 is then held at 8 s for T (ready at 10 s, ranked first) and S
-// waits until 11 s (mean turnaround 12.5 s). srpt-hold sees that T, which
-// srpt ranks before S, takes the slot that frees at 8 s, so S would wait
-// until W's reduce ends at 13 s: it holds node 1 for S (S [6, 12], T [10,
-// 11], W's reduces [11, 22] and [12, 23]: mean 11 s), which is the
-// enumerated optimum. The test asserts the three values and each trace's
-// verdict.
 // holdJob is a job of one map and reds equal reduces.
 type holdJob struct {
 	arrival, mapDur sim.Time
@@ -190,6 +168,14 @@ func holdCase(t *testing.T, name string, nodes int, jobs []holdJob) (*sim.Worklo
 		}
 		w.Jobs = append(w.Jobs, job)
 	}
+	p, opt := exactMean(t, w)
+	return w, p, opt
+}
+
+// exactMean gives w's problem (ideal mode) and its enumerated optimal mean
+// turnaround.
+func exactMean(t *testing.T, w *sim.Workload) (*lowerbound.Problem, float64) {
+	t.Helper()
 	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
 	if err != nil {
 		t.Fatal(err)
@@ -198,9 +184,23 @@ func holdCase(t *testing.T, name string, nodes int, jobs []holdJob) (*sim.Worklo
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w, p, ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
+	return p, ex.Value(lowerbound.MeanTurnaround, len(p.Jobs))
 }
 
+// TestHoldCountsRivals: two nodes of two map slots and one reduce slot. W
+// arrives at 0 s with a 2-s map and two 11-s reduces, D at 0 s with a 1-s
+// map and a 7-s reduce, S at 3 s with a 3-s map and a 6-s reduce, T at 7 s
+// with a 3-s map and a 1-s reduce. At 2 s D's reduce runs on node 0 until 8
+// s and node 1's reduce slot is free for W; S's reduce will be ready at 6 s.
+// Judged by the first slot to free (s13up's estimate), holding for S saves
+// it 8 − 6 = 2 s against a cost of 4 s · 1/√2 = 2.8 s: W's reduce starts,
+// node 0 is then held at 8 s for T (ready at 10 s, ranked first) and S
+// waits until 11 s (mean turnaround 12.5 s). srpt-hold sees that T, which
+// srpt ranks before S, takes the slot that frees at 8 s, so S would wait
+// until W's reduce ends at 13 s: it holds node 1 for S (S [6, 12], T [10,
+// 11], W's reduces [11, 22] and [12, 23]: mean 11 s), which is the
+// enumerated optimum. The test asserts the three values and each trace's
+// verdict.
 func TestHoldCountsRivals(t *testing.T) {
 	w, p, opt := holdCase(t, "rivals", 2, []holdJob{{0, 2000, 2, 11000}, {0, 1000, 1, 7000}, {3000, 3000, 1, 6000}, {7000, 3000, 1, 1000}})
 	first, err := upperbound.NewHoldFirstFree(w)

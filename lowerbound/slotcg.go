@@ -488,42 +488,24 @@ func (sc *slotCG) run(ctx context.Context) (SlotColumnsResult, error) {
 // greedyColumns seeds the master with a feasible list schedule: groups'
 // tasks in release order, each on the earliest-free slot.
 func (sc *slotCG) greedyColumns() {
-	type task struct{ g int }
-	var order []task
+	var order []int // a group per task
 	for i, g := range sc.groups {
 		for range g.n {
-			order = append(order, task{i})
+			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(order, func(x, y task) int {
-		gx, gy := sc.groups[x.g], sc.groups[y.g]
+	slices.SortStableFunc(order, func(x, y int) int {
+		gx, gy := sc.groups[x], sc.groups[y]
 		if gx.rel != gy.rel {
 			return int(gx.rel - gy.rel)
 		}
 		return int(gx.e - gy.e)
 	})
-	slots := int(min(sc.slots, int64(len(order))))
-	free := make([]int64, slots)
-	cols := make([]slotColumn, slots)
-	for i := range cols {
-		cols[i] = newSlotColumn()
-	}
-	for _, t := range order {
-		s := 0
-		for i := range free {
-			if free[i] < free[s] {
-				s = i
-			}
-		}
-		g := sc.groups[t.g]
-		end := max(free[s], g.rel) + g.e
-		free[s] = end
-		cols[s].add(t.g, end)
-		sc.greedyStarts = append(sc.greedyStarts, [2]int64{int64(t.g), end - g.e})
-	}
-	for _, c := range cols {
-		sc.addColumn(c)
-	}
+	next := 0
+	sc.listColumns(int64(len(order)), func(int64) int {
+		next++
+		return order[next-1]
+	})
 }
 
 // shortestReadyColumns adds a second list schedule's columns (and arcs for
@@ -537,19 +519,7 @@ func (sc *slotCG) shortestReadyColumns() {
 		left[gi] = g.n
 		total += g.n
 	}
-	slots := int(min(sc.slots, total))
-	free := make([]int64, slots)
-	cols := make([]slotColumn, slots)
-	for i := range cols {
-		cols[i] = newSlotColumn()
-	}
-	for ; total > 0; total-- {
-		s := 0
-		for i := range free {
-			if free[i] < free[s] {
-				s = i
-			}
-		}
+	sc.listColumns(total, func(free int64) int {
 		pick := -1
 		for gi, g := range sc.groups {
 			if left[gi] == 0 {
@@ -560,18 +530,40 @@ func (sc *slotCG) shortestReadyColumns() {
 				continue
 			}
 			p := sc.groups[pick]
-			ready, pReady := g.rel <= free[s], p.rel <= free[s]
+			ready, pReady := g.rel <= free, p.rel <= free
 			switch {
 			case ready && !pReady, ready && pReady && g.e < p.e, !ready && !pReady && g.rel < p.rel:
 				pick = gi
 			}
 		}
-		g := sc.groups[pick]
 		left[pick]--
+		return pick
+	})
+}
+
+// listColumns adds the columns of a list schedule of tasks tasks: each, in
+// turn, on the earliest-free slot, of the group pick gives for the instant
+// that slot frees. The tasks' starts are kept in greedyStarts.
+func (sc *slotCG) listColumns(tasks int64, pick func(free int64) int) {
+	slots := int(min(sc.slots, tasks))
+	free := make([]int64, slots)
+	cols := make([]slotColumn, slots)
+	for i := range cols {
+		cols[i] = newSlotColumn()
+	}
+	for range tasks {
+		s := 0
+		for i := range free {
+			if free[i] < free[s] {
+				s = i
+			}
+		}
+		gi := pick(free[s])
+		g := sc.groups[gi]
 		end := max(free[s], g.rel) + g.e
 		free[s] = end
-		cols[s].add(pick, end)
-		sc.greedyStarts = append(sc.greedyStarts, [2]int64{int64(pick), end - g.e})
+		cols[s].add(gi, end)
+		sc.greedyStarts = append(sc.greedyStarts, [2]int64{int64(gi), end - g.e})
 	}
 	for _, c := range cols {
 		sc.addColumn(c)
@@ -714,14 +706,7 @@ func (sc *slotCG) decompose(x []float64, ca compactArcs, width int64) []slotColu
 			out[t] = append(out[t], i)
 		}
 	}
-	left := func(col int) float64 { return x[col] }
-	flow := make(map[int]float64)
-	get := func(col int) float64 {
-		if v, ok := flow[col]; ok {
-			return v
-		}
-		return left(col)
-	}
+	rest := slices.Clone(x) // the flow not yet on a path
 	var cols []slotColumn
 	for range 4 * len(ca.task) {
 		// The path's arcs: task arcs by index, idle arcs as −1 − t.
@@ -730,19 +715,19 @@ func (sc *slotCG) decompose(x []float64, ca compactArcs, width int64) []slotColu
 		for t := int64(0); t < width; {
 			next := -1
 			for _, i := range out[t] {
-				if get(ca.task[i].col) > eps {
+				if rest[ca.task[i].col] > eps {
 					next = i
 					break
 				}
 			}
 			if next >= 0 {
 				path = append(path, next)
-				bottleneck = min(bottleneck, get(ca.task[next].col))
+				bottleneck = min(bottleneck, rest[ca.task[next].col])
 				t += sc.groups[ca.task[next].g].e
 				continue
 			}
 			path = append(path, -1-int(t))
-			if v := get(ca.idle[t]); v > eps {
+			if v := rest[ca.idle[t]]; v > eps {
 				bottleneck = min(bottleneck, v)
 			}
 			t++
@@ -753,10 +738,10 @@ func (sc *slotCG) decompose(x []float64, ca compactArcs, width int64) []slotColu
 			if i >= 0 {
 				a := ca.task[i]
 				c.add(a.g, a.s+sc.groups[a.g].e)
-				flow[a.col] = get(a.col) - bottleneck
+				rest[a.col] -= bottleneck
 				tasks++
-			} else if col := ca.idle[-1-i]; get(col) > eps {
-				flow[col] = get(col) - bottleneck
+			} else if col := ca.idle[-1-i]; rest[col] > eps {
+				rest[col] -= bottleneck
 			}
 		}
 		if tasks == 0 || math.IsInf(bottleneck, 1) {

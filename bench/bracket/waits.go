@@ -99,32 +99,37 @@ func waitTable(in instance) (string, error) {
 		slots += n.ReduceSlots
 		mapSlots += n.MapSlots
 	}
-	// Busy reduce slots at each one-reduce job's ready time, by a sweep in
-	// ready-time order.
+	// heldAt sweeps the instants in at (sorted here): the slots of changes
+	// busy per holder class at each, summed, and the jobs' waits from there
+	// to start.
 	type ready struct {
 		at  int64
 		job int
 	}
+	heldAt := func(changes []change, at []ready, start []int64) (held [3]float64, wait float64) {
+		sort.Slice(at, func(a, b int) bool { return at[a].at < at[b].at })
+		var busy [3]float64 // busy slots per holder class now
+		k := 0
+		for _, r := range at {
+			for k < len(changes) && changes[k].at <= r.at {
+				busy[changes[k].class] += float64(changes[k].delta)
+				k++
+			}
+			for c := range held {
+				held[c] += busy[c]
+			}
+			wait += float64(start[r.job]-r.at) / 1000
+		}
+		return held, wait
+	}
+	// The reduce slots busy at each one-reduce job's ready time.
 	var readies []ready
 	for j := range nj {
 		if len(w.Jobs[j].Reduces) == 1 && firstRed[j] > lastMapEnd[j] {
 			readies = append(readies, ready{lastMapEnd[j], j})
 		}
 	}
-	sort.Slice(readies, func(a, b int) bool { return readies[a].at < readies[b].at })
-	var busy, held [3]float64 // busy slots per holder class now; summed over the ready times
-	k := 0
-	wait := 0.0
-	for _, r := range readies {
-		for k < len(reds) && reds[k].at <= r.at {
-			busy[reds[k].class] += float64(reds[k].delta)
-			k++
-		}
-		for c := range held {
-			held[c] += busy[c]
-		}
-		wait += float64(firstRed[r.job]-r.at) / 1000
-	}
+	held, wait := heldAt(reds, readies, firstRed)
 	// The map side alike: the jobs with one reduce or none whose first map
 	// started after their arrival, and the map slots busy per holder class
 	// at their arrival.
@@ -134,20 +139,7 @@ func waitTable(in instance) (string, error) {
 			arrivals = append(arrivals, ready{int64(w.Jobs[j].Arrival), j})
 		}
 	}
-	sort.Slice(arrivals, func(a, b int) bool { return arrivals[a].at < arrivals[b].at })
-	var mapBusy, mapHeld [3]float64
-	k = 0
-	mapWait := 0.0
-	for _, r := range arrivals {
-		for k < len(maps) && maps[k].at <= r.at {
-			mapBusy[maps[k].class] += float64(maps[k].delta)
-			k++
-		}
-		for c := range mapHeld {
-			mapHeld[c] += mapBusy[c]
-		}
-		mapWait += float64(firstMap[r.job]-r.at) / 1000
-	}
+	mapHeld, mapWait := heldAt(maps, arrivals, firstMap)
 	classes := []string{"≤ 1 reduce", "2–50 reduces", "> 50 reduces"}
 	type row struct {
 		jobs                                    int

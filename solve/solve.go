@@ -269,7 +269,14 @@ var ErrUnknownSolver = badinput.Errorf("solve: unknown solver")
 // Solve and a backend each validate it) and then returns, with no error and
 // stopped true, the result of a solve stopped before it began: status
 // Interrupted or TimeLimit, no point, the trivial bound.
+//
+// A model that Solve has validated for this call (the context it hands the
+// backend says so) is not validated again: the backends, and native's MIP
+// under it, each call ValidateModel for callers that reach them directly.
 func ValidateModel(ctx context.Context, m *model.Model, opts Options, start time.Time) (res Result, stopped bool, err error) {
+	if v, _ := ctx.Value(validatedKey{}).(*model.Model); v == m {
+		return Result{}, false, nil
+	}
 	var st Status
 	err = m.ValidateStop(func() bool {
 		switch {
@@ -286,6 +293,18 @@ func ValidateModel(ctx context.Context, m *model.Model, opts Options, start time
 	res = Result{Status: st, Message: "stopped while validating the model", Wall: time.Since(start)}
 	res.Objective, res.Bound = NoSolution(m.Sense)
 	return res, true, nil
+}
+
+// validatedKey marks, in the context a solve passes down, the model it has
+// validated.
+type validatedKey struct{}
+
+// Validated returns ctx marked as carrying m already validated, so that
+// ValidateModel skips m (and only m) under it. Call it only right after
+// ValidateModel accepted m, with nothing changing m for as long as the
+// returned context is used.
+func Validated(ctx context.Context, m *model.Model) context.Context {
+	return context.WithValue(ctx, validatedKey{}, m)
 }
 
 // Lookup returns the backend registered under name.
@@ -324,5 +343,5 @@ func Solve(ctx context.Context, m *model.Model, opts Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	return s.Solve(ctx, m, opts)
+	return s.Solve(Validated(ctx, m), m, opts)
 }

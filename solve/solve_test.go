@@ -131,3 +131,46 @@ func TestRegistry(t *testing.T) {
 	}
 	solve.Register(recording{"solve_test_recording", &got})
 }
+
+// revalidating is a backend that validates the model itself, as every real
+// backend does for callers that reach it directly, and records whether that
+// validation ran.
+type revalidating struct{ ran *bool }
+
+func (revalidating) Name() string { return "solve_test_revalidating" }
+func (r revalidating) Solve(ctx context.Context, m *model.Model, o solve.Options) (solve.Result, error) {
+	// A limit long past: a validation that runs stops at once.
+	_, stopped, err := solve.ValidateModel(ctx, m, solve.Options{TimeLimit: time.Nanosecond}, time.Now().Add(-time.Hour))
+	*r.ran = stopped || err != nil
+	return solve.Result{Solver: r.Name(), Status: solve.Optimal}, nil
+}
+
+// TestValidatedOncePerSolve: solve.Solve validates the model and tells the
+// backend so, which then does not validate it again; the mark holds for
+// that model only, and a direct call validates (and rejects an invalid
+// model) as before.
+func TestValidatedOncePerSolve(t *testing.T) {
+	var ran bool
+	solve.Register(revalidating{&ran})
+	b := model.NewBuilder("tiny")
+	b.Continuous("x", 0, 1)
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := solve.Solve(context.Background(), m, solve.Options{Solver: "solve_test_revalidating"}); err != nil || ran {
+		t.Errorf("through solve.Solve: err %v, validated again %v; want once", err, ran)
+	}
+	if _, err := (revalidating{&ran}).Solve(context.Background(), m, solve.Options{}); err != nil || !ran {
+		t.Errorf("called directly: err %v, validated %v; want validated", err, ran)
+	}
+	bad := m.Clone()
+	bad.ColLower[0] = math.NaN()
+	marked := solve.Validated(context.Background(), m)
+	if _, _, err := solve.ValidateModel(marked, bad, solve.Options{}, time.Now()); !errors.Is(err, model.ErrInvalid) {
+		t.Errorf("another model under m's mark: %v; want it validated and rejected", err)
+	}
+	if _, stopped, err := solve.ValidateModel(marked, m, solve.Options{TimeLimit: time.Nanosecond}, time.Now().Add(-time.Hour)); err != nil || stopped {
+		t.Errorf("m under its own mark: stopped %v, err %v; want skipped", stopped, err)
+	}
+}

@@ -141,8 +141,11 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) 
 	if err := opts.Validate(); err != nil {
 		return solve.Result{}, err
 	}
-	if err := m.Validate(); err != nil {
+	if res, stopped, err := solve.ValidateModel(ctx, m, opts, start); err != nil {
 		return solve.Result{}, err
+	} else if stopped {
+		res.Solver = Name
+		return res, nil
 	}
 	e, err := s.engine()
 	if err != nil {

@@ -43,7 +43,7 @@ func (Solver) Solve(ctx context.Context, m *model.Model, opts solve.Options) (so
 		return res, nil
 	}
 	if m.IsMIP() {
-		return mip.Solve(ctx, m, opts)
+		return mip.Solve(solve.Validated(ctx, m), m, opts)
 	}
 	return SolveLP(ctx, m, opts)
 }

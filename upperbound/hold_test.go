@@ -382,3 +382,41 @@ func TestLongWaitsSearchNeverBelowBound(t *testing.T) {
 	}
 	t.Logf("the search improved on srpt-hold on %d of %d", searched, n)
 }
+
+// TestHoldCountsDisplacedReduce: one node, two map slots, one reduce slot.
+// J arrives at 0 s with a 1-s map and a 10-s reduce, S at 1 s with a 1-s
+// map and a 9-s reduce. At 1 s J's reduce is ready and S's will be at 2 s,
+// ranked first. Held for S, the slot saves S 9 s of wait (J's reduce ends
+// at 11 s), which beat the idle second's cost (1 s · n/√R = 1 s), so
+// srpt-hold held (S [2, 11], J [11, 21]: mean turnaround 15.5 s). But the
+// hold also puts S's 9-s reduce before J's, whose reduce is its last: J
+// loses δ + 9 s = 10 s for S's 9 s. srpt-hold now counts it (hold when the
+// wait saved exceeds n·δ + q on one slot) and runs J first (J [1, 11], S
+// [11, 20]: mean 15 s), the enumerated optimum. The test asserts the value,
+// the trace's verdict and the optimum.
+func TestHoldCountsDisplacedReduce(t *testing.T) {
+	w, p, opt := holdCase(t, "displaced", 1, []holdJob{{0, 1000, 1, 10000}, {1000, 1000, 1, 9000}})
+	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 15000 || opt != 15000 {
+		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want 15000 and 15000", hold, opt)
+	}
+}
+
+// TestHoldWeighsLastReduce: three nodes of two map slots and one reduce
+// slot. A arrives at 0 s with a 3-s map and two 1-s reduces, B at 0 s with
+// a 1-s map and three 3.5-s reduces. At 1 s the three reduce slots are free
+// and B's reduces ready; A's will be at 3 s, ranked first. Judged by its
+// first reduce's wait (until B's reduces end at 4.5 s: 1.5 s saved against
+// 2 s · 1/√3 = 1.15 s), srpt-hold held node 0 for A, then node 1 for its
+// second reduce (A [3, 4], B's reduces [1, 4.5] and twice [4, 7.5]: mean
+// turnaround 5.75 s). But A completes with its last reduce: held, one
+// slot saves it 0.5 s (its other reduce starts at 4 s, after the first,
+// rather than at 4.5 s), less than the cost. srpt-hold now weighs A's
+// completion and holds nothing (B [1, 4.5], A [4.5, 5.5]: mean 5 s), the
+// enumerated optimum. The test asserts the value, the trace's verdict and
+// the optimum.
+func TestHoldWeighsLastReduce(t *testing.T) {
+	w, p, opt := holdCase(t, "last reduce", 3, []holdJob{{0, 3000, 2, 1000}, {0, 1000, 3, 3500}})
+	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 5000 || opt != 5000 {
+		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want 5000 and 5000", hold, opt)
+	}
+}

@@ -400,23 +400,3 @@ func TestHoldCountsDisplacedReduce(t *testing.T) {
 		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want 15000 and 15000", hold, opt)
 	}
 }
-
-// TestHoldWeighsLastReduce: three nodes of two map slots and one reduce
-// slot. A arrives at 0 s with a 3-s map and two 1-s reduces, B at 0 s with
-// a 1-s map and three 3.5-s reduces. At 1 s the three reduce slots are free
-// and B's reduces ready; A's will be at 3 s, ranked first. Judged by its
-// first reduce's wait (until B's reduces end at 4.5 s: 1.5 s saved against
-// 2 s · 1/√3 = 1.15 s), srpt-hold held node 0 for A, then node 1 for its
-// second reduce (A [3, 4], B's reduces [1, 4.5] and twice [4, 7.5]: mean
-// turnaround 5.75 s). But A completes with its last reduce: held, one
-// slot saves it 0.5 s (its other reduce starts at 4 s, after the first,
-// rather than at 4.5 s), less than the cost. srpt-hold now weighs A's
-// completion and holds nothing (B [1, 4.5], A [4.5, 5.5]: mean 5 s), the
-// enumerated optimum. The test asserts the value, the trace's verdict and
-// the optimum.
-func TestHoldWeighsLastReduce(t *testing.T) {
-	w, p, opt := holdCase(t, "last reduce", 3, []holdJob{{0, 3000, 2, 1000}, {0, 1000, 3, 3500}})
-	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 5000 || opt != 5000 {
-		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want 5000 and 5000", hold, opt)
-	}
-}

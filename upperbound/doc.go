@@ -106,7 +106,11 @@
 // reduce waiting, R reduce slots; see tryHold). The wait saved runs to the first
 // reduce slot to free that no job srpt ranks before the candidate takes
 // (being ready by then, or held for; the other slots free at the same
-// instant count too, with srpt's next reduces or idle); a held slot goes to such a job if
+// instant count too, with srpt's next reduces or idle); for a job with more
+// reduces, when no other slot is free at this instant, it is the saving of
+// its last one's end; and when srpt's reduce is its job's last, that job's
+// delay beyond δ (it then starts after the candidate's reduce) is taken
+// off. A held slot goes to such a job if
 // its reduce is ready first. On instances small enough for a proven
 // optimum this is what the optimum does that srpt does not
 // (bench/looseside; docs/results.md, issue 26, s13up and s15hold). Holding

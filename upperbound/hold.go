@@ -18,7 +18,9 @@ import (
 // 1 with n/√R was best on both among δ·n, δ·(1 + κ(n−1)) and n/√R with
 // factors 0.25–4 (docs/results.md, issue 26, s13up), and still with the
 // finer estimate of the wait saved (firstFreeFor; s15hold: factors 0.5–2,
-// n/R, √n/√R, 1 + (n−1)/√R).
+// n/R, √n/√R, 1 + (n−1)/√R). Replacing it by the exact change of the
+// waiting jobs' completions in a list schedule of the foreseen instants
+// without later holds was worse (s24holdcost): the cost stays a fit.
 const holdCost = 1.0
 
 // hold is a reduce slot kept idle on one node for a job whose reduce will
@@ -52,6 +54,8 @@ type holdState struct {
 	cands, rivals []rival
 	frees, others []float64
 	ready         []int
+	// instants is completionFor's heap of free instants.
+	instants floatHeap
 }
 
 // holdable reports whether srpt-hold can foresee this workload: fixed
@@ -166,9 +170,11 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 // (firstFreeFor: among the running reduces' ends, this slot's end with j's
 // reduce, now + p, and the ends of the other slots free now
 // (sameInstantEnds), the first left over by the rivals ready by then), at
-// F, so the hold saves it F − e; it may cost δ = e − now to each of the n
-// jobs with a reduce waiting. It holds for the candidate of the largest
-// saving beyond holdCost·δ·n/√R (R reduce slots), among the jobs srpt
+// F, so the hold saves it F − e (holdSaving: the saving of its completion
+// when it has more reduces, less srpt's choice's loss when this reduce is
+// its last); it may cost δ = e − now to each of the n jobs with a reduce
+// waiting. It holds for the candidate of the largest saving beyond
+// holdCost·δ·n/√R (R reduce slots), among the jobs srpt
 // will rank before j once their reduce is ready (readyKey; rivals are
 // ranked so too) whose reduce will be ready before any reduce slot
 // frees: those whose maps are all launched (ready at their last map's
@@ -231,11 +237,12 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	best, bestGain, bestE := -1, 0.0, 0.0
 	for _, cd := range h.cands {
 		i, e := cd.job, cd.ready
-		fi := f
-		if !l.holdFirstFree {
-			fi = l.firstFreeFor(i, c)
+		var gain float64
+		if l.holdFirstFree {
+			gain = (f - e) - (e-now)*c
+		} else {
+			gain = l.holdSaving(i, j, e, now, own, c) - (e-now)*c
 		}
-		gain := (fi - e) - (e-now)*c
 		if l.holdBias != nil {
 			gain += l.holdBias[i]
 		}
@@ -253,6 +260,102 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	h.on[x] = hold{job: best, until: until}
 	h.reserved[best]++
 	return true
+}
+
+// holdSaving is how much sooner job i (ready at e) and srpt's choice j
+// complete together when node x's slot is held for i rather than given to
+// j now (own: its end with j's reduce), before the cost of the idle slot.
+//   - i completes with its last reduce. Without the hold its r reduces
+//     start on the free instants rivals ranked before it leave
+//     (firstFreeFor's rule), each freeing its slot again; with it, its first
+//     runs on x from e and the others follow on the instants left. For
+//     r = 1 the saving is firstFreeFor's wait saved; for r > 1 the wait of
+//     the first reduce overstated it: the last, which one hold may barely
+//     move, decides. Only when x is the one slot free now: otherwise the
+//     next ones are offered at this instant and may be held for i's other
+//     reduces too, which the instants left do not see (counted so, the day
+//     at 100 nodes lost 0.05 s; docs/results.md, issue 26, s24holdcost).
+//   - When this reduce is j's last, the hold swaps the two: j starts when i
+//     would have (fi) or on x after i's reduce (e + q), whichever is first,
+//     instead of now. Its δ = e − now of that is in the cost (j is one of
+//     the n waiting); the rest, min(fi, e + q) − e, is lost. On one slot
+//     this makes the trade exact for the two jobs: hold when the wait saved
+//     exceeds n·δ + q, not n·δ.
+func (l *List) holdSaving(i, j int, e, now, own, c float64) float64 {
+	h := l.hold
+	fi := l.firstFreeFor(i, c)
+	saving := fi - e
+	if r := l.st[i].pending[1] - h.reserved[i]; r > 1 && len(h.others) == 0 {
+		saving = l.completionFor(i, c, r, -1, 0, now) - l.completionFor(i, c, r, e, own, now)
+	}
+	if l.st[j].pending[1]-h.reserved[j] == 1 {
+		saving -= math.Max(0, math.Min(fi, e+l.c.dur[1][i][l.nextReduce(i)])-e)
+	}
+	return saving
+}
+
+// completionFor is when job i's r reduces would all have ended: without a
+// hold (e < 0) on the free instants (h.frees) left by the rivals srpt ranks
+// before i, as firstFreeFor, each of i's freeing its slot again; with one
+// (e ≥ 0), its first reduce on the held slot from e, in place of own, that
+// slot's end with srpt's choice. Past the last known instant, the last: an
+// underestimate without the hold.
+func (l *List) completionFor(i int, c float64, r int, e, own, now float64) float64 {
+	h := l.hold
+	durs := l.c.dur[1][i]
+	next := l.nextReduce(i)
+	h.instants = h.instants[:0]
+	skipOwn := e >= 0
+	for _, t := range h.frees {
+		if skipOwn && t == own {
+			skipOwn = false
+			continue
+		}
+		h.instants = append(h.instants, t) // sorted: a heap
+	}
+	done := math.Inf(-1)
+	if e >= 0 {
+		done = e + durs[next]
+		heap.Push(&h.instants, done)
+		next++
+		r--
+	}
+	ki := l.readyKey(i)
+	avail, k, last := 0, 0, now
+	for r > 0 && h.instants.Len() > 0 {
+		t := heap.Pop(&h.instants).(float64)
+		last = t
+		reach := t
+		if h.instants.Len() > 0 {
+			reach = t + (h.instants[0]-t)/(1+c)
+		}
+		for ; k < len(h.rivals) && h.rivals[k].ready <= reach; k++ {
+			if o := h.rivals[k].job; o != i && l.readyKey(o) < ki {
+				avail += h.rivals[k].tasks
+			}
+		}
+		if avail > 0 {
+			avail--
+			continue
+		}
+		end := t + durs[next]
+		next++
+		r--
+		done = math.Max(done, end)
+		heap.Push(&h.instants, end)
+	}
+	for ; r > 0; r-- {
+		done = math.Max(done, last+durs[next])
+		next++
+	}
+	return done
+}
+
+// nextReduce is the index of job o's next reduce no slot is held for: a
+// job's reduces launch lowest index first (PickReduce), the slots held for
+// it taking the first unlaunched ones.
+func (l *List) nextReduce(o int) int {
+	return len(l.c.dur[1][o]) - l.st[o].pending[1] + l.hold.reserved[o]
 }
 
 // sameInstantEnds fills h.others with the ends of the reduce slots other

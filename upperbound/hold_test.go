@@ -382,3 +382,42 @@ func TestLongWaitsSearchNeverBelowBound(t *testing.T) {
 	}
 	t.Logf("the search improved on srpt-hold on %d of %d", searched, n)
 }
+
+// TestHoldCountsDisplacedReduce: one node, two map slots, one reduce slot.
+// J arrives at 0 s with a 1-s map and a 10-s reduce, S at 1 s with a 1-s
+// map and a 9-s reduce. At 1 s J's reduce is ready and S's will be at 2 s,
+// ranked first. Held for S, the slot saves S 9 s of wait (J's reduce ends
+// at 11 s), which beat the idle second's cost (1 s · n/√R = 1 s), so
+// srpt-hold held (S [2, 11], J [11, 21]: mean turnaround 15.5 s). But the
+// hold also puts S's 9-s reduce before J's, whose reduce is its last: J
+// loses δ + 9 s = 10 s for S's 9 s. srpt-hold now counts it (hold when the
+// wait saved exceeds n·δ + q on one slot) and runs J first (J [1, 11], S
+// [11, 20]: mean 15 s), the enumerated optimum. The test asserts the value,
+// the trace's verdict and the optimum.
+func TestHoldCountsDisplacedReduce(t *testing.T) {
+	w, p, opt := holdCase(t, "displaced", 1, []holdJob{{0, 1000, 1, 10000}, {1000, 1000, 1, 9000}})
+	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 15000 || opt != 15000 {
+		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want 15000 and 15000", hold, opt)
+	}
+}
+
+// TestHoldWeighsLastReduce: one node, two map slots, one reduce slot. A
+// arrives at 1 s with a 1-s map and three 8.5-s reduces, B and C at 2.5 s
+// with a 1-s map each, B with two 6-s reduces, C with one 5.5-s reduce. At
+// 2 s A's reduces are ready and the slot free; B's and C's will be at 3.5
+// s, both ranked before A. Judged by its first reduce's wait, a hold for B
+// saved as much as one for C (7 s, until A's reduce would end at 10.5 s),
+// and srpt-hold held for B (B [3.5, 9.5] and [15, 21], C [9.5, 15], A's
+// from 21 s: mean turnaround 25.5 s). But B completes with its second
+// reduce, which runs after C's, ranked before it, either way: held for B,
+// the slot moves B's completion far less than its first reduce's start.
+// srpt-hold now weighs the candidates' completions and holds for C (C
+// [3.5, 9], B [9, 21], A's from 21 s: mean 23.5 s), the enumerated
+// optimum. The test asserts the value, the trace's verdict and the
+// optimum.
+func TestHoldWeighsLastReduce(t *testing.T) {
+	w, p, opt := holdCase(t, "last reduce", 1, []holdJob{{1000, 1000, 3, 8500}, {2500, 1000, 2, 6000}, {2500, 1000, 1, 5500}})
+	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 23500 || opt != 23500 {
+		t.Errorf("srpt-hold's mean turnaround %g ms, optimum %g; want 23500 and 23500", hold, opt)
+	}
+}

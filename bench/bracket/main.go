@@ -66,6 +66,7 @@ func main() {
 	lpSteps := flag.String("lp-steps", "120,480", "with -lp: the Lagrangian's step counts")
 	flag.Float64Var(&lpTarget, "lp-target", 0, "with -lp: Polyak's target for the Lagrangian, in seconds of mean turnaround (0: its own estimate)")
 	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
+	flag.BoolVar(&lpStartsOnly, "lp-starts-only", false, "with -lp: only the Lagrangian with the start-time terms (§4c), compare's")
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.DurationVar(&slotLimit, "lp-slot", 0, "with -lp: also lowerbound.SlotColumns (docs/bounds.md §4h, pseudo-schedules only) for at most this long per line (0: not run); its value at the stop is certified")
 	flag.Int64Var(&slotGrid, "lp-slot-grid", 1000, "with -lp-slot: the grid in ms (arrivals and durations rounded down to it, a relaxation)")
@@ -171,10 +172,12 @@ var (
 	coshhTasks *bool
 	gap        bool
 	lpSolve    bool
-	lpEvery    int
-	lpTarget   float64
-	slotLimit  time.Duration
-	slotGrid   int64
+	// lpStartsOnly is -lp-starts-only.
+	lpStartsOnly bool
+	lpEvery      int
+	lpTarget     float64
+	slotLimit    time.Duration
+	slotGrid     int64
 	// slotExact, slotSmoothing, slotEvals, slotCompact, slotCompactWindow,
 	// slotCompactRounds, slotTracked and slotLog are -lp-slot-exact,
 	// -lp-slot-smoothing, -lp-slot-incumbent, -lp-slot-compact,

@@ -14,8 +14,8 @@ import (
 var lagrangeGrids = []LagrangeOptions{
 	{Intervals: 4, Iterations: 40},
 	{Intervals: 32, Work: 30000}, // the work budget's steps and stop
-	{Intervals: 256, Iterations: 80},
-	{Intervals: 1024, Iterations: 120},
+	{Intervals: 256, Iterations: 60},
+	{Intervals: 1024, Iterations: 80},
 }
 
 // TestIntervalLagrangianNeverExceedsOptimum is the property test of the

@@ -43,10 +43,6 @@ type LagrangeOptions struct {
 	// in which each reduce runs in one piece: the relaxation of §4b alone,
 	// as before s10lower. Preemptive problems never use it.
 	NoStarts bool
-	// Progress, when set, is called after every iteration with the
-	// iterations run and the certified best value so far (what a run
-	// stopped there would return): one run reports every shorter run.
-	Progress func(iterations int, best float64)
 	// visit, when set, is called with the multipliers at the start of
 	// every iteration (IntervalLagrangianCG collects its columns there).
 	visit func(lambda [][]float64)
@@ -635,9 +631,6 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			}
 		} else if stall++; stall >= stallLimit {
 			mu, stall = mu/2, 0
-		}
-		if o.Progress != nil {
-			o.Progress(it+1, math.Max(0, best))
 		}
 		// Subgradient of the capacity rows: usage − capacity.
 		for r := range lm.nrow {

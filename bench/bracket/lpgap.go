@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -78,22 +77,14 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 				fmt.Printf(" | ")
 				continue
 			}
-			// One run to the largest count: a run stopped after s steps
-			// returns the best value of the first s (the steps do not depend
-			// on the count).
-			at := map[int]string{}
-			c0 := cpuSeconds()
-			lo := lowerbound.LagrangeOptions{Intervals: intervals, Iterations: slices.Max(steps), NoStarts: noStarts, Target: lpTarget * n,
-				Progress: func(it int, best float64) {
-					if slices.Contains(steps, it) {
-						at[it] = fmt.Sprintf("%.3f (%.1f)", best/n, cpuSeconds()-c0)
-					}
-				}}
-			if _, err := lowerbound.IntervalLagrangian(context.Background(), &p, lo); err != nil {
-				return err
-			}
 			for _, s := range steps {
-				fmt.Printf(" | %s", at[s])
+				lo := lowerbound.LagrangeOptions{Intervals: intervals, Iterations: s, NoStarts: noStarts, Target: lpTarget * n}
+				c0 := cpuSeconds()
+				res, err := lowerbound.IntervalLagrangian(context.Background(), &p, lo)
+				if err != nil {
+					return err
+				}
+				fmt.Printf(" | %.3f (%.1f)", res.Value/n, cpuSeconds()-c0)
 			}
 			if noStarts {
 				fmt.Printf(" | ")

@@ -68,7 +68,8 @@ const (
 	maxLagrangeIters = 500
 	// plateauSteps, plateauGain: under the work budget, the steps stop when
 	// the best value has gained at most plateauGain of itself over the last
-	// plateauSteps steps (FB-2009 day 0 at 40 and 100 nodes after some 300).
+	// plateauSteps steps (lightly loaded days and small streams: an 8-job
+	// stream stops after 300 steps).
 	plateauSteps = 50
 	plateauGain  = 1e-4
 	// stepsPerPatience: in a run of n steps, n/stepsPerPatience steps

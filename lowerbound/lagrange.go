@@ -18,11 +18,22 @@ type LagrangeOptions struct {
 	// releases and heads are added as breakpoints); 0 means
 	// min(defaultLagrangeIntervals, intervalsPerJob·#jobs).
 	Intervals int
-	// Iterations caps the subgradient steps; 0 means defaultLagrangeIters.
+	// Iterations is the number of subgradient steps. 0 lets the work
+	// budget decide: steps run until Work is spent or the best value has
+	// stopped rising (it gains less than plateauGain of itself over
+	// plateauSteps steps), at most maxLagrangeIters.
 	Iterations int
+	// Work is the budget in work units: the intervals the per-job minima
+	// scan, plus the grid's intervals once per step (a count that follows
+	// the CPU time, about 40 ns a unit on FB-2009 day 0, yet does not
+	// depend on the machine). 0 means defaultLagrangeWork when Iterations
+	// is 0, and no budget when Iterations is set (with both, whichever
+	// ends first). The steps stop before the first one that would start
+	// with the budget spent.
+	Work int64
 	// TimeLimit stops the iterations early (0: none); the best value so far
 	// is returned and stays valid. With a limit the result may depend on the
-	// machine's speed; Iterations alone keeps it deterministic.
+	// machine's speed; Iterations and Work keep it deterministic.
 	TimeLimit time.Duration
 	// Target is an upper estimate of the optimal Σ_j (C_j − a_j) in ms (for
 	// example the best policy's), used only for the step length; 0 means
@@ -40,13 +51,43 @@ type LagrangeOptions struct {
 const (
 	// defaultLagrangeIntervals: on FB-2009 day 0 at 20 nodes, 120 steps on
 	// 2,048 / 16,384 / 32,768 steps give 100.1 / 102.4 / 103.0 s mean in
-	// 2.9 / 5.3 / 7.1 CPU s (docs/results.md, issue 26, s9h26lower);
-	// 16,384 keeps the 10-node day within compare's 10 s on one core.
-	defaultLagrangeIntervals = 16384
+	// 2.9 / 5.3 / 7.1 CPU s (docs/results.md, issue 26, s9h26lower). Since
+	// the work budget decides the steps, 32,768 gives more for the same
+	// CPU: 108.67 s after 240 steps in 19.7 CPU s against 108.52 s after
+	// 480 in 26.8 s on 16,384 (s24lag).
+	defaultLagrangeIntervals = 32768
 	intervalsPerJob          = 64
-	defaultLagrangeIters     = 120
+	// defaultLagrangeWork is the budget of work units (LagrangeOptions.Work)
+	// when no step count is given: about 30 CPU s on FB-2009 day 0 (at 20
+	// nodes some 280 steps, at 10 nodes some 100), so that each of compare's
+	// lines stays within a minute on one core with the offline side
+	// (docs/results.md, issue 26, s24lag).
+	defaultLagrangeWork = 800_000_000
+	// maxLagrangeIters caps the steps of the work budget (small streams
+	// take little work a step).
+	maxLagrangeIters = 500
+	// plateauSteps, plateauGain: under the work budget, the steps stop when
+	// the best value has gained at most plateauGain of itself over the last
+	// plateauSteps steps (lightly loaded days and small streams: an 8-job
+	// stream stops after 300 steps).
+	plateauSteps = 50
+	plateauGain  = 1e-4
+	// stepsPerPatience: in a run of n steps, n/stepsPerPatience steps
+	// without improvement (at least lagrangeStall) halve the step factor.
+	// At 20 nodes, halving after 5 stalls left the factor at 10^-4 by step
+	// 250 and the value at 107.95 s through 1,920 steps; after 10, 15 or
+	// 20 stalls 480 steps reach 108.52 / 108.54 / 108.54 s, but 120 steps
+	// only 105.80 / 104.68 / 103.88 s (107.43 s after 5): the patience
+	// follows the run's length (docs/results.md, issue 26, s24lag).
+	stepsPerPatience = 30
+	// workPatience is the patience under the work budget, whose step count
+	// is not known in advance: 10, as for the some 300 steps the default
+	// budget buys at 20 nodes. (Estimating the count from the work of the
+	// steps so far overestimates it, the first steps being the cheapest:
+	// 108.42 s there against 108.85 s with 10.)
+	workPatience = 10
 	// lagrangeStall is how many iterations without improvement halve the
-	// Polyak step factor.
+	// Polyak step factor in runs of fewer than 6·stepsPerPatience steps.
 	lagrangeStall = 5
 	// stepGap is the assumed relative gap between the best value and the
 	// dual optimum in Polyak's step rule (halved with the step factor on
@@ -56,7 +97,10 @@ const (
 	// thetaSteps: each job's completion weights α, β are chosen, at every
 	// iteration, as the best pair on the grid {0, 1/thetaSteps, …, 1} with
 	// α + β ≤ 1 (any pair is valid; the grid trades strength for time).
-	thetaSteps = 4
+	// Eighths rather than quarters: 108.77 against 108.67 s after 240
+	// steps at 20 nodes on 32,768 intervals (s24lag), for a third more
+	// work a step.
+	thetaSteps = 8
 	// deflection is the Camerini–Fratta–Maffioli factor of the step
 	// direction (d = g + δ·d_prev, δ = deflection·max(0, −g·d_prev)/
 	// |d_prev|²). On FB-2009 day 0 at 20 nodes, 120 steps deflected from
@@ -83,13 +127,18 @@ const (
 	startRecheck = 4
 )
 
+// patience is how many steps without improvement halve the step factor in
+// a run of n steps: lagrangeStall, or n/stepsPerPatience when that is more.
+func patience(n int) int { return max(lagrangeStall, n/stepsPerPatience) }
+
 // LagrangeSafetyLimit is the wall-clock limit callers such as compare put on
-// the Lagrangian as a safety net only: its step count decides the result
-// (120 steps on FB-2009 day 0 take 7 CPU s at 20 nodes and 19 s at 10 on one
-// core, docs/results.md, issue 26), so that the bound does not depend on the
-// machine's load; the limit stops it only where the steps would take far
-// longer than that budget (a larger trace, or a machine many times slower).
-const LagrangeSafetyLimit = time.Minute
+// the Lagrangian as a safety net only: its step count or work budget decides
+// the result (the default budget takes about 30 CPU s on FB-2009 day 0,
+// docs/results.md, issue 26, s24lag), so that the bound does not depend on
+// the machine's load; the limit stops it only where the steps would take far
+// longer than that (a machine many times slower or loaded: a minute, the
+// limit before s24lag, cut the budget's steps at load 11 on two cores).
+const LagrangeSafetyLimit = 3 * time.Minute
 
 // LagrangeComponent names the bound in Bound.Components.
 const LagrangeComponent = "interval-lagrangian"
@@ -103,6 +152,8 @@ type LagrangeResult struct {
 	// Iterations run, and at which one Value was found.
 	Iterations int `json:"iterations"`
 	BestAt     int `json:"bestAt"`
+	// Work is the work units spent (LagrangeOptions.Work).
+	Work int64 `json:"work"`
 	// Certificate holds the multipliers that give Value.
 	Certificate *LagrangeCertificate `json:"-"`
 }
@@ -182,6 +233,11 @@ type lagModel struct {
 	pieces [2][]lagPiece
 	k      []float64 // a_j + CP_j
 	sumA   float64
+	// work counts the intervals the minimisers have looked at (every
+	// knapsack's and start-time scan's steps) plus the grid's intervals once
+	// per iteration: a deterministic measure of the time spent
+	// (LagrangeOptions.Work).
+	work int64
 }
 
 func (pr *prep) newLagModel(o LagrangeOptions) *lagModel {
@@ -288,7 +344,8 @@ func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []l
 	h := buf[:0]
 	room := 0.0 // Σ room over h
 	flat = true
-	for t := pc.first; t < nInt; t++ {
+	t := pc.first
+	for ; t < nInt; t++ {
 		floor := theta * bp[t] / pc.w
 		if room >= pc.w && floor >= h[0].cost {
 			break
@@ -297,6 +354,7 @@ func (lm *lagModel) pieceMin(pc *lagPiece, theta float64, lam []float64, buf []l
 		it := lagItem{cost: floor + lam[t], room: pc.cap * (bp[t+1] - bp[t]), t: t}
 		h, room = lagOffer(h, room, it, pc.w)
 	}
+	lm.work += int64(t - pc.first + 1)
 	if room < pc.w || h[0].cost > theta*bp[nInt]/pc.w {
 		// The tail covers whatever is left: every held item dearer than it
 		// leaves, the rest stay whole.
@@ -386,10 +444,15 @@ func lagPop(h []lagItem) []lagItem {
 // intervalLagrangian runs the subgradient method on a non-empty problem.
 func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) LagrangeResult {
 	lm := pr.newLagModel(o)
-	iters := o.Iterations
-	if iters <= 0 {
-		iters = defaultLagrangeIters
+	iters, budget := o.Iterations, o.Work
+	byWork := iters <= 0
+	if byWork {
+		iters = maxLagrangeIters
+		if budget <= 0 {
+			budget = defaultLagrangeWork
+		}
 	}
+	plateauFrom := math.Inf(-1) // the best value plateauSteps steps ago
 	var deadline time.Time
 	if o.TimeLimit > 0 {
 		deadline = time.Now().Add(o.TimeLimit)
@@ -415,6 +478,10 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 	res := LagrangeResult{}
 	best := math.Inf(-1)
 	mu, stall := 1.0, 0
+	stallLimit := patience(iters)
+	if byWork {
+		stallLimit = workPatience
+	}
 	var buf []lagItem
 	var side [2][thetaSteps + 1]float64 // value of each kind at each grid weight
 	// The start-time terms (§4c) place reduces in one piece: valid only
@@ -433,9 +500,22 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
 			break
 		}
+		if budget > 0 && lm.work >= budget {
+			break
+		}
+		if byWork && it > 0 && it%plateauSteps == 0 {
+			// The work budget is a ceiling: where the method has converged
+			// (lightly loaded instances, small streams) more steps gain
+			// nothing.
+			if best-plateauFrom <= plateauGain*math.Abs(best) {
+				break
+			}
+			plateauFrom = best
+		}
 		if o.visit != nil {
 			o.visit(lambda)
 		}
+		lm.work += int64(lm.nrow * nInt)
 		for r := range lm.nrow {
 			clear(use[r])
 		}
@@ -537,7 +617,7 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			val += bestV
 			mag += math.Abs(bestV)
 		}
-		res.Iterations = it + 1
+		res.Iterations, res.Work = it+1, lm.work
 		cert := val - lagrangeSlack(mag)
 		if cert > best {
 			if cert > best+1e-9*math.Abs(best) {
@@ -550,7 +630,7 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 			for r := range lm.nrow {
 				res.Certificate.Lambda = append(res.Certificate.Lambda, slices.Clone(lambda[r]))
 			}
-		} else if stall++; stall >= lagrangeStall {
+		} else if stall++; stall >= stallLimit {
 			mu, stall = mu/2, 0
 		}
 		// Subgradient of the capacity rows: usage − capacity.

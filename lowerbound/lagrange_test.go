@@ -13,9 +13,9 @@ import (
 // coarse grids that push work into the free tail to fine ones.
 var lagrangeGrids = []LagrangeOptions{
 	{Intervals: 4, Iterations: 40},
-	{Intervals: 32, Iterations: 60},
-	{Intervals: 256, Iterations: 80},
-	{Intervals: 1024, Iterations: 120},
+	{Intervals: 32, Work: 30000}, // the work budget's steps and stop
+	{Intervals: 256, Iterations: 60},
+	{Intervals: 1024, Iterations: 80},
 }
 
 // TestIntervalLagrangianNeverExceedsOptimum is the property test of the
@@ -238,7 +238,8 @@ func TestIntervalLagrangianLoadedStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	with, err := ComputeWith(context.Background(), p, Options{Lagrange: &LagrangeOptions{}})
+	// 60 steps: the work budget's 300 gain 0.01 % here.
+	with, err := ComputeWith(context.Background(), p, Options{Lagrange: &LagrangeOptions{Iterations: 60}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,6 +251,41 @@ func TestIntervalLagrangianLoadedStream(t *testing.T) {
 		t.Errorf("mean bound %+v, want %s at %g", mb, LagrangeComponent, tb.Value/float64(len(p.Jobs)))
 	}
 	t.Logf("total turnaround: Lagrangian %.6g, combinatorial %.6g (%s)", tb.Value, plain.Get(TotalTurnaround).Value, plain.Get(TotalTurnaround).By)
+}
+
+// TestIntervalLagrangianWorkBudget: without a step count the work budget
+// decides the steps (docs/bounds.md §4b): a run spends at least its budget
+// and stops within one step of it, the same budget gives the same run, a
+// larger one runs more steps, and the default budget stops on a small
+// stream once the value no longer rises, before maxLagrangeIters.
+func TestIntervalLagrangianWorkBudget(t *testing.T) {
+	p := loadedStream()
+	p.Jobs = p.Jobs[:8]
+	run := func(o LagrangeOptions) LagrangeResult {
+		t.Helper()
+		res, err := IntervalLagrangian(context.Background(), p, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	const budget = 50_000
+	small, again, larger := run(LagrangeOptions{Work: budget}), run(LagrangeOptions{Work: budget}), run(LagrangeOptions{Work: 4 * budget})
+	if small.Work < budget || small.Work-small.Work/int64(small.Iterations)*3 > budget {
+		t.Errorf("budget %d: %d steps spent %d units", budget, small.Iterations, small.Work)
+	}
+	if again.Value != small.Value || again.Iterations != small.Iterations || again.Work != small.Work {
+		t.Errorf("the same budget gave %+v, then %+v", small, again)
+	}
+	if larger.Iterations <= small.Iterations {
+		t.Errorf("budget %d: %d steps; 4× the budget: %d", budget, small.Iterations, larger.Iterations)
+	}
+	def := run(LagrangeOptions{})
+	if def.Iterations >= maxLagrangeIters || def.Work >= defaultLagrangeWork || def.Value < larger.Value {
+		t.Errorf("default budget: %d steps, %d units, value %.6g (4× %d units: %.6g): want the plateau's stop, at least as high",
+			def.Iterations, def.Work, def.Value, budget, larger.Value)
+	}
+	t.Logf("%d units: %d steps, %d: %d, default: %d steps (%d units)", budget, small.Iterations, 4*budget, larger.Iterations, def.Iterations, def.Work)
 }
 
 // loadedStream is TestComputeWithLP's stream: 60 jobs of 1–2 maps and one
@@ -281,11 +317,11 @@ func loadedStream() *Problem {
 // slot of its kind).
 func TestStartTermsWideJobs(t *testing.T) {
 	p := wideStream()
-	with, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{})
+	with, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{Iterations: 60})
 	if err != nil {
 		t.Fatal(err)
 	}
-	alone, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{NoStarts: true})
+	alone, err := IntervalLagrangian(context.Background(), p, LagrangeOptions{Iterations: 60, NoStarts: true})
 	if err != nil {
 		t.Fatal(err)
 	}

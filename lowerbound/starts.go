@@ -242,6 +242,7 @@ func (lm *lagModel) mapCosts(pc *lagPiece, lam []float64, ends []int, costs []fl
 		}
 		costs[i] = math.Max(0, sum-(room-pc.w)*h[0].cost)
 	}
+	lm.work += int64(t - pc.first + 1)
 	return h
 }
 
@@ -260,7 +261,8 @@ func (lm *lagModel) redFluid(s *startSub, from int, lam []float64, buf *[]lagIte
 	best, last = math.Inf(1), nInt
 	h := (*buf)[:0]
 	room, sum := 0.0, 0.0 // Σ room and Σ price·room over h
-	for t := from; t <= nInt; t++ {
+	t := from
+	for ; t <= nInt; t++ {
 		c := math.Max(bp[t], floor) - s.a
 		if c >= best {
 			break
@@ -284,6 +286,7 @@ func (lm *lagModel) redFluid(s *startSub, from int, lam []float64, buf *[]lagIte
 			best, last = v, t
 		}
 	}
+	lm.work += int64(t - from + 1)
 	*buf = h
 	return best, last
 }
@@ -358,6 +361,7 @@ func (lm *lagModel) redPieces(s *startSub, e float64, lam, cum []float64) (best,
 		if math.IsInf(x, 1) || x+q-s.a >= best {
 			break
 		}
+		lm.work++
 		if c := eval(x); c < best {
 			best, at = c, x
 		}

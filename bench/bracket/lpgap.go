@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -71,6 +72,11 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 		}
 		fmt.Printf(" | ")
 		for _, noStarts := range []bool{true, false} {
+			if noStarts && lpStartsOnly {
+				fmt.Print(strings.Repeat(" | –", len(steps)))
+				fmt.Printf(" | ")
+				continue
+			}
 			for _, s := range steps {
 				lo := lowerbound.LagrangeOptions{Intervals: intervals, Iterations: s, NoStarts: noStarts, Target: lpTarget * n}
 				c0 := cpuSeconds()

@@ -5,16 +5,17 @@
 // turnaround. Each line is one simbridge.Compare (ideal mode, every trace
 // and every offline schedule verified by sim/check): the bound and what
 // gives it, the best policy, the best offline construction, the upper end
-// and the bracket upper/bound, with the wall time of the offline side. It
+// and the bracket upper/bound, with the wall time of the offline side and
+// the CPU time of the whole line (both sides; compare's budget is 60 s). It
 // prints a Markdown table (docs/results.md, issue 26).
 //
 // With -gap it then prints, for each mean-turnaround line, where the gap
 // between the interval Lagrangian and the best offline schedule lies: per
 // class of jobs (by reduce count, and the job with the longest turnaround in
 // the schedule on its own), the turnaround the Lagrangian's minimiser
-// charges them (lowerbound.LagrangePrimal, at -lagrange-iterations steps
-// without a time limit, so the figures do not depend on the load) against
-// their share of the schedule's mean.
+// charges them (lowerbound.LagrangePrimal, at -lagrange-iterations steps or
+// compare's work budget, without a time limit, so the figures do not depend
+// on the load) against their share of the schedule's mean.
 //
 // -search-seed sets the runs' seed (compare's --seed): on the day at 20
 // nodes the offline search's best moves by about 0.5 s of the mean from one
@@ -56,7 +57,7 @@ func main() {
 	evals := flag.Int("evals", 40, "local-search runs of the offline side")
 	flag.Uint64Var(&searchSeed, "search-seed", simbridge.IdealOptions().Seed, "the simulator's seed in every run, which also seeds the offline side's local search (default: compare's)")
 	limit := flag.Duration("limit", 10*time.Minute, "time limit of the offline side per line")
-	lagrange := flag.Int("lagrange-iterations", 120, "steps of the interval Lagrangian bound on mean turnaround, as compare's default (0: off)")
+	lagrange := flag.Int("lagrange-iterations", -1, "steps of the interval Lagrangian bound on mean turnaround (-1: compare's default, as many as its work budget allows, docs/bounds.md §4b; 0: off)")
 	flag.Float64Var(&hours, "hours", 0, "cut the SWIM day to the jobs arriving in its first hours (0: the whole day)")
 	flag.BoolVar(&waits, "waits", false, "after the table, where srpt's time goes on each SWIM instance (waits and phases per job class, one-reduce jobs that find every reduce slot busy, short jobs that find every map slot busy)")
 	flag.StringVar(&waitsRule, "waits-rule", "srpt", "with -waits: the construction whose schedule is broken down (srpt, srpt-hold, …)")
@@ -66,6 +67,7 @@ func main() {
 	lpSteps := flag.String("lp-steps", "120,480", "with -lp: the Lagrangian's step counts")
 	flag.Float64Var(&lpTarget, "lp-target", 0, "with -lp: Polyak's target for the Lagrangian, in seconds of mean turnaround (0: its own estimate)")
 	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
+	flag.BoolVar(&lpStartsOnly, "lp-starts-only", false, "with -lp: only the Lagrangian with the start-time terms (§4c), compare's")
 	flag.BoolVar(&lpSolve, "lp-solve", true, "with -lp: solve the LP (false: the Lagrangians alone, for grids too large for an LP)")
 	flag.DurationVar(&slotLimit, "lp-slot", 0, "with -lp: also lowerbound.SlotColumns (docs/bounds.md §4h, pseudo-schedules only) for at most this long per line (0: not run); its value at the stop is certified")
 	flag.Int64Var(&slotGrid, "lp-slot-grid", 1000, "with -lp-slot: the grid in ms (arrivals and durations rounded down to it, a relaxation)")
@@ -171,10 +173,12 @@ var (
 	coshhTasks *bool
 	gap        bool
 	lpSolve    bool
-	lpEvery    int
-	lpTarget   float64
-	slotLimit  time.Duration
-	slotGrid   int64
+	// lpStartsOnly is -lp-starts-only.
+	lpStartsOnly bool
+	lpEvery      int
+	lpTarget     float64
+	slotLimit    time.Duration
+	slotGrid     int64
 	// slotExact, slotSmoothing, slotEvals, slotCompact, slotCompactWindow,
 	// slotCompactRounds, slotTracked and slotLog are -lp-slot-exact,
 	// -lp-slot-smoothing, -lp-slot-incumbent, -lp-slot-compact,
@@ -240,8 +244,8 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 			fmt.Print(g)
 		}
 	}()
-	fmt.Println("| instance | metric | bound (by) | best policy | best offline | bracket upper/bound | best policy/bound | offline side |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
+	fmt.Println("| instance | metric | bound (by) | best policy | best offline | bracket upper/bound | best policy/bound | offline side | line CPU s |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---:|")
 	for _, in := range insts {
 		if waits && in.policies != nil && strings.HasPrefix(in.name, "FB-2009") {
 			t, err := waitTable(in)
@@ -266,10 +270,10 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 			so := simbridge.IdealOptions()
 			so.Seed = searchSeed
 			o := simbridge.Options{Metric: m, Sim: so, UpperEvaluations: evals, UpperTimeLimit: limit}
-			if lagrangeIterations > 0 {
-				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: lagrangeIterations, TimeLimit: lowerbound.LagrangeSafetyLimit}
+			if lagrangeIterations != 0 {
+				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: max(0, lagrangeIterations), TimeLimit: lowerbound.LagrangeSafetyLimit}
 			}
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuSeconds()
 			out, err := simbridge.Compare(context.Background(), in.name, in.w, pols, o)
 			if err != nil {
 				return fmt.Errorf("%s, %s: %w", in.name, m, err)
@@ -297,11 +301,11 @@ func run(trace, nodes, coshh, metrics, swimPols, coshhPols string, evals int, li
 			if out.Upper.Stopped != "" {
 				stopped = ", stopped: " + out.Upper.Stopped
 			}
-			fmt.Printf("| %s | %s | %s (%s) | %s (%s) | %s | %s | %s | %s, %v%s |\n", in.name, m, secs(r.Bound, m), r.By,
+			fmt.Printf("| %s | %s | %s (%s) | %s (%s) | %s | %s | %s | %s, %v%s | %.1f |\n", in.name, m, secs(r.Bound, m), r.By,
 				secs(bestPol, m), bestPolBy, off, bracket, ratio, plural.Count(out.Upper.Evaluations, "run"),
-				(time.Since(t0) - out.BoundWall).Round(time.Second), stopped)
-			if gap && m == lowerbound.MeanTurnaround && out.Upper.Best != nil && lagrangeIterations > 0 {
-				g, err := gapTable(in, out.Problem, out.Upper.Best.Completion, lagrangeIterations)
+				(time.Since(t0) - out.BoundWall).Round(time.Second), stopped, cpuSeconds()-c0)
+			if gap && m == lowerbound.MeanTurnaround && out.Upper.Best != nil && lagrangeIterations != 0 {
+				g, err := gapTable(in, out.Problem, out.Upper.Best.Completion, max(0, lagrangeIterations))
 				if err != nil {
 					return fmt.Errorf("%s, -gap: %w", in.name, err)
 				}

@@ -115,7 +115,7 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 			}
 			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), OptimumJobs: 30, SearchNodes: nodes, Solve: solve.Options{TimeLimit: limit}}
 			if m == lowerbound.MeanTurnaround || m == lowerbound.TotalTurnaround {
-				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: 120} // compare's default
+				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: 120} // compare's default before s24lag (now a work budget)
 			}
 			c0 := cpu()
 			out, err := simbridge.Compare(context.Background(), w.Name, w, pols, o)

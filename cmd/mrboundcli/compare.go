@@ -73,7 +73,7 @@ where it stopped, and --svg plots the mean ratio to the bound per policy against
 			&cli.DurationFlag{Name: "time-limit", Usage: "time limit of each LP or window solve; 0 is no limit (the whole-stream optimum of --optimum-jobs then gets 60s, its branch and bound 10m as a safety net: its node budget decides)", DefaultText: "0, no limit"},
 			&cli.BoolFlag{Name: "lp", Usage: "add the bucketed LP relaxation to the turnaround bounds"},
 			&cli.IntFlag{Name: "windows", Usage: "jobs per MRCP window for late jobs and max turnaround (0: off)"},
-			&cli.IntFlag{Name: "lagrange-iterations", Value: defaultLagrangeIterations, Usage: "subgradient steps of the interval Lagrangian bound on total and mean turnaround (0: off; deterministic: a wall limit, --time-limit or else 1m, is only a safety net, keeping its best valid value)"},
+			&cli.IntFlag{Name: "lagrange-iterations", Usage: "subgradient steps of the interval Lagrangian bound on total and mean turnaround (default: as many as a fixed budget of work allows, fewer once the bound stops rising, docs/bounds.md §4b; 0: off; deterministic either way: a wall limit, --time-limit or else 3m, is only a safety net, keeping its best valid value)"},
 			&cli.IntFlag{Name: "optimum-jobs", Value: defaultOptimumJobs, Usage: "solve a stream of at most this many jobs whole as one MRCP instance, for every metric (mean and total turnaround: a model of at most 1200 columns), when it is one exactly (0: never; its time limit is --time-limit, else 60s for the MILP and 10m for the branch and bound)"},
 			&cli.StringFlag{Name: "family", Usage: "sweep: generated family (mrcp-small, mrcp-medium, mrcp-large, mrcp-mixed)"},
 			&cli.IntFlag{Name: "jobs", Value: 40, Usage: "sweep: jobs per instance"},
@@ -130,10 +130,6 @@ func policyTimeout(c *cli.Context, policies []string) (time.Duration, error) {
 // a minute).
 const defaultOptimumJobs = 30
 
-// defaultLagrangeIterations: the interval Lagrangian's steps in compare
-// (FB-2009 day 0 takes a few seconds; docs/results.md, issue 26).
-const defaultLagrangeIterations = 120
-
 // defaultUpperTimeLimit stops the offline side on big traces (the FB-2009
 // day takes about a second a run at 10 nodes); small instances finish their
 // evaluation budget long before it, so their result is fixed by the seed.
@@ -187,6 +183,11 @@ func parseCompareOptions(c *cli.Context) (compareOptions, error) {
 	switch n := c.Int("lagrange-iterations"); {
 	case n < 0:
 		return o, badInputf("--lagrange-iterations: must be ≥ 0, got %d", n)
+	case !c.IsSet("lagrange-iterations"):
+		// The default: lowerbound's work budget (a count of the scans,
+		// not a clock) decides the steps, so that each instance takes
+		// what fits in its share of the minute (docs/bounds.md §4b).
+		o.run.Lagrange = &lowerbound.LagrangeOptions{TimeLimit: o.run.Solve.TimeLimit}
 	case n > 0:
 		// The step count decides the bound; the wall limit is a safety
 		// net (--time-limit when given, else simbridge's default), never

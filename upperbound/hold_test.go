@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/mrbound/mrbound/compare"
@@ -381,4 +382,74 @@ func TestLongWaitsSearchNeverBelowBound(t *testing.T) {
 		}
 	}
 	t.Logf("the search improved on srpt-hold on %d of %d", searched, n)
+}
+
+// TestLongestWaitsSkipWide: the moves around srpt-hold promote the jobs
+// that waited longest, but not a wide one (more than 50 reduces): on 68
+// jobs of the day-like family and one with 60 reduces, given completions
+// that make the job's index its rank and the wide job's wait the longest,
+// the two longest waits are the family's last two jobs (the last with 3–8
+// reduces), and the two longest among one-reduce jobs the two before it.
+func TestLongestWaitsSkipWide(t *testing.T) {
+	w := holdFamilyOf(rand.New(rand.NewPCG(26, 24)), 66, 1)
+	wide := sim.Job{Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{{Work: 1000}}}
+	for range 60 {
+		wide.Reduces = append(wide.Reduces, sim.TaskSpec{Work: 1000})
+	}
+	w.Jobs = append(w.Jobs, wide)
+	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := make([]int64, len(w.Jobs))
+	for j := range c {
+		c[j] = p.Jobs[j].Arrival + int64(j+1)*1_000_000 // 1,000 s apart: more than any critical path
+	}
+	all, one := upperbound.LongestWaits(w, p, c)
+	if !slices.Equal(all, []int{66, 65}) || !slices.Equal(one, []int{65, 64}) {
+		t.Errorf("longest waits %v, one-reduce %v; want [66 65] and [65 64] (job 67 is wide)", all, one)
+	}
+}
+
+// TestTopIndexHalves: the rank of a longest wait is 0 half the time, 1 a
+// quarter, 2 and 3 an eighth each (seeded draws, within 10 %), and always
+// 0 in a list of one.
+func TestTopIndexHalves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 24))
+	var n [4]int
+	for range 8000 {
+		n[upperbound.TopIndex(rng, 4)]++
+		if i := upperbound.TopIndex(rng, 1); i != 0 {
+			t.Fatalf("a list of one: index %d", i)
+		}
+	}
+	for i, want := range []int{4000, 2000, 1000, 1000} {
+		if math.Abs(float64(n[i]-want)) > 0.1*float64(want) {
+			t.Errorf("index %d drawn %d times of 8000, want about %d", i, n[i], want)
+		}
+	}
+}
+
+// TestLongWaitsSearchSeedFixed: on an instance large enough (70 jobs) that
+// the moves draw from the longest waits, Best twice with one seed gives
+// the same verified schedule, no worse than srpt-hold's.
+func TestLongWaitsSearchSeedFixed(t *testing.T) {
+	w := holdFamilyOf(rand.New(rand.NewPCG(26, 15)), 66, 4)
+	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold := runRule(t, w, p, upperbound.SRPTHold)
+	var got [2]*upperbound.Schedule
+	for i := range got {
+		res, err := upperbound.Best(context.Background(), w, p, upperbound.Options{Metric: lowerbound.MeanTurnaround, Sim: simbridge.IdealOptions(), Seed: 7})
+		if err != nil || res.Best == nil {
+			t.Fatalf("Best: %v (%+v)", err, res)
+		}
+		got[i] = res.Best
+	}
+	a, b := got[0], got[1]
+	if !a.Verified || a.Value > hold || a.Value != b.Value || a.By != b.By || !slices.Equal(a.Completion, b.Completion) {
+		t.Errorf("two runs with seed 7: %+v and %+v; want the same verified schedule, at most srpt-hold's %g", a, b, hold)
+	}
 }

@@ -384,19 +384,32 @@ func TestLongWaitsSearchNeverBelowBound(t *testing.T) {
 	t.Logf("the search improved on srpt-hold on %d of %d", searched, n)
 }
 
-// TestLongestWaitsSkipWide: the moves around srpt-hold promote the jobs
-// that waited longest, but not a wide one (more than 50 reduces): on 68
-// jobs of the day-like family and one with 60 reduces, given completions
-// that make the job's index its rank and the wide job's wait the longest,
-// the two longest waits are the family's last two jobs (the last with 3–8
-// reduces), and the two longest among one-reduce jobs the two before it.
-func TestLongestWaitsSkipWide(t *testing.T) {
-	w := holdFamilyOf(rand.New(rand.NewPCG(26, 24)), 66, 1)
-	wide := sim.Job{Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{{Work: 1000}}}
-	for range 60 {
-		wide.Reduces = append(wide.Reduces, sim.TaskSpec{Work: 1000})
+// TestLongestWaitsFitOneWave: the moves around srpt-hold promote the jobs
+// that waited longest, but only those that fit in one wave of the
+// cluster's slots. Two nodes of 2 map and 1 reduce slots run 64 jobs of
+// one map and one reduce, one with 3 reduces and one with 5 maps;
+// completions make a job's index its rank, so the last two wait longest:
+// the two longest waits are the small jobs 63 and 62, and the two longest
+// among the one-reduce jobs 65 (5 maps) and 63.
+func TestLongestWaitsFitOneWave(t *testing.T) {
+	w := &sim.Workload{Name: "one wave"}
+	for range 2 {
+		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{MapSlots: 2, ReduceSlots: 1})
 	}
-	w.Jobs = append(w.Jobs, wide)
+	job := func(maps, reds int) sim.Job {
+		j := sim.Job{Deadline: sim.NoDeadline, Parent: -1, Arrival: sim.Time(len(w.Jobs)) * 1000}
+		for range maps {
+			j.Maps = append(j.Maps, sim.TaskSpec{Work: 1000})
+		}
+		for range reds {
+			j.Reduces = append(j.Reduces, sim.TaskSpec{Work: 1000})
+		}
+		return j
+	}
+	for range 64 {
+		w.Jobs = append(w.Jobs, job(1, 1))
+	}
+	w.Jobs = append(w.Jobs, job(1, 3), job(5, 1))
 	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
 	if err != nil {
 		t.Fatal(err)
@@ -406,8 +419,8 @@ func TestLongestWaitsSkipWide(t *testing.T) {
 		c[j] = p.Jobs[j].Arrival + int64(j+1)*1_000_000 // 1,000 s apart: more than any critical path
 	}
 	all, one := upperbound.LongestWaits(w, p, c)
-	if !slices.Equal(all, []int{66, 65}) || !slices.Equal(one, []int{65, 64}) {
-		t.Errorf("longest waits %v, one-reduce %v; want [66 65] and [65 64] (job 67 is wide)", all, one)
+	if !slices.Equal(all, []int{63, 62}) || !slices.Equal(one, []int{65, 63}) {
+		t.Errorf("longest waits %v, one-reduce %v; want [63 62] and [65 63]", all, one)
 	}
 }
 

@@ -488,23 +488,31 @@ func (e *evaluator) excess(c []int64, j int) float64 {
 // longest, and drawing from more than it lost the 2-node looseside family
 // 0.3 % (docs/results.md, issue 26, s15hold). The offset moves draw the
 // longest wait half the time, the next a quarter, and so on
-// (topIndex), and not from the wide jobs (wideReduces).
+// (topIndex), and only from the jobs that fit in one wave (oneWave).
 const (
 	topWaits    = 16
 	waitsPerTop = 32
 )
 
-// wideReduces: a job with more reduces is wide. Promoting one of the wide
-// jobs that waited longest on the FB-2009 day at 20 nodes made the mean
-// worse in 42 of 47 tries, by up to 15 s: srpt ranks them last because
-// each of their reduces is a slot many short jobs wait for
-// (docs/results.md, issue 26, s24search).
-const wideReduces = 50
+// oneWave reports whether job j fits in one wave of the cluster: no more
+// maps than map slots and no more reduces than reduce slots. The moves
+// around srpt-hold promote only such jobs: promoting one that does not
+// fit hands it every slot of a kind for a wave or more, which every job
+// behind it waits for — on the FB-2009 day at 20 nodes, promoting one of
+// the wide jobs (more than 50 reduces) that waited longest made the mean
+// worse in 42 of 47 tries, by up to 15 s, and the job with 112,523 maps
+// that waited longest of the others by 1,500 s (docs/results.md, issue
+// 26, s24search).
+func (e *evaluator) oneWave(j int) bool {
+	jb := &e.w.Jobs[j]
+	return float64(len(jb.Maps)) <= e.c.slots[0] && float64(len(jb.Reduces)) <= e.c.slots[1]
+}
 
 // longestWaits are the jobs with the longest waits beyond their critical
 // paths in the schedule c (topWaits, fewer on small instances, none below
 // 2·waitsPerTop jobs, where the moves draw from a sample), longest first:
-// all the jobs but the wide ones, and the one-reduce jobs.
+// among the jobs that fit in one wave (oneWave), and among the one-reduce
+// jobs.
 func (e *evaluator) longestWaits(c []int64) (all, one []int) {
 	k := min(topWaits, len(c)/waitsPerTop)
 	if k < 2 {
@@ -525,7 +533,7 @@ func (e *evaluator) longestWaits(c []int64) (all, one []int) {
 		return a - b
 	})
 	for _, j := range order {
-		if len(all) < k && len(e.w.Jobs[j].Reduces) <= wideReduces {
+		if len(all) < k && e.oneWave(j) {
 			all = append(all, j)
 		}
 		if len(one) < k && len(e.w.Jobs[j].Reduces) == 1 {
@@ -562,11 +570,11 @@ func (e *evaluator) offsetMove(rng *rand.Rand, c []int64, top []int) (int, float
 }
 
 // topIndex draws an index of a list of n ranked longest first: 0 half the
-// time, 1 a quarter, …, the last as often as the one before it. Drawn
-// uniformly from the 16 longest waits, the FB-2009 day's one narrow job
-// whose promotion gains (the 12,406-s reduce above) was promoted in 3 of 5
-// seeds' 40 runs; drawn so, in all 5 (docs/results.md, issue 26,
-// s24search).
+// time, 1 a quarter, …, the last as often as the one before it. On the
+// FB-2009 day at 20 nodes the longest wait among the jobs that fit in one
+// wave is the 12,406-s reduce above; drawn uniformly from 16, its
+// promotion decided the search's spread over seeds (docs/results.md,
+// issue 26, s24search).
 func topIndex(rng *rand.Rand, n int) int {
 	i := 0
 	for i < n-1 && rng.IntN(2) == 1 {

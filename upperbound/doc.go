@@ -73,7 +73,9 @@
 //     each candidate adds a per-job offset to the rule's keys, so the
 //     search starts from the rule's own schedule and keeps its dynamics; a
 //     move changes one job's offset by up to its work, often promoting the
-//     job that waited longest beyond its critical path; around srpt-hold
+//     job that waited longest beyond its critical path (around srpt-hold
+//     one of the 16 longest waits among the jobs that fit in one wave of
+//     the cluster's slots, the longest most often); around srpt-hold
 //     half the moves change its hold decisions instead — a job's bias on
 //     the wait a hold for it saves (often raised for the one-reduce job
 //     that waited longest) or a factor of ½–2 on every hold's cost;

@@ -1,6 +1,9 @@
 package upperbound
 
-import "github.com/mrbound/mrbound/sim"
+import (
+	"github.com/mrbound/mrbound/lowerbound"
+	"github.com/mrbound/mrbound/sim"
+)
 
 // SetVerifyTrace replaces the checker of every schedule for a test (so that
 // it can make the checker reject) and returns what restores it.
@@ -32,3 +35,14 @@ func NewHoldFirstFree(w *sim.Workload) (*List, error) {
 	l.holdFirstFree = true
 	return l, nil
 }
+
+// LongestWaits are the jobs the moves around srpt-hold promote, given the
+// completions c: all but the wide ones, and the one-reduce ones, longest
+// wait beyond the critical path first.
+func LongestWaits(w *sim.Workload, p *lowerbound.Problem, c []int64) (all, one []int) {
+	e := &evaluator{w: w, p: p, c: newClair(w)}
+	return e.longestWaits(c)
+}
+
+// TopIndex is the draw of a rank among n longest waits.
+var TopIndex = topIndex

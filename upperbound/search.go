@@ -486,16 +486,33 @@ func (e *evaluator) excess(c []int64, j int) float64 {
 // 7,562 s under srpt-hold, 1.3 s of the mean — while promoting it alone
 // gains 0.45 s; on a dozen jobs the sample's longest is nearly always the
 // longest, and drawing from more than it lost the 2-node looseside family
-// 0.3 % (docs/results.md, issue 26, s15hold).
+// 0.3 % (docs/results.md, issue 26, s15hold). The offset moves draw the
+// longest wait half the time, the next a quarter, and so on
+// (topIndex), and only from the jobs that fit in one wave (oneWave).
 const (
 	topWaits    = 16
 	waitsPerTop = 32
 )
 
+// oneWave reports whether job j fits in one wave of the cluster: no more
+// maps than map slots and no more reduces than reduce slots. The moves
+// around srpt-hold promote only such jobs: promoting one that does not
+// fit hands it every slot of a kind for a wave or more, which every job
+// behind it waits for — on the FB-2009 day at 20 nodes, promoting one of
+// the wide jobs (more than 50 reduces) that waited longest made the mean
+// worse in 42 of 47 tries, by up to 15 s, and the job with 112,523 maps
+// that waited longest of the others by 1,500 s (docs/results.md, issue
+// 26, s24search).
+func (e *evaluator) oneWave(j int) bool {
+	jb := &e.w.Jobs[j]
+	return float64(len(jb.Maps)) <= e.c.slots[0] && float64(len(jb.Reduces)) <= e.c.slots[1]
+}
+
 // longestWaits are the jobs with the longest waits beyond their critical
 // paths in the schedule c (topWaits, fewer on small instances, none below
-// 2·waitsPerTop jobs, where the moves draw from a sample), and the same
-// among the one-reduce jobs.
+// 2·waitsPerTop jobs, where the moves draw from a sample), longest first:
+// among the jobs that fit in one wave (oneWave), and among the one-reduce
+// jobs.
 func (e *evaluator) longestWaits(c []int64) (all, one []int) {
 	k := min(topWaits, len(c)/waitsPerTop)
 	if k < 2 {
@@ -516,7 +533,7 @@ func (e *evaluator) longestWaits(c []int64) (all, one []int) {
 		return a - b
 	})
 	for _, j := range order {
-		if len(all) < k {
+		if len(all) < k && e.oneWave(j) {
 			all = append(all, j)
 		}
 		if len(one) < k && len(e.w.Jobs[j].Reduces) == 1 {
@@ -531,16 +548,16 @@ func (e *evaluator) longestWaits(c []int64) (all, one []int) {
 
 // offsetMove picks the job whose offset a move changes and the direction
 // (−1 promotes it): half the time a random job either way, otherwise one
-// promoted — one of top when given (the longest waits, around srpt-hold),
-// else the job that waited longest beyond its critical path among a
-// sample.
+// promoted — one of top when given (the longest waits, around srpt-hold,
+// drawn by topIndex), else the job that waited longest beyond its critical
+// path among a sample.
 func (e *evaluator) offsetMove(rng *rand.Rand, c []int64, top []int) (int, float64) {
 	n := len(e.c.jobs)
 	if rng.IntN(2) == 0 {
 		return rng.IntN(n), float64(1 - 2*rng.IntN(2))
 	}
 	if len(top) > 0 {
-		return top[rng.IntN(len(top))], -1
+		return top[topIndex(rng, len(top))], -1
 	}
 	best, bestEx := -1, 0.0
 	for range min(n, 16) {
@@ -550,6 +567,20 @@ func (e *evaluator) offsetMove(rng *rand.Rand, c []int64, top []int) (int, float
 		}
 	}
 	return best, -1
+}
+
+// topIndex draws an index of a list of n ranked longest first: 0 half the
+// time, 1 a quarter, …, the last as often as the one before it. On the
+// FB-2009 day at 20 nodes the longest wait among the jobs that fit in one
+// wave is the 12,406-s reduce above; drawn uniformly from 16, its
+// promotion decided the search's spread over seeds (docs/results.md,
+// issue 26, s24search).
+func topIndex(rng *rand.Rand, n int) int {
+	i := 0
+	for i < n-1 && rng.IntN(2) == 1 {
+		i++
+	}
+	return i
 }
 
 // move returns a copy of order with one job moved: often the job that

@@ -2,12 +2,14 @@ package sls
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mrbound/mrbound/badinput"
 	"github.com/mrbound/mrbound/sim"
@@ -33,12 +35,30 @@ func (n *num) UnmarshalJSON(b []byte) error {
 		f, ferr := strconv.ParseFloat(s, 64)
 		if ferr != nil || f != float64(int64(f)) {
 			// the decoder names the field of a type error
-			return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[int64]()}
+			return &json.UnmarshalTypeError{Value: foundValue(b), Type: reflect.TypeFor[int64]()}
 		}
 		v = int64(f)
 	}
 	n.v, n.set = v, true
 	return nil
+}
+
+// foundValue names a JSON value that is not a whole number for a one-line
+// error: a string or number as written, a list or an object by its kind
+// (written out, it may span lines and run long).
+func foundValue(b []byte) string {
+	switch t := bytes.TrimSpace(b); {
+	case len(t) == 0:
+		return "nothing"
+	case t[0] == '[':
+		return "a list"
+	case t[0] == '{':
+		return "an object"
+	case utf8.RuneCount(t) > 40:
+		return string([]rune(string(t))[:37]) + "…"
+	default:
+		return string(t)
+	}
 }
 
 type job struct {

@@ -39,26 +39,10 @@ func NewHoldFirstFree(w *sim.Workload) (*List, error) {
 // LongestWaits are the jobs the moves around srpt-hold promote, given the
 // completions c: all but the wide ones, and the one-reduce ones, longest
 // wait beyond the critical path first.
-func LongestWaits(w *sim.Workload, p *lowerbound.Problem, c []int64, cands []int) (all, one []int) {
+func LongestWaits(w *sim.Workload, p *lowerbound.Problem, c []int64) (all, one []int) {
 	e := &evaluator{w: w, p: p, c: newClair(w)}
-	return e.longestWaits(c, cands)
+	return e.longestWaits(c)
 }
 
 // TopIndex is the draw of a rank among n longest waits.
 var TopIndex = topIndex
-
-// HoldMargins are the bias margins of srpt-hold's last run with l.
-func HoldMargins(l *List) (up, down []float64) {
-	m := l.holdMargins()
-	return m.up, m.down
-}
-
-// SetHoldBias sets the per-job bias srpt-hold adds to a hold's saving.
-func SetHoldBias(l *List, bias []float64) { l.holdBias = bias }
-
-// WidePairs are the wide jobs the pair moves around srpt-hold demote,
-// given the completions c.
-func WidePairs(w *sim.Workload, p *lowerbound.Problem, c []int64) []int {
-	e := &evaluator{w: w, p: p, c: newClair(w)}
-	return e.widePairs(c)
-}

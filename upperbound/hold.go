@@ -56,53 +56,6 @@ type holdState struct {
 	ready         []int
 	// instants is completionFor's heap of free instants.
 	instants floatHeap
-	// margins are how far each job's hold bias may move without changing
-	// any of this run's decisions (biasMargins).
-	margins biasMargins
-	gains   []float64 // tryHold's buffer: each candidate's gain
-}
-
-// biasMargins are, per job, the largest raise (up) and cut (down) of its
-// hold bias that leave every decision of a srpt-hold run as it was: a
-// raise of less than up[i] makes i the best candidate of no offer it lost,
-// a cut of less than down[i] loses it no offer it won. A job never weighed
-// has both infinite. Since the bias enters the run only through i's gain,
-// a candidate whose one change is within them is this run again: the
-// search does not simulate it.
-type biasMargins struct {
-	up, down []float64
-}
-
-// unchanged reports whether changing job i's bias by d leaves the run as it
-// was.
-func (m biasMargins) unchanged(i int, d float64) bool {
-	if m.up == nil {
-		return false
-	}
-	if d >= 0 {
-		return d < m.up[i]
-	}
-	return -d < m.down[i]
-}
-
-// holdMargins are srpt-hold's run's bias margins (zero for other rules).
-func (l *List) holdMargins() biasMargins {
-	if l.hold == nil {
-		return biasMargins{}
-	}
-	return l.hold.margins
-}
-
-// weighed lists, in index order, the jobs the run weighed a hold for: the
-// only ones whose bias can change it.
-func (m biasMargins) weighed() []int {
-	var out []int
-	for j, u := range m.up {
-		if !math.IsInf(u, 1) || !math.IsInf(m.down[j], 1) {
-			out = append(out, j)
-		}
-	}
-	return out
 }
 
 // holdable reports whether srpt-hold can foresee this workload: fixed
@@ -114,10 +67,6 @@ func (c *clair) holdable() bool {
 func (l *List) initHold() {
 	n := len(l.st)
 	h := &holdState{on: make([]hold, len(l.c.w.Cluster.Nodes)), reserved: make([]int, n), mapEnd: make([]float64, n)}
-	h.margins = biasMargins{up: make([]float64, n), down: make([]float64, n)}
-	for j := range n {
-		h.margins.up[j], h.margins.down[j] = math.Inf(1), math.Inf(1)
-	}
 	for x := range h.on {
 		h.on[x].job = -1
 	}
@@ -286,7 +235,6 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 		l.holdHorizon(now, own)
 	}
 	best, bestGain, bestE := -1, 0.0, 0.0
-	h.gains = h.gains[:0]
 	for _, cd := range h.cands {
 		i, e := cd.job, cd.ready
 		var gain float64
@@ -298,12 +246,10 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 		if l.holdBias != nil {
 			gain += l.holdBias[i]
 		}
-		h.gains = append(h.gains, gain)
 		if gain > bestGain {
 			best, bestGain, bestE = i, gain, e
 		}
 	}
-	h.noteMargins(best)
 	if best < 0 {
 		return false
 	}
@@ -314,28 +260,6 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	h.on[x] = hold{job: best, until: until}
 	h.reserved[best]++
 	return true
-}
-
-// noteMargins narrows the bias margins by one offer's candidates (h.cands,
-// their gains h.gains, best the one held for or −1): the best must stay
-// above the others and 0 (ties counted as changes), the others below it.
-func (h *holdState) noteMargins(best int) {
-	first, second := 0.0, 0.0 // the two largest of the gains and 0
-	for _, g := range h.gains {
-		if g > first {
-			first, second = g, first
-		} else if g > second {
-			second = g
-		}
-	}
-	for k, cd := range h.cands {
-		i, g := cd.job, h.gains[k]
-		if i == best {
-			h.margins.down[i] = math.Min(h.margins.down[i], g-second)
-		} else {
-			h.margins.up[i] = math.Min(h.margins.up[i], first-g)
-		}
-	}
 }
 
 // holdSaving is how much sooner job i (ready at e) and srpt's choice j

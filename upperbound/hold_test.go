@@ -429,8 +429,7 @@ func TestHoldWeighsLastReduce(t *testing.T) {
 // one map and one reduce, one with 3 reduces and one with 5 maps;
 // completions make a job's index its rank, so the last two wait longest:
 // the two longest waits are the small jobs 63 and 62, and the two longest
-// among the one-reduce jobs 65 (5 maps) and 63 — 63 and 62 when srpt-hold
-// did not weigh a hold for 65.
+// among the one-reduce jobs 65 (5 maps) and 63.
 func TestLongestWaitsFitOneWave(t *testing.T) {
 	w := &sim.Workload{Name: "one wave"}
 	for range 2 {
@@ -458,13 +457,9 @@ func TestLongestWaitsFitOneWave(t *testing.T) {
 	for j := range c {
 		c[j] = p.Jobs[j].Arrival + int64(j+1)*1_000_000 // 1,000 s apart: more than any critical path
 	}
-	all, one := upperbound.LongestWaits(w, p, c, allJobs(len(w.Jobs)))
+	all, one := upperbound.LongestWaits(w, p, c)
 	if !slices.Equal(all, []int{63, 62}) || !slices.Equal(one, []int{65, 63}) {
 		t.Errorf("longest waits %v, one-reduce %v; want [63 62] and [65 63]", all, one)
-	}
-	// The one-reduce list is of the jobs srpt-hold weighed a hold for.
-	if _, one := upperbound.LongestWaits(w, p, c, allJobs(65)); !slices.Equal(one, []int{63, 62}) {
-		t.Errorf("one-reduce longest waits without job 65 weighed %v, want [63 62]", one)
 	}
 }
 
@@ -508,65 +503,5 @@ func TestLongWaitsSearchSeedFixed(t *testing.T) {
 	a, b := got[0], got[1]
 	if !a.Verified || a.Value > hold || a.Value != b.Value || a.By != b.By || !slices.Equal(a.Completion, b.Completion) {
 		t.Errorf("two runs with seed 7: %+v and %+v; want the same verified schedule, at most srpt-hold's %g", a, b, hold)
-	}
-}
-
-// allJobs is 0, 1, …, n−1.
-func allJobs(n int) []int {
-	out := make([]int, n)
-	for j := range out {
-		out[j] = j
-	}
-	return out
-}
-
-// TestHoldBiasMargins: on TestHoldWaitsForShortJob's instance srpt-hold
-// weighs one hold, for B (9 s saved, 1 s idle for the one job waiting: a
-// gain of 8 s), and never for A. B's bias may fall by just under 8 s with
-// the run unchanged (12.5 s), not by just over (no hold: 16.5 s); A's may
-// change by anything.
-func TestHoldBiasMargins(t *testing.T) {
-	w, p, _ := holdCase(t, "hold", 1, []holdJob{{0, 1000, 2, 10000}, {1000, 1000, 1, 1000}})
-	pol, err := upperbound.New(w, upperbound.SRPTHold)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := runPolicy(t, w, p, pol); v != 12500 {
-		t.Fatalf("srpt-hold %g, want 12500", v)
-	}
-	up, down := upperbound.HoldMargins(pol)
-	if !math.IsInf(up[0], 1) || !math.IsInf(down[0], 1) || !math.IsInf(up[1], 1) || down[1] != 8000 {
-		t.Fatalf("margins up %v, down %v; want A's infinite, B's down 8000", up, down)
-	}
-	for _, c := range []struct{ biasA, biasB, want float64 }{{-1e9, -7999, 12500}, {1e9, 0, 12500}, {0, -8001, 16500}} {
-		upperbound.SetHoldBias(pol, []float64{c.biasA, c.biasB})
-		if v := runPolicy(t, w, p, pol); v != c.want {
-			t.Errorf("biases %g, %g: %g, want %g", c.biasA, c.biasB, v, c.want)
-		}
-	}
-}
-
-// TestWidePairs: on one node (one reduce slot), jobs 0, 1 and 2 are wide
-// (two reduces), 3 is not; 0 and 1 have works within 20 % of each other
-// (22 and 24 s), 2 twice as much. 0 completes first while 1 has arrived:
-// 0 is the one of the pair a move demotes. 1 completes after 0, 2 has no
-// partner, 3 is not wide.
-func TestWidePairs(t *testing.T) {
-	w := &sim.Workload{Name: "wide pairs", Cluster: sim.Cluster{Nodes: []sim.Node{{MapSlots: 2, ReduceSlots: 1}}}}
-	job := func(arrival, redWork sim.Time, reds int) sim.Job {
-		j := sim.Job{Deadline: sim.NoDeadline, Parent: -1, Arrival: arrival, Maps: []sim.TaskSpec{{Work: 2000}}}
-		for range reds {
-			j.Reduces = append(j.Reduces, sim.TaskSpec{Work: redWork})
-		}
-		return j
-	}
-	w.Jobs = []sim.Job{job(0, 10000, 2), job(1000, 11000, 2), job(2000, 22000, 2), job(3000, 1000, 1)}
-	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := []int64{30000, 60000, 90000, 100000}
-	if got := upperbound.WidePairs(w, p, c); !slices.Equal(got, []int{0}) {
-		t.Errorf("wide pairs %v, want [0]", got)
 	}
 }

@@ -62,8 +62,6 @@ type Schedule struct {
 	fast       bool    // built by a "-fast" construction
 	rule       Rule    // the construction's rule (RuleUnknown for a search)
 	checkErr   error   // the run's verdict by the streaming checker
-	// margins are srpt-hold's bias margins in this run.
-	margins biasMargins
 }
 
 // Result is what Best found.
@@ -207,7 +205,6 @@ func (e *evaluator) simulate(pol *List) (Schedule, *sim.Result, error) {
 	if sc.CheckError != "" {
 		return sc, res, nil
 	}
-	sc.margins = pol.holdMargins()
 	sc.Completion = make([]int64, len(res.Jobs))
 	for j, jo := range res.Jobs {
 		sc.Completion[j] = int64(jo.Completion)
@@ -372,13 +369,8 @@ func (e *evaluator) searchOrder(rng *rand.Rand, c []int64, fast bool, budget int
 // nodes, srpt gives 125.5 s and its completion order 139.9 s). A move
 // changes one job's offset by up to its total work: half the time the job
 // that waited longest beyond its critical path among a sample (promoted),
-// otherwise a random job either way. Around srpt-hold a quarter of the
-// offset moves demote one of a pair of similar wide jobs instead
-// (widePairs), and half the moves change its hold decisions (holdMove); a
-// bias move within the current run's margins (biasMargins) would repeat
-// that run and is drawn again without a simulation. A candidate is kept
-// when its value is no worse and checked only when it beats the best so
-// far.
+// otherwise a random job either way. A candidate is kept when its value is
+// no worse and checked only when it beats the best so far.
 func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (*Schedule, error) {
 	n := len(e.c.jobs)
 	cur := make([]float64, n)
@@ -390,48 +382,30 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (
 		hm = holdMoves{bias: make([]float64, n), scale: 1}
 	}
 	curC, curVal, bestVal := start.Completion, start.Value, start.Value
-	curMargins := start.margins
-	curCands := curMargins.weighed()
 	var best *Schedule
-	// Around srpt-hold: the jobs that waited longest, and the wide jobs
-	// that went before a similar one (widePairs), in curC.
-	var top, topOne, pairs []int
-	ranked := false
-	for runs, skipped := 0, 0; runs < budget; {
+	var top, topOne []int // around srpt-hold: the jobs that waited longest
+	ranked := false       // top and topOne are those of curC
+	for range budget {
 		if e.stop() {
 			break
 		}
 		if holds && !ranked {
-			top, topOne = e.longestWaits(curC, curCands)
-			pairs = e.widePairs(curC)
+			top, topOne = e.longestWaits(curC)
 			ranked = true
 		}
 		cand, candHold := cur, hm
-		if holds && len(curCands) > 0 && rng.IntN(2) == 0 {
-			var j int
-			var d float64
-			candHold, j, d = e.holdMove(rng, hm, curC, topOne, curCands)
-			if j >= 0 && skipped < maxSkipped && curMargins.unchanged(j, d) {
-				skipped++
-				continue // the current run again: not simulated, not counted
-			}
+		if holds && rng.IntN(2) == 0 {
+			candHold = e.holdMove(rng, hm, curC, topOne)
 		} else {
 			cand = slices.Clone(cur)
-			if len(pairs) > 0 && rng.IntN(4) == 0 {
-				j := pairs[rng.IntN(len(pairs))]
-				st := &e.c.jobs[j]
-				cand[j] += pairDemotion * rng.Float64() * (st.work[0] + st.work[1])
-			} else {
-				j, sign := e.offsetMove(rng, curC, top)
-				st := &e.c.jobs[j]
-				cand[j] += sign * rng.Float64() * max(st.work[0]+st.work[1], 1)
-			}
+			j, sign := e.offsetMove(rng, curC, top)
+			st := &e.c.jobs[j]
+			cand[j] += sign * rng.Float64() * max(st.work[0]+st.work[1], 1)
 		}
 		pol, err := newList(e.c, start.rule, start.fast)
 		if err != nil {
 			return nil, err
 		}
-		runs, skipped = runs+1, 0
 		pol.offset = cand
 		if holds {
 			pol.holdBias, pol.holdScale = candHold.bias, candHold.scale
@@ -451,7 +425,6 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (
 			best, bestVal = &b, sc.Value
 		}
 		cur, hm, curC, curVal = cand, candHold, sc.Completion, sc.Value
-		curMargins, curCands = sc.margins, sc.margins.weighed()
 		ranked = false
 	}
 	return best, nil
@@ -469,44 +442,36 @@ type holdMoves struct {
 // of every hold, by a factor between ½ and 2 (the cost's weight was chosen
 // on average; an instance may want more or fewer holds); otherwise one
 // job's bias — half the time raised by up to its wait beyond its critical
-// path, for one of the one-reduce jobs that waited longest (topOne, drawn
-// by topIndex, or the longest in a sample: a hold for it may have been
-// judged just not worth it), otherwise a random job's, either way by up to
-// its critical path — always a job the current run weighed a hold for
-// (cands), since any other's bias changes nothing. It returns the job
-// whose bias changed and by how much (−1 for the cost factor).
-func (e *evaluator) holdMove(rng *rand.Rand, cur holdMoves, c []int64, topOne, cands []int) (holdMoves, int, float64) {
+// path, for one of the one-reduce jobs that waited longest (topOne, or the
+// longest in a sample: a hold for it may have been judged just not worth
+// it), otherwise a random job's, either way by up to its critical path.
+func (e *evaluator) holdMove(rng *rand.Rand, cur holdMoves, c []int64, topOne []int) holdMoves {
 	if rng.IntN(4) == 0 {
-		return holdMoves{bias: cur.bias, scale: cur.scale * math.Exp2(2*rng.Float64()-1)}, -1, 0
+		return holdMoves{bias: cur.bias, scale: cur.scale * math.Exp2(2*rng.Float64()-1)}
 	}
 	out := holdMoves{bias: slices.Clone(cur.bias), scale: cur.scale}
+	n := len(e.c.jobs)
 	if rng.IntN(2) == 0 {
 		best := -1
 		if len(topOne) > 0 {
-			best = topOne[topIndex(rng, len(topOne))]
+			best = topOne[rng.IntN(len(topOne))]
 		} else {
-			for range min(len(cands), 16) {
-				j := cands[rng.IntN(len(cands))]
+			for range min(n, 16) {
+				j := rng.IntN(n)
 				if len(e.w.Jobs[j].Reduces) == 1 && (best < 0 || e.excess(c, j) > e.excess(c, best)) {
 					best = j
 				}
 			}
 		}
 		if best >= 0 {
-			d := rng.Float64() * max(e.excess(c, best), 0)
-			out.bias[best] += d
-			return out, best, d
+			out.bias[best] += rng.Float64() * max(e.excess(c, best), 0)
+			return out
 		}
 	}
-	j := cands[rng.IntN(len(cands))]
-	d := (2*rng.Float64() - 1) * e.c.jobs[j].cp
-	out.bias[j] += d
-	return out, j, d
+	j := rng.IntN(n)
+	out.bias[j] += (2*rng.Float64() - 1) * e.c.jobs[j].cp
+	return out
 }
-
-// maxSkipped caps the bias moves in a row the search draws and skips as
-// the current run again (biasMargins): past it, it simulates one anyway.
-const maxSkipped = 100
 
 // excess is job j's wait beyond its critical path in the schedule of
 // completions c.
@@ -547,9 +512,8 @@ func (e *evaluator) oneWave(j int) bool {
 // paths in the schedule c (topWaits, fewer on small instances, none below
 // 2·waitsPerTop jobs, where the moves draw from a sample), longest first:
 // among the jobs that fit in one wave (oneWave), and among the one-reduce
-// jobs srpt-hold weighed a hold for (cands: the only ones whose hold bias
-// can change its run).
-func (e *evaluator) longestWaits(c []int64, cands []int) (all, one []int) {
+// jobs.
+func (e *evaluator) longestWaits(c []int64) (all, one []int) {
 	k := min(topWaits, len(c)/waitsPerTop)
 	if k < 2 {
 		return nil, nil // the sample's longest is nearly always the longest
@@ -568,15 +532,11 @@ func (e *evaluator) longestWaits(c []int64, cands []int) (all, one []int) {
 		}
 		return a - b
 	})
-	weighed := make([]bool, len(c))
-	for _, j := range cands {
-		weighed[j] = true
-	}
 	for _, j := range order {
 		if len(all) < k && e.oneWave(j) {
 			all = append(all, j)
 		}
-		if len(one) < k && weighed[j] && len(e.w.Jobs[j].Reduces) == 1 {
+		if len(one) < k && len(e.w.Jobs[j].Reduces) == 1 {
 			one = append(one, j)
 		}
 		if len(all) == k && len(one) == k {
@@ -690,42 +650,6 @@ func moveTo(order []int, from, to int) []int {
 	}
 	if len(out) < len(order) {
 		out = append(out, j)
-	}
-	return out
-}
-
-// pairRatio and pairDemotion define the wide-pair moves around srpt-hold:
-// two wide jobs pair when their works are within pairRatio of each other,
-// and a move demotes one by up to pairDemotion of its work. On the FB-2009
-// day at 20 nodes demoting one of such a pair by a quarter of its work
-// gained 0.11–0.17 s where demoting any wide job lost (docs/results.md,
-// issue 26, s24search and s24wide).
-const (
-	pairRatio    = 1.2
-	pairDemotion = 0.3
-)
-
-// widePairs are the wide jobs (more reduces than reduce slots) that
-// complete, in the schedule c, before another wide job of similar work
-// (pairRatio) that arrived before they completed: srpt put one of two
-// jobs alike first, and which one may matter more than its key says.
-func (e *evaluator) widePairs(c []int64) []int {
-	var wide []int
-	for j := range e.w.Jobs {
-		if float64(len(e.w.Jobs[j].Reduces)) > e.c.slots[1] {
-			wide = append(wide, j)
-		}
-	}
-	var out []int
-	for _, a := range wide {
-		wa := e.c.jobs[a].work[0] + e.c.jobs[a].work[1]
-		for _, b := range wide {
-			wb := e.c.jobs[b].work[0] + e.c.jobs[b].work[1]
-			if b != a && c[a] < c[b] && e.p.Jobs[b].Arrival < c[a] && max(wa, wb) <= pairRatio*min(wa, wb) {
-				out = append(out, a)
-				break
-			}
-		}
 	}
 	return out
 }

@@ -94,12 +94,12 @@ const (
 	// stalls). 0.2 rose fastest of 0.02, 0.05, 0.1 and 0.2 on the loaded
 	// test streams and on FB-2009 day 0 (docs/results.md, issue 26).
 	stepGap = 0.2
-	// thetaSteps: each job's completion weights α, β are chosen, at every
-	// iteration, as the best pair on the grid {0, 1/thetaSteps, …, 1} with
-	// α + β ≤ 1 (any pair is valid; the grid trades strength for time).
-	// Eighths rather than quarters: 108.77 against 108.67 s after 240
-	// steps at 20 nodes on 32,768 intervals (s24lag), for a third more
-	// work a step.
+	// thetaSteps: 1/thetaSteps is the weight at which a piece of weight 0
+	// takes its usage (for the step's direction), and eighths are
+	// IntervalLagrangianCG's default grid of weights. Until s24alpha the
+	// subgradient method chose each job's α, β as the best pair in eighths;
+	// it now maximises them by probes (bestWeights): 109.04 against
+	// 108.84 s at 20 nodes on FB-2009 day 0 under the same work budget.
 	thetaSteps = 8
 	// deflection is the Camerini–Fratta–Maffioli factor of the step
 	// direction (d = g + δ·d_prev, δ = deflection·max(0, −g·d_prev)/

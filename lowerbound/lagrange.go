@@ -94,12 +94,12 @@ const (
 	// stalls). 0.2 rose fastest of 0.02, 0.05, 0.1 and 0.2 on the loaded
 	// test streams and on FB-2009 day 0 (docs/results.md, issue 26).
 	stepGap = 0.2
-	// thetaSteps: each job's completion weights α, β are chosen, at every
-	// iteration, as the best pair on the grid {0, 1/thetaSteps, …, 1} with
-	// α + β ≤ 1 (any pair is valid; the grid trades strength for time).
-	// Eighths rather than quarters: 108.77 against 108.67 s after 240
-	// steps at 20 nodes on 32,768 intervals (s24lag), for a third more
-	// work a step.
+	// thetaSteps: 1/thetaSteps is the weight at which a piece of weight 0
+	// takes its usage (for the step's direction), and eighths are
+	// IntervalLagrangianCG's default grid of weights. Until s24alpha the
+	// subgradient method chose each job's α, β as the best pair in eighths;
+	// it now maximises them by probes (bestWeights): 109.04 against
+	// 108.84 s at 20 nodes on FB-2009 day 0 under the same work budget.
 	thetaSteps = 8
 	// deflection is the Camerini–Fratta–Maffioli factor of the step
 	// direction (d = g + δ·d_prev, δ = deflection·max(0, −g·d_prev)/
@@ -483,7 +483,6 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 		stallLimit = workPatience
 	}
 	var buf []lagItem
-	var side [2][thetaSteps + 1]float64 // value of each kind at each grid weight
 	// The start-time terms (§4c) place reduces in one piece: valid only
 	// when tasks run in one piece.
 	var subs []startSub
@@ -547,42 +546,15 @@ func (pr *prep) intervalLagrangian(ctx context.Context, o LagrangeOptions) Lagra
 				mag += sb.nh*cumR[nInt] + math.Abs(sv+sb.a)
 				continue
 			}
-			// Each kind's minimum at every grid weight, then the best pair.
-			for k := range 2 {
+			// The best weights, each kind's term concave in its own.
+			has := [2]bool{pieceOf[j][kMap] != nil, pieceOf[j][kRed] != nil}
+			var bestV float64
+			alpha[j], beta[j], bestV = bestWeights(has, lm.k[j], pr.jobs[j].cp, [2]float64{alpha[j], beta[j]}, func(k int, th float64) (f, slope float64, flat bool) {
 				pc := pieceOf[j][k]
-				flat := false
-				for g := thetaSteps; g >= 0; g-- {
-					side[k][g] = 0
-					if pc == nil || g == 0 {
-						continue
-					}
-					th := float64(g) / thetaSteps
-					if flat {
-						side[k][g] = th * side[k][thetaSteps]
-						continue
-					}
-					var v float64
-					v, _, flat, buf = lm.pieceMin(pc, th, lambda[pc.row], buf, nil)
-					flat = flat && g == thetaSteps
-					side[k][g] = v + th*pc.h
-				}
-			}
-			bestV, ga, gb := math.Inf(-1), 0, 0
-			for a := range thetaSteps + 1 {
-				if a > 0 && pieceOf[j][kMap] == nil {
-					break
-				}
-				for b := 0; a+b <= thetaSteps; b++ {
-					if b > 0 && pieceOf[j][kRed] == nil {
-						break
-					}
-					v := side[0][a] + side[1][b] + float64(thetaSteps-a-b)/thetaSteps*lm.k[j]
-					if v > bestV {
-						bestV, ga, gb = v, a, b
-					}
-				}
-			}
-			alpha[j], beta[j] = float64(ga)/thetaSteps, float64(gb)/thetaSteps
+				var v, mean float64
+				v, mean, flat, buf = lm.pieceMin(pc, th, lambda[pc.row], buf, nil)
+				return v + th*pc.h, mean + pc.h, flat
+			})
 			if subs != nil {
 				// Both terms bound the same per-job minimum (§4c): take the
 				// larger, and its minimiser's usage for the subgradient.

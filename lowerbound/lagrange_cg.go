@@ -39,8 +39,9 @@ type CGOptions struct {
 	// Solve is passed to the master's LP solves (backend, threads, limits).
 	Solve solve.Options
 	// ThetaSteps is the grid of the completion weights α, β in every
-	// evaluation (multiples of 1/ThetaSteps); 0 means thetaSteps, as the
-	// subgradient method. Any grid gives a valid value.
+	// evaluation (multiples of 1/ThetaSteps); 0 means thetaSteps (eighths,
+	// the subgradient method's grid before s24alpha). Any grid gives a
+	// valid value.
 	ThetaSteps int
 	// SeedEvery: the minimisers of every SeedEvery-th subgradient iterate
 	// (and of its best one) seed the pool; 0 means 1, every iterate. More

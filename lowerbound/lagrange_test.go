@@ -97,6 +97,11 @@ func lagrangianAt(p *Problem, cert *LagrangeCertificate) float64 {
 	}
 	for j := range pr.jobs {
 		ji := &pr.jobs[j]
+		if a, b := cert.Alpha[j], cert.Beta[j]; !(a >= 0 && b >= 0 && a+b <= 1+1e-12) {
+			// Weights outside the simplex make no valid bound, whatever
+			// the value.
+			return math.Inf(1)
+		}
 		if cert.Starts != nil && cert.Starts[j] {
 			val += startTermAt(pr, cert, j)
 			continue

@@ -329,12 +329,9 @@ func (l *List) completionFor(i int, c float64, r int, e, own, now float64) float
 		if h.instants.Len() > 0 {
 			reach = t + (h.instants[0]-t)/(1+c)
 		}
-		for ; k < len(h.rivals) && h.rivals[k].ready <= reach; k++ {
-			if o := h.rivals[k].job; o != i && l.readyKey(o) < ki {
-				avail += h.rivals[k].tasks
-			}
-		}
-		if avail > 0 {
+		var tasks int
+		tasks, k = l.rivalTasksBy(i, ki, reach, k)
+		if avail += tasks; avail > 0 {
 			avail--
 			continue
 		}
@@ -518,7 +515,7 @@ func (l *List) soonReady(now, until float64, withLeft bool, limit int, visit fun
 // instant (tryHold's candidates), so the first instant left is i's. Past
 // the last known instant, the last: an underestimate of the wait saved.
 func (l *List) firstFreeFor(i int, c float64) float64 {
-	frees, rivals := l.hold.frees, l.hold.rivals
+	frees := l.hold.frees
 	ki := l.readyKey(i)
 	avail, r := 0, 0
 	for k, t := range frees {
@@ -526,17 +523,28 @@ func (l *List) firstFreeFor(i int, c float64) float64 {
 		if k+1 < len(frees) {
 			reach = t + (frees[k+1]-t)/(1+c)
 		}
-		for ; r < len(rivals) && rivals[r].ready <= reach; r++ {
-			if o := rivals[r].job; o != i && l.readyKey(o) < ki {
-				avail += rivals[r].tasks
-			}
-		}
-		if avail == 0 {
+		var tasks int
+		tasks, r = l.rivalTasksBy(i, ki, reach, r)
+		if avail += tasks; avail == 0 {
 			return t
 		}
 		avail--
 	}
 	return frees[len(frees)-1]
+}
+
+// rivalTasksBy counts the reduces of the rivals from h.rivals[k] on (they
+// are sorted by ready time) that are ready by reach and that srpt ranks
+// before job i (its readyKey ki), and returns the count and the index of
+// the first rival not ready by then.
+func (l *List) rivalTasksBy(i int, ki, reach float64, k int) (tasks, next int) {
+	rivals := l.hold.rivals
+	for ; k < len(rivals) && rivals[k].ready <= reach; k++ {
+		if o := rivals[k].job; o != i && l.readyKey(o) < ki {
+			tasks += rivals[k].tasks
+		}
+	}
+	return tasks, k
 }
 
 // readyEstimate is when a job not yet arrived will have its reduces

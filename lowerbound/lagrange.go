@@ -262,7 +262,12 @@ func (pr *prep) newLagModel(o LagrangeOptions) *lagModel {
 		end = math.Max(end, j.a+j.head)
 	}
 	// Half as much again as the makespan bound: work pushed past the grid
-	// end is still charged at the end, without capacity.
+	// end is still charged at the end, without capacity. The third past
+	// the makespan bound is hardly ever priced, yet moving its steps inside
+	// (or placing them by the jobs' load, or adding a_j + CP_j) left the
+	// 20-node value at 108.9–109.04 s under the work budget: denser steps
+	// where the work is make every scan longer (docs/results.md, issue 26,
+	// s25grid).
 	end = t0 + 1.5*(end-t0) + 1
 	step := (end - t0) / float64(nInt)
 	bp := make([]float64, 0, nInt+2*len(pr.jobs)+1)

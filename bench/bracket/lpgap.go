@@ -24,7 +24,7 @@ import (
 // h, the relaxation (P) of §4b solved as an LP by HiGHS
 // (lowerbound.IntervalLP) against the interval Lagrangian on the same grid,
 // without and with the start-time terms of §4c, at each step count of
-// steps. It tells whether the subgradient method or the relaxation limits
+// steps (0: as many as the work budget allows, compare's default). It tells whether the subgradient method or the relaxation limits
 // the bound: the LP is the most §4b's Lagrangian can reach. With -lp-every
 // k only every k-th job is kept (on a cluster k times smaller, the day's
 // load per node is kept).
@@ -41,11 +41,11 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 	}
 	fmt.Printf("| first hours | jobs | LP (P), HiGHS: mean s (CPU s) | §4b Lagrangian")
 	for _, s := range steps {
-		fmt.Printf(" | %s", plural.Count(s, "step"))
+		fmt.Printf(" | %s", stepsHeader(s))
 	}
 	fmt.Printf(" | with §4c")
 	for _, s := range steps {
-		fmt.Printf(" | %s", plural.Count(s, "step"))
+		fmt.Printf(" | %s", stepsHeader(s))
 	}
 	fmt.Println(" |")
 	for _, h := range hours {
@@ -84,7 +84,12 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 				if err != nil {
 					return err
 				}
-				fmt.Printf(" | %.3f (%.1f)", res.Value/n, cpuSeconds()-c0)
+				fmt.Printf(" | %.3f (%.1f", res.Value/n, cpuSeconds()-c0)
+				if s == 0 {
+					// The budget decides the steps: say how many it bought.
+					fmt.Printf(", %s", plural.Count(res.Iterations, "step"))
+				}
+				fmt.Print(")")
 			}
 			if noStarts {
 				fmt.Printf(" | ")
@@ -103,6 +108,15 @@ func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int)
 		}
 	}
 	return nil
+}
+
+// stepsHeader names a column of -lp-steps: a step count, or 0 for the
+// work budget that decides compare's steps.
+func stepsHeader(s int) string {
+	if s == 0 {
+		return "the work budget"
+	}
+	return plural.Count(s, "step")
 }
 
 // slotLine prints SlotColumns on p (by default pseudo-schedules: on a day

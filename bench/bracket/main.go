@@ -64,7 +64,7 @@ func main() {
 	flag.BoolVar(&gap, "gap", false, "after the table, where the mean-turnaround gap lies (Lagrangian charge per job class against the best offline schedule)")
 	lpHours := flag.String("lp", "", "instead of the bracket: the interval LP against the Lagrangian on the SWIM day at the first -nodes size, cut to its first hours (comma-separated)")
 	lpIntervals := flag.Int("lp-intervals", 256, "with -lp: the grid's equal steps (0: the Lagrangian's default)")
-	lpSteps := flag.String("lp-steps", "120,480", "with -lp: the Lagrangian's step counts")
+	lpSteps := flag.String("lp-steps", "120,480", "with -lp: the Lagrangian's step counts (0: as many as its work budget allows, compare's default)")
 	flag.Float64Var(&lpTarget, "lp-target", 0, "with -lp: Polyak's target for the Lagrangian, in seconds of mean turnaround (0: its own estimate)")
 	flag.IntVar(&lpEvery, "lp-every", 1, "with -lp: keep every k-th job of the day only (with -nodes divided by k: the same load per node)")
 	flag.BoolVar(&lpStartsOnly, "lp-starts-only", false, "with -lp: only the Lagrangian with the start-time terms (§4c), compare's")
@@ -158,8 +158,8 @@ func runLP(trace, nodes, hours string, intervals int, steps string) error {
 	var st []int
 	for _, s := range split(steps) {
 		k, err := strconv.Atoi(s)
-		if err != nil || k <= 0 {
-			return fmt.Errorf("-lp-steps: %q is not a positive step count", s)
+		if err != nil || k < 0 {
+			return fmt.Errorf("-lp-steps: %q is not a step count (0: the work budget)", s)
 		}
 		st = append(st, k)
 	}

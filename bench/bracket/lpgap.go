@@ -24,8 +24,9 @@ import (
 // h, the relaxation (P) of §4b solved as an LP by HiGHS
 // (lowerbound.IntervalLP) against the interval Lagrangian on the same grid,
 // without and with the start-time terms of §4c, at each step count of
-// steps (0: as many as the work budget allows, compare's default). It tells whether the subgradient method or the relaxation limits
-// the bound: the LP is the most §4b's Lagrangian can reach. With -lp-every
+// steps (0: as many as the work budget allows, compare's default). It
+// tells whether the subgradient method or the relaxation limits the bound:
+// the LP is the most §4b's Lagrangian can reach. With -lp-every
 // k only every k-th job is kept (on a cluster k times smaller, the day's
 // load per node is kept).
 func lpGap(trace string, nodes int, hours []float64, intervals int, steps []int) error {

@@ -479,12 +479,13 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (
 // the wide jobs that meet a crowded reduce side long waits, and srpt's
 // key, their work alone, ranks them before the narrow jobs they then
 // delay. On the FB-2009 day at 20 nodes, srpt-hold with the wide jobs
-// demoted by κ = 0.5–1 of their waits gave 120.25–120.51 s against 120.79
-// s (and demoting the narrow jobs too changed nothing); starting the
-// search from such a run instead of trying it at the end gained more
-// there (120.14 against 120.28 s over five seeds) but lost 1 s at 10
-// nodes and one instance of bench/looseside's 2-node family
-// (docs/results.md, issue 26, s25price).
+// demoted by ½–1 of their waits gave 120.41–120.51 s against 120.79 s,
+// and with the search's usual first find (a job with a 12,406-s reduce
+// promoted) 120.19–120.27 s against 120.34 s; demoting the narrow jobs
+// too changed nothing. Starting the search from such a run instead of
+// trying it at the end gained more there (120.14 against 120.28 s over
+// five seeds) but lost 1 s at 10 nodes and one instance of
+// bench/looseside's 2-node family (docs/results.md, issue 26, s25price).
 var chargedFactors = [...]float64{0.5, 0.75, 1}
 
 // charge returns off with k·Waits[j] added for each job j that has more

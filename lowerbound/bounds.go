@@ -34,6 +34,10 @@ type Bounds struct {
 	ByMetric map[Metric]Bound `json:"-"`
 	// CriticalPath[j] is CP_j ≤ C_j − a_j in every schedule (ms).
 	CriticalPath []float64 `json:"-"`
+	// Lagrange is the interval Lagrangian's dual point when it ran and
+	// found one (nil otherwise): its capacity prices may guide the offline
+	// constructions (upperbound.Prices).
+	Lagrange *LagrangeCertificate `json:"-"`
 }
 
 // Get returns the bound for m (the zero Bound for an unknown metric).
@@ -108,6 +112,7 @@ func ComputeWith(ctx context.Context, p *Problem, o Options) (*Bounds, error) {
 			res = pr.intervalLagrangian(ctx, *o.Lagrange)
 		}
 		totalComps = append(totalComps, Component{LagrangeComponent, res.Value})
+		out.Lagrange = res.Certificate
 	}
 	if o.TimeIndexed != nil && len(pr.jobs) > 0 {
 		if p.Preemptive {

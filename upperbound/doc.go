@@ -78,7 +78,11 @@
 //     the cluster's slots, the longest most often); around srpt-hold
 //     half the moves change its hold decisions instead — a job's bias on
 //     the wait a hold for it saves (often raised for the one-reduce job
-//     that waited longest) or a factor of ½–2 on every hold's cost;
+//     that waited longest) or a factor of ½–2 on every hold's cost; given
+//     the waits a relaxation charges the jobs (Options.Waits: compare
+//     passes the interval Lagrangian's), its last three runs add ½, ¾ and
+//     1 times each wait to the offsets of the jobs wider than the reduce
+//     slots (chargedFactors);
 //   - otherwise over static job orders, starting from the
 //     completion order of the best schedule (a construction's or a verified
 //     policy run's): a move shifts one job — often the one that decides the

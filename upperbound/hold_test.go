@@ -505,3 +505,46 @@ func TestLongWaitsSearchSeedFixed(t *testing.T) {
 		t.Errorf("two runs with seed 7: %+v and %+v; want the same verified schedule, at most srpt-hold's %g", a, b, hold)
 	}
 }
+
+// TestChargedWaitsDemoteWideJob: one node, two map slots, one reduce slot.
+// B arrives at 0 s with a 1-s map and two 11-s reduces, C at 1 s with a
+// 2-s map and a 4-s reduce, A at 9 s with a 1-s map and two 9-s reduces.
+// srpt-hold holds the slot for C (ready at 3 s; C [3, 7]), then at 7 s
+// for A, ready at 10 s and ranked before B by its work (18 s against 22
+// s): A [10, 28], B [28, 50], mean turnaround 25 s, the best
+// construction. Given the waits the interval Lagrangian charges the jobs
+// on this instance (A 16.6 s, B 3.7 s, C none), the search around
+// srpt-hold ends by trying its offsets with the two wide jobs (more
+// reduces than reduce slots) demoted by ½, ¾ and 1 times their waits: A
+// then ranks after B, no hold at 7 s, B [7, 29], A [29, 47]: mean 24.33
+// s, the enumerated optimum. With a budget of 3 runs those are the
+// search's only runs; without the waits its 3 runs (moves drawn from the
+// seed) do not find it. The test asserts the values, the verdict and the
+// optimum, and that bad waits are refused.
+func TestChargedWaitsDemoteWideJob(t *testing.T) {
+	w, p, opt := holdCase(t, "charged", 1, []holdJob{{9000, 1000, 2, 9000}, {0, 1000, 2, 11000}, {1000, 2000, 1, 4000}})
+	o := upperbound.Options{Metric: lowerbound.MeanTurnaround, Sim: simbridge.IdealOptions(), Evaluations: 3}
+	plain, err := upperbound.Best(context.Background(), w, p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hold := runRule(t, w, p, upperbound.SRPTHold); hold != 25000 || plain.Best.Value != 25000 {
+		t.Errorf("srpt-hold %g ms, Best without waits %g by %s; want 25000 and 25000", hold, plain.Best.Value, plain.Best.By)
+	}
+	o.Waits = []float64{16649, 3719, 0}
+	charged, err := upperbound.Best(context.Background(), w, p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := charged.Best; !b.Verified || math.Abs(b.Value-opt) > 1e-6 || math.Abs(opt-73000.0/3) > 1e-6 {
+		t.Errorf("with waits: best %g by %s (verified %v), optimum %g; want 24333.33 ms", b.Value, b.By, b.Verified, opt)
+	}
+	o.Waits = []float64{1, 2}
+	if _, err := upperbound.Best(context.Background(), w, p, o); err == nil {
+		t.Error("two waits for three jobs: no error")
+	}
+	o.Waits = []float64{1, math.NaN(), 3}
+	if _, err := upperbound.Best(context.Background(), w, p, o); err == nil {
+		t.Error("a NaN wait: no error")
+	}
+}

@@ -319,6 +319,14 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	if out.Bounds, err = lowerbound.ComputeWith(ctx, p, lo); err != nil {
 		return nil, err
 	}
+	// The relaxation's per-job charges are read before the tasks may be
+	// dropped below (LagrangePrimal rebuilds the grid from them).
+	var waits []float64
+	if !o.NoUpper && lo.Lagrange != nil && out.Bounds.Lagrange != nil {
+		if waits, err = chargedWaits(p, *lo.Lagrange, out.Bounds); err != nil {
+			return nil, err
+		}
+	}
 	var extra []lowerbound.Component
 	mrcpMetric := m == lowerbound.LateJobs || m == lowerbound.MaxTurnaround || m == lowerbound.MRCPProduct
 	exact := exactDurations(w, o.Sim)
@@ -337,6 +345,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	// value narrows the whole-stream MILP below (streamIncumbent).
 	if !o.NoUpper {
 		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
+		uo.Waits = waits
 		for _, run := range runs {
 			if !run.Verified {
 				continue // only a checked schedule may seed the search
@@ -553,4 +562,21 @@ func recordedRun(w *sim.Workload, rec *trace.Recorded) compare.Run {
 		}
 	}
 	return run
+}
+
+// chargedWaits are the waits beyond their critical paths that the interval
+// Lagrangian's minimiser charges the jobs at its certificate
+// (lowerbound.LagrangePrimal's Turnaround − CP_j): srpt-hold's keys of the
+// jobs wider than a wave of reduce slots are offset by them
+// (upperbound.Options.Waits).
+func chargedWaits(p *lowerbound.Problem, o lowerbound.LagrangeOptions, b *lowerbound.Bounds) ([]float64, error) {
+	jobs, _, err := lowerbound.LagrangePrimal(p, o, b.Lagrange)
+	if err != nil {
+		return nil, err
+	}
+	waits := make([]float64, len(jobs))
+	for j, jo := range jobs {
+		waits[j] = jo.Turnaround - b.CriticalPath[j]
+	}
+	return waits, nil
 }

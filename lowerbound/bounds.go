@@ -35,8 +35,8 @@ type Bounds struct {
 	// CriticalPath[j] is CP_j ≤ C_j − a_j in every schedule (ms).
 	CriticalPath []float64 `json:"-"`
 	// Lagrange is the interval Lagrangian's dual point when it ran and
-	// found one (nil otherwise): its capacity prices may guide the offline
-	// constructions (upperbound.Prices).
+	// found one (nil otherwise): LagrangePrimal at it gives the per-job
+	// waits that guide the offline search (upperbound.Options.Waits).
 	Lagrange *LagrangeCertificate `json:"-"`
 }
 

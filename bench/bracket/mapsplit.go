@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/mrbound/mrbound/internal/plural"
 	"github.com/mrbound/mrbound/sim"
 )
 
@@ -20,7 +21,7 @@ import (
 //     jobs srpt ranks before it.
 //
 // Each part is its jobs' waits as seconds of the day's mean turnaround.
-func mapWaitSplit(w *sim.Workload, res *sim.Result, firstMap []int64, isShort func(int) bool) string {
+func mapWaitSplit(w *sim.Workload, res *sim.Result, firstMap []int64, mapSlots int, isShort func(int) bool) string {
 	nj := len(w.Jobs)
 	total := make([]int64, nj) // each job's work
 	for j, jb := range w.Jobs {
@@ -86,56 +87,63 @@ func mapWaitSplit(w *sim.Workload, res *sim.Result, firstMap []int64, isShort fu
 		}
 		return false
 	}
-	var waits [3]float64
-	var count [3]int
-	var delta, length, lenAll float64
-	var nRunning float64
+	firstLocal := make([]bool, nj) // whether each job's first map ran on a node holding its block
+	firstStart := make([]int64, nj)
+	for j := range firstStart {
+		firstStart[j] = -1
+	}
+	for _, a := range res.Trace {
+		if j := int(a.Job); a.Kind == sim.Map && (firstStart[j] < 0 || int64(a.Start) < firstStart[j]) {
+			firstStart[j], firstLocal[j] = int64(a.Start), a.Local
+		}
+	}
+	// The parts: queued, with more maps than the map slots (several waves:
+	// srpt defers the whole job), queued with one wave, first in srpt's
+	// order behind a later-ranked map, and behind earlier-ranked ones only.
+	var waits [4]float64
+	var count [4]int
+	var delta, length, local float64
 	for j := range nj {
 		a := int64(w.Jobs[j].Arrival)
 		if !isShort(j) || firstMap[j] <= a {
 			continue
 		}
-		wait := float64(firstMap[j]-a) / 1000
 		kj := total[j]
-		// The maps running at a, and the queue at a.
+		// The latest-started running map at a of a job ranked after j.
 		var latestLower *task
-		higherRunning := 0
 		for k := range maps {
 			t := &maps[k]
 			if t.launch > a {
 				break
 			}
-			if t.end <= a {
-				continue
-			}
-			if before(t.job, keyAt(t.job, a), j, kj) {
-				higherRunning++
-				continue
-			}
-			if latestLower == nil || t.launch > latestLower.launch {
+			if t.end > a && !before(t.job, keyAt(t.job, a), j, kj) && (latestLower == nil || t.launch > latestLower.launch) {
 				latestLower = t
 			}
 		}
-		c := 2
+		c := 3
 		switch {
-		case queuedAt(j, a, kj):
+		case queuedAt(j, a, kj) && len(w.Jobs[j].Maps) > mapSlots:
 			c = 0
-		case latestLower != nil:
+		case queuedAt(j, a, kj):
 			c = 1
+		case latestLower != nil:
+			c = 2
 			delta += float64(a-latestLower.launch) / 1000
 			length += float64(latestLower.end-latestLower.start) / 1000
+			if firstLocal[j] {
+				local++
+			}
 		}
-		nRunning += float64(higherRunning)
-		waits[c] += wait
+		waits[c] += float64(firstMap[j]-a) / 1000
 		count[c]++
-		lenAll += wait
 	}
 	n := float64(nj)
-	s := fmt.Sprintf("\nThe map waits split (srpt's keys at each waiting job's arrival): %.2f s of the mean in all; queued behind maps of jobs ranked before it %d jobs, %.2f s of the mean; first in srpt's order with a map of a job ranked after it running %d jobs, %.2f s",
-		lenAll/n, count[0], waits[0]/n, count[1], waits[1]/n)
-	if count[1] > 0 {
-		s += fmt.Sprintf(" (the latest such map started %.2f s before the arrival, ran %.2f s, on average)", delta/float64(count[1]), length/float64(count[1]))
+	all := (waits[0] + waits[1] + waits[2] + waits[3]) / n
+	s := fmt.Sprintf("\nThe map waits split by srpt's order at each one's arrival (keys: unlaunched work), %.2f s of the mean in all: queued behind maps of jobs ranked before it, with more maps than the %d map slots %s, %.2f s; queued, one wave %s, %.2f s; first in srpt's order with a map of a job ranked after it running %s, %.2f s",
+		all, mapSlots, plural.Count(count[0], "job"), waits[0]/n, plural.Count(count[1], "job"), waits[1]/n, plural.Count(count[2], "job"), waits[2]/n)
+	if c := float64(count[2]); c > 0 {
+		s += fmt.Sprintf(" (%.2f s each; the latest such map started %.2f s before the arrival and ran %.2f s; %.0f%% of their first maps ran local)", waits[2]/c, delta/c, length/c, 100*local/c)
 	}
-	s += fmt.Sprintf("; first in srpt's order, every running map ranked before it %d jobs, %.2f s. Maps ranked before the job among the 40 running at its arrival: %.1f on average.\n", count[2], waits[2]/n, nRunning/float64(max(1, count[0]+count[1]+count[2])))
+	s += fmt.Sprintf("; first in srpt's order behind maps ranked before it only %s, %.2f s.\n", plural.Count(count[3], "job"), waits[3]/n)
 	return s
 }

@@ -46,3 +46,6 @@ func LongestWaits(w *sim.Workload, p *lowerbound.Problem, c []int64) (all, one [
 
 // TopIndex is the draw of a rank among n longest waits.
 var TopIndex = topIndex
+
+// SetMapLocal switches srpt-hold's map locality rule (scratch measurement).
+func SetMapLocal(on bool) { mapLocalOn = on }

@@ -15,12 +15,22 @@ import (
 // (docs/results.md, issue 26, s25maps).
 type mapLocal struct {
 	// ends are, per node, the foreseen ends of its running maps not yet
-	// promised to a deferred job (ends in the past are dropped as met).
+	// promised to a passed-over job (ends in the past are dropped as met).
 	ends [][]float64
 	// until is, per job, when the local slot its last map was left to
-	// frees: until then srpt's map order passes over it.
+	// frees (−1: none): until then srpt's map order passes over it on
+	// nodes without its block.
 	until []float64
 }
+
+// localReduceQueue caps the jobs with a reduce waiting, as a share of the
+// reduce slots, beyond which a job with reduces is not passed over: its
+// earlier map end then does not start its reduce sooner, only reorders the
+// reduce queue. Ungated, the rule lost 0.71 s at 10 nodes (reduce load
+// about 2), over the search's seeds 0–4; with ⌈R/5⌉ as srpt-hold's
+// reservation gate of s23reserve, it lost nothing there and kept most of
+// its gain at 20 nodes (docs/results.md, issue 26, s25maps).
+const localReduceQueue = 0.2
 
 func (l *List) initMapLocal() {
 	l.local = &mapLocal{ends: make([][]float64, len(l.c.w.Cluster.Nodes)), until: make([]float64, len(l.st))}
@@ -29,7 +39,8 @@ func (l *List) initMapLocal() {
 	}
 }
 
-// launchedMap notes a map launched on x for d (penalty included).
+// launchedMap notes a map launched on x that ends at end (penalty
+// included).
 func (m *mapLocal) launchedMap(x int, end float64) {
 	m.ends[x] = append(m.ends[x], end)
 }
@@ -37,17 +48,15 @@ func (m *mapLocal) launchedMap(x int, end float64) {
 // offerMaps fills node x's free map slots in srpt's order, except that a
 // job whose last map would run away from its block on x is passed over
 // (the slot goes to the next job) when a map slot on a node holding that
-// block frees within the penalty: the map then starts there at most that
-// much later and ends sooner than it would have here. The promised end is
-// taken out of the node's ends, so that one freeing slot is promised once.
+// block frees within the penalty (deferMap): the map then starts there at
+// most that much later and ends sooner than it would have here.
 func (l *List) offerMaps(s *sim.Sim, x int) {
 	m := l.local
 	now := float64(s.Now())
 	for s.Free(x).Map > 0 && l.maps.Len() > 0 {
 		j := l.maps.top()
 		t, local, ok := s.PickMap(j, x)
-		passed := ok && !local && s.Fits(t, x) &&
-			(m.until[j] >= now || (l.st[j].pending[0] == 1 && l.deferMap(s, j, t, now)))
+		passed := ok && !local && s.Fits(t, x) && (m.until[j] >= now || l.deferMap(s, j, t, now))
 		if !passed {
 			if !l.launchFrom(s, x, l.maps) {
 				return
@@ -60,18 +69,23 @@ func (l *List) offerMaps(s *sim.Sim, x int) {
 	}
 }
 
-// deferMap reports whether job j's last map t should wait for a slot on a
-// node holding its block, and promises it that slot's end.
+// deferMap reports whether job j's map t, to run away from its block,
+// should wait for a slot on a node holding the block, and promises it that
+// slot's end: when t is j's last map, the reduce queue is short (or j has
+// no reduce) and such a slot is free now (the engine offers it in this
+// round) or frees within the penalty. The promised end is taken out of the
+// node's ends, so that one freeing slot is promised once.
 func (l *List) deferMap(s *sim.Sim, j int, t sim.TaskID, now float64) bool {
 	m := l.local
-	pen := float64(l.c.w.Cluster.NonLocalPenalty)
-	best, bestNode, bestIdx := now+pen, -1, -1
+	if l.st[j].pending[0] != 1 || (l.st[j].pending[1] > 0 && float64(l.reds.Len()) > localReduceQueue*l.c.slots[1]) {
+		return false
+	}
+	best, bestNode, bestIdx := now+float64(l.c.w.Cluster.NonLocalPenalty), -1, -1
 	for _, y := range s.Replicas(t) {
 		if y < 0 {
 			break
 		}
 		if s.Free(int(y)).Map > 0 {
-			// A local slot is free now: the engine offers it in this round.
 			m.until[j] = now
 			return true
 		}
@@ -96,9 +110,9 @@ func (l *List) deferMap(s *sim.Sim, j int, t sim.TaskID, now float64) bool {
 	return true
 }
 
-// launchPassing launches on x a map of the best job not passed over (a job
-// it would run away from its last map's block it may pass over in turn),
-// and reports whether it launched one.
+// launchPassing launches on x a map of the best job not passed over there
+// (one it would run away from its last map's block may be passed over in
+// turn), and reports whether it launched one.
 func (l *List) launchPassing(s *sim.Sim, x int, now float64) bool {
 	m := l.local
 	for {
@@ -115,12 +129,12 @@ func (l *List) launchPassing(s *sim.Sim, x int, now float64) bool {
 		if c < 0 {
 			return false
 		}
-		if t, local, _ := s.PickMap(c, x); !local && l.st[c].pending[0] == 1 && l.deferMap(s, c, t, now) {
+		if t, local, _ := s.PickMap(c, x); !local && l.deferMap(s, c, t, now) {
 			continue
 		}
 		return l.launch(s, x, c, ct)
 	}
 }
 
-// mapLocalOn switches offerMaps on (measurement; a test may turn it off).
+// mapLocalOn switches the rule (tests: the old schedule to compare with).
 var mapLocalOn = true

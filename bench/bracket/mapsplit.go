@@ -137,6 +137,24 @@ func mapWaitSplit(w *sim.Workload, res *sim.Result, firstMap []int64, mapSlots i
 		waits[c] += float64(firstMap[j]-a) / 1000
 		count[c]++
 	}
+	// Locality: the short jobs of one wave whose map ending last ran away
+	// from its block, each paying the cluster's non-local penalty in its map
+	// phase.
+	lastEnd, lastLocal := make([]int64, nj), make([]bool, nj)
+	for _, a := range res.Trace {
+		if j := int(a.Job); a.Kind == sim.Map && int64(a.End) >= lastEnd[j] {
+			lastEnd[j], lastLocal[j] = int64(a.End), a.Local
+		}
+	}
+	remote, oneWave := 0, 0
+	for j := range nj {
+		if isShort(j) && len(w.Jobs[j].Maps) > 0 && len(w.Jobs[j].Maps) <= mapSlots {
+			oneWave++
+			if !lastLocal[j] {
+				remote++
+			}
+		}
+	}
 	n := float64(nj)
 	all := (waits[0] + waits[1] + waits[2] + waits[3]) / n
 	s := fmt.Sprintf("\nThe map waits split by srpt's order at each one's arrival (keys: unlaunched work), %.2f s of the mean in all: queued behind maps of jobs ranked before it, with more maps than the %d map slots %s, %.2f s; queued, one wave %s, %.2f s; first in srpt's order with a map of a job ranked after it running %s, %.2f s",
@@ -145,5 +163,7 @@ func mapWaitSplit(w *sim.Workload, res *sim.Result, firstMap []int64, mapSlots i
 		s += fmt.Sprintf(" (%.2f s each; the latest such map started %.2f s before the arrival and ran %.2f s; %.0f%% of their first maps ran local)", waits[2]/c, delta/c, length/c, 100*local/c)
 	}
 	s += fmt.Sprintf("; first in srpt's order behind maps ranked before it only %s, %.2f s.\n", plural.Count(count[3], "job"), waits[3]/n)
+	s += fmt.Sprintf("Of the %s with one reduce or none and at most %d maps, %d ended their map phase with a non-local map (%.2f s of the mean at %v each).\n",
+		plural.Count(oneWave, "job"), mapSlots, remote, float64(remote)*float64(w.Cluster.NonLocalPenalty)/1000/n, w.Cluster.NonLocalPenalty)
 	return s
 }

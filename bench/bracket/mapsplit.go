@@ -12,7 +12,9 @@ import (
 // their first map (-waits' map line) by what kept them from a map slot at
 // their arrival a, srpt's key (unlaunched work) of every job taken at a:
 //   - queued: maps of jobs srpt ranks before the job were still unlaunched
-//     at a — a burst; no slot kept idle could have served it first;
+//     at a — no slot kept idle could have served it first; split by whether
+//     the job has more maps than the map slots (srpt defers a job of
+//     several waves as a whole: its wait is its rank) or not (a burst);
 //   - head, blocked by a later-ranked map: it was first in srpt's order at
 //     a and a slot ran a map of a job srpt ranks after it, started before
 //     a — a clairvoyant rule keeping that slot idle from that start (δ
@@ -21,6 +23,9 @@ import (
 //     jobs srpt ranks before it.
 //
 // Each part is its jobs' waits as seconds of the day's mean turnaround.
+// A last line counts the short jobs of one wave whose map phase ended with
+// a map away from its block: the penalty they paid, which a lower bound
+// does not charge.
 func mapWaitSplit(w *sim.Workload, res *sim.Result, firstMap []int64, mapSlots int, isShort func(int) bool) string {
 	nj := len(w.Jobs)
 	total := make([]int64, nj) // each job's work
@@ -120,11 +125,11 @@ func mapWaitSplit(w *sim.Workload, res *sim.Result, firstMap []int64, mapSlots i
 				latestLower = t
 			}
 		}
-		c := 3
+		c, queued := 3, queuedAt(j, a, kj)
 		switch {
-		case queuedAt(j, a, kj) && len(w.Jobs[j].Maps) > mapSlots:
+		case queued && len(w.Jobs[j].Maps) > mapSlots:
 			c = 0
-		case queuedAt(j, a, kj):
+		case queued:
 			c = 1
 		case latestLower != nil:
 			c = 2

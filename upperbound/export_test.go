@@ -46,3 +46,7 @@ func LongestWaits(w *sim.Workload, p *lowerbound.Problem, c []int64) (all, one [
 
 // TopIndex is the draw of a rank among n longest waits.
 var TopIndex = topIndex
+
+// SetMapLocal switches srpt-hold's wait for a local map slot (offerMaps)
+// on or off: a test compares the two schedules.
+func SetMapLocal(on bool) { mapLocalOn = on }

@@ -32,8 +32,11 @@ type List struct {
 	// change as the job's reduces launch).
 	mapStatic []float64
 
-	// hold is srpt-hold's bookkeeping (nil for every other rule).
-	hold *holdState
+	// hold is srpt-hold's bookkeeping (nil for every other rule), local
+	// that of its maps' locality (nil too when maps pay no penalty away
+	// from their block).
+	hold  *holdState
+	local *mapLocal
 	// holdFirstFree makes srpt-hold judge a hold as s13up's rule did: the
 	// candidate's wait saved up to the first reduce slot to free, no rival
 	// ranked before it, no candidate with maps left, no hold given up to
@@ -194,9 +197,12 @@ func (l *List) Init(s *sim.Sim) error {
 			l.redKey[j] = l.dynamicRedKey(j)
 		}
 	}
-	l.hold = nil
+	l.hold, l.local = nil, nil
 	if l.rule == SRPTHold && l.c.holdable() {
 		l.initHold()
+		if l.c.w.Cluster.NonLocalPenalty > 0 && mapLocalOn {
+			l.initMapLocal()
+		}
 	}
 	if l.redKey != nil {
 		l.reds = newIndexHeap(len(l.st), func(a, b int) bool {
@@ -306,7 +312,11 @@ func (l *List) Offer(s *sim.Sim, x int, free sim.Free) {
 		}
 		return
 	}
-	for s.Free(x).Map > 0 && l.launchFrom(s, x, l.maps) {
+	if l.local != nil {
+		l.offerMaps(s, x)
+	} else {
+		for s.Free(x).Map > 0 && l.launchFrom(s, x, l.maps) {
+		}
 	}
 	if l.hold != nil {
 		l.offerReduces(s, x)
@@ -381,6 +391,9 @@ func (l *List) launch(s *sim.Sim, x, j int, t sim.TaskID) bool {
 			d += float64(l.c.w.Cluster.NonLocalPenalty) // the engine's time for a map away from its block
 		}
 		l.launchedHold(s, j, k, d)
+		if k == 0 && l.local != nil {
+			l.local.launchedMap(x, float64(s.Now())+d)
+		}
 	}
 	if l.rule.dynamic() {
 		l.key[j] = l.dynamicKey(j)

@@ -174,5 +174,6 @@ func waitTable(in instance) (string, error) {
 	mm := math.Max(1, float64(len(arrivals)))
 	s += fmt.Sprintf("\n%s waited after their arrival for their first map, %.1f s on average; at their arrival, of the %s, jobs with ≤ 1 / 2–50 / > 50 reduces ran maps on %.1f / %.1f / %.1f on average.\n",
 		plural.Count(len(arrivals), "job")+" with one reduce or none", mapWait/mm, plural.Count(mapSlots, "map slot"), mapHeld[0]/mm, mapHeld[1]/mm, mapHeld[2]/mm)
+	s += mapWaitSplit(w, res, firstMap, mapSlots, func(j int) bool { return class(j) == 0 })
 	return s, nil
 }

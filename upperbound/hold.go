@@ -20,7 +20,10 @@ import (
 // finer estimate of the wait saved (firstFreeFor; s15hold: factors 0.5–2,
 // n/R, √n/√R, 1 + (n−1)/√R). Replacing it by the exact change of the
 // waiting jobs' completions in a list schedule of the foreseen instants
-// without later holds was worse (s24holdcost): the cost stays a fit.
+// without later holds was worse (s24holdcost): the cost stays a fit. Given
+// a relaxation's prices of reduce time (Options.Prices: the interval
+// Lagrangian's duals), a hold costs the larger of the fit and the prices'
+// integral over the idle δ (idleCost; s26cost).
 const holdCost = 1.0
 
 // hold is a reduce slot kept idle on one node for a job whose reduce will

@@ -109,7 +109,10 @@
 // away from its block; its maps still to launch, in waves on every map
 // slot; or, not yet arrived, its arrival plus its maps in waves), the slot
 // waits for that job if the wait it saves exceeds δ·n/√R (n jobs with a
-// reduce waiting, R reduce slots; see tryHold). The wait saved runs to the first
+// reduce waiting, R reduce slots; see tryHold), or, given a relaxation's
+// prices of reduce time (Options.Prices: compare passes the interval
+// Lagrangian's duals when every slot weighs the same), their integral over
+// [now, e] when that is more. The wait saved runs to the first
 // reduce slot to free that no job srpt ranks before the candidate takes
 // (being ready by then, or held for; the other slots free at the same
 // instant count too, with srpt's next reduces or idle); for a job with more

@@ -50,3 +50,17 @@ var TopIndex = topIndex
 // SetMapLocal switches srpt-hold's wait for a local map slot (offerMaps)
 // on or off: a test compares the two schedules.
 func SetMapLocal(on bool) { mapLocalOn = on }
+
+// NewHoldPriced is srpt-hold with a relaxation's reduce prices
+// (Options.Prices) in its holds' cost.
+func NewHoldPriced(w *sim.Workload, sp *SlotPrices) (*List, error) {
+	if err := sp.validate(); err != nil {
+		return nil, err
+	}
+	l, err := New(w, SRPTHold)
+	if err != nil {
+		return nil, err
+	}
+	l.c.reducePrice = newPriceCurve(sp)
+	return l, nil
+}

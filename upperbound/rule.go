@@ -131,6 +131,9 @@ type clair struct {
 	// chained: some job arrives when its parent completes, so its arrival
 	// is known only during the run.
 	chained bool
+	// reducePrice, when set, prices a reduce slot's idle time for
+	// srpt-hold's holds (Options.Prices).
+	reducePrice *priceCurve
 }
 
 type nodeKindKey struct {

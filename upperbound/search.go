@@ -44,6 +44,11 @@ type Options struct {
 	// srpt-hold ends by trying its offsets with the wide jobs demoted by
 	// them (chargedFactors).
 	Waits []float64
+	// Prices, when set, are a relaxation's prices of a reduce slot's time:
+	// srpt-hold's hold over [now, e] then costs at least their integral
+	// there (compare passes the interval Lagrangian's when every slot
+	// weighs the same).
+	Prices *SlotPrices
 }
 
 // Start is a known verified schedule: its name, value and completions.
@@ -109,6 +114,12 @@ func Best(ctx context.Context, w *sim.Workload, p *lowerbound.Problem, o Options
 				return nil, fmt.Errorf("upperbound: job %d's wait is %v, not a finite value", j, wt)
 			}
 		}
+	}
+	if o.Prices != nil {
+		if err := o.Prices.validate(); err != nil {
+			return nil, err
+		}
+		e.c.reducePrice = newPriceCurve(o.Prices)
 	}
 	if o.TimeLimit > 0 {
 		e.deadline = time.Now().Add(o.TimeLimit)

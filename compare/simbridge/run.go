@@ -346,6 +346,9 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	if !o.NoUpper {
 		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
 		uo.Waits = waits
+		if out.Bounds.Lagrange != nil {
+			uo.Prices = ReducePrices(out.Bounds.Lagrange)
+		}
 		for _, run := range runs {
 			if !run.Verified {
 				continue // only a checked schedule may seed the search
@@ -562,6 +565,23 @@ func recordedRun(w *sim.Workload, rec *trace.Recorded) compare.Run {
 		}
 	}
 	return run
+}
+
+// ReducePrices are the interval Lagrangian's prices of a reduce slot's
+// time at its certificate (the reduce row; the one row when slots are
+// fungible), for srpt-hold's holds (upperbound.Options.Prices). Only when
+// the certificate weighs every slot 1 (Weighting 0, always so on identical
+// nodes): under a speed weighting a row prices weighted slot-time, not a
+// slot's, and the prices are left out (nil).
+func ReducePrices(c *lowerbound.LagrangeCertificate) *upperbound.SlotPrices {
+	if c == nil || c.Weighting != 0 || len(c.Lambda) == 0 {
+		return nil
+	}
+	row := c.Lambda[len(c.Lambda)-1]
+	if len(c.Breakpoints) != len(row)+1 {
+		return nil
+	}
+	return &upperbound.SlotPrices{Breakpoints: c.Breakpoints, Reduce: row}
 }
 
 // chargedWaits are the waits beyond their critical paths that the interval

@@ -128,11 +128,14 @@
 // (s9h26upper): the held jobs' own turnaround counts as much as anyone's.
 //
 // srpt-hold also waits for a local map slot: when srpt's next map would
-// run away from its block and is its job's last, and a map slot on a node
-// holding the block frees within the non-local penalty, the map is left to
-// that slot and the free one goes to the next job (offerMaps; only while at
-// most R/5 jobs have a reduce waiting, or the job has none: beyond that an
-// earlier map end does not start the reduce sooner). On the FB-2009 day at
-// 20 nodes it took 0.26 s off the search's best mean turnaround
-// (docs/results.md, issue 26, s25maps).
+// run away from its block and is its job's last, or its job's maps fit in
+// one wave of the map slots (they run at once, so any of them may end the
+// map phase), and a map slot on a node holding the block frees within the
+// non-local penalty, the map is left to that slot and the free one goes to
+// the next job (offerMaps; only while at most R/5 jobs have a reduce
+// waiting, or the job has none: beyond that an earlier map end does not
+// start the reduce sooner). On the FB-2009 day at 20 nodes the last map
+// alone took 0.26 s off the search's best mean turnaround (s25maps), every
+// map of a one-wave job 0.05 s more, and less at 10, 40 and 100 nodes
+// (docs/results.md, issue 26, s26local).
 package upperbound

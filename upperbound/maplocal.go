@@ -7,17 +7,18 @@ import (
 )
 
 // mapLocal is srpt-hold's bookkeeping for its maps' locality: a job's last
-// map that srpt would start away from its block is left to a slot on a
-// node holding the block when one frees sooner than the non-local penalty
-// (offerMaps). On the FB-2009 day at 20 nodes (3 replicas), 4634 of the
-// 5369 jobs with one reduce or none and one wave of maps ended their map
-// phase with a non-local map, 0.42 s of the mean turnaround
-// (docs/results.md, issue 26, s25maps).
+// map, or any map of a job whose maps fit in one wave (waitsLocal), that
+// srpt would start away from its block is left to a slot on a node holding
+// the block when one frees sooner than the non-local penalty (offerMaps).
+// On the FB-2009 day at 20 nodes (3 replicas), 4634 of the 5369 jobs with
+// one reduce or none and one wave of maps ended their map phase with a
+// non-local map, 0.42 s of the mean turnaround (docs/results.md, issue 26,
+// s25maps).
 type mapLocal struct {
 	// ends are, per node, the foreseen ends of its running maps not yet
 	// promised to a passed-over job (ends in the past are dropped as met).
 	ends [][]float64
-	// until is, per job, when the local slot its last map was left to
+	// until is, per job, when the local slot its waiting map was left to
 	// frees (−1: none): until then srpt's map order passes over it on
 	// nodes without its block.
 	until []float64
@@ -46,10 +47,11 @@ func (m *mapLocal) launchedMap(x int, end float64) {
 }
 
 // offerMaps fills node x's free map slots in srpt's order, except that a
-// job whose last map would run away from its block on x is passed over
-// (the slot goes to the next job) when a map slot on a node holding that
-// block frees within the penalty (deferMap): the map then starts there at
-// most that much later and ends sooner than it would have here.
+// job whose next map may wait (waitsLocal) and would run away from its
+// block on x is passed over (the slot goes to the next job) when a map slot
+// on a node holding that block frees within the penalty (deferMap): the map
+// then starts there at most that much later and ends sooner than it would
+// have here.
 func (l *List) offerMaps(s *sim.Sim, x int) {
 	m := l.local
 	now := float64(s.Now())
@@ -71,13 +73,13 @@ func (l *List) offerMaps(s *sim.Sim, x int) {
 
 // deferMap reports whether job j's map t, to run away from its block,
 // should wait for a slot on a node holding the block, and promises it that
-// slot's end: when t is j's last map, the reduce queue is short (or j has
-// no reduce) and such a slot is free now (the engine offers it in this
-// round) or frees within the penalty. The promised end is taken out of the
+// slot's end: when t may wait (waitsLocal), the reduce queue is short (or
+// j has no reduce) and such a slot is free now (the engine offers it in
+// this round) or frees within the penalty. The promised end is taken out of the
 // node's ends, so that one freeing slot is promised once.
 func (l *List) deferMap(s *sim.Sim, j int, t sim.TaskID, now float64) bool {
 	m := l.local
-	if l.st[j].pending[0] != 1 || (l.st[j].pending[1] > 0 && float64(l.reds.Len()) > localReduceQueue*l.c.slots[1]) {
+	if !l.waitsLocal(j) || (l.st[j].pending[1] > 0 && float64(l.reds.Len()) > localReduceQueue*l.c.slots[1]) {
 		return false
 	}
 	best, bestNode, bestIdx := now+float64(l.c.w.Cluster.NonLocalPenalty), -1, -1
@@ -111,7 +113,7 @@ func (l *List) deferMap(s *sim.Sim, j int, t sim.TaskID, now float64) bool {
 }
 
 // launchPassing launches on x a map of the best job not passed over there
-// (one it would run away from its last map's block may be passed over in
+// (one it would run away from a waiting map's block may be passed over in
 // turn), and reports whether it launched one.
 func (l *List) launchPassing(s *sim.Sim, x int, now float64) bool {
 	m := l.local
@@ -138,3 +140,12 @@ func (l *List) launchPassing(s *sim.Sim, x int, now float64) bool {
 
 // mapLocalOn switches the rule (tests: the old schedule to compare with).
 var mapLocalOn = true
+
+// waitsLocal reports whether job j's next map may wait for a local slot:
+// its last map, or any map of a job whose maps fit in one wave of the map
+// slots (its maps run at once, so the latest of them ends its map phase;
+// over the search's seeds 0–4 this was lower than the last map alone at
+// 10, 20, 40 and 100 nodes: docs/results.md, issue 26, s26local).
+func (l *List) waitsLocal(j int) bool {
+	return l.st[j].pending[0] == 1 || float64(len(l.c.dur[0][j])) <= l.c.slots[0]
+}

@@ -47,9 +47,16 @@ func LongestWaits(w *sim.Workload, p *lowerbound.Problem, c []int64) (all, one [
 // TopIndex is the draw of a rank among n longest waits.
 var TopIndex = topIndex
 
-// SetMapLocal switches srpt-hold's wait for a local map slot (offerMaps)
-// on or off: a test compares the two schedules.
-func SetMapLocal(on bool) { mapLocalOn = on }
+// NewHoldNoMapLocal is srpt-hold without its wait for a local map slot
+// (offerMaps): a test compares the two schedules.
+func NewHoldNoMapLocal(w *sim.Workload) (*List, error) {
+	l, err := New(w, SRPTHold)
+	if err != nil {
+		return nil, err
+	}
+	l.noMapLocal = true
+	return l, nil
+}
 
 // NewHoldPriced is srpt-hold with a relaxation's reduce prices
 // (Options.Prices) in its holds' cost.

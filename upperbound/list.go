@@ -37,6 +37,9 @@ type List struct {
 	// from their block).
 	hold  *holdState
 	local *mapLocal
+	// noMapLocal turns srpt-hold's wait for a local map slot off (tests:
+	// the schedule without it, to compare with).
+	noMapLocal bool
 	// holdFirstFree makes srpt-hold judge a hold as s13up's rule did: the
 	// candidate's wait saved up to the first reduce slot to free, no rival
 	// ranked before it, no candidate with maps left, no hold given up to
@@ -200,7 +203,7 @@ func (l *List) Init(s *sim.Sim) error {
 	l.hold, l.local = nil, nil
 	if l.rule == SRPTHold && l.c.holdable() {
 		l.initHold()
-		if l.c.w.Cluster.NonLocalPenalty > 0 && mapLocalOn {
+		if l.c.w.Cluster.NonLocalPenalty > 0 && !l.noMapLocal {
 			l.initMapLocal()
 		}
 	}

@@ -138,9 +138,6 @@ func (l *List) launchPassing(s *sim.Sim, x int, now float64) bool {
 	}
 }
 
-// mapLocalOn switches the rule (tests: the old schedule to compare with).
-var mapLocalOn = true
-
 // waitsLocal reports whether job j's next map may wait for a local slot:
 // its last map, or any map of a job whose maps fit in one wave of the map
 // slots (its maps run at once, so the latest of them ends its map phase;

@@ -34,10 +34,11 @@ func TestHoldWaitsForLocalMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer upperbound.SetMapLocal(true)
-	upperbound.SetMapLocal(false)
-	before := runRule(t, w, p, upperbound.SRPTHold)
-	upperbound.SetMapLocal(true)
+	off, err := upperbound.NewHoldNoMapLocal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runPolicy(t, w, p, off)
 	after := runRule(t, w, p, upperbound.SRPTHold)
 	if before != 52150 || after != 52050 {
 		t.Errorf("srpt-hold's mean turnaround %g ms without the local wait, %g with it; want 52150, 52050", before, after)

@@ -28,11 +28,16 @@ func NewWithOffsets(w *sim.Workload, r Rule, offset []float64) (*List, error) {
 // wait saved up to the first reduce slot to free; see List.holdFirstFree):
 // the rule the finer estimate is tested against.
 func NewHoldFirstFree(w *sim.Workload) (*List, error) {
+	return newHoldWith(w, func(l *List) { l.holdFirstFree = true })
+}
+
+// newHoldWith is srpt-hold on w with one of its switches set by set.
+func newHoldWith(w *sim.Workload, set func(*List)) (*List, error) {
 	l, err := New(w, SRPTHold)
 	if err != nil {
 		return nil, err
 	}
-	l.holdFirstFree = true
+	set(l)
 	return l, nil
 }
 
@@ -50,12 +55,7 @@ var TopIndex = topIndex
 // NewHoldNoMapLocal is srpt-hold without its wait for a local map slot
 // (offerMaps): a test compares the two schedules.
 func NewHoldNoMapLocal(w *sim.Workload) (*List, error) {
-	l, err := New(w, SRPTHold)
-	if err != nil {
-		return nil, err
-	}
-	l.noMapLocal = true
-	return l, nil
+	return newHoldWith(w, func(l *List) { l.noMapLocal = true })
 }
 
 // NewHoldPriced is srpt-hold with a relaxation's reduce prices
@@ -64,10 +64,5 @@ func NewHoldPriced(w *sim.Workload, sp *SlotPrices) (*List, error) {
 	if err := sp.validate(); err != nil {
 		return nil, err
 	}
-	l, err := New(w, SRPTHold)
-	if err != nil {
-		return nil, err
-	}
-	l.c.reducePrice = newPriceCurve(sp)
-	return l, nil
+	return newHoldWith(w, func(l *List) { l.c.reducePrice = newPriceCurve(sp) })
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/mrbound/mrbound/compare/simbridge"
+	"github.com/mrbound/mrbound/lowerbound"
 	"github.com/mrbound/mrbound/sim"
 	"github.com/mrbound/mrbound/upperbound"
 )
@@ -30,10 +31,7 @@ func TestHoldWaitsForLocalMap(t *testing.T) {
 		{Arrival: 0, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{mapOn(1000, 0), mapOn(1300, 1)}, Reduces: []sim.TaskSpec{{Work: 100000}}},
 		{Arrival: 500, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{mapOn(1000, 1)}, Reduces: []sim.TaskSpec{{Work: 1000}}},
 	}
-	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := idealProblem(t, w)
 	off, err := upperbound.NewHoldNoMapLocal(w)
 	if err != nil {
 		t.Fatal(err)
@@ -67,11 +65,18 @@ func TestHoldWaitsForLocalMapsOfOneWave(t *testing.T) {
 		{Arrival: 0, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{mapOn(1000, 0), mapOn(1300, 1), mapOn(1300, 2)}, Reduces: []sim.TaskSpec{{Work: 100000}}},
 		{Arrival: 500, Deadline: sim.NoDeadline, Parent: -1, Maps: []sim.TaskSpec{mapOn(200, 1), mapOn(200, 2)}, Reduces: []sim.TaskSpec{{Work: 1000}}},
 	}
+	p := idealProblem(t, w)
+	if got := runRule(t, w, p, upperbound.SRPTHold); got != 51650 {
+		t.Errorf("srpt-hold's mean turnaround %g ms; want 51650 (both of S's maps on their blocks)", got)
+	}
+}
+
+// idealProblem is w's problem in ideal mode.
+func idealProblem(t *testing.T, w *sim.Workload) *lowerbound.Problem {
+	t.Helper()
 	p, err := simbridge.Problem(w, simbridge.IdealOptions(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := runRule(t, w, p, upperbound.SRPTHold); got != 51650 {
-		t.Errorf("srpt-hold's mean turnaround %g ms; want 51650 (both of S's maps on their blocks)", got)
-	}
+	return p
 }

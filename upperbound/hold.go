@@ -176,8 +176,9 @@ func (l *List) offerReduces(s *sim.Sim, x int) {
 // F, so the hold saves it F − e (holdSaving: the saving of its completion
 // when it has more reduces, less srpt's choice's loss when this reduce is
 // its last); it may cost δ = e − now to each of the n jobs with a reduce
-// waiting. It holds for the candidate of the largest saving beyond
-// holdCost·δ·n/√R (R reduce slots), among the jobs srpt
+// waiting. It holds for the candidate of the largest saving beyond the
+// idle slot's cost (idleCost: holdCost·δ·n/√R, R reduce slots, or a
+// relaxation's prices over δ when more), among the jobs srpt
 // will rank before j once their reduce is ready (readyKey; rivals are
 // ranked so too) whose reduce will be ready before any reduce slot
 // frees: those whose maps are all launched (ready at their last map's
@@ -240,12 +241,11 @@ func (l *List) tryHold(s *sim.Sim, x int) bool {
 	best, bestGain, bestE := -1, 0.0, 0.0
 	for _, cd := range h.cands {
 		i, e := cd.job, cd.ready
-		var gain float64
-		if l.holdFirstFree {
-			gain = (f - e) - l.idleCost(now, e, c)
-		} else {
-			gain = l.holdSaving(i, j, e, now, own, c) - l.idleCost(now, e, c)
+		saving := f - e
+		if !l.holdFirstFree {
+			saving = l.holdSaving(i, j, e, now, own, c)
 		}
+		gain := saving - l.idleCost(now, e, c)
 		if l.holdBias != nil {
 			gain += l.holdBias[i]
 		}

@@ -118,20 +118,20 @@ func (l *List) deferMap(s *sim.Sim, j int, t sim.TaskID, now float64) bool {
 func (l *List) launchPassing(s *sim.Sim, x int, now float64) bool {
 	m := l.local
 	for {
-		c, ct := -1, sim.TaskID(-1)
+		c, ct, cLocal := -1, sim.TaskID(-1), false
 		for i := range l.maps.Len() {
 			o := l.maps.at(i)
 			if c >= 0 && !l.maps.less(o, c) {
 				continue
 			}
 			if t, local, ok := s.PickMap(o, x); ok && s.Fits(t, x) && (local || m.until[o] < now) {
-				c, ct = o, t
+				c, ct, cLocal = o, t, local
 			}
 		}
 		if c < 0 {
 			return false
 		}
-		if t, local, _ := s.PickMap(c, x); !local && l.deferMap(s, c, t, now) {
+		if !cLocal && l.deferMap(s, c, ct, now) {
 			continue
 		}
 		return l.launch(s, x, c, ct)

@@ -434,15 +434,7 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (
 			st := &e.c.jobs[j]
 			cand[j] += sign * rng.Float64() * max(st.work[0]+st.work[1], 1)
 		}
-		pol, err := newList(e.c, start.rule, start.fast)
-		if err != nil {
-			return nil, err
-		}
-		pol.offset = cand
-		if holds {
-			pol.holdBias, pol.holdScale = candHold.bias, candHold.scale
-		}
-		sc, res, err := e.simulate(pol)
+		sc, res, err := e.runOffsets(start, cand, candHold)
 		if err != nil {
 			return nil, err
 		}
@@ -463,14 +455,7 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (
 		if e.stop() {
 			break
 		}
-		cand := e.charge(cur, k)
-		pol, err := newList(e.c, start.rule, start.fast)
-		if err != nil {
-			return nil, err
-		}
-		pol.offset = cand
-		pol.holdBias, pol.holdScale = hm.bias, hm.scale
-		sc, res, err := e.simulate(pol)
+		sc, res, err := e.runOffsets(start, e.charge(cur, k), hm)
 		if err != nil {
 			return nil, err
 		}
@@ -482,6 +467,19 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (
 		}
 	}
 	return best, nil
+}
+
+// runOffsets simulates start's rule with the key offsets off and
+// srpt-hold's hold moves hm (the zero holdMoves, as for the other rules,
+// changes nothing).
+func (e *evaluator) runOffsets(start *Schedule, off []float64, hm holdMoves) (Schedule, *sim.Result, error) {
+	pol, err := newList(e.c, start.rule, start.fast)
+	if err != nil {
+		return Schedule{}, nil, err
+	}
+	pol.offset = off
+	pol.holdBias, pol.holdScale = hm.bias, hm.scale
+	return e.simulate(pol)
 }
 
 // chargedFactors scale a relaxation's charged waits into srpt-hold's key

@@ -177,12 +177,18 @@ type searcher struct {
 	maxOpen int
 
 	// scratch for the bounds
-	avail      [2][]int64
-	ends       []int64 // listEnd's
-	act        []int32 // fluid's
-	fl         []fluidJob
-	critG, eG  []float64
-	arrG       []int64
+	avail     [2][]int64
+	ends      []int64 // listEnd's
+	act       []int32 // fluid's
+	fl        []fluidJob
+	critG, eG []float64
+	arrG      []int64
+	// dueSum's: the jobs' due dates, their order, the least candidate
+	// per rank, the prefix of jobs and its fluid ends.
+	dueD, tau  []float64
+	dueOrd     []int32
+	dueSub     []fluidJob
+	dueE       []float64
 	candidates [][]cand
 	dec        decideScratch // cannotBeat's (bound_max.go)
 	order      maxOrder      // the maxima's child order at a tie (decide.go)

@@ -119,13 +119,71 @@ func (s *searcher) bound() float64 {
 		}
 		return maxT
 	}
+	// The due-date form (§14i) reads the jobs' own critical paths, so it
+	// goes before they are sorted.
+	due := tailSum + s.dueSum(s.avail[0])
 	s.sortFloats(s.critG)
 	var paired, fluidSum float64
 	for k, e := range s.eG {
 		paired += max(s.critG[k], e+tmin)
 		fluidSum += e
 	}
-	return s.withLag(known+max(paired, fluidSum+tailSum)-sumAG, t0)
+	return s.withLag(known+max(paired, fluidSum+tailSum, due)-sumAG, t0)
+}
+
+// dueSum is a lower bound on Σ_j max(L_j, d_j) over the jobs with maps
+// left (s.fl, their critical paths in s.critG, their fluid SRPT ends
+// sorted in s.eG), d_j = crit_j − tail_j, L_j the job's last map end
+// (§14i): with the jobs sorted by d, e^i the sorted fluid SRPT ends of the
+// first i jobs alone, it is Σ_m min_{i ≥ m} max(d_(i), e^i_(m)). The
+// pairing of sorted ends with sorted critical paths forgets which job ends
+// when; this keeps it for the jobs due by each time.
+func (s *searcher) dueSum(avail []int64) float64 {
+	n := len(s.fl)
+	s.dueD, s.dueOrd, s.tau = s.dueD[:0], s.dueOrd[:0], s.tau[:0]
+	for g := range n {
+		s.dueD = append(s.dueD, s.critG[g]-s.fl[g].tail)
+		// By d, then index: an insertion sort of a few dozen jobs.
+		s.dueOrd = append(s.dueOrd, int32(g))
+		for q := len(s.dueOrd) - 1; q > 0 && s.dueD[s.dueOrd[q-1]] > s.dueD[g]; q-- {
+			s.dueOrd[q], s.dueOrd[q-1] = s.dueOrd[q-1], s.dueOrd[q]
+		}
+	}
+	// The prefix of every job is the whole set, whose ends s.eG holds.
+	dMax := s.dueD[s.dueOrd[n-1]]
+	for _, e := range s.eG {
+		s.tau = append(s.tau, max(dMax, e))
+	}
+	sub := s.dueSub[:0]
+	for i, g := range s.dueOrd[:n-1] {
+		sub = append(sub, s.fl[g])
+		d := s.dueD[g]
+		if s.dueD[s.dueOrd[i+1]] == d {
+			continue // the next prefix has the same d and no later ends
+		}
+		// A prefix's m-th end is no earlier than the whole set's: skip
+		// the fluid when that already gives no rank a better candidate.
+		gain := false
+		for m := range i + 1 {
+			if max(d, s.eG[m]) < s.tau[m] {
+				gain = true
+				break
+			}
+		}
+		if !gain {
+			continue
+		}
+		s.dueE = s.fluidEnds(avail, sub, s.dueE[:0])
+		for m, e := range s.dueE {
+			s.tau[m] = min(s.tau[m], max(d, e))
+		}
+	}
+	s.dueSub = sub
+	var v float64
+	for _, x := range s.tau {
+		v += x
+	}
+	return v
 }
 
 // withLag is the sums' bound b raised to the time-indexed Lagrangian's at

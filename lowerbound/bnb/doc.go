@@ -34,7 +34,9 @@
 // placed start: per job, its critical path over the slots' free times; for
 // the sums, preemptive SRPT of the remaining map work on the slots'
 // availability profile (SRPT's sorted completion times are componentwise
-// least) plus the least reduce tail, and a time-indexed Lagrangian (per-cell
+// least) plus the least reduce tail, the same SRPT run on the jobs due by
+// each time (each job due at its critical path less its tail, §14i), and a
+// time-indexed Lagrangian (per-cell
 // prices of the slots, each job alone bounded by chains of its tasks that
 // never exceed its parallelism; docs/bounds.md §14e, lagsum.go); for the
 // maximum turnaround, EDF feasibility of the same relaxation against the

@@ -184,14 +184,15 @@ type searcher struct {
 	critG, eG []float64
 	arrG      []int64
 	// dueSum's: the jobs' due dates, their order, the least candidate
-	// per rank, the prefix of jobs and its fluid ends.
-	dueD, tau  []float64
-	dueOrd     []int32
-	dueSub     []fluidJob
-	dueE       []float64
-	candidates [][]cand
-	dec        decideScratch // cannotBeat's (bound_max.go)
-	order      maxOrder      // the maxima's child order at a tie (decide.go)
+	// per rank, the prefix of jobs (by due date and by release) and its
+	// fluid ends.
+	dueD, tau      []float64
+	dueOrd         []int32
+	dueSub, dueRel []fluidJob
+	dueE           []float64
+	candidates     [][]cand
+	dec            decideScratch // cannotBeat's (bound_max.go)
+	order          maxOrder      // the maxima's child order at a tie (decide.go)
 	// restartOn makes a better schedule unwind the search (restart) so
 	// that runMax starts again from the root with the tighter deadlines.
 	restartOn, restart bool

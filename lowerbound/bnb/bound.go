@@ -154,23 +154,32 @@ func (s *searcher) dueSum(avail []int64) float64 {
 	for _, e := range s.eG {
 		s.tau = append(s.tau, max(dMax, e))
 	}
-	sub := s.dueSub[:0]
+	sub, rel := s.dueSub[:0], s.dueRel[:0]
+	live := 0
 	for i, g := range s.dueOrd[:n-1] {
 		sub = append(sub, s.fl[g])
+		// rel is the prefix by release, for its last end.
+		rel = append(rel, s.fl[g])
+		for q := len(rel) - 1; q > 0 && rel[q-1].release > rel[q].release; q-- {
+			rel[q], rel[q-1] = rel[q-1], rel[q]
+		}
 		d := s.dueD[g]
 		if s.dueD[s.dueOrd[i+1]] == d {
 			continue // the next prefix has the same d and no later ends
 		}
-		// A prefix's m-th end is no earlier than the whole set's: skip
-		// the fluid when that already gives no rank a better candidate.
-		gain := false
-		for m := range i + 1 {
-			if max(d, s.eG[m]) < s.tau[m] {
-				gain = true
-				break
-			}
+		// A prefix's m-th end is no earlier than the whole set's: when
+		// that already gives no earlier rank a better candidate, only its
+		// last rank can gain, and its last end is the work's end under any
+		// rule that never idles (SRPT is one), without the fluid. A rank
+		// that cannot gain never can later (d grows, τ falls), so live,
+		// the first rank that might, only moves on.
+		for live < i && max(d, s.eG[live]) >= s.tau[live] {
+			live++
 		}
-		if !gain {
+		if live >= i {
+			if max(d, s.eG[i]) < s.tau[i] {
+				s.tau[i] = min(s.tau[i], max(d, workEnd(avail, rel)))
+			}
 			continue
 		}
 		s.dueE = s.fluidEnds(avail, sub, s.dueE[:0])
@@ -178,12 +187,42 @@ func (s *searcher) dueSum(avail []int64) float64 {
 			s.tau[m] = min(s.tau[m], max(d, e))
 		}
 	}
+	s.dueRel = rel
 	s.dueSub = sub
 	var v float64
 	for _, x := range s.tau {
 		v += x
 	}
 	return v
+}
+
+// workEnd is when the work of js (sorted by release) ends on the
+// machine whose speed at t is the number of slots free by t (avail sorted)
+// when it never idles while work is released: the last end of fluid's
+// SRPT, or of any rule that never idles, on js.
+func workEnd(avail []int64, js []fluidJob) float64 {
+	t := math.Inf(-1)
+	k := 0 // the slots free by t
+	for _, f := range js {
+		t = max(t, f.release)
+		w := f.work
+		for {
+			for k < len(avail) && float64(avail[k]) <= t {
+				k++
+			}
+			if k == 0 {
+				t = float64(avail[0])
+				continue
+			}
+			if k == len(avail) || t+w/float64(k) <= float64(avail[k]) {
+				t += w / float64(k)
+				break
+			}
+			w -= (float64(avail[k]) - t) * float64(k)
+			t = float64(avail[k])
+		}
+	}
+	return t
 }
 
 // withLag is the sums' bound b raised to the time-indexed Lagrangian's at

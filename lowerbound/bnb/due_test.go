@@ -1,10 +1,12 @@
 package bnb
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/mrbound/mrbound/lowerbound"
@@ -105,4 +107,29 @@ func TestDueBoundBelowExact(t *testing.T) {
 		t.Fatal("the due-date form was never the largest part of the bound")
 	}
 	t.Logf("the due-date form led the bound at %d nodes", due)
+}
+
+// TestWorkEndIsFluidsLast: workEnd gives the SRPT fluid's last end (up to
+// float rounding) on 20,000 seeded slot lists and job sets — ties of free
+// times, releases before and after them, all slots free late.
+func TestWorkEndIsFluidsLast(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 15))
+	for it := range 20_000 {
+		avail := make([]int64, 1+r.IntN(8))
+		for i := range avail {
+			avail[i] = int64(r.IntN(1 + 5*r.IntN(20)))
+		}
+		slices.Sort(avail)
+		js := make([]fluidJob, 1+r.IntN(8))
+		for i := range js {
+			js[i] = fluidJob{release: float64(r.IntN(80)), work: float64(1 + r.IntN(40))}
+		}
+		_, ends := fluid(avail, slices.Clone(js), srpt, make([]int32, 2*len(js)), nil)
+		byRelease := slices.Clone(js)
+		slices.SortStableFunc(byRelease, func(a, b fluidJob) int { return cmp.Compare(a.release, b.release) })
+		want, got := ends[len(ends)-1], workEnd(avail, byRelease)
+		if math.Abs(got-want) > 1e-9*max(1, want) {
+			t.Fatalf("case %d: workEnd(%v, %+v) = %v, the fluid's last end %v", it, avail, byRelease, got, want)
+		}
+	}
 }

@@ -74,11 +74,13 @@
 //     search starts from the rule's own schedule and keeps its dynamics; a
 //     move changes one job's offset by up to its work, often promoting the
 //     job that waited longest beyond its critical path (around srpt-hold
-//     one of the 16 longest waits among the jobs that fit in one wave of
-//     the cluster's slots, the longest most often); around srpt-hold
-//     half the moves change its hold decisions instead — a job's bias on
-//     the wait a hold for it saves (often raised for the one-reduce job
-//     that waited longest) or a factor of ½–2 on every hold's cost; given
+//     always one of the 16 longest waits among the jobs that fit in one
+//     wave of the cluster's slots, the longest most often, when the
+//     instance is large enough to rank them); around srpt-hold half the
+//     moves change its hold decisions instead — a job's bias on the wait a
+//     hold for it saves (on such instances raised for one of the
+//     one-reduce jobs that waited longest) or a factor of ½–2 on every
+//     hold's cost; given
 //     the waits a relaxation charges the jobs (Options.Waits: compare
 //     passes the interval Lagrangian's), its last three runs add ½, ¾ and
 //     1 times each wait to the offsets of the jobs wider than the reduce

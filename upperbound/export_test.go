@@ -66,3 +66,35 @@ func NewHoldPriced(w *sim.Workload, sp *SlotPrices) (*List, error) {
 	}
 	return newHoldWith(w, func(l *List) { l.c.reducePrice = newPriceCurve(sp) })
 }
+
+// OffsetMoves draws n of the search's offset moves around srpt-hold, given
+// the completions c and the longest waits top: each move's job and
+// direction (−1 promotes it).
+func OffsetMoves(w *sim.Workload, p *lowerbound.Problem, c []int64, top []int, seed uint64, n int) (jobs []int, signs []float64) {
+	e := &evaluator{w: w, p: p, c: newClair(w)}
+	rng := sim.NewStream(seed, "moves")
+	for range n {
+		j, sign := e.offsetMove(rng, c, top)
+		jobs, signs = append(jobs, j), append(signs, sign)
+	}
+	return jobs, signs
+}
+
+// HoldBiasMoves draws n of the search's hold moves from srpt-hold's own
+// decisions, given the completions c and the one-reduce jobs that waited
+// longest, topOne: for each move that changed a job's bias (not the cost
+// factor), the job and the change.
+func HoldBiasMoves(w *sim.Workload, p *lowerbound.Problem, c []int64, topOne []int, seed uint64, n int) (jobs []int, changes []float64) {
+	e := &evaluator{w: w, p: p, c: newClair(w)}
+	rng := sim.NewStream(seed, "moves")
+	start := holdMoves{bias: make([]float64, len(w.Jobs)), scale: 1}
+	for range n {
+		m := e.holdMove(rng, start, c, topOne)
+		for j, b := range m.bias {
+			if b != 0 {
+				jobs, changes = append(jobs, j), append(changes, b)
+			}
+		}
+	}
+	return jobs, changes
+}

@@ -431,6 +431,45 @@ func TestHoldWeighsLastReduce(t *testing.T) {
 // the two longest waits are the small jobs 63 and 62, and the two longest
 // among the one-reduce jobs 65 (5 maps) and 63.
 func TestLongestWaitsFitOneWave(t *testing.T) {
+	w, p, c := longWaitsCase(t)
+	all, one := upperbound.LongestWaits(w, p, c)
+	if !slices.Equal(all, []int{63, 62}) || !slices.Equal(one, []int{65, 63}) {
+		t.Errorf("longest waits %v, one-reduce %v; want [63 62] and [65 63]", all, one)
+	}
+}
+
+// TestMovesDrawLongestWaits: on TestLongestWaitsFitOneWave's instance,
+// where the search around srpt-hold has its longest waits, every offset
+// move promotes one of them and every hold move that changes a bias
+// raises that of one of the one-reduce jobs that waited longest: no move
+// on a random job, which on the FB-2009 day at 20 nodes never improved
+// and left the schedule as it was in 85 of 92 runs (docs/results.md,
+// issue 26, s27margin).
+func TestMovesDrawLongestWaits(t *testing.T) {
+	w, p, c := longWaitsCase(t)
+	all, one := upperbound.LongestWaits(w, p, c)
+	jobs, signs := upperbound.OffsetMoves(w, p, c, all, 27, 200)
+	for i, j := range jobs {
+		if !slices.Contains(all, j) || signs[i] != -1 {
+			t.Fatalf("offset move %d: job %d, direction %g; want one of %v promoted", i, j, signs[i], all)
+		}
+	}
+	jobs, changes := upperbound.HoldBiasMoves(w, p, c, one, 27, 200)
+	if len(jobs) < 100 {
+		t.Errorf("%d of 200 hold moves changed a bias; want about 150", len(jobs))
+	}
+	for i, j := range jobs {
+		if !slices.Contains(one, j) || changes[i] < 0 {
+			t.Fatalf("hold move: job %d's bias changed by %g; want one of %v raised", j, changes[i], one)
+		}
+	}
+}
+
+// longWaitsCase: two nodes of 2 map and 1 reduce slots run 64 jobs of one
+// map and one reduce, one with 3 reduces and one with 5 maps, with
+// completions that make a job's index its rank in waiting.
+func longWaitsCase(t *testing.T) (*sim.Workload, *lowerbound.Problem, []int64) {
+	t.Helper()
 	w := &sim.Workload{Name: "one wave"}
 	for range 2 {
 		w.Cluster.Nodes = append(w.Cluster.Nodes, sim.Node{MapSlots: 2, ReduceSlots: 1})
@@ -457,10 +496,7 @@ func TestLongestWaitsFitOneWave(t *testing.T) {
 	for j := range c {
 		c[j] = p.Jobs[j].Arrival + int64(j+1)*1_000_000 // 1,000 s apart: more than any critical path
 	}
-	all, one := upperbound.LongestWaits(w, p, c)
-	if !slices.Equal(all, []int{63, 62}) || !slices.Equal(one, []int{65, 63}) {
-		t.Errorf("longest waits %v, one-reduce %v; want [63 62] and [65 63]", all, one)
-	}
+	return w, p, c
 }
 
 // TestTopIndexHalves: the rank of a longest wait is 0 half the time, 1 a

@@ -393,10 +393,12 @@ func (e *evaluator) searchOrder(rng *rand.Rand, c []int64, fast bool, budget int
 // rule's own schedule and keeps its dynamics — replaying the rule's
 // completion order as a static order loses them (on the FB-2009 day at 20
 // nodes, srpt gives 125.5 s and its completion order 139.9 s). A move
-// changes one job's offset by up to its total work: half the time the job
-// that waited longest beyond its critical path among a sample (promoted),
-// otherwise a random job either way. A candidate is kept when its value is
-// no worse and checked only when it beats the best so far.
+// changes one job's offset by up to its total work (offsetMove): around
+// srpt-hold on instances large enough to rank the longest waits, one of
+// them promoted; otherwise half the time the job that waited longest
+// beyond its critical path among a sample (promoted), else a random job
+// either way. A candidate is kept when its value is no worse and checked
+// only when it beats the best so far.
 func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (*Schedule, error) {
 	n := len(e.c.jobs)
 	cur := make([]float64, n)
@@ -520,17 +522,18 @@ type holdMoves struct {
 // holdMove changes srpt-hold's decisions: a quarter of the time the cost
 // of every hold, by a factor between ½ and 2 (the cost's weight was chosen
 // on average; an instance may want more or fewer holds); otherwise one
-// job's bias — half the time raised by up to its wait beyond its critical
-// path, for one of the one-reduce jobs that waited longest (topOne, or the
-// longest in a sample: a hold for it may have been judged just not worth
-// it), otherwise a random job's, either way by up to its critical path.
+// job's bias, raised by up to its wait beyond its critical path for one of
+// the one-reduce jobs that waited longest (topOne: a hold for it may have
+// been judged just not worth it) — or, on instances too small to rank
+// them (topOne empty), half the time so for the longest in a sample and
+// otherwise a random job's, either way by up to its critical path.
 func (e *evaluator) holdMove(rng *rand.Rand, cur holdMoves, c []int64, topOne []int) holdMoves {
 	if rng.IntN(4) == 0 {
 		return holdMoves{bias: cur.bias, scale: cur.scale * math.Exp2(2*rng.Float64()-1)}
 	}
 	out := holdMoves{bias: slices.Clone(cur.bias), scale: cur.scale}
 	n := len(e.c.jobs)
-	if rng.IntN(2) == 0 {
+	if len(topOne) > 0 || rng.IntN(2) == 0 {
 		best := -1
 		if len(topOne) > 0 {
 			best = topOne[rng.IntN(len(topOne))]
@@ -626,17 +629,24 @@ func (e *evaluator) longestWaits(c []int64) (all, one []int) {
 }
 
 // offsetMove picks the job whose offset a move changes and the direction
-// (−1 promotes it): half the time a random job either way, otherwise one
-// promoted — one of top when given (the longest waits, around srpt-hold,
-// drawn by topIndex), else the job that waited longest beyond its critical
-// path among a sample.
+// (−1 promotes it): one of top when given (the longest waits, around
+// srpt-hold, drawn by topIndex), promoted; otherwise half the time a
+// random job either way, else the job that waited longest beyond its
+// critical path among a sample, promoted. Where the longest waits are
+// ranked, a random job's move (half the offset moves, and half the hold
+// moves' biases) is wasted: on the FB-2009 day at 20 nodes, over seeds
+// 0–4, none of 92 such runs improved and 85 left the value as it was
+// (at 40 nodes 3 of 92 improved, by 0.008 s in all), while the
+// promotions of the longest waits improved 20 of 41 runs; without them
+// Best's mean over those seeds was 415.29 s instead of 415.95 s at 10
+// nodes (docs/results.md, issue 26, s27margin).
 func (e *evaluator) offsetMove(rng *rand.Rand, c []int64, top []int) (int, float64) {
 	n := len(e.c.jobs)
-	if rng.IntN(2) == 0 {
-		return rng.IntN(n), float64(1 - 2*rng.IntN(2))
-	}
 	if len(top) > 0 {
 		return top[topIndex(rng, len(top))], -1
+	}
+	if rng.IntN(2) == 0 {
+		return rng.IntN(n), float64(1 - 2*rng.IntN(2))
 	}
 	best, bestEx := -1, 0.0
 	for range min(n, 16) {

@@ -84,7 +84,10 @@
 //     the waits a relaxation charges the jobs (Options.Waits: compare
 //     passes the interval Lagrangian's), its last three runs add ½, ¾ and
 //     1 times each wait to the offsets of the jobs wider than the reduce
-//     slots (chargedFactors);
+//     slots (chargedFactors) — or, with Options.ChargedFirst (compare sets
+//     it when the Lagrangian decides the bound), its first three, the best
+//     of them becoming the search's start when no worse than srpt-hold's
+//     schedule, so that the later moves build on the demotion;
 //   - otherwise over static job orders, starting from the
 //     completion order of the best schedule (a construction's or a verified
 //     policy run's): a move shifts one job — often the one that decides the

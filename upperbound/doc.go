@@ -85,7 +85,8 @@
 //     passes the interval Lagrangian's), its last three runs add ½, ¾ and
 //     1 times each wait to the offsets of the jobs wider than the reduce
 //     slots (chargedFactors) — or, with Options.ChargedFirst (compare sets
-//     it when the Lagrangian decides the bound), its first three, the best
+//     it when the Lagrangian decides the bound on an instance large
+//     enough to rank the longest waits, RanksWaits), its first three, the best
 //     of them becoming the search's start when no worse than srpt-hold's
 //     schedule, so that the later moves build on the demotion;
 //   - otherwise over static job orders, starting from the

@@ -346,14 +346,7 @@ func Compare(ctx context.Context, name string, w *sim.Workload, policies []Named
 	if !o.NoUpper {
 		uo := upperbound.Options{Metric: m, Sim: o.Sim, Evaluations: o.UpperEvaluations, TimeLimit: o.UpperTimeLimit, Seed: o.Sim.Seed}
 		uo.Waits = waits
-		// The charged waits lead the search only where the Lagrangian
-		// decides the bound and the instance is large enough for the
-		// search to rank the longest waits: elsewhere (the FB-2009 day at
-		// 10 nodes, where a simple bound is higher; a 12-job instance of
-		// bench/looseside) they guided the search worse (docs/results.md,
-		// issue 26, s27margin).
-		uo.ChargedFirst = waits != nil && out.Bounds.Get(m).By == lowerbound.LagrangeComponent &&
-			upperbound.RanksWaits(len(w.Jobs))
+		uo.ChargedFirst = chargedFirst(waits, out.Bounds.Get(m).By, len(w.Jobs))
 		if out.Bounds.Lagrange != nil {
 			uo.Prices = ReducePrices(out.Bounds.Lagrange)
 		}
@@ -607,4 +600,15 @@ func chargedWaits(p *lowerbound.Problem, o lowerbound.LagrangeOptions, b *lowerb
 		waits[j] = jo.Turnaround - b.CriticalPath[j]
 	}
 	return waits, nil
+}
+
+// chargedFirst reports whether the offline search begins with the runs
+// that demote the wide jobs by the charged waits (upperbound's
+// Options.ChargedFirst): only where the Lagrangian that charged them
+// decides the bound (by) and the instance of n jobs is large enough for the
+// search to rank the longest waits. Elsewhere they guided the search worse:
+// the FB-2009 day at 10 nodes, where a simple bound is higher, and a 12-job
+// instance of bench/looseside (docs/results.md, issue 26, s27margin).
+func chargedFirst(waits []float64, by string, n int) bool {
+	return waits != nil && by == lowerbound.LagrangeComponent && upperbound.RanksWaits(n)
 }

@@ -100,3 +100,28 @@ func TestCompareChargesWideJobs(t *testing.T) {
 		}
 	}
 }
+
+// TestChargedFirstOnlyWhereRanked: the charged start is asked for only with
+// waits, where the Lagrangian decides the bound, and on an instance large
+// enough for the search to rank the longest waits (a small one lost with
+// it, docs/results.md, issue 26, s27margin).
+func TestChargedFirstOnlyWhereRanked(t *testing.T) {
+	waits := []float64{1, 2}
+	for _, c := range []struct {
+		waits []float64
+		by    string
+		n     int
+		want  bool
+	}{
+		{waits, lowerbound.LagrangeComponent, 5894, true},
+		{waits, lowerbound.LagrangeComponent, 64, true},
+		{waits, lowerbound.LagrangeComponent, 63, false},
+		{waits, lowerbound.LagrangeComponent, 12, false},
+		{waits, "srpt-reduces-from-heads", 5894, false},
+		{nil, lowerbound.LagrangeComponent, 5894, false},
+	} {
+		if got := chargedFirst(c.waits, c.by, c.n); got != c.want {
+			t.Errorf("chargedFirst(waits %v, by %q, %d jobs) = %v, want %v", c.waits != nil, c.by, c.n, got, c.want)
+		}
+	}
+}

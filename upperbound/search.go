@@ -477,18 +477,14 @@ func (e *evaluator) searchOffsets(rng *rand.Rand, start *Schedule, budget int) (
 		cur, hm, curC, curVal = cand, candHold, sc.Completion, sc.Value
 		ranked = false
 	}
-	for _, k := range chargedFactors[:charged] {
-		if e.stop() {
-			break
-		}
-		sc, res, err := e.runOffsets(start, e.charge(cur, k), hm)
+	if charged > 0 {
+		off, sc, res, err := e.chargedRuns(start, cur, hm, charged)
 		if err != nil {
 			return nil, err
 		}
-		if sc.CheckError == "" && sc.Value < bestVal {
+		if off != nil && sc.Value < bestVal {
 			if e.verify(&sc, res); sc.Verified {
-				b := sc
-				best, bestVal = &b, sc.Value
+				best = &sc
 			}
 		}
 	}

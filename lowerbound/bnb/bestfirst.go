@@ -209,22 +209,6 @@ func (s *searcher) bestFirst(limit int64, maxOpen int) (float64, bool) {
 			undos = append(undos, s.apply(&cands[len(cands)-1]))
 			at = append(at, path[q])
 		}
-		if s.arriveLazy && s.placed < s.nTasks {
-			// The whole-task bound at a job's start (§14j), once a node is
-			// popped rather than for every child made: when it raises the
-			// node's bound past the grid step, the node goes back open.
-			s.arriveOn = true
-			nb := s.bound()
-			s.arriveOn = false
-			if s.ceilGrid(nb) > s.ceilGrid(o.lb) {
-				s.nodes--
-				if !s.prune(nb) {
-					o.lb = nb
-					h.push(o)
-				}
-				continue
-			}
-		}
 		if mm != nil && s.placed < s.nTasks {
 			s.vbuf = s.vector(s.vbuf)
 		}

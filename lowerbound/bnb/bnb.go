@@ -86,10 +86,6 @@ type Options struct {
 	// node replayed from the root, the bound's kernels as first written):
 	// the tests require the same Result from both.
 	plain bool
-	// arrive adds the whole-task bound at a job's start (§14j).
-	arrive bool
-	// arriveLazy: the same bound, on a best-first node when it is popped.
-	arriveLazy bool
 }
 
 // Placement is one task of the schedule found: map (Reduce false) or reduce
@@ -200,11 +196,7 @@ type searcher struct {
 	// restartOn makes a better schedule unwind the search (restart) so
 	// that runMax starts again from the root with the tighter deadlines.
 	restartOn, restart bool
-	plain              bool          // Options.plain
-	arrive             bool          // the whole-task bound at a job's start (§14j)
-	arr                arriveScratch // arriveSum's
-	arriveOn           bool          // arriveSum in bound() now (lazy mode)
-	arriveLazy         bool
+	plain              bool // Options.plain
 }
 
 // Solve runs the branch and bound on p for metric m (makespan, total, mean
@@ -228,7 +220,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 			s.twin[j] = -1
 		}
 	}
-	s.ctx, s.metric, s.plain, s.arrive, s.arriveLazy = ctx, m, o.plain, o.arrive, o.arriveLazy
+	s.ctx, s.metric, s.plain = ctx, m, o.plain
 	s.limit = o.NodeLimit
 	if s.limit <= 0 {
 		s.limit = DefaultNodeLimit

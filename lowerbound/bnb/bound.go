@@ -121,11 +121,7 @@ func (s *searcher) bound() float64 {
 	}
 	// The due-date form (§14i) reads the jobs' own critical paths, so it
 	// goes before they are sorted.
-	due := s.dueSum(s.avail[0])
-	if s.arrive || s.arriveOn {
-		due = s.arriveSum(s.avail[0], t0, due)
-	}
-	due += tailSum
+	due := tailSum + s.dueSum(s.avail[0])
 	s.sortFloats(s.critG)
 	var paired, fluidSum float64
 	for k, e := range s.eG {

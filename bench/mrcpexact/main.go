@@ -14,6 +14,12 @@
 // status, value and CPU seconds per solver (the objective is in time units).
 //
 //	nice go run ./bench/mrcpexact -seeds 1,2,3,4,5,6
+//
+// A budget far above compare's needs -max-open too (the best-first
+// phase's nodes made; bnb.DefaultMaxOpen caps them otherwise): seed 5's
+// sums are proven at 3064 s with
+//
+//	taskset -c 0 go run ./bench/mrcpexact -seeds 5 -metrics total-turnaround -search-nodes 100000000 -max-open 400000000 -limit 60m
 //	go run ./bench/mrcpexact -seeds 1 -metrics total-turnaround -model-lp native,highs -limit 3m
 //
 // With -lag-root N it runs no comparison and prints instead, per seed, the
@@ -61,6 +67,7 @@ func main() {
 	metrics := flag.String("metrics", "mean-turnaround,total-turnaround,makespan,max-turnaround", "metrics")
 	limit := flag.Duration("limit", 0, "time limit of the whole-stream solve and the search (0: compare's defaults, simbridge.DefaultOptimumTimeLimit and SearchSafetyLimit; -model-lp's LPs then get the former)")
 	nodes := flag.Int64("search-nodes", 0, "node limit of the branch and bound (0: simbridge.DefaultSearchNodes, -1: none)")
+	maxOpen := flag.Int("max-open", 0, "most nodes the branch and bound's best-first phase makes (0: bnb.DefaultMaxOpen; raise it with -search-nodes)")
 	lp := flag.String("model-lp", "", "for the turnaround metrics, also print the size of the whole-stream MILP (with the best verified schedule as incumbent) and solve its LP relaxation with these solvers (e.g. native,highs) within -limit")
 	slot := flag.Bool("slot", false, "total turnaround only: after each comparison also print compare's certified bound before the search, the branch and bound's root bound and lowerbound.SlotColumns (docs/bounds.md §4h, HiGHS) with compare's best verified schedule as incumbent")
 	lagRoot := flag.Int("lag-root", 0, "instead of compare, print per seed the sums' time-indexed Lagrangian at the root: the subgradient's value and the column generation's after at most this many LP solves (docs/bounds.md §14g), the master's value and the CPU of each")
@@ -76,7 +83,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*seeds, *jobs, *lambda, *metrics, *limit, *nodes, *lp, *slot); err != nil {
+	if err := run(*seeds, *jobs, *lambda, *metrics, *limit, *nodes, *maxOpen, *lp, *slot); err != nil {
 		fmt.Fprintln(os.Stderr, "mrcpexact:", err)
 		os.Exit(1)
 	}
@@ -91,7 +98,7 @@ func cpu() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration, nodes int64, lpSolvers string, slot bool) error {
+func run(seeds string, jobs int, lambda float64, metrics string, limit time.Duration, nodes int64, maxOpen int, lpSolvers string, slot bool) error {
 	var models, slots []string
 	fmt.Println("| seed | metric | bound (by) | upper (by) | bracket | search: status, bound, nodes | stream solve: status, bound, wall | compare CPU s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
@@ -113,7 +120,7 @@ func run(seeds string, jobs int, lambda float64, metrics string, limit time.Dura
 				}
 				pols = append(pols, simbridge.Named{Name: n, Policy: p})
 			}
-			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), OptimumJobs: 30, SearchNodes: nodes, Solve: solve.Options{TimeLimit: limit}}
+			o := simbridge.Options{Metric: m, Sim: simbridge.IdealOptions(), OptimumJobs: 30, SearchNodes: nodes, SearchMaxOpen: maxOpen, Solve: solve.Options{TimeLimit: limit}}
 			if m == lowerbound.MeanTurnaround || m == lowerbound.TotalTurnaround {
 				o.Lagrange = &lowerbound.LagrangeOptions{Iterations: 120} // compare's default before s24lag (now a work budget)
 			}

@@ -57,6 +57,11 @@ type Options struct {
 	// mean turnaround a twelfth, and the rest to a best-first phase (with
 	// dives) for a better bound. Its time limit is the MILP's.
 	SearchNodes int64
+	// SearchMaxOpen caps the nodes the search's best-first phase makes
+	// (bnb.Options.MaxOpen: bnb.DefaultMaxOpen when 0, about 16 bytes
+	// each): a budget of SearchNodes far above DefaultSearchNodes needs a
+	// larger one to be spent (bench/mrcpexact -max-open).
+	SearchMaxOpen int
 	// Recorded, when set, is what the real cluster did (a trace's record):
 	// it is reported as one more row, "recorded", verified by the checker
 	// like every run, or not verified with the reason it cannot be.

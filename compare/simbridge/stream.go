@@ -115,7 +115,7 @@ func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o O
 	}
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	bo := bnb.Options{Incumbent: inc, Known: known, NodeLimit: max(1, nodes/2)}
+	bo := bnb.Options{Incumbent: inc, Known: known, NodeLimit: max(1, nodes/2), MaxOpen: o.SearchMaxOpen}
 	if m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround {
 		// The best-first phase raises the sums' bound well above the
 		// depth-first one's, and its dives find better schedules than a

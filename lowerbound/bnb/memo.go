@@ -68,29 +68,44 @@ type memoSet struct {
 	sweepAt int
 }
 
-// memoKey sums the parts of a vector: its last start, its map slots' free
-// times, its reduce slots' and the rest (per-job times and the finished
-// sum). A vector no greater than another has every part no greater.
-type memoKey [4]int64
+// memoKey holds the first components of a vector — its last start and,
+// as far as they go, its sorted map slots' free times and then its reduce
+// slots' — and the sum of the rest (per-job times and the finished sum). A
+// vector no greater than another has every part no greater. The free
+// times one by one: with four sums (the last start, the map slots', the
+// reduce slots', the rest) a third of the entries scanned passed the key
+// and nearly all of those then failed on a single map slot's free time,
+// each a read of the entry's vector elsewhere in memory (s28fast).
+type memoKey [memoKeyLen]int64
 
+// keyClamp clamps x to ±2^61: a non-decreasing map, so that clamped parts
+// keep the order of dominance (the root's last start is math.MinInt64).
+func keyClamp(x int64) int64 { return min(max(x, -1<<61), 1<<61) }
+
+// memoKeyLen is the key's length: one cache line.
+const memoKeyLen = 8
+
+// le reports whether k is no greater than l in every part: no difference
+// l − k is negative. keyOf clamps the parts to ±2^61, so the differences
+// do not overflow; one test of their sign bits, where a chain of
+// comparisons mispredicted a branch at most entries of a bucket.
 func (k *memoKey) le(l *memoKey) bool {
-	return k[0] <= l[0] && k[1] <= l[1] && k[2] <= l[2] && k[3] <= l[3]
+	return (l[0]-k[0])|(l[1]-k[1])|(l[2]-k[2])|(l[3]-k[3])|
+		(l[4]-k[4])|(l[5]-k[5])|(l[6]-k[6])|(l[7]-k[7]) >= 0
 }
 
-// keyOf is v's key, nM and nR the map and reduce slots.
-func keyOf(v []int64, nM, nR int) memoKey {
+// keyOf is v's key.
+func keyOf(v []int64) memoKey {
 	var k memoKey
-	k[0] = v[0]
-	for i, x := range v[1:] {
-		switch {
-		case i < nM:
-			k[1] += x
-		case i < nM+nR:
-			k[2] += x
-		default:
-			k[3] += x
-		}
+	n := min(len(v), memoKeyLen-1)
+	for i, x := range v[:n] {
+		k[i] = keyClamp(x)
 	}
+	var rest int64 // times ≤ 2^50 ms (lowerbound.Problem), at most 6,000 of them
+	for _, x := range v[n:] {
+		rest += x
+	}
+	k[memoKeyLen-1] = keyClamp(rest)
 	return k
 }
 
@@ -163,7 +178,7 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 		return false // a hash collision: other counts hold the bucket
 	}
 	w := set.w
-	kv := keyOf(v, len(s.slots[0]), len(s.slots[1]))
+	kv := keyOf(v)
 	for i := range set.keys[:set.n] {
 		if !set.keys[i].le(&kv) {
 			continue

@@ -367,7 +367,9 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 		}
 		return d, true
 	}
-	s := &searcher{maxOpen: DefaultMaxOpen}
+	// No incumbent yet (Solve sets the caller's): a zero one would close
+	// every node that bound() tests against it.
+	s := &searcher{maxOpen: DefaultMaxOpen, inc: math.MaxInt64}
 	var nk [2]int
 	for j := range p.Jobs {
 		pj := &p.Jobs[j]

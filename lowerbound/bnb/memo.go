@@ -180,7 +180,10 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 	w := set.w
 	kv := keyOf(v)
 	for i := range set.keys[:set.n] {
-		if !set.keys[i].le(&kv) {
+		// set.keys[i].le(&kv), written out: le is past the inliner's budget.
+		k := &set.keys[i]
+		if (kv[0]-k[0])|(kv[1]-k[1])|(kv[2]-k[2])|(kv[3]-k[3])|
+			(kv[4]-k[4])|(kv[5]-k[5])|(kv[6]-k[6])|(kv[7]-k[7]) < 0 {
 			continue
 		}
 		e := set.vals[i*w : (i+1)*w]

@@ -160,6 +160,7 @@ type searcher struct {
 	twin      []int
 	vbuf      []int64
 	dominated int64
+	keyShift  uint // the memo keys' (keyShift)
 
 	inc      int64 // best score so far (math.MaxInt64: none)
 	known    int64 // stop once inc ≤ known
@@ -397,6 +398,7 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 	}
 	s.nTasks = idx
 	s.twin = twins(s.jobs)
+	s.keyShift = keyShift(s)
 	// With identical durations on every node a slot's node never changes a
 	// duration; at most nk[k] slots of kind k are ever busy, so more are
 	// never chosen (each task takes the earliest-free one).

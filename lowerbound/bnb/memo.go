@@ -2,6 +2,7 @@ package bnb
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/mrbound/mrbound/lowerbound"
@@ -70,42 +71,63 @@ type memoSet struct {
 
 // memoKey holds the first components of a vector — its last start and,
 // as far as they go, its sorted map slots' free times and then its reduce
-// slots' — and the sum of the rest (per-job times and the finished sum). A
-// vector no greater than another has every part no greater. The free
-// times one by one: with four sums (the last start, the map slots', the
-// reduce slots', the rest) a third of the entries scanned passed the key
-// and nearly all of those then failed on a single map slot's free time,
-// each a read of the entry's vector elsewhere in memory (s28fast).
-type memoKey [memoKeyLen]int64
+// slots' — and the sum of the rest (per-job times and the finished sum),
+// each shifted right by the searcher's keyShift and clamped to ±2^30. A
+// vector no greater than another has every part no greater, and shifts and
+// clamps keep that order, so a key not below an entry's rules it out. The
+// free times one by one: with four sums (the last start, the map slots',
+// the reduce slots', the rest) a third of the entries scanned passed the
+// key and nearly all of those then failed on a single map slot's free
+// time, each a read of the entry's vector elsewhere in memory; in 32 bits,
+// the scan of a bucket's keys reads half the memory (s28fast).
+type memoKey [memoKeyLen]int32
 
-// keyClamp clamps x to ±2^61: a non-decreasing map, so that clamped parts
-// keep the order of dominance (the root's last start is math.MinInt64).
-func keyClamp(x int64) int64 { return min(max(x, -1<<61), 1<<61) }
-
-// memoKeyLen is the key's length: one cache line.
+// memoKeyLen is the key's length: half a cache line.
 const memoKeyLen = 8
 
+// keyPart is x shifted right by shift and clamped to ±2^30, both
+// non-decreasing maps (the root's last start is math.MinInt64): the
+// difference of two parts fits in 32 bits.
+func keyPart(x int64, shift uint) int32 {
+	return int32(min(max(x>>shift, -1<<30), 1<<30))
+}
+
+// keyShift is the least shift that keeps a key's parts of s's problem
+// within ±2^30: its times are below the latest arrival plus every
+// duration plus a grid step per task (the keys' floors), and the sum of
+// the rest has at most two per job and the finished sum. A larger time
+// is clamped, which keeps keys valid and only filters less.
+func keyShift(s *searcher) uint {
+	var h, maxA int64
+	for _, jb := range s.jobs {
+		maxA = max(maxA, jb.arrival)
+		h += int64(jb.nMaps)*jb.pMap + int64(jb.nReds)*jb.pRed + int64(jb.nMaps+jb.nReds)*s.unit
+	}
+	n := bits.Len64(uint64(h+maxA)) + bits.Len(uint(2*len(s.jobs)+1))
+	return uint(max(0, n-30))
+}
+
 // le reports whether k is no greater than l in every part: no difference
-// l − k is negative. keyOf clamps the parts to ±2^61, so the differences
-// do not overflow; one test of their sign bits, where a chain of
-// comparisons mispredicted a branch at most entries of a bucket.
+// l − k is negative (the parts are within ±2^30, so the differences do
+// not overflow): one test of their sign bits, where a chain of comparisons
+// mispredicted a branch at most entries of a bucket.
 func (k *memoKey) le(l *memoKey) bool {
 	return (l[0]-k[0])|(l[1]-k[1])|(l[2]-k[2])|(l[3]-k[3])|
 		(l[4]-k[4])|(l[5]-k[5])|(l[6]-k[6])|(l[7]-k[7]) >= 0
 }
 
-// keyOf is v's key.
-func keyOf(v []int64) memoKey {
+// keyOf is v's key with parts shifted right by shift.
+func keyOf(v []int64, shift uint) memoKey {
 	var k memoKey
 	n := min(len(v), memoKeyLen-1)
 	for i, x := range v[:n] {
-		k[i] = keyClamp(x)
+		k[i] = keyPart(x, shift)
 	}
 	var rest int64 // times ≤ 2^50 ms (lowerbound.Problem), at most 6,000 of them
 	for _, x := range v[n:] {
 		rest += x
 	}
-	k[memoKeyLen-1] = keyClamp(rest)
+	k[memoKeyLen-1] = keyPart(rest, shift)
 	return k
 }
 
@@ -178,7 +200,7 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 		return false // a hash collision: other counts hold the bucket
 	}
 	w := set.w
-	kv := keyOf(v)
+	kv := keyOf(v, s.keyShift)
 	for i := range set.keys[:set.n] {
 		// set.keys[i].le(&kv), written out: le is past the inliner's budget.
 		k := &set.keys[i]

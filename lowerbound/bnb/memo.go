@@ -11,7 +11,7 @@ import (
 // DefaultMemoEntries is the most partial schedules the memo keeps when
 // Options.MemoEntries is 0. An entry is its dominance vector — a start, a
 // time per slot, two per job between its last map and its last reduce, a
-// sum and an index — and a key of four sums: 130–190 bytes on the 20-job
+// sum and an index — and a key of 32 bytes (memoKey): 130–190 bytes on the 20-job
 // MRCP streams' 4 + 4 slots, so up to about 190 MB (s21sum; the best-first
 // phase of seed 5's sums filled it at 3.7 M expansions, and twice as many
 // entries gave the same bound).
@@ -72,31 +72,35 @@ type memoSet struct {
 // memoKey holds the first components of a vector — its last start and,
 // as far as they go, its sorted map slots' free times and then its reduce
 // slots' — and the sum of the rest (per-job times and the finished sum),
-// each shifted right by the searcher's keyShift and clamped to ±2^30. A
-// vector no greater than another has every part no greater, and shifts and
-// clamps keep that order, so a key not below an entry's rules it out. The
-// free times one by one: with four sums (the last start, the map slots',
-// the reduce slots', the rest) a third of the entries scanned passed the
-// key and nearly all of those then failed on a single map slot's free
-// time, each a read of the entry's vector elsewhere in memory; in 32 bits,
-// the scan of a bucket's keys reads half the memory (s28fast).
-type memoKey [memoKeyLen]int32
+// each shifted right by the searcher's keyShift, clamped to [−2^30, 2^30)
+// and offset by 2^30 into 31 bits, two to a word. A vector no greater than
+// another has every part no greater, and shifts and clamps keep that
+// order, so a key not below an entry's rules it out. The free times one
+// by one: with four sums (the last start, the map slots', the reduce
+// slots', the rest) a third of the entries scanned passed the key and
+// nearly all of those then failed on a single map slot's free time, each a
+// read of the entry's vector elsewhere in memory (s28fast).
+type memoKey [memoKeyWords]uint64
 
-// memoKeyLen is the key's length: half a cache line.
-const memoKeyLen = 8
+// memoKeyWords is the key's length: four words of two parts.
+const memoKeyWords = 4
 
-// keyPart is x shifted right by shift and clamped to ±2^30, both
-// non-decreasing maps (the root's last start is math.MinInt64): the
-// difference of two parts fits in 32 bits.
-func keyPart(x int64, shift uint) int32 {
-	return int32(min(max(x>>shift, -1<<30), 1<<30))
+// keyGuards has the top bit of each 32-bit half set: the guard bits of
+// le's packed subtraction.
+const keyGuards = 0x8000_0000_8000_0000
+
+// keyPart is x shifted right by shift, clamped to [−2^30, 2^30) and
+// offset by 2^30: all non-decreasing maps (the root's last start is
+// math.MinInt64), into [0, 2^31).
+func keyPart(x int64, shift uint) uint64 {
+	return uint64(min(max(x>>shift, -1<<30), 1<<30-1) + 1<<30)
 }
 
 // keyShift is the least shift that keeps a key's parts of s's problem
-// within ±2^30: its times are below the latest arrival plus every
-// duration plus a grid step per task (the keys' floors), and the sum of
-// the rest has at most two per job and the finished sum. A larger time
-// is clamped, which keeps keys valid and only filters less.
+// within 2^30: its times are below the latest arrival plus every duration
+// plus a grid step per task (the keys' floors), and the sum of the rest
+// has at most two per job and the finished sum. A larger time is clamped,
+// which keeps keys valid and only filters less.
 func keyShift(s *searcher) uint {
 	var h, maxA int64
 	for _, jb := range s.jobs {
@@ -107,27 +111,31 @@ func keyShift(s *searcher) uint {
 	return uint(max(0, n-30))
 }
 
-// le reports whether k is no greater than l in every part: no difference
-// l − k is negative (the parts are within ±2^30, so the differences do
-// not overflow): one test of their sign bits, where a chain of comparisons
-// mispredicted a branch at most entries of a bucket.
+// le reports whether k is no greater than l in every part. With each part
+// below 2^31, (l | guards) − k subtracts the halves apart (no borrow
+// crosses a guard bit) and keeps a half's guard bit set exactly when l's
+// part is no less than k's: two parts a subtraction, and no branch, where
+// a chain of comparisons mispredicted at most entries of a bucket.
 func (k *memoKey) le(l *memoKey) bool {
-	return (l[0]-k[0])|(l[1]-k[1])|(l[2]-k[2])|(l[3]-k[3])|
-		(l[4]-k[4])|(l[5]-k[5])|(l[6]-k[6])|(l[7]-k[7]) >= 0
+	return ((l[0]|keyGuards)-k[0])&((l[1]|keyGuards)-k[1])&((l[2]|keyGuards)-k[2])&((l[3]|keyGuards)-k[3])&keyGuards == keyGuards
 }
 
 // keyOf is v's key with parts shifted right by shift.
 func keyOf(v []int64, shift uint) memoKey {
-	var k memoKey
-	n := min(len(v), memoKeyLen-1)
+	var p [2 * memoKeyWords]uint64
+	n := min(len(v), len(p)-1)
 	for i, x := range v[:n] {
-		k[i] = keyPart(x, shift)
+		p[i] = keyPart(x, shift)
 	}
 	var rest int64 // times ≤ 2^50 ms (lowerbound.Problem), at most 6,000 of them
 	for _, x := range v[n:] {
 		rest += x
 	}
-	k[memoKeyLen-1] = keyPart(rest, shift)
+	p[len(p)-1] = keyPart(rest, shift)
+	var k memoKey
+	for w := range k {
+		k[w] = p[2*w]<<32 | p[2*w+1]
+	}
 	return k
 }
 
@@ -201,11 +209,11 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 	}
 	w := set.w
 	kv := keyOf(v, s.keyShift)
+	q0, q1, q2, q3 := kv[0]|keyGuards, kv[1]|keyGuards, kv[2]|keyGuards, kv[3]|keyGuards
 	for i := range set.keys[:set.n] {
-		// set.keys[i].le(&kv), written out: le is past the inliner's budget.
+		// set.keys[i].le(&kv), written out with kv's guards set once.
 		k := &set.keys[i]
-		if (kv[0]-k[0])|(kv[1]-k[1])|(kv[2]-k[2])|(kv[3]-k[3])|
-			(kv[4]-k[4])|(kv[5]-k[5])|(kv[6]-k[6])|(kv[7]-k[7]) < 0 {
+		if (q0-k[0])&(q1-k[1])&(q2-k[2])&(q3-k[3])&keyGuards != keyGuards {
 			continue
 		}
 		e := set.vals[i*w : (i+1)*w]

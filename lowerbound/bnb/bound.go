@@ -132,12 +132,13 @@ func (s *searcher) bound() float64 {
 	if s.lag != nil {
 		lag = s.lag.node(s, t0)
 	}
-	if lo := max(known+max(paired, fluidSum+tailSum)-sumAG, lag); s.prune(lo) {
+	if lo := max(known+max(paired, fluidSum+tailSum)-sumAG, lag); s.prune(lo) && !s.plain {
 		// The other parts close the node already, and the due-date form
 		// could only raise it: leave out its prefix fluids, two thirds of
 		// the bound's time. A closed child's value matters nowhere else
 		// (it is dropped, and the order of the others does not depend on
-		// it).
+		// it). Options.plain computes the whole bound: the tests require
+		// the same Result.
 		return lo
 	}
 	due := tailSum + s.dueSum(s.avail[0])

@@ -398,7 +398,6 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 	}
 	s.nTasks = idx
 	s.twin = twins(s.jobs)
-	s.keyShift = keyShift(s)
 	// With identical durations on every node a slot's node never changes a
 	// duration; at most nk[k] slots of kind k are ever busy, so more are
 	// never chosen (each task takes the earliest-free one).
@@ -410,6 +409,7 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 			s.slots[1] = append(s.slots[1], slot{node: x})
 		}
 	}
+	s.keyShift = keyShift(s)
 	if nR := len(s.slots[1]); nR > 0 {
 		for j := range s.jobs {
 			jb := &s.jobs[j]

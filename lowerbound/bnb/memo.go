@@ -11,10 +11,10 @@ import (
 // DefaultMemoEntries is the most partial schedules the memo keeps when
 // Options.MemoEntries is 0. An entry is its dominance vector — a start, a
 // time per slot, two per job between its last map and its last reduce, a
-// sum and an index — and a key of 32 bytes (memoKey): 130–190 bytes on the 20-job
-// MRCP streams' 4 + 4 slots, so up to about 190 MB (s21sum; the best-first
-// phase of seed 5's sums filled it at 3.7 M expansions, and twice as many
-// entries gave the same bound).
+// sum and an index — and a key of 32 bytes (memoKey): 130–190 bytes on
+// the 20-job MRCP streams' 4 + 4 slots, so up to about 190 MB (s21sum; the
+// best-first phase of seed 5's sums filled it at 3.7 M expansions, and
+// twice as many entries gave the same bound).
 const DefaultMemoEntries = 1_000_000
 
 // memoBucket is the most entries kept under one set of placed counts: each
@@ -99,15 +99,17 @@ func keyPart(x int64, shift uint) uint64 {
 // keyShift is the least shift that keeps a key's parts of s's problem
 // within 2^30: its times are below the latest arrival plus every duration
 // plus a grid step per task (the keys' floors), and the sum of the rest
-// has at most two per job and the finished sum. A larger time is clamped,
-// which keeps keys valid and only filters less.
+// has at most a time per slot, two per job and the finished jobs'
+// turnarounds. A larger part is clamped, which keeps keys valid and only
+// filters less.
 func keyShift(s *searcher) uint {
 	var h, maxA int64
 	for _, jb := range s.jobs {
 		maxA = max(maxA, jb.arrival)
 		h += int64(jb.nMaps)*jb.pMap + int64(jb.nReds)*jb.pRed + int64(jb.nMaps+jb.nReds)*s.unit
 	}
-	n := bits.Len64(uint64(h+maxA)) + bits.Len(uint(2*len(s.jobs)+1))
+	terms := 2*len(s.jobs) + len(s.slots[0]) + len(s.slots[1]) + 1
+	n := bits.Len64(uint64(h+maxA)) + bits.Len(uint(terms))
 	return uint(max(0, n-30))
 }
 

@@ -66,7 +66,7 @@ func main() {
 	lambda := flag.Float64("lambda", 0.02, "arrival rate (jobs per s)")
 	metrics := flag.String("metrics", "mean-turnaround,total-turnaround,makespan,max-turnaround", "metrics")
 	limit := flag.Duration("limit", 0, "time limit of the whole-stream solve and the search (0: compare's defaults, simbridge.DefaultOptimumTimeLimit and SearchSafetyLimit; -model-lp's LPs then get the former)")
-	nodes := flag.Int64("search-nodes", 0, "node limit of the branch and bound (0: simbridge.DefaultSearchNodes, -1: none)")
+	nodes := flag.Int64("search-nodes", 0, "node limit of the branch and bound (0: simbridge.DefaultSearchNodes, on the sums DefaultSumsSearchNodes; -1: none)")
 	maxOpen := flag.Int("max-open", 0, "most nodes the branch and bound's best-first phase makes (0: bnb.DefaultMaxOpen; raise it with -search-nodes)")
 	lp := flag.String("model-lp", "", "for the turnaround metrics, also print the size of the whole-stream MILP (with the best verified schedule as incumbent) and solve its LP relaxation with these solvers (e.g. native,highs) within -limit")
 	slot := flag.Bool("slot", false, "total turnaround only: after each comparison also print compare's certified bound before the search, the branch and bound's root bound and lowerbound.SlotColumns (docs/bounds.md §4h, HiGHS) with compare's best verified schedule as incumbent")

@@ -47,8 +47,9 @@ type Options struct {
 	// SearchNodes is the node limit of the branch and bound (package
 	// lowerbound/bnb) that compare runs, on the same streams as
 	// OptimumJobs and before the whole-stream MILP, for the makespan and
-	// the total, mean and max turnaround: DefaultSearchNodes when 0, none
-	// when negative. An optimum it proves (its schedule verified by
+	// the total, mean and max turnaround: when 0, DefaultSearchNodes on
+	// the maxima and DefaultSumsSearchNodes on the sums; none when
+	// negative. An optimum it proves (its schedule verified by
 	// sim/check, or compare's best verified schedule when it finds none
 	// better) is the offline side's and the MILP is not run; a search
 	// stopped by its limit adds its bound, and a better schedule it found
@@ -134,6 +135,15 @@ const TurnaroundOptimumColumns = 1200
 // and seed 5's (still open) stays under 40 s of CPU where 4 M took up to
 // 55 s on a loaded machine (docs/results.md, issue 26, s21sum).
 const DefaultSearchNodes = 3_000_000
+
+// DefaultSumsSearchNodes is Options.SearchNodes when 0 on the total and
+// mean turnaround. Raised from DefaultSearchNodes by s28fast, whose search
+// spends about a quarter less CPU per node on the sums (the memo's keys,
+// the due-date form left out where the rest closes the node): 4.5 M nodes
+// keep seed 5's sums of the 20-job MRCP streams (λ 0.02, the only ones
+// still open) under 45 s of CPU on a quiet core, for a bound 3 s higher
+// than at 3 M (docs/results.md, issue 26, s28fast).
+const DefaultSumsSearchNodes = 4_500_000
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).

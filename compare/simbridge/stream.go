@@ -105,18 +105,22 @@ const valueTol = 1e-9
 
 // search runs the branch and bound on p for m with compare's best verified
 // value inc as incumbent and the certified bound known, within the time
-// limit and o.SearchNodes nodes (DefaultSearchNodes when 0): half of them
-// depth-first on the maxima; a twelfth depth-first and the rest best-first
-// on the sums.
+// limit and o.SearchNodes nodes (when 0, DefaultSearchNodes on the maxima
+// and DefaultSumsSearchNodes on the sums): half of them depth-first on the
+// maxima; a twelfth depth-first and the rest best-first on the sums.
 func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options, limit time.Duration, inc, known float64) (*bnb.Result, error) {
+	sums := m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround
 	nodes := o.SearchNodes
-	if nodes == 0 {
+	switch {
+	case nodes == 0 && sums:
+		nodes = DefaultSumsSearchNodes
+	case nodes == 0:
 		nodes = DefaultSearchNodes
 	}
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	bo := bnb.Options{Incumbent: inc, Known: known, NodeLimit: max(1, nodes/2), MaxOpen: o.SearchMaxOpen}
-	if m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround {
+	if sums {
 		// The best-first phase raises the sums' bound well above the
 		// depth-first one's, and its dives find better schedules than a
 		// longer depth-first search (on the maxima it hardly moves the

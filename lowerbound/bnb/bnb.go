@@ -160,6 +160,7 @@ type searcher struct {
 	twin      []int
 	vbuf      []int64
 	dominated int64
+	keyShift  uint // the memo keys' (keyShift)
 
 	inc      int64 // best score so far (math.MaxInt64: none)
 	known    int64 // stop once inc ≤ known
@@ -367,7 +368,9 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 		}
 		return d, true
 	}
-	s := &searcher{maxOpen: DefaultMaxOpen}
+	// No incumbent yet (Solve sets the caller's): a zero one would close
+	// every node that bound() tests against it.
+	s := &searcher{maxOpen: DefaultMaxOpen, inc: math.MaxInt64}
 	var nk [2]int
 	for j := range p.Jobs {
 		pj := &p.Jobs[j]
@@ -406,6 +409,7 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 			s.slots[1] = append(s.slots[1], slot{node: x})
 		}
 	}
+	s.keyShift = keyShift(s)
 	if nR := len(s.slots[1]); nR > 0 {
 		for j := range s.jobs {
 			jb := &s.jobs[j]

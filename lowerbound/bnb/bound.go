@@ -119,29 +119,38 @@ func (s *searcher) bound() float64 {
 		}
 		return maxT
 	}
-	// The due-date form (§14i) reads the jobs' own critical paths, so it
-	// goes before they are sorted.
-	due := tailSum + s.dueSum(s.avail[0])
+	// The due-date form (§14i) reads the jobs' own critical paths, so its
+	// order goes before they are sorted.
+	s.dueOrder()
 	s.sortFloats(s.critG)
 	var paired, fluidSum float64
 	for k, e := range s.eG {
 		paired += max(s.critG[k], e+tmin)
 		fluidSum += e
 	}
-	return s.withLag(known+max(paired, fluidSum+tailSum, due)-sumAG, t0)
+	lag := math.Inf(-1)
+	if s.lag != nil {
+		lag = s.lag.node(s, t0)
+	}
+	if lo := max(known+max(paired, fluidSum+tailSum)-sumAG, lag); s.prune(lo) && !s.plain {
+		// The other parts close the node already, and the due-date form
+		// could only raise it: leave out its prefix fluids, two thirds of
+		// the bound's time. A closed child's value matters nowhere else
+		// (it is dropped, and the order of the others does not depend on
+		// it). Options.plain computes the whole bound: the tests require
+		// the same Result.
+		return lo
+	}
+	due := tailSum + s.dueSum(s.avail[0])
+	return max(known+max(paired, fluidSum+tailSum, due)-sumAG, lag)
 }
 
-// dueSum is a lower bound on Σ_j max(L_j, d_j) over the jobs with maps
-// left (s.fl, their critical paths in s.critG, their fluid SRPT ends
-// sorted in s.eG), d_j = crit_j − tail_j, L_j the job's last map end
-// (§14i): with the jobs sorted by d, e^i the sorted fluid SRPT ends of the
-// first i jobs alone, it is Σ_m min_{i ≥ m} max(d_(i), e^i_(m)). The
-// pairing of sorted ends with sorted critical paths forgets which job ends
-// when; this keeps it for the jobs due by each time.
-func (s *searcher) dueSum(avail []int64) float64 {
-	n := len(s.fl)
-	s.dueD, s.dueOrd, s.tau = s.dueD[:0], s.dueOrd[:0], s.tau[:0]
-	for g := range n {
+// dueOrder sets the due dates d_j = crit_j − tail_j of the jobs with maps
+// left (s.fl, their critical paths in s.critG, not yet sorted) and their
+// order by d, then index, for dueSum.
+func (s *searcher) dueOrder() {
+	s.dueD, s.dueOrd = s.dueD[:0], s.dueOrd[:0]
+	for g := range s.fl {
 		s.dueD = append(s.dueD, s.critG[g]-s.fl[g].tail)
 		// By d, then index: an insertion sort of a few dozen jobs.
 		s.dueOrd = append(s.dueOrd, int32(g))
@@ -149,6 +158,18 @@ func (s *searcher) dueSum(avail []int64) float64 {
 			s.dueOrd[q], s.dueOrd[q-1] = s.dueOrd[q-1], s.dueOrd[q]
 		}
 	}
+}
+
+// dueSum is a lower bound on Σ_j max(L_j, d_j) over the jobs with maps
+// left (s.fl, their due dates and order set by dueOrder, their fluid SRPT
+// ends sorted in s.eG), d_j = crit_j − tail_j, L_j the job's last map end
+// (§14i): with the jobs sorted by d, e^i the sorted fluid SRPT ends of the
+// first i jobs alone, it is Σ_m min_{i ≥ m} max(d_(i), e^i_(m)). The
+// pairing of sorted ends with sorted critical paths forgets which job ends
+// when; this keeps it for the jobs due by each time.
+func (s *searcher) dueSum(avail []int64) float64 {
+	n := len(s.fl)
+	s.tau = s.tau[:0]
 	// The prefix of every job is the whole set, whose ends s.eG holds.
 	dMax := s.dueD[s.dueOrd[n-1]]
 	for _, e := range s.eG {

@@ -28,9 +28,10 @@ func sameResult(a, b *Result) bool {
 // TestFastMatchesPlain: the search's fast forms (best-first nodes rebuilt
 // from the nearest applied ancestor, the sorted-queue listEnd, fluid's
 // prefix of free slots, its pick kept between events and its ends listed
-// in order, the reduce tails precomputed, the small sorts by insertion)
-// decide exactly what the
-// reference forms of Options.plain decide: on 60 seeded tiny problems with
+// in order, the reduce tails precomputed, the small sorts by insertion,
+// the sums' bound without the due-date form where the rest closes the
+// node, the memo's keys ruling out entries before their vectors are read)
+// decide exactly what the reference forms of Options.plain decide: on 60 seeded tiny problems with
 // a depth-first phase of 4 nodes and a best-first one of 300, and on a
 // 12-job MRCP mixed stream with 2,000 + 10,000 nodes (split and whole),
 // for every metric, the two Results are equal — status, value, bound,

@@ -2,6 +2,7 @@ package bnb
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/mrbound/mrbound/lowerbound"
@@ -10,10 +11,10 @@ import (
 // DefaultMemoEntries is the most partial schedules the memo keeps when
 // Options.MemoEntries is 0. An entry is its dominance vector — a start, a
 // time per slot, two per job between its last map and its last reduce, a
-// sum and an index — and a key of four sums: 130–190 bytes on the 20-job
-// MRCP streams' 4 + 4 slots, so up to about 190 MB (s21sum; the best-first
-// phase of seed 5's sums filled it at 3.7 M expansions, and twice as many
-// entries gave the same bound).
+// sum and an index — and a key of 32 bytes (memoKey): 130–190 bytes on
+// the 20-job MRCP streams' 4 + 4 slots, so up to about 190 MB (s21sum; the
+// best-first phase of seed 5's sums filled it at 3.7 M expansions, and
+// twice as many entries gave the same bound).
 const DefaultMemoEntries = 1_000_000
 
 // memoBucket is the most entries kept under one set of placed counts: each
@@ -68,28 +69,74 @@ type memoSet struct {
 	sweepAt int
 }
 
-// memoKey sums the parts of a vector: its last start, its map slots' free
-// times, its reduce slots' and the rest (per-job times and the finished
-// sum). A vector no greater than another has every part no greater.
-type memoKey [4]int64
+// memoKey holds the first components of a vector — its last start and,
+// as far as they go, its sorted map slots' free times and then its reduce
+// slots' — and the sum of the rest (per-job times and the finished sum),
+// each shifted right by the searcher's keyShift, clamped to [−2^30, 2^30)
+// and offset by 2^30 into 31 bits, two to a word. A vector no greater than
+// another has every part no greater, and shifts and clamps keep that
+// order, so a key not below an entry's rules it out. The free times one
+// by one: with four sums (the last start, the map slots', the reduce
+// slots', the rest) a third of the entries scanned passed the key and
+// nearly all of those then failed on a single map slot's free time, each a
+// read of the entry's vector elsewhere in memory (s28fast).
+type memoKey [memoKeyWords]uint64
 
-func (k *memoKey) le(l *memoKey) bool {
-	return k[0] <= l[0] && k[1] <= l[1] && k[2] <= l[2] && k[3] <= l[3]
+// memoKeyWords is the key's length: four words of two parts.
+const memoKeyWords = 4
+
+// keyGuards has the top bit of each 32-bit half set: the guard bits of
+// le's packed subtraction.
+const keyGuards = 0x8000_0000_8000_0000
+
+// keyPart is x shifted right by shift, clamped to [−2^30, 2^30) and
+// offset by 2^30: all non-decreasing maps (the root's last start is
+// math.MinInt64), into [0, 2^31).
+func keyPart(x int64, shift uint) uint64 {
+	return uint64(min(max(x>>shift, -1<<30), 1<<30-1) + 1<<30)
 }
 
-// keyOf is v's key, nM and nR the map and reduce slots.
-func keyOf(v []int64, nM, nR int) memoKey {
+// keyShift is the least shift that keeps a key's parts of s's problem
+// within 2^30: its times are below the latest arrival plus every duration
+// plus a grid step per task (the keys' floors), and the sum of the rest
+// has at most a time per slot, two per job and the finished jobs'
+// turnarounds. A larger part is clamped, which keeps keys valid and only
+// filters less.
+func keyShift(s *searcher) uint {
+	var h, maxA int64
+	for _, jb := range s.jobs {
+		maxA = max(maxA, jb.arrival)
+		h += int64(jb.nMaps)*jb.pMap + int64(jb.nReds)*jb.pRed + int64(jb.nMaps+jb.nReds)*s.unit
+	}
+	terms := 2*len(s.jobs) + len(s.slots[0]) + len(s.slots[1]) + 1
+	n := bits.Len64(uint64(h+maxA)) + bits.Len(uint(terms))
+	return uint(max(0, n-30))
+}
+
+// le reports whether k is no greater than l in every part. With each part
+// below 2^31, (l | guards) − k subtracts the halves apart (no borrow
+// crosses a guard bit) and keeps a half's guard bit set exactly when l's
+// part is no less than k's: two parts a subtraction, and no branch, where
+// a chain of comparisons mispredicted at most entries of a bucket.
+func (k *memoKey) le(l *memoKey) bool {
+	return ((l[0]|keyGuards)-k[0])&((l[1]|keyGuards)-k[1])&((l[2]|keyGuards)-k[2])&((l[3]|keyGuards)-k[3])&keyGuards == keyGuards
+}
+
+// keyOf is v's key with parts shifted right by shift.
+func keyOf(v []int64, shift uint) memoKey {
+	var p [2 * memoKeyWords]uint64
+	n := min(len(v), len(p)-1)
+	for i, x := range v[:n] {
+		p[i] = keyPart(x, shift)
+	}
+	var rest int64 // times ≤ 2^50 ms (lowerbound.Problem), at most 6,000 of them
+	for _, x := range v[n:] {
+		rest += x
+	}
+	p[len(p)-1] = keyPart(rest, shift)
 	var k memoKey
-	k[0] = v[0]
-	for i, x := range v[1:] {
-		switch {
-		case i < nM:
-			k[1] += x
-		case i < nM+nR:
-			k[2] += x
-		default:
-			k[3] += x
-		}
+	for w := range k {
+		k[w] = p[2*w]<<32 | p[2*w+1]
 	}
 	return k
 }
@@ -163,10 +210,13 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 		return false // a hash collision: other counts hold the bucket
 	}
 	w := set.w
-	kv := keyOf(v, len(s.slots[0]), len(s.slots[1]))
+	kv := keyOf(v, s.keyShift)
+	q0, q1, q2, q3 := kv[0]|keyGuards, kv[1]|keyGuards, kv[2]|keyGuards, kv[3]|keyGuards
 	for i := range set.keys[:set.n] {
-		if !set.keys[i].le(&kv) {
-			continue
+		// set.keys[i].le(&kv), written out with kv's guards set once.
+		k := &set.keys[i]
+		if (q0-k[0])&(q1-k[1])&(q2-k[2])&(q3-k[3])&keyGuards != keyGuards && !s.plain {
+			continue // (Options.plain reads every vector: the tests require the same Result)
 		}
 		e := set.vals[i*w : (i+1)*w]
 		dom := true

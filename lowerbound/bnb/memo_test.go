@@ -132,3 +132,72 @@ func TestSmallMemoMatchesExact(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoKeyOrder: the packed key's test (le) is the order of its parts —
+// each vector's first seven components and the sum of the rest, shifted
+// and clamped as keyPart does, compared one by one — on 20,000 seeded pairs
+// of vectors of 3 to 12 components (times up to 2^50 ms, math.MinInt64 as
+// the root's last start, shifts 0 to 24, many equal parts); and a vector
+// no greater than another in every component always has a key no greater,
+// so the key rules out no dominating entry.
+func TestMemoKeyOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(28, 5))
+	part := func(v []int64, i int, shift uint) int64 {
+		if i < 7 {
+			if i >= len(v) {
+				return 0
+			}
+			return min(max(v[i]>>shift, -1<<30), 1<<30-1)
+		}
+		var rest int64
+		for _, x := range v[min(7, len(v)):] {
+			rest += x
+		}
+		return min(max(rest>>shift, -1<<30), 1<<30-1)
+	}
+	var dominating, ruledOut int
+	for it := range 20_000 {
+		n := 3 + r.IntN(10)
+		shift := uint(r.IntN(25))
+		scale := int64(1) << (10 + r.IntN(41))
+		a, b := make([]int64, n), make([]int64, n)
+		for i := range a {
+			a[i] = r.Int64N(scale)
+			switch r.IntN(3) {
+			case 0:
+				b[i] = a[i]
+			case 1:
+				b[i] = a[i] + r.Int64N(1+scale/8)
+			default:
+				b[i] = r.Int64N(scale)
+			}
+		}
+		switch r.IntN(12) {
+		case 0:
+			a[0] = math.MinInt64
+		case 1:
+			b[0] = math.MinInt64
+		case 2:
+			a[0], b[0] = math.MinInt64, math.MinInt64
+		}
+		ka, kb := keyOf(a, shift), keyOf(b, shift)
+		want := true
+		for i := range 8 {
+			want = want && part(a, i, shift) <= part(b, i, shift)
+		}
+		if got := ka.le(&kb); got != want {
+			t.Fatalf("case %d: le(%v, %v) shift %d = %v, parts say %v", it, a, b, shift, got, want)
+		}
+		if slices.EqualFunc(a, b, func(x, y int64) bool { return x <= y }) {
+			dominating++
+			if !want {
+				t.Fatalf("case %d: %v ≤ %v componentwise, but its key is not", it, a, b)
+			}
+		} else if !want {
+			ruledOut++
+		}
+	}
+	if dominating < 1000 || ruledOut < 1000 {
+		t.Fatalf("%d dominating pairs, %d ruled out: the cases miss a side", dominating, ruledOut)
+	}
+}

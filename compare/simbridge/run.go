@@ -54,8 +54,9 @@ type Options struct {
 	// stopped by its limit adds its bound, and a better schedule it found
 	// competes for the upper end and becomes the MILP's incumbent. On the
 	// maxima half the nodes go to a depth-first search; on the total and
-	// mean turnaround a twelfth, and the rest to a best-first phase (with
-	// dives) for a better bound. Its time limit is the MILP's.
+	// mean turnaround a 24th, and the rest to a best-first phase for a
+	// better bound, whose dives (6 nodes per task left, not counted in the
+	// budget) look for better schedules. Its time limit is the MILP's.
 	SearchNodes int64
 	// Recorded, when set, is what the real cluster did (a trace's record):
 	// it is reported as one more row, "recorded", verified by the checker

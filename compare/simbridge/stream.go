@@ -106,9 +106,8 @@ const valueTol = 1e-9
 // search runs the branch and bound on p for m with compare's best verified
 // value inc as incumbent and the certified bound known, within the time
 // limit and o.SearchNodes nodes (DefaultSearchNodes when 0): half of them
-// depth-first on the maxima; on the sums nine tenths of them, a 24th of
-// those depth-first and the rest best-first, whose dives are four times
-// the default's length.
+// depth-first on the maxima; on the sums a 24th depth-first and the rest
+// best-first, with dives three times the default's length.
 func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options, limit time.Duration, inc, known float64) (*bnb.Result, error) {
 	nodes := o.SearchNodes
 	if nodes == 0 {
@@ -123,15 +122,15 @@ func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o O
 		// longer depth-first search (on the maxima it hardly moves the
 		// bound): a 12-job stream is proven in 50,000 + 400,000 nodes,
 		// not in 300,000 + 300,000.
-		kept := nodes - nodes/10
-		bo.NodeLimit = max(1, kept/24)
-		bo.BoundNodes = max(1, kept-bo.NodeLimit)
-		// Longer dives find better schedules below the nodes of least
-		// bound (MRCP seed 5's total 3072 → 3065 s, optimum 3064 s); the
-		// tenth of the budget left out pays for their extra nodes, and
-		// the smaller depth-first share keeps the best-first bound
-		// (docs/results.md, issue 26, s28upper).
-		bo.DiveNodesPerTask = 4 * bnb.DefaultDiveNodesPerTask
+		// A 24th: the best-first phase gains more from the nodes than the
+		// depth-first one (MRCP seed 5's bound +1 s). Its dives of 6 nodes
+		// per task left, three times the default, find better schedules
+		// below the nodes of least bound (seed 5's total 3072 → 3066 s,
+		// optimum 3064 s) for 15 % more CPU there (docs/results.md, issue
+		// 26, s28upper).
+		bo.NodeLimit = max(1, nodes/24)
+		bo.BoundNodes = max(1, nodes-bo.NodeLimit)
+		bo.DiveNodesPerTask = 3 * bnb.DefaultDiveNodesPerTask
 	}
 	return bnb.Solve(sctx, p, m, bo)
 }

@@ -126,7 +126,7 @@ func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o O
 		// depth-first one (MRCP seed 5's bound +1 s). Its dives of 6 nodes
 		// per task left, three times the default, find better schedules
 		// below the nodes of least bound (seed 5's total 3072 → 3066 s,
-		// optimum 3064 s) for 15 % more CPU there (docs/results.md, issue
+		// optimum 3064 s) for a fifth more CPU there (docs/results.md, issue
 		// 26, s28upper).
 		bo.NodeLimit = max(1, nodes/24)
 		bo.BoundNodes = max(1, nodes-bo.NodeLimit)

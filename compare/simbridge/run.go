@@ -55,8 +55,9 @@ type Options struct {
 	// stopped by its limit adds its bound, and a better schedule it found
 	// competes for the upper end and becomes the MILP's incumbent. On the
 	// maxima half the nodes go to a depth-first search; on the total and
-	// mean turnaround a twelfth, and the rest to a best-first phase (with
-	// dives) for a better bound. Its time limit is the MILP's.
+	// mean turnaround a 24th, and the rest to a best-first phase for a
+	// better bound, whose dives (6 nodes per task left, not counted in the
+	// budget) look for better schedules. Its time limit is the MILP's.
 	SearchNodes int64
 	// SearchMaxOpen caps the nodes the search's best-first phase makes
 	// (bnb.Options.MaxOpen: bnb.DefaultMaxOpen when 0, about 16 bytes
@@ -139,11 +140,13 @@ const DefaultSearchNodes = 3_000_000
 // DefaultSumsSearchNodes is Options.SearchNodes when 0 on the total and
 // mean turnaround. Raised from DefaultSearchNodes by s28fast, whose search
 // spends about a quarter less CPU per node on the sums (the memo's keys,
-// the due-date form left out where the rest closes the node): 4.5 M nodes
-// keep seed 5's sums of the 20-job MRCP streams (λ 0.02, the only ones
-// still open) under 45 s of CPU on a quiet core, for a bound 3 s higher
-// than at 3 M (docs/results.md, issue 26, s28fast).
-const DefaultSumsSearchNodes = 4_500_000
+// the due-date form left out where the rest closes the node), and set by
+// the lead to 4 M once s28upper's longer dives cost a fifth more there:
+// seed 5's sums of the 20-job MRCP streams (λ 0.02, the only ones still
+// open) then take about 43 s of CPU on a quiet core, 3050 / 3066 s against
+// 3048 / 3072 s at 3 M nodes before both (4.5 M: 3051 / 3066 s in 49 s,
+// too near the 60 s on a slower host; docs/results.md, issue 26).
+const DefaultSumsSearchNodes = 4_000_000
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).

@@ -107,7 +107,8 @@ const valueTol = 1e-9
 // value inc as incumbent and the certified bound known, within the time
 // limit and o.SearchNodes nodes (when 0, DefaultSearchNodes on the maxima
 // and DefaultSumsSearchNodes on the sums): half of them depth-first on the
-// maxima; a twelfth depth-first and the rest best-first on the sums.
+// maxima; on the sums a 24th depth-first and the rest best-first, with
+// dives three times the default's length.
 func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options, limit time.Duration, inc, known float64) (*bnb.Result, error) {
 	sums := m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround
 	nodes := o.SearchNodes
@@ -126,8 +127,15 @@ func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o O
 		// longer depth-first search (on the maxima it hardly moves the
 		// bound): a 12-job stream is proven in 50,000 + 400,000 nodes,
 		// not in 300,000 + 300,000.
-		bo.NodeLimit = max(1, nodes/12)
+		// A 24th: the best-first phase gains more from the nodes than the
+		// depth-first one (MRCP seed 5's bound +1 s). Its dives of 6 nodes
+		// per task left, three times the default, find better schedules
+		// below the nodes of least bound (seed 5's total 3072 → 3066 s,
+		// optimum 3064 s) for a fifth more CPU there (docs/results.md, issue
+		// 26, s28upper).
+		bo.NodeLimit = max(1, nodes/24)
 		bo.BoundNodes = max(1, nodes-bo.NodeLimit)
+		bo.DiveNodesPerTask = 3 * bnb.DefaultDiveNodesPerTask
 	}
 	return bnb.Solve(sctx, p, m, bo)
 }

@@ -247,9 +247,12 @@ func (s *searcher) childOf(j int) cand {
 // diveEvery is how many best-first expansions pass between two dives.
 const diveEvery = 512
 
+// DefaultDiveNodesPerTask is Options.DiveNodesPerTask when 0.
+const DefaultDiveNodesPerTask = 2
+
 // dive looks for a better incumbent below the current node: a depth-first
-// search, children best bound first, of at most twice as many nodes as tasks
-// are left. The best-first phase needs better incumbents to close its nodes
+// search, children best bound first, of at most s.diveNodes nodes per task
+// left. The best-first phase needs better incumbents to close its nodes
 // (it rarely reaches a leaf itself), and the nodes of least bound are where
 // better schedules lie. The dive's nodes are not searched completely, so it
 // neither reads nor fills the memo, and its stop is not the search's: the
@@ -257,7 +260,7 @@ const diveEvery = 512
 func (s *searcher) dive() {
 	saved, limit, stopped, openMin := s.memo, s.limit, s.stopped, s.openMin
 	s.memo, s.stopped = nil, solve.StatusUnknown
-	s.limit = s.nodes + 2*int64(s.nTasks-s.placed)
+	s.limit = s.nodes + s.diveNodes*int64(s.nTasks-s.placed)
 	s.dfs(s.bound())
 	s.memo, s.limit, s.stopped, s.openMin = saved, limit, stopped, openMin
 }

@@ -67,6 +67,11 @@ type Options struct {
 	// 20-job MRCP streams it moved the brackets both ways and proved none
 	// (docs/results.md, s17inc).
 	ImproveNodes int64
+	// DiveNodesPerTask caps each dive of the best-first phase at that many
+	// nodes per task left (DefaultDiveNodesPerTask when 0): longer dives
+	// find better schedules below the nodes of least bound, at the cost of
+	// nodes the budget does not count.
+	DiveNodesPerTask int64
 	// MaxOpen caps the nodes the best-first phase makes (DefaultMaxOpen
 	// when 0; 16 bytes each while open, 8 once expanded).
 	MaxOpen int
@@ -176,6 +181,8 @@ type searcher struct {
 	// as Options.MaxOpen does the best-first phase's.
 	closed  bool
 	maxOpen int
+	// diveNodes is Options.DiveNodesPerTask (its default when 0).
+	diveNodes int64
 
 	// scratch for the bounds
 	avail     [2][]int64
@@ -225,6 +232,9 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 	s.limit = o.NodeLimit
 	if s.limit <= 0 {
 		s.limit = DefaultNodeLimit
+	}
+	if o.DiveNodesPerTask > 0 {
+		s.diveNodes = o.DiveNodesPerTask
 	}
 	// Scores are integers (ms; the mean is searched as the total): an
 	// incumbent's floor is still no better than it, a known bound's ceiling
@@ -370,7 +380,7 @@ func newSearcher(p *lowerbound.Problem) *searcher {
 	}
 	// No incumbent yet (Solve sets the caller's): a zero one would close
 	// every node that bound() tests against it.
-	s := &searcher{maxOpen: DefaultMaxOpen, inc: math.MaxInt64}
+	s := &searcher{maxOpen: DefaultMaxOpen, inc: math.MaxInt64, diveNodes: DefaultDiveNodesPerTask}
 	var nk [2]int
 	for j := range p.Jobs {
 		pj := &p.Jobs[j]

@@ -186,3 +186,30 @@ func tinyOrTwins(t *testing.T, r *rand.Rand, it int) (*lowerbound.Problem, *lowe
 	}
 	return p, opt
 }
+
+// TestLongerDivesFindBetter: on the 10-job MRCP stream of seed 1 (optimum
+// 1154 s, which 125,000 nodes prove), within 20,000 nodes split as compare
+// splits the sums, dives of 6 nodes per task left find a better schedule
+// than the default's 2 (1166 s against 1169 s), with the same bound
+// (docs/results.md, issue 26, s28upper).
+func TestLongerDivesFindBetter(t *testing.T) {
+	const opt = 1154
+	p := mrcpGenerated(t, 10, 1)
+	var got [2]*Result
+	for i, per := range []int64{0, 3 * DefaultDiveNodesPerTask} {
+		res, err := Solve(context.Background(), p, lowerbound.TotalTurnaround, Options{NodeLimit: 20_000 / 24, BoundNodes: 20_000 - 20_000/24, DiveNodesPerTask: per})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Placements == nil || res.Value < opt || res.Bound > opt {
+			t.Fatalf("dives of %d per task: %+v (optimum %d)", per, res, opt)
+		}
+		if v, err := value(p, lowerbound.TotalTurnaround, res.Placements); err != nil || v != res.Value {
+			t.Fatalf("dives of %d per task: schedule %v, value %v, reported %v", per, err, v, res.Value)
+		}
+		got[i] = res
+	}
+	if got[1].Value >= got[0].Value || got[1].Bound != got[0].Bound {
+		t.Fatalf("longer dives: %v [%v], default %v [%v]", got[1].Value, got[1].Bound, got[0].Value, got[0].Bound)
+	}
+}

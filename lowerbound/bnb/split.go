@@ -57,7 +57,7 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 		for i, j := range g.jobs {
 			sub.Jobs[i] = p.Jobs[j]
 		}
-		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, whole: true, noLag: o.noLag, noTwins: o.noTwins, noBeam: o.noBeam, plain: o.plain}
+		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, DiveNodesPerTask: o.DiveNodesPerTask, whole: true, noLag: o.noLag, noTwins: o.noTwins, noBeam: o.noBeam, plain: o.plain}
 		if o.ImproveNodes > 0 {
 			so.ImproveNodes = max(1, int64(float64(share)*iratio))
 		}

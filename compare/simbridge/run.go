@@ -141,12 +141,12 @@ const DefaultSearchNodes = 3_000_000
 // mean turnaround. Raised from DefaultSearchNodes by s28fast, whose search
 // spends about a quarter less CPU per node on the sums (the memo's keys,
 // the due-date form left out where the rest closes the node), and set by
-// the lead to 4 M once s28upper's longer dives cost a fifth more there:
-// seed 5's sums of the 20-job MRCP streams (λ 0.02, the only ones still
-// open) then take about 43 s of CPU on a quiet core, 3050 / 3066 s against
-// 3048 / 3072 s at 3 M nodes before both (4.5 M: 3051 / 3066 s in 49 s,
-// too near the 60 s on a slower host; docs/results.md, issue 26).
-const DefaultSumsSearchNodes = 4_000_000
+// the lead to 3.5 M once s28upper's longer dives cost a fifth more there
+// and the memo grew (buckets of 4,096, 2 M entries): seed 5's sums of the
+// 20-job MRCP streams (λ 0.02, the only ones still open) then take about
+// 40 s of CPU on a quiet core, 3052 / 3067 s against 3048 / 3072 s at 3 M
+// nodes before the three (docs/results.md, issue 26).
+const DefaultSumsSearchNodes = 3_500_000
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).

@@ -12,19 +12,23 @@ import (
 // Options.MemoEntries is 0. An entry is its dominance vector — a start, a
 // time per slot, two per job between its last map and its last reduce, a
 // sum and an index — and a key of 32 bytes (memoKey): 130–190 bytes on
-// the 20-job MRCP streams' 4 + 4 slots, so up to about 190 MB (s21sum; the
-// best-first phase of seed 5's sums filled it at 3.7 M expansions, and
-// twice as many entries gave the same bound).
-const DefaultMemoEntries = 1_000_000
+// the 20-job MRCP streams' 4 + 4 slots, so up to about 380 MB. 1 M until
+// s28fast's keys made a scan cheap; with buckets of 4,096 the best-first
+// phase of seed 5's sums then closes a quarter more nodes by dominance in
+// 2 M entries, and 4 M or 8 M give the same bound (docs/results.md, issue
+// 26, the twenty-sixth session's lead section).
+const DefaultMemoEntries = 2_000_000
 
 // memoBucket is the most entries kept under one set of placed counts: each
 // node is compared with all of them (their keys first). At 32 the
 // best-first phase of the 20-job MRCP streams' sums kept under 50,000
 // entries in 5.5 M expansions, its buckets full, and closed 6 % of its
 // nodes by dominance; at 1,024 it closes a third and proves seeds 1 and 3
-// (docs/results.md, issue 26, s21sum). A variable so that the tests can
-// make buckets fill and entries give way on tiny problems.
-var memoBucket = 1024
+// (docs/results.md, issue 26, s21sum); at 4,096, with s28fast's keys, it
+// closes more for little more time (seed 5's bound +2 s at 3.5 M nodes, 7 %
+// less CPU than 1,024 at 4 M). A variable so that the tests can make
+// buckets fill and entries give way on tiny problems.
+var memoBucket = 4096
 
 // memoSweep is how many replacements in a full bucket pass between two
 // sweeps for entries a new node dominates (a variable, as memoBucket).

@@ -165,7 +165,7 @@ type searcher struct {
 	twin      []int
 	vbuf      []int64
 	dominated int64
-	keyShift  uint // the memo keys' (keyShift)
+	keyShift  uint // the memo keys' shift, keyShift(s)
 
 	inc      int64 // best score so far (math.MaxInt64: none)
 	known    int64 // stop once inc ≤ known

@@ -128,11 +128,8 @@ func (s *searcher) bound() float64 {
 		paired += max(s.critG[k], e+tmin)
 		fluidSum += e
 	}
-	lag := math.Inf(-1)
-	if s.lag != nil {
-		lag = s.lag.node(s, t0)
-	}
-	if lo := max(known+max(paired, fluidSum+tailSum)-sumAG, lag); s.prune(lo) && !s.plain {
+	lo := s.withLag(known+max(paired, fluidSum+tailSum)-sumAG, t0)
+	if s.prune(lo) && !s.plain {
 		// The other parts close the node already, and the due-date form
 		// could only raise it: leave out its prefix fluids, two thirds of
 		// the bound's time. A closed child's value matters nowhere else
@@ -141,8 +138,10 @@ func (s *searcher) bound() float64 {
 		// the same Result.
 		return lo
 	}
+	// lo holds the Lagrangian's value and the other parts, both no more
+	// than the whole: max is the bound with the due-date form.
 	due := tailSum + s.dueSum(s.avail[0])
-	return max(known+max(paired, fluidSum+tailSum, due)-sumAG, lag)
+	return max(known+due-sumAG, lo)
 }
 
 // dueOrder sets the due dates d_j = crit_j − tail_j of the jobs with maps

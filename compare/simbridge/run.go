@@ -145,8 +145,11 @@ const DefaultSearchNodes = 3_000_000
 // and the memo grew (buckets of 4,096, 2 M entries): seed 5's sums of the
 // 20-job MRCP streams (λ 0.02, the only ones still open) then take about
 // 40 s of CPU on a quiet core, 3052 / 3067 s against 3048 / 3072 s at 3 M
-// nodes before the three (docs/results.md, issue 26).
-const DefaultSumsSearchNodes = 3_500_000
+// nodes before the three (docs/results.md, issue 26). Raised to 7 M by
+// s29shift, whose memo closes nodes by shifts (docs/bounds.md §14, Lemma
+// 3′): seed 5's sums are then proven, at 3064 s, in 6.2 M nodes and about
+// 50 s of CPU, and a stream the budget stops takes up to about 56 s.
+const DefaultSumsSearchNodes = 7_000_000
 
 // DefaultOptimumTimeLimit bounds the whole-stream MRCP solve when no time
 // limit is given (20-job mixed streams take 2–15 s).

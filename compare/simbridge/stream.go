@@ -128,14 +128,15 @@ func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o O
 		// bound): a 12-job stream is proven in 50,000 + 400,000 nodes,
 		// not in 300,000 + 300,000.
 		// A 24th: the best-first phase gains more from the nodes than the
-		// depth-first one (MRCP seed 5's bound +1 s). Its dives of 6 nodes
-		// per task left, three times the default, find better schedules
-		// below the nodes of least bound (seed 5's total 3072 → 3066 s,
-		// optimum 3064 s) for a fifth more CPU there (docs/results.md, issue
-		// 26, s28upper).
+		// depth-first one (MRCP seed 5's bound +1 s). Its dives keep the
+		// default length: 6 nodes per task left found seed 5's better
+		// schedules within 3.5 M nodes (s28upper), but with the memo's
+		// shifts (s29shift) the search proves seed 5 in 6.2 M nodes and
+		// 50 s of CPU with dives of 2, 7.2 M and 53 s with 6; the 4-node
+		// loose-side family's schedules are the same with both
+		// (docs/results.md, issue 26, s29shift).
 		bo.NodeLimit = max(1, nodes/24)
 		bo.BoundNodes = max(1, nodes-bo.NodeLimit)
-		bo.DiveNodesPerTask = 3 * bnb.DefaultDiveNodesPerTask
 	}
 	return bnb.Solve(sctx, p, m, bo)
 }

@@ -87,6 +87,9 @@ type Options struct {
 	// noBeam leaves the beam out of the improvement phase (tests: the
 	// subtree searches then start from the depth-first phase's schedule).
 	noBeam bool
+	// noShift keeps the memo to Lemma 3's dominance on the sums, without
+	// Lemma 3′'s shift (tests and measurements).
+	noShift bool
 	// plain runs the search's reference forms (plain.go: every best-first
 	// node replayed from the root, the bound's kernels as first written):
 	// the tests require the same Result from both.
@@ -115,8 +118,10 @@ type Result struct {
 	Bound float64 `json:"bound"`
 	// Nodes is the number of nodes visited, Dominated how many of them the
 	// memo closed.
-	Nodes      int64       `json:"nodes"`
-	Dominated  int64       `json:"dominated"`
+	Nodes     int64 `json:"nodes"`
+	Dominated int64 `json:"dominated"`
+	// shifted is how many of the Dominated needed a shift (Lemma 3′).
+	shifted    int64
 	Placements []Placement `json:"-"`
 }
 
@@ -204,7 +209,9 @@ type searcher struct {
 	// restartOn makes a better schedule unwind the search (restart) so
 	// that runMax starts again from the root with the tighter deadlines.
 	restartOn, restart bool
-	plain              bool // Options.plain
+	plain              bool  // Options.plain
+	noShift            bool  // Options.noShift
+	shifted            int64 // nodes the memo closed by a positive shift only
 }
 
 // Solve runs the branch and bound on p for metric m (makespan, total, mean
@@ -228,7 +235,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 			s.twin[j] = -1
 		}
 	}
-	s.ctx, s.metric, s.plain = ctx, m, o.plain
+	s.ctx, s.metric, s.plain, s.noShift = ctx, m, o.plain, o.noShift
 	s.limit = o.NodeLimit
 	if s.limit <= 0 {
 		s.limit = DefaultNodeLimit
@@ -309,7 +316,7 @@ func Solve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Op
 			bf = b
 		}
 	}
-	res := &Result{Metric: m, Nodes: s.nodes, Dominated: s.dominated, Value: math.NaN()}
+	res := &Result{Metric: m, Nodes: s.nodes, Dominated: s.dominated, shifted: s.shifted, Value: math.NaN()}
 	if s.inc != math.MaxInt64 {
 		res.Value = float64(s.inc) / n
 		if s.own {

@@ -140,7 +140,10 @@ func (h *refHeap) Less(a, b int) bool {
 	if x.lb != y.lb {
 		return x.lb < y.lb
 	}
-	return x.depth > y.depth
+	if x.depth != y.depth {
+		return x.depth > y.depth
+	}
+	return x.parent > y.parent
 }
 func (h *refHeap) Swap(a, b int) { h.open[a], h.open[b] = h.open[b], h.open[a] }
 func (h *refHeap) Push(x any)    { h.open = append(h.open, x.(int32)) }
@@ -151,7 +154,8 @@ func (h *refHeap) Pop() any {
 }
 
 // TestHeapOrder: bfHeap pops open nodes in container/heap's order, ties
-// included (equal bound and depth, where the order is the sifts'), over
+// included (siblings of equal bound and depth, where the order is the
+// sifts'), over
 // 200 seeded runs of 2,000 pushes and pops on a few keys, and one of
 // 120,000 that holds several chunks of the heap's array at once (its
 // sifts cross from chunk to chunk).
@@ -166,15 +170,19 @@ func TestHeapOrder(t *testing.T) {
 		}
 		for step := range steps {
 			if h.len() == 0 || r.IntN(3) > 0 {
-				// parent carries the node's number (any payload would do).
-				o := bfOpen{lb: float64(r.IntN(4)), parent: int32(len(ref.keys)), depth: int16(r.IntN(3))}
+				// Nodes come in pairs of one parent (siblings, tied on
+				// the whole key when bound and depth agree); parent and
+				// j name the node.
+				n := len(ref.keys)
+				o := bfOpen{lb: float64(r.IntN(4)), parent: int32(n / 2), j: int16(n % 2), depth: int16(r.IntN(3))}
 				ref.keys = append(ref.keys, o)
-				heap.Push(ref, o.parent)
+				heap.Push(ref, int32(n))
 				h.push(o)
 				continue
 			}
-			if got, want := h.pop().parent, heap.Pop(ref).(int32); got != want {
-				t.Fatalf("run %d step %d: popped %d, container/heap %d", it, step, got, want)
+			got := h.pop()
+			if want := ref.keys[heap.Pop(ref).(int32)]; got.parent != want.parent || got.j != want.j {
+				t.Fatalf("run %d step %d: popped %+v, container/heap %+v", it, step, got, want)
 			}
 		}
 		if it == 200 && len(h.open.c) < 3 {

@@ -54,6 +54,7 @@ type memo struct {
 	entries int // entries held in all buckets
 	max     int
 	cbuf    []int32 // the current node's counts
+	rbuf    []int64 // the current node's vector, raised (raisedKey)
 }
 
 // memoSet is one bucket: the counts its entries share and the entries,
@@ -67,6 +68,10 @@ type memoSet struct {
 	keys   []memoKey
 	w, n   int
 	next   int // the entry a full bucket replaces next
+	// minFin is at most every entry's last component (the finished jobs'
+	// sum): a node's shift room is measured from it (it never rises, so a
+	// dropped entry only leaves it lower than it need be).
+	minFin int64
 	// sweepAt: a full bucket looks for entries the new one dominates
 	// again only after this many more replacements (a sweep that frees
 	// nothing costs a scan per insertion otherwise).
@@ -207,7 +212,7 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 		}
 		b = int32(len(m.buckets))
 		m.index[s.hash] = b
-		m.buckets = append(m.buckets, memoSet{counts: slices.Clone(m.cbuf), w: len(v) + 1})
+		m.buckets = append(m.buckets, memoSet{counts: slices.Clone(m.cbuf), w: len(v) + 1, minFin: math.MaxInt64})
 	}
 	set := &m.buckets[b]
 	if set.w != len(v)+1 || !slices.Equal(set.counts, m.cbuf) {
@@ -215,24 +220,23 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 	}
 	w := set.w
 	kv := keyOf(v, s.keyShift)
-	q0, q1, q2, q3 := kv[0]|keyGuards, kv[1]|keyGuards, kv[2]|keyGuards, kv[3]|keyGuards
+	open, room := s.shiftRoom(set, v)
+	kq := kv
+	if room > 0 {
+		m.rbuf = append(m.rbuf[:0], v...)
+		kq = raisedKey(m.rbuf, room, open, s.keyShift)
+	}
+	q0, q1, q2, q3 := kq[0]|keyGuards, kq[1]|keyGuards, kq[2]|keyGuards, kq[3]|keyGuards
 	for i := range set.keys[:set.n] {
-		// set.keys[i].le(&kv), written out with kv's guards set once.
+		// set.keys[i].le(&kq), written out with kq's guards set once.
 		k := &set.keys[i]
 		if (q0-k[0])&(q1-k[1])&(q2-k[2])&(q3-k[3])&keyGuards != keyGuards && !s.plain {
 			continue // (Options.plain reads every vector: the tests require the same Result)
 		}
-		e := set.vals[i*w : (i+1)*w]
-		dom := true
-		for c, x := range v {
-			if e[c] > x {
-				dom = false
-				break
+		if d := shiftOf(set.vals[i*w:(i+1)*w], v, idx, open); d >= 0 {
+			if d > 0 {
+				s.shifted++
 			}
-		}
-		// At an equal last start the index must not be later either: an
-		// entry stores its index after its vector.
-		if dom && (e[0] < v[0] || e[w-1] <= idx) {
 			return true
 		}
 	}
@@ -273,6 +277,7 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 	copy(e, v)
 	e[w-1] = idx
 	set.keys[set.next] = kv
+	set.minFin = min(set.minFin, v[len(v)-1])
 	set.next++
 	return false
 }
@@ -281,6 +286,7 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 func (m *memo) add(set *memoSet, v []int64, idx int64, kv memoKey) {
 	set.vals = append(append(set.vals, v...), idx)
 	set.keys = append(set.keys, kv)
+	set.minFin = min(set.minFin, v[len(v)-1])
 	set.n++
 	m.entries++
 }
@@ -295,4 +301,86 @@ func (set *memoSet) ge(i int, v []int64, idx int64) bool {
 		}
 	}
 	return v[0] < e[0] || idx <= e[set.w-1]
+}
+
+// shiftRoom is, for the sums, the number of unfinished jobs (open) and the
+// largest shift an entry of set could need to dominate v (Lemma 3′): an
+// entry of finished sum f ≥ set.minFin dominates after a shift D only if
+// f + open·D ≤ v's, so D ≤ (v's sum − minFin) / open. Zero for the maxima
+// (open 0: no shift) and when no entry could pay for any shift.
+func (s *searcher) shiftRoom(set *memoSet, v []int64) (open, room int64) {
+	if s.noShift || (s.metric != lowerbound.TotalTurnaround && s.metric != lowerbound.MeanTurnaround) {
+		return 0, 0
+	}
+	for j := range s.jobs {
+		if s.redsDone[j] < s.jobs[j].nReds || s.mapsDone[j] < s.jobs[j].nMaps {
+			open++
+		}
+	}
+	if fin := v[len(v)-1]; open > 0 && fin > set.minFin {
+		room = (fin - set.minFin) / open
+	}
+	return open, room
+}
+
+// shiftOf is the least shift by which entry e (a vector and its last
+// index) dominates the node of vector v and last index idx, with open
+// unfinished jobs (0 for the maxima), or −1 if none does (docs/bounds.md
+// §14, Lemma 3′):
+// with D the least shift that makes every time of v, moved D later, no
+// earlier than e's — and v's last key moved D later after e's (D one more
+// at an equal start and a later index) — every completion of v's node,
+// its unplaced tasks started D later, is one of e's whose unfinished jobs
+// each end at most D later: e dominates when its finished jobs' sum plus
+// open·D is at most v's. D = 0 is Lemma 3's dominance, the only one for the
+// maxima (open 0).
+func shiftOf(e, v []int64, idx int64, open int64) int64 {
+	last := len(v) - 1
+	fin := v[last] - e[last]
+	if fin < 0 {
+		return -1
+	}
+	var lim int64 // the largest shift e's finished sum pays for: open·D ≤ fin
+	if open > 0 {
+		lim = fin / open
+	}
+	var d int64
+	for c := 1; c < last; c++ {
+		if x := e[c] - v[c]; x > d {
+			if x > lim {
+				return -1
+			}
+			d = x
+		}
+	}
+	if x := e[0] - v[0]; x >= d {
+		d = x
+		if e[last+1] > idx {
+			d++ // an equal last start needs an index no later
+		}
+	}
+	if d > lim {
+		return -1
+	}
+	return d
+}
+
+// raisedKey is, with v overwritten, a key that no entry which
+// shiftOf admits for v (open unfinished jobs, a shift up to room) lies above:
+// each of v's first components raised by room (D ≥ an entry's time less
+// v's), the finished sum not (D ≥ 0), and the sum of the rest raised by
+// room for each of its times beyond open (each time at most v's + D, the
+// finished sum at most v's − open·D).
+func raisedKey(v []int64, room, open int64, shift uint) memoKey {
+	last := len(v) - 1
+	n := min(len(v), 2*memoKeyWords-1) // the components keyed one by one
+	for c := range n {
+		if c != last {
+			v[c] += room
+		}
+	}
+	if times := int64(last - n); times > open { // the rest: v[n:last] and the sum
+		v[last] += (times - open) * room
+	}
+	return keyOf(v, shift)
 }

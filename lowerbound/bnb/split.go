@@ -48,7 +48,7 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 	if m == lowerbound.MeanTurnaround {
 		n = float64(max(1, len(p.Jobs))) // as Solve: no job, mean 0
 	}
-	var nodes, dominated int64
+	var nodes, dominated, shifted int64
 	var groups []group
 	searchGroup := func(g *group, left int) error {
 		share := max(1, pool/int64(left))
@@ -57,7 +57,7 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 		for i, j := range g.jobs {
 			sub.Jobs[i] = p.Jobs[j]
 		}
-		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, DiveNodesPerTask: o.DiveNodesPerTask, whole: true, noLag: o.noLag, noTwins: o.noTwins, noBeam: o.noBeam, plain: o.plain}
+		so := Options{NodeLimit: max(1, int64(float64(share)*ratio)), MemoEntries: o.MemoEntries, MaxOpen: o.MaxOpen, DiveNodesPerTask: o.DiveNodesPerTask, whole: true, noLag: o.noLag, noTwins: o.noTwins, noBeam: o.noBeam, plain: o.plain, noShift: o.noShift}
 		if o.ImproveNodes > 0 {
 			so.ImproveNodes = max(1, int64(float64(share)*iratio))
 		}
@@ -88,7 +88,7 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 			return err
 		}
 		pool = max(0, pool-res.Nodes)
-		nodes, dominated = nodes+res.Nodes, dominated+res.Dominated
+		nodes, dominated, shifted = nodes+res.Nodes, dominated+res.Dominated, shifted+res.shifted
 		for i := range res.Placements {
 			res.Placements[i].Job = g.jobs[res.Placements[i].Job]
 		}
@@ -144,7 +144,7 @@ func splitSolve(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric,
 			status = g.res.Status
 		}
 	}
-	res := &Result{Metric: m, Status: status, Value: math.NaN(), Bound: bound / n, Nodes: nodes, Dominated: dominated}
+	res := &Result{Metric: m, Status: status, Value: math.NaN(), Bound: bound / n, Nodes: nodes, Dominated: dominated, shifted: shifted}
 	haveUnion := scheduled() && assignSlots(p, union)
 	if haveUnion {
 		res.Value, res.Placements = value/n, union

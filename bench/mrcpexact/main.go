@@ -16,10 +16,11 @@
 //	nice go run ./bench/mrcpexact -seeds 1,2,3,4,5,6
 //
 // A budget far above compare's needs -max-open too (the best-first
-// phase's nodes made; bnb.DefaultMaxOpen caps them otherwise): seed 5's
-// sums are proven at 3064 s with
+// phase's nodes made; bnb.DefaultMaxOpen caps them otherwise). Seed 5's
+// sums, proven at 3064 s off compare's budget in the twenty-sixth session
+// (32 M nodes), are proven within it since s29shift (6.2 M nodes):
 //
-//	taskset -c 0 go run ./bench/mrcpexact -seeds 5 -metrics total-turnaround -search-nodes 100000000 -max-open 400000000 -limit 60m
+//	taskset -c 0 go run ./bench/mrcpexact -seeds 5 -metrics total-turnaround
 //	go run ./bench/mrcpexact -seeds 1 -metrics total-turnaround -model-lp native,highs -limit 3m
 //
 // With -lag-root N it runs no comparison and prints instead, per seed, the

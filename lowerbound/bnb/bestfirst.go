@@ -83,9 +83,9 @@ type bfHeap struct {
 // of the later expanded parent first. Bounds are pushed rounded up to the
 // grid (as prune and the Result take them), so that ties are many and the
 // next node is most often a child of the last one expanded, a short
-// rebuild: on seed 5's sums of the 20-job MRCP streams the raw bounds took
-// 7.5 M nodes to the proof, the rounded ones 6.9 M for the same CPU per
-// node (docs/results.md, issue 26, s29shift).
+// rebuild: on seed 5's sums of the 20-job MRCP streams (dives of 6) the
+// raw bounds took 7.5 M nodes to the proof, the rounded ones 6.9 M, at the
+// same CPU per node (docs/results.md, issue 26, s29shift).
 func (x *bfOpen) before(y *bfOpen) bool {
 	if x.lb != y.lb {
 		return x.lb < y.lb

@@ -28,7 +28,12 @@
 // durations of maps and of reduces) are taken in order: a job places no map
 // (reduce) while an identical job of lower index and no later arrival has
 // maps (reduces) left, since exchanging their tasks' owners makes any
-// schedule one of that order, no worse for every metric (§14f).
+// schedule one of that order, no worse for every metric (§14f). A memo of
+// the nodes searched closes a node that an earlier one with the same
+// counts of placed tasks dominates (§14, Lemma 3): every slot's free time,
+// job's time and the last key no later — or, on the sums, later by at most
+// a shift D that the earlier node's finished jobs pay for, their sum less
+// by at least D per unfinished job (Lemma 3′, memo.go).
 //
 // Node bounds use that every remaining task starts no earlier than the last
 // placed start: per job, its critical path over the slots' free times; for

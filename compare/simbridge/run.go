@@ -56,8 +56,8 @@ type Options struct {
 	// competes for the upper end and becomes the MILP's incumbent. On the
 	// maxima half the nodes go to a depth-first search; on the total and
 	// mean turnaround a 24th, and the rest to a best-first phase for a
-	// better bound, whose dives (6 nodes per task left, not counted in the
-	// budget) look for better schedules. Its time limit is the MILP's.
+	// better bound, whose dives (bnb.DefaultDiveNodesPerTask nodes per
+	// task left, not counted in the budget) look for better schedules. Its time limit is the MILP's.
 	SearchNodes int64
 	// SearchMaxOpen caps the nodes the search's best-first phase makes
 	// (bnb.Options.MaxOpen: bnb.DefaultMaxOpen when 0, about 16 bytes

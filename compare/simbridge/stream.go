@@ -108,7 +108,7 @@ const valueTol = 1e-9
 // limit and o.SearchNodes nodes (when 0, DefaultSearchNodes on the maxima
 // and DefaultSumsSearchNodes on the sums): half of them depth-first on the
 // maxima; on the sums a 24th depth-first and the rest best-first, with
-// dives three times the default's length.
+// dives of the default length.
 func search(ctx context.Context, p *lowerbound.Problem, m lowerbound.Metric, o Options, limit time.Duration, inc, known float64) (*bnb.Result, error) {
 	sums := m == lowerbound.TotalTurnaround || m == lowerbound.MeanTurnaround
 	nodes := o.SearchNodes

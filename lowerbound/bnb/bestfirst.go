@@ -74,8 +74,8 @@ func (a *chunked[T]) push(v T) {
 // bfHeap is a binary min-heap of open nodes in before's order: its sifts
 // are container/heap's, step for step (TestHeapOrder), so that nodes of
 // equal keys come out in the same order, without the interface calls and
-// a boxed index per push. Its chunks stay made as it
-// shrinks: it holds at most the phase's cap of nodes.
+// a boxed index per push. Its chunks stay made as it shrinks: it holds at
+// most the phase's cap of nodes.
 type bfHeap struct {
 	open chunked[bfOpen]
 }

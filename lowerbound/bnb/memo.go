@@ -54,7 +54,7 @@ type memo struct {
 	entries int // entries held in all buckets
 	max     int
 	cbuf    []int32 // the current node's counts
-	rbuf    []int64 // the current node's vector, raised (raisedKey)
+	rbuf    []int64 // the current node's vector, raised (raisedKey) or with its index (the sweep)
 }
 
 // memoSet is one bucket: the counts its entries share and the entries,
@@ -248,10 +248,11 @@ func (m *memo) dominated(s *searcher, v []int64) bool {
 		return false
 	}
 	if set.sweepAt <= 0 {
-		// Full: drop the entries the node dominates (whatever they
-		// closed, it closes too), then keep it at the end.
+		// Full: drop the entries the node dominates by Lemma 3 (whatever
+		// they closed, it closes too), then keep it at the end.
+		m.rbuf = append(append(m.rbuf[:0], v...), idx) // the node as an entry
 		for i := 0; i < set.n; i++ {
-			if !kv.le(&set.keys[i]) || !set.ge(i, v, idx) {
+			if !kv.le(&set.keys[i]) || shiftOf(m.rbuf, set.vals[i*w:(i+1)*w-1], set.vals[(i+1)*w-1], 0) < 0 {
 				continue
 			}
 			set.n--
@@ -291,18 +292,6 @@ func (m *memo) add(set *memoSet, v []int64, idx int64, kv memoKey) {
 	m.entries++
 }
 
-// ge reports whether the vector v with last index idx dominates entry i:
-// every component no greater and a key no later.
-func (set *memoSet) ge(i int, v []int64, idx int64) bool {
-	e := set.vals[i*set.w : (i+1)*set.w]
-	for c, x := range v {
-		if x > e[c] {
-			return false
-		}
-	}
-	return v[0] < e[0] || idx <= e[set.w-1]
-}
-
 // shiftRoom is, for the sums, the number of unfinished jobs (open) and the
 // largest shift an entry of set could need to dominate v (Lemma 3′): an
 // entry of finished sum f ≥ set.minFin dominates after a shift D only if
@@ -326,14 +315,13 @@ func (s *searcher) shiftRoom(set *memoSet, v []int64) (open, room int64) {
 // shiftOf is the least shift by which entry e (a vector and its last
 // index) dominates the node of vector v and last index idx, with open
 // unfinished jobs (0 for the maxima), or −1 if none does (docs/bounds.md
-// §14, Lemma 3′):
-// with D the least shift that makes every time of v, moved D later, no
-// earlier than e's — and v's last key moved D later after e's (D one more
-// at an equal start and a later index) — every completion of v's node,
-// its unplaced tasks started D later, is one of e's whose unfinished jobs
-// each end at most D later: e dominates when its finished jobs' sum plus
-// open·D is at most v's. D = 0 is Lemma 3's dominance, the only one for the
-// maxima (open 0).
+// §14, Lemma 3′): with D the least shift that makes every time of v, moved
+// D later, no earlier than e's — and v's last key moved D later after e's
+// (D one more at an equal start and a later index) — every completion of
+// v's node, its unplaced tasks started D later, is one of e's whose
+// unfinished jobs each end at most D later: e dominates when its finished
+// jobs' sum plus open·D is at most v's. D = 0 is Lemma 3's dominance, the
+// only one for the maxima (open 0) and for the sweep.
 func shiftOf(e, v []int64, idx int64, open int64) int64 {
 	last := len(v) - 1
 	fin := v[last] - e[last]
@@ -365,9 +353,9 @@ func shiftOf(e, v []int64, idx int64, open int64) int64 {
 	return d
 }
 
-// raisedKey is, with v overwritten, a key that no entry which
-// shiftOf admits for v (open unfinished jobs, a shift up to room) lies above:
-// each of v's first components raised by room (D ≥ an entry's time less
+// raisedKey is, with v overwritten, a key that no entry which shiftOf
+// admits for v (open unfinished jobs, a shift up to room) lies above: each
+// of v's first components raised by room (D ≥ an entry's time less
 // v's), the finished sum not (D ≥ 0), and the sum of the rest raised by
 // room for each of its times beyond open (each time at most v's + D, the
 // finished sum at most v's − open·D).

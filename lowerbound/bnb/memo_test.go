@@ -54,8 +54,8 @@ func TestMemoSound(t *testing.T) {
 			var kept [][]int64 // vectors with their index last
 			for range 60 {
 				v := make([]int64, width)
-				for c := range v {
-					v[c] = int64(r.IntN(3))
+				for i := range v {
+					v[i] = int64(r.IntN(3))
 				}
 				if c.m == lowerbound.TotalTurnaround {
 					v[width-1] = int64(r.IntN(12)) // the finished sum pays for shifts
